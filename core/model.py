@@ -1,0 +1,122 @@
+"""Pydantic I/O models: the shapes callers send and get back.
+
+The official MCP memory server's shapes (``EntityInput``, ``Relation``, ``KnowledgeGraph`` …) are
+kept field for field so that results are drop-in compatible; ``Node`` is the richer view used by
+the Engrama-style API and the desktop app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+
+class _Strict(BaseModel):
+    # Strict strings: a number where a name belongs is a caller bug, not something to coerce.
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class EntityInput(_Strict):
+    name: StrictStr
+    entityType: StrictStr = "Generic"
+    observations: list[StrictStr] = Field(default_factory=list)
+
+
+class Entity(_Strict):
+    """An entity exactly as the official memory server returns it."""
+
+    name: str
+    entityType: str
+    observations: list[str]
+
+
+class EntitySummary(_Strict):
+    """Names-only view of an entity, for cheap overviews of a large graph."""
+
+    name: str
+    entityType: str
+
+
+class Relation(_Strict):
+    from_: StrictStr = Field(alias="from")
+    to: StrictStr
+    relationType: StrictStr
+
+    def key(self) -> tuple[str, str, str]:
+        return (self.from_, self.to, self.relationType)
+
+    def dump(self) -> dict[str, str]:
+        return {"from": self.from_, "to": self.to, "relationType": self.relationType}
+
+
+class ObservationInput(_Strict):
+    entityName: StrictStr
+    contents: list[StrictStr]
+
+
+class ObservationDeletion(_Strict):
+    entityName: StrictStr
+    observations: list[StrictStr]
+
+
+class AddedObservations(_Strict):
+    entityName: str
+    addedObservations: list[str]
+
+
+class CreateEntitiesResult(_Strict):
+    """``entities`` holds only new entities (as the official server); ``merged`` says what
+    was added to entities that already existed, so nothing a caller sent is silently dropped."""
+
+    entities: list[Entity]
+    merged: list[AddedObservations] = Field(default_factory=list)
+
+
+class KnowledgeGraph(_Strict):
+    entities: list[Entity | EntitySummary]
+    relations: list[Relation]
+    # Present only on paged or names-only reads, so that a full read stays byte-compatible.
+    total_entities: int | None = None
+    total_relations: int | None = None
+
+    def dump(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "entities": [e.model_dump() for e in self.entities],
+            "relations": [r.dump() for r in self.relations],
+        }
+        if self.total_entities is not None:
+            out["total_entities"] = self.total_entities
+            out["total_relations"] = self.total_relations
+        return out
+
+
+class Node(_Strict):
+    """An entity with everything Hipocampo knows about it (Engrama's node)."""
+
+    id: int
+    name: str
+    label: str
+    props: dict[str, Any] = Field(default_factory=dict)
+    observations: list[str] = Field(default_factory=list)
+    created_at: str
+    updated_at: str
+    archived_at: str | None = None
+
+
+class Neighbour(_Strict):
+    node: Node
+    distance: int
+    # Relation types along one shortest path from the start, in order.
+    path: list[str] = Field(default_factory=list)
+
+
+class NodeWithNeighbours(_Strict):
+    node: Node
+    neighbours: list[Neighbour]
+    relations: list[Relation]
+
+
+class ScoredNode(_Strict):
+    node: Node
+    score: float

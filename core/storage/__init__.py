@@ -1,0 +1,1 @@
+"""Storage backends. Callers never pick one themselves: they go through ``factory.create_stores``."""

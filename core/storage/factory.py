@@ -1,0 +1,37 @@
+"""create_stores(): the only place a storage backend is chosen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+from core.errors import ConfigError
+from core.protocols import GraphStore, VectorStore
+from core.settings import Settings
+
+
+@dataclass(frozen=True)
+class Stores:
+    graph: GraphStore
+    vectors: VectorStore
+
+
+def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = None) -> Stores:
+    """Open the backend ``settings.backend`` names (``sqlite`` by default)."""
+    if settings.backend == "sqlite":
+        from core.storage.sqlite.store import SqliteGraphStore, utc_now
+        from core.storage.sqlite.vectors import SqliteVecStore
+
+        graph = SqliteGraphStore(settings.db, clock=clock or utc_now)
+        return Stores(graph=graph, vectors=SqliteVecStore(graph))
+    if settings.backend == "null":
+        from core.storage.null import NullGraphStore, NullVectorStore
+
+        return Stores(graph=NullGraphStore(), vectors=NullVectorStore())
+    if settings.backend == "neo4j":
+        raise ConfigError(
+            "The neo4j backend is not part of this build yet; use HIPOCAMPO_BACKEND=sqlite "
+            "(the default)."
+        )
+    raise ConfigError(f"Unknown backend {settings.backend!r}; choose sqlite or null.")

@@ -1,0 +1,128 @@
+"""change_log: every write with its actor, and the graph as it stood on a past date.
+
+Creations are logged compactly (the rows carry their own ``created_at``); anything that removes or
+overwrites data logs the *before* state in full, so history can be shown, a deletion undone, and
+``query_at_date`` can rebuild what was there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from core.model import Entity, KnowledgeGraph, Relation
+from core.storage.sqlite.connection import Connection
+from core.storage.sqlite.reads import IDS, id_chunks
+
+LogRow = tuple[str, str, str, str | None, str | None, str | None]  # at, actor, op, entity, before, after
+
+
+def dumps(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def write(conn: Connection, rows: Sequence[LogRow]) -> None:
+    conn.executemany(
+        "INSERT INTO change_log(at, actor, op, entity, before, after) VALUES (?, ?, ?, ?, ?, ?)", rows
+    )
+
+
+def entity_snapshots(conn: Connection, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """Everything needed to restore each entity: row, observations, relations touching it."""
+    snaps: dict[int, dict[str, Any]] = {}
+    for chunk in id_chunks(ids):
+        for eid, name, etype, props, created, updated, archived in conn.execute(
+            "SELECT id, name, entity_type, props, created_at, updated_at, archived_at "
+            f"FROM entities WHERE id IN ({IDS})",
+            (chunk,),
+        ):
+            snaps[eid] = {
+                "name": name, "entityType": etype, "props": json.loads(props),
+                "created_at": created, "updated_at": updated, "archived_at": archived,
+                "observations": [], "relations": [],
+            }
+        for eid, content, created in conn.execute(
+            f"SELECT entity_id, content, created_at FROM observations WHERE entity_id IN ({IDS}) "
+            "ORDER BY id",
+            (chunk,),
+        ):
+            snaps[eid]["observations"].append([content, created])
+        for column in ("from_entity", "to_entity"):
+            for eid, src, dst, rtype, props, created, ended in conn.execute(
+                f"SELECT r.{column}, f.name, t.name, r.relation_type, r.props, r.created_at, r.ended_at "
+                "FROM relations r JOIN entities f ON f.id = r.from_entity "
+                f"JOIN entities t ON t.id = r.to_entity WHERE r.{column} IN ({IDS})",
+                (chunk,),
+            ):
+                snaps[eid]["relations"].append(
+                    {"from": src, "to": dst, "relationType": rtype, "props": json.loads(props),
+                     "created_at": created, "ended_at": ended}
+                )
+    return snaps
+
+
+def query_at_date(conn: Connection, when: str) -> KnowledgeGraph:
+    """The graph as it stood at ``when`` (an ISO-8601 UTC timestamp, compared as text).
+
+    Built from the live rows created by then, plus what change_log says was deleted or
+    overwritten after then.
+    """
+    entities: dict[str, dict[str, Any]] = {}
+    for eid, name, etype, created in conn.execute(
+        "SELECT id, name, entity_type, created_at FROM entities WHERE created_at <= ?", (when,)
+    ):
+        entities[name] = {"type": etype, "obs": {}, "id": eid}
+    for name, content, created in conn.execute(
+        "SELECT e.name, o.content, o.created_at FROM observations o JOIN entities e "
+        "ON e.id = o.entity_id WHERE o.created_at <= ? ORDER BY o.id",
+        (when,),
+    ):
+        if name in entities:
+            entities[name]["obs"][content] = created
+    relations: dict[tuple[str, str, str], str] = {}
+    for src, dst, rtype, created in conn.execute(
+        "SELECT f.name, t.name, r.relation_type, r.created_at FROM relations r "
+        "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
+        "WHERE r.created_at <= ? AND (r.ended_at IS NULL OR r.ended_at > ?)",
+        (when, when),
+    ):
+        relations[(src, dst, rtype)] = created
+
+    # Undo, newest first, every change made after `when`.
+    for op, name, before in conn.execute(
+        "SELECT op, entity, before FROM change_log WHERE at > ? AND before IS NOT NULL "
+        "ORDER BY id DESC",
+        (when,),
+    ):
+        snap = json.loads(before)
+        if op == "delete_entity" and snap["created_at"] <= when:
+            entities[name] = {
+                "type": snap["entityType"],
+                "obs": {c: t for c, t in snap["observations"] if t <= when},
+            }
+            for rel in snap["relations"]:
+                if rel["created_at"] <= when and (rel["ended_at"] is None or rel["ended_at"] > when):
+                    relations[(rel["from"], rel["to"], rel["relationType"])] = rel["created_at"]
+        elif op == "delete_observations" and name in entities:
+            for content, created in snap["observations"]:
+                if created <= when:
+                    entities[name]["obs"][content] = created
+        elif op == "delete_relation" and snap["created_at"] <= when:
+            relations[(snap["from"], snap["to"], snap["relationType"])] = snap["created_at"]
+        elif op == "update_entity" and name in entities:
+            entities[name]["type"] = snap.get("entityType", entities[name]["type"])
+
+    names = set(entities)
+    return KnowledgeGraph(
+        entities=[
+            Entity(name=n, entityType=e["type"],
+                   observations=[c for c, _ in sorted(e["obs"].items(), key=lambda kv: kv[1])])
+            for n, e in sorted(entities.items())
+        ],
+        relations=[
+            Relation(**{"from": s, "to": d, "relationType": t})
+            for (s, d, t), _ in sorted(relations.items(), key=lambda kv: kv[1])
+            if s in names and d in names
+        ],
+    )

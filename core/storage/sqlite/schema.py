@@ -1,0 +1,166 @@
+"""Opening a database file: create it, upgrade it, import an MCP Memory v2 file, or refuse it.
+
+A file written by a newer Hipocampo is refused before anything is written to it (not even the
+switch to WAL, which rewrites the header).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+
+from core.errors import SchemaTooNew, StorageError
+from core.storage.sqlite import indexing
+from core.storage.sqlite.connection import (
+    Connection,
+    DatabaseError,
+    apply_connection_pragmas,
+    atomic,
+    complete_statement,
+    connect,
+)
+from core.storage.sqlite.migrations import MIGRATIONS, read_sql
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+
+def open_database(path: Path | str) -> Connection:
+    """Return a ready connection to ``path``, creating or upgrading the schema as needed.
+
+    Raises ``SchemaTooNew`` for a file from a newer Hipocampo and ``StorageError`` for a file that
+    is not a database Hipocampo understands; in both cases the file is left exactly as it was.
+    """
+    path_str = str(path)
+    if path_str != ":memory:":
+        Path(path_str).parent.mkdir(parents=True, exist_ok=True)
+    conn = connect(path_str, apply_pragmas=False)
+    try:
+        version, tables = _inspect(conn, path_str)
+        if version > SCHEMA_VERSION:
+            raise SchemaTooNew(
+                f"{path_str} was written by a newer Hipocampo (schema version {version}; this "
+                f"version understands up to {SCHEMA_VERSION}). Update Hipocampo to open it; "
+                "the file was not changed."
+            )
+        if version == 0 and tables and not _looks_like_mcp_memory_v2(conn, tables):
+            raise StorageError(
+                f"{path_str} is an SQLite database but not one Hipocampo or MCP Memory v2 wrote "
+                f"(tables: {', '.join(sorted(tables)[:8])}). Choose another file; it was not changed."
+            )
+        if version == 0 and tables:
+            _backup_before_migration(conn, path_str)  # before WAL mode rewrites the header
+        apply_connection_pragmas(conn)
+        if version == 0 and not tables:
+            _create(conn)
+        elif version == 0:
+            _migrate_from_mcp_memory_v2(conn)
+        else:
+            _upgrade(conn, version)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _inspect(conn: Connection, path: str) -> tuple[int, set[str]]:
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except DatabaseError as exc:
+        raise StorageError(
+            f"{path} is not a database Hipocampo can read ({exc}). Choose another file; "
+            "it was not changed."
+        ) from exc
+    return int(version), {r[0] for r in rows if not r[0].startswith("sqlite_")}
+
+
+def _looks_like_mcp_memory_v2(conn: Connection, tables: set[str]) -> bool:
+    if not {"entities", "observations", "relations"} <= tables:
+        return False
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(entities)")}
+    return {"id", "name", "entity_type"} <= columns and "props" not in columns
+
+
+def execute_script(conn: Connection, sql: str) -> None:
+    """Run each statement of ``sql`` with ``execute`` (``executescript`` would COMMIT first,
+    breaking the caller's transaction)."""
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        buffer += line
+        if complete_statement(buffer):
+            if buffer.strip():
+                conn.execute(buffer)
+            buffer = ""
+    if buffer.strip() and not buffer.strip().startswith("--"):
+        conn.execute(buffer)
+
+
+def _run_script(conn: Connection, sql: str, version: int) -> None:
+    """Run ``sql`` and the version bump as one transaction."""
+    with atomic(conn):
+        execute_script(conn, sql)
+        conn.execute(f"PRAGMA user_version = {version}")
+
+
+def _create(conn: Connection) -> None:
+    schema = resources.files("core.storage.sqlite").joinpath("schema.sql").read_text("utf-8")
+    _run_script(conn, schema + "\n" + _metadata_sql(), SCHEMA_VERSION)
+
+
+def _metadata_sql() -> str:
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (
+        "INSERT OR REPLACE INTO db_metadata(key, value) VALUES "
+        f"('schema_version', '{SCHEMA_VERSION}'), ('hipocampo_migrated_at', '{now}');"
+    )
+
+
+def _upgrade(conn: Connection, version: int) -> None:
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        log.info("Upgrading the database schema to version %d", target)
+        _run_script(conn, MIGRATIONS[target], target)
+
+
+def backup_path_for(path: str) -> Path:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return Path(f"{path}.mcp-memory-v2-backup-{stamp}")
+
+
+def _backup_before_migration(conn: Connection, path: str) -> None:
+    """Copy the file aside whole (SQLite's backup API: consistent even if another process writes)."""
+    if path == ":memory:":
+        return
+    backup = backup_path_for(path)
+    target = connect(backup, apply_pragmas=False)
+    try:
+        conn.backup(target)
+    finally:
+        target.close()
+    log.warning("Migrating MCP Memory v2 database %s; a copy was saved to %s", path, backup)
+
+
+def _migrate_from_mcp_memory_v2(conn: Connection) -> None:
+    """Upgrade an MCP Memory v2 database in place, in one transaction."""
+    with atomic(conn):
+        execute_script(conn, read_sql("legacy_mcp_memory_v2.sql"))
+        indexing.reindex_all(conn)
+        execute_script(conn, _metadata_sql())
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def copy_database(source: Path, dest: Path) -> None:
+    """A consistent copy of a live database (the SQLite backup API, not a file copy)."""
+    src = connect(source, apply_pragmas=False)
+    target = connect(dest, apply_pragmas=False)
+    try:
+        src.backup(target)
+    finally:
+        target.close()
+        src.close()
+
+
+__all__ = ["SCHEMA_VERSION", "open_database", "copy_database"]

@@ -1,0 +1,107 @@
+-- Hipocampo's knowledge graph, schema version 1 (PRAGMA user_version).
+-- A fresh database gets this file whole; older ones are brought here by migrations/.
+-- Timestamps are ISO-8601 UTC with milliseconds ('2026-11-29T20:58:28.123Z'), so they sort as text.
+
+CREATE TABLE entities (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    name        TEXT    NOT NULL UNIQUE,          -- matched exactly, case-sensitive, as given
+    entity_type TEXT    NOT NULL DEFAULT 'Generic',  -- also Engrama's label
+    props       TEXT    NOT NULL DEFAULT '{}',    -- JSON object: summary, details, tags, status…
+    created_at  TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at  TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    archived_at TEXT                                 -- soft delete: still readable
+);
+CREATE INDEX idx_entities_type ON entities(entity_type);
+
+CREATE TABLE observations (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    entity_id  INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    content    TEXT    NOT NULL,
+    created_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    UNIQUE (entity_id, content)                   -- de-duplicated per entity; also the entity index
+);
+
+CREATE TABLE relations (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    from_entity   INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    to_entity     INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    relation_type TEXT    NOT NULL,
+    props         TEXT    NOT NULL DEFAULT '{}',
+    created_at    TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    ended_at      TEXT,                            -- stopped being true, not forgotten
+    UNIQUE (from_entity, to_entity, relation_type)
+);
+CREATE INDEX idx_rel_to   ON relations(to_entity);
+CREATE INDEX idx_rel_type ON relations(relation_type);
+
+-- Insights proposed by reflect: an Insight entity plus its review state.
+CREATE TABLE insights (
+    entity_id   INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+    pattern     TEXT    NOT NULL,
+    confidence  REAL    NOT NULL DEFAULT 0.0,
+    status      TEXT    NOT NULL DEFAULT 'pending'
+                CHECK (status IN ('pending', 'approved', 'dismissed', 'synced')),
+    evidence    TEXT    NOT NULL DEFAULT '{}',     -- JSON: entity ids and the path that produced it
+    stale       INTEGER NOT NULL DEFAULT 0,
+    decided_at  TEXT,
+    decided_by  TEXT
+);
+CREATE INDEX idx_insights_status ON insights(status, confidence DESC);
+
+-- Limbic scoring tables, exactly as MCP Memory v2 defines them.
+CREATE TABLE entity_access (
+    entity_id    INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+    access_count INTEGER NOT NULL DEFAULT 1,
+    last_access  TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX idx_access_last ON entity_access(last_access);
+
+CREATE TABLE co_occurrences (
+    entity_a_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    entity_b_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    co_count    INTEGER NOT NULL DEFAULT 1,
+    last_co     TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (entity_a_id, entity_b_id)          -- canonical order: a < b
+);
+CREATE INDEX idx_cooc_b ON co_occurrences(entity_b_id);
+
+-- Words, ranked by BM25. Contentless: the text lives in the tables above, not twice.
+CREATE VIRTUAL TABLE entity_fts USING fts5(
+    name, entity_type, obs_text, props_text,
+    tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1
+);
+
+-- Substrings (the official server's search_nodes semantics), over folded text.
+CREATE VIRTUAL TABLE entity_substr USING fts5(
+    text, tokenize = 'trigram', content = '', contentless_delete = 1, detail = 'none'
+);
+
+-- Meaning: one vector per entity, rowid = entities.id. vec0 has no cascade: delete vectors first.
+CREATE VIRTUAL TABLE entity_embeddings USING vec0(embedding float[384] distance_metric=cosine);
+
+-- What each stored vector was computed from, so a crash or a model change never leaves an
+-- entity silently unsearchable.
+CREATE TABLE embedding_state (
+    entity_id   INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+    text_hash   TEXT NOT NULL,
+    model_id    TEXT NOT NULL,
+    embedded_at TEXT NOT NULL
+);
+
+CREATE TABLE db_metadata (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+-- Every write: who, what, and enough of before/after to show history and undo a deletion.
+CREATE TABLE change_log (
+    id     INTEGER PRIMARY KEY AUTOINCREMENT,
+    at     TEXT NOT NULL,
+    actor  TEXT NOT NULL,
+    op     TEXT NOT NULL,
+    entity TEXT,                                  -- entity name: survives the entity's deletion
+    before TEXT,                                  -- JSON or NULL
+    after  TEXT                                   -- JSON or NULL
+);
+CREATE INDEX idx_change_entity ON change_log(entity, at);
+CREATE INDEX idx_change_at ON change_log(at);

@@ -1,0 +1,588 @@
+"""SqliteGraphStore: the knowledge graph in one SQLite file.
+
+Every write is one short transaction that also updates the full-text indexes and change_log, so
+a reader never sees an entity without its index rows or a change without its history. Inputs
+arrive validated (``core.memory`` does that); this layer enforces existence and uniqueness.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from core.errors import InvalidInput, NotFound
+from core.model import (
+    AddedObservations,
+    Entity,
+    EntityInput,
+    KnowledgeGraph,
+    Neighbour,
+    Node,
+    NodeWithNeighbours,
+    ObservationDeletion,
+    ObservationInput,
+    Relation,
+    ScoredNode,
+)
+from core.search.folding import fold, fts_phrase, fts_words_query
+from core.storage.sqlite import history, indexing, reads
+from core.storage.sqlite.connection import atomic
+from core.storage.sqlite.reads import IDS
+from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database
+
+Clock = Callable[[], datetime]
+MAX_HOPS = 3
+
+
+def _unique(relations: Sequence[Relation]) -> list[Relation]:
+    """``relations`` without repeats (same from, to and type), first occurrence kept."""
+    seen: dict[tuple[str, str, str], Relation] = {}
+    for r in relations:
+        seen.setdefault(r.key(), r)
+    return list(seen.values())
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def format_ts(moment: datetime) -> str:
+    """ISO-8601 UTC with milliseconds: sorts correctly as text."""
+    moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+class SqliteGraphStore:
+    """The default GraphStore. Thread-safe: one connection, one lock, short transactions."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: Path | str, *, clock: Clock = utc_now) -> None:
+        self.path = str(path)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._conn = open_database(self.path)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def now(self) -> str:
+        return format_ts(self._clock())
+
+    def backup(self, dest: Path) -> Path:
+        """Write a consistent copy of the database to ``dest`` while it stays in use."""
+        with self._lock:
+            copy_database(Path(self.path), dest)
+        return dest
+
+    # -- the official memory server's operations ---------------------------------------------
+
+    def create_entities(
+        self, entities: Sequence[EntityInput], actor: str
+    ) -> tuple[list[Entity], list[AddedObservations]]:
+        """Create new entities; merge observations into existing ones. Returns (created, merged)."""
+        batch: dict[str, tuple[str, list[str]]] = {}
+        for e in entities:  # one name twice in a batch: the first's type, both's observations
+            etype, obs = batch.setdefault(e.name, (e.entityType, []))
+            obs.extend(e.observations)
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            existing = reads.ids_by_name(conn, list(batch))
+            created: list[Entity] = []
+            new_ids: list[int] = []
+            obs_rows: list[tuple[int, str, str]] = []
+            log: list[history.LogRow] = []
+            for name, (etype, obs) in batch.items():
+                if name in existing:
+                    continue
+                eid = conn.execute(
+                    "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    (name, etype, now, now),
+                ).lastrowid
+                unique_obs = list(dict.fromkeys(obs))
+                obs_rows.extend((eid, o, now) for o in unique_obs)
+                new_ids.append(eid)
+                created.append(Entity(name=name, entityType=etype, observations=unique_obs))
+                log.append((now, actor, "create_entity", name, None,
+                            history.dumps({"entityType": etype, "observations": len(unique_obs)})))
+            conn.executemany(
+                "INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)", obs_rows
+            )
+            indexing.reindex(conn, new_ids, fresh=True)
+            history.write(conn, log)
+            merged = self._add_observations_locked(
+                conn, [(existing[n], n, batch[n][1]) for n in batch if n in existing], actor, now
+            )
+        return created, merged
+
+    def add_observations(self, items: Sequence[ObservationInput], actor: str) -> list[AddedObservations]:
+        """Add observations to existing entities; unknown entity → NotFound, nothing changed."""
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            ids = reads.ids_by_name(conn, [i.entityName for i in items])
+            missing = [i.entityName for i in items if i.entityName not in ids]
+            if missing:
+                raise NotFound(
+                    f"Entity {missing[0]!r} does not exist; create it with create_entities first. "
+                    "No observations were added."
+                )
+            merged: dict[str, list[str]] = {}
+            for i in items:
+                merged.setdefault(i.entityName, []).extend(i.contents)
+            return self._add_observations_locked(
+                conn, [(ids[n], n, obs) for n, obs in merged.items()], actor, now
+            )
+
+    def _add_observations_locked(
+        self, conn: Any, targets: list[tuple[int, str, list[str]]], actor: str, now: str
+    ) -> list[AddedObservations]:
+        if not targets:
+            return []
+        have = reads.observations_of(conn, [t[0] for t in targets])
+        results: list[AddedObservations] = []
+        rows: list[tuple[int, str, str]] = []
+        log: list[history.LogRow] = []
+        touched: list[int] = []
+        for eid, name, obs in targets:
+            known = set(have[eid])
+            added = [o for o in dict.fromkeys(obs) if o not in known]
+            results.append(AddedObservations(entityName=name, addedObservations=added))
+            if added:
+                rows.extend((eid, o, now) for o in added)
+                touched.append(eid)
+                log.append((now, actor, "add_observations", name, None, history.dumps(added)))
+        if rows:
+            conn.executemany(
+                "INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)", rows
+            )
+            conn.execute(
+                f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
+            )
+            indexing.reindex(conn, touched)
+            history.write(conn, log)
+        return results
+
+    def delete_entities(self, names: Sequence[str], actor: str) -> int:
+        """Delete entities with their observations, relations, vectors and index rows.
+
+        Unknown names are ignored, as the official server does. Returns how many were deleted.
+        """
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            ids = reads.ids_by_name(conn, names)
+            if not ids:
+                return 0
+            id_list = list(ids.values())
+            snaps = history.entity_snapshots(conn, id_list)
+            for chunk in reads.id_chunks(id_list):
+                # vec0 takes no part in ON DELETE CASCADE: its rows go first, by hand.
+                conn.execute(f"DELETE FROM entity_embeddings WHERE rowid IN ({IDS})", (chunk,))
+            indexing.remove(conn, id_list)
+            for chunk in reads.id_chunks(id_list):
+                conn.execute(f"DELETE FROM entities WHERE id IN ({IDS})", (chunk,))
+            history.write(conn, [
+                (now, actor, "delete_entity", s["name"], history.dumps(s), None) for s in snaps.values()
+            ])
+            return len(id_list)
+
+    def delete_observations(self, items: Sequence[ObservationDeletion], actor: str) -> int:
+        """Remove the given observations; unknown entities or texts are ignored. Returns count."""
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            ids = reads.ids_by_name(conn, [i.entityName for i in items])
+            removed = 0
+            touched: list[int] = []
+            log: list[history.LogRow] = []
+            for item in items:
+                eid = ids.get(item.entityName)
+                if eid is None or not item.observations:
+                    continue
+                wanted = json.dumps(list(dict.fromkeys(item.observations)))
+                gone = conn.execute(
+                    "DELETE FROM observations WHERE entity_id = ? AND content IN "
+                    "(SELECT value FROM json_each(?)) RETURNING content, created_at",
+                    (eid, wanted),
+                ).fetchall()
+                if gone:
+                    removed += len(gone)
+                    touched.append(eid)
+                    log.append((now, actor, "delete_observations", item.entityName,
+                                history.dumps({"observations": [list(g) for g in gone]}), None))
+            if touched:
+                conn.execute(
+                    f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
+                )
+                indexing.reindex(conn, touched)
+                history.write(conn, log)
+            return removed
+
+    def create_relations(self, relations: Sequence[Relation], actor: str) -> list[Relation]:
+        """Create relations between existing entities; returns only the new ones."""
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            ids = reads.ids_by_name(conn, [n for r in relations for n in (r.from_, r.to)])
+            for r in relations:
+                for end in (r.from_, r.to):
+                    if end not in ids:
+                        raise NotFound(
+                            f"Entity {end!r} (in relation {r.from_!r} -{r.relationType}-> {r.to!r}) "
+                            "does not exist; create it first. No relations were created."
+                        )
+            created: list[Relation] = []
+            log: list[history.LogRow] = []
+            for r in _unique(relations):
+                cur = conn.execute(
+                    "INSERT INTO relations(from_entity, to_entity, relation_type, created_at) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (ids[r.from_], ids[r.to], r.relationType, now),
+                )
+                if cur.rowcount:
+                    created.append(r)
+                    log.append((now, actor, "create_relation", r.from_, None, history.dumps(r.dump())))
+            history.write(conn, log)
+            return created
+
+    def delete_relations(self, relations: Sequence[Relation], actor: str) -> int:
+        """Delete the given relations; ones that do not exist are ignored. Returns count."""
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            ids = reads.ids_by_name(conn, [n for r in relations for n in (r.from_, r.to)])
+            log: list[history.LogRow] = []
+            for r in _unique(relations):
+                if r.from_ not in ids or r.to not in ids:
+                    continue
+                gone = conn.execute(
+                    "DELETE FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ? "
+                    "RETURNING props, created_at, ended_at",
+                    (ids[r.from_], ids[r.to], r.relationType),
+                ).fetchone()
+                if gone:
+                    snap = {**r.dump(), "props": json.loads(gone[0]), "created_at": gone[1],
+                            "ended_at": gone[2]}
+                    log.append((now, actor, "delete_relation", r.from_, history.dumps(snap), None))
+            history.write(conn, log)
+            return len(log)
+
+    def read_graph(
+        self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
+    ) -> KnowledgeGraph:
+        """The whole graph, or one page of it (entities by creation order)."""
+        with self._lock:
+            conn = self._conn
+            if limit is None and offset == 0 and not names_only:
+                ids = [r[0] for r in conn.execute("SELECT id FROM entities ORDER BY id")]
+                return KnowledgeGraph(entities=reads.entities(conn, ids),
+                                      relations=reads.relations_from(conn, ids))
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM entities ORDER BY id LIMIT ? OFFSET ?",
+                (-1 if limit is None else limit, offset),
+            )]
+            total_e = conn.execute("SELECT count(*) FROM entities").fetchone()[0]
+            total_r = conn.execute("SELECT count(*) FROM relations WHERE ended_at IS NULL").fetchone()[0]
+            if names_only:
+                return KnowledgeGraph(entities=reads.summaries(conn, ids), relations=[],
+                                      total_entities=total_e, total_relations=total_r)
+            return KnowledgeGraph(entities=reads.entities(conn, ids),
+                                  relations=reads.relations_from(conn, ids),
+                                  total_entities=total_e, total_relations=total_r)
+
+    def search_nodes(
+        self, query: str, *, limit: int | None = None, include_archived: bool = False
+    ) -> KnowledgeGraph:
+        """Case-, accent- and Unicode-form-insensitive substring search over name, type and
+        observations; every character of ``query`` is literal. Relations touching a hit come too."""
+        ids = self._substring_ids(fold(query), limit, include_archived)
+        with self._lock:
+            return KnowledgeGraph(entities=reads.entities(self._conn, ids),
+                                  relations=reads.relations_touching(self._conn, ids))
+
+    def _substring_ids(self, needle: str, limit: int | None, include_archived: bool) -> list[int]:
+        archived = "" if include_archived else " AND e.archived_at IS NULL"
+        with self._lock:
+            conn = self._conn
+            if len(needle) >= 3:
+                # The trigram index (detail=none) gives candidates holding every trigram of the
+                # needle; the exact folded substring test below removes the rare false positive.
+                grams = list(dict.fromkeys(needle[i : i + 3] for i in range(len(needle) - 2)))
+                match = " AND ".join(fts_phrase(g) for g in grams[:64])
+                candidates = [r[0] for r in conn.execute(
+                    "SELECT s.rowid FROM entity_substr s JOIN entities e ON e.id = s.rowid "
+                    f"WHERE entity_substr MATCH ?{archived} ORDER BY s.rowid", (match,))]
+            else:  # too short for trigrams: scan (1–2 characters match nearly everything anyway)
+                candidates = [r[0] for r in conn.execute(
+                    f"SELECT e.id FROM entities e WHERE 1{archived} ORDER BY e.id")]
+            hits: list[int] = []
+            for start in range(0, len(candidates), 2000):
+                chunk = candidates[start : start + 2000]
+                texts = {eid: [fold(name), fold(etype)] for eid, name, etype in conn.execute(
+                    f"SELECT id, name, entity_type FROM entities WHERE id IN ({IDS})",
+                    (json.dumps(chunk),))}
+                for eid, obs in reads.observations_of(conn, chunk).items():
+                    texts[eid].extend(fold(o) for o in obs)
+                for eid in chunk:
+                    if any(needle in t for t in texts[eid]):
+                        hits.append(eid)
+                        if limit is not None and len(hits) >= limit:
+                            return hits
+            return hits
+
+    def open_nodes(self, names: Sequence[str]) -> KnowledgeGraph:
+        """The named entities (unknown names ignored) and the relations touching them."""
+        with self._lock:
+            found = reads.ids_by_name(self._conn, names)
+            ids = [found[n] for n in dict.fromkeys(names) if n in found]
+            return KnowledgeGraph(entities=reads.entities(self._conn, ids),
+                                  relations=reads.relations_touching(self._conn, ids))
+
+    # -- Engrama's GraphStore contract -------------------------------------------------------
+
+    def merge_node(self, label: str, name: str, props: dict[str, Any], actor: str) -> Node:
+        """Create the node or merge ``props`` into it (JSON merge patch: ``None`` removes a key).
+
+        ``created_at`` is kept, ``updated_at`` moves only when something changed.
+        """
+        now = self.now()
+        patch = json.dumps(props, ensure_ascii=False)
+        with self._lock, atomic(self._conn) as conn:
+            row = conn.execute(
+                "SELECT id, entity_type, props FROM entities WHERE name = ?", (name,)
+            ).fetchone()
+            if row is None:
+                eid = conn.execute(
+                    "INSERT INTO entities(name, entity_type, props, created_at, updated_at) "
+                    "VALUES (?, ?, json_patch('{}', ?), ?, ?)",
+                    (name, label, patch, now, now),
+                ).lastrowid
+                indexing.reindex(conn, [eid], fresh=True)
+                history.write(conn, [(now, actor, "create_entity", name, None,
+                                      history.dumps({"entityType": label, "props": props}))])
+            else:
+                eid, old_label, old_props = row
+                new_props = conn.execute("SELECT json_patch(?, ?)", (old_props, patch)).fetchone()[0]
+                if new_props != old_props or old_label != label:
+                    conn.execute(
+                        "UPDATE entities SET entity_type = ?, props = ?, updated_at = ? WHERE id = ?",
+                        (label, new_props, now, eid),
+                    )
+                    indexing.reindex(conn, [eid])
+                    history.write(conn, [(
+                        now, actor, "update_entity", name,
+                        history.dumps({"entityType": old_label, "props": json.loads(old_props)}),
+                        history.dumps({"entityType": label, "props": json.loads(new_props)}),
+                    )])
+            return reads.nodes(conn, [eid])[0]
+
+    def get_node(self, name: str) -> Node | None:
+        """The node called ``name``, archived or not; ``None`` if there is none."""
+        with self._lock:
+            ids = reads.ids_by_name(self._conn, [name])
+            return reads.nodes(self._conn, [ids[name]])[0] if ids else None
+
+    def delete_node(self, name: str, actor: str, *, soft: bool = True) -> bool:
+        """Soft delete (archive: still readable) or hard delete. False if there is no such node."""
+        if not soft:
+            return self.delete_entities([name], actor) == 1
+        return self.archive_node(name, actor)
+
+    def archive_node(self, name: str, actor: str) -> bool:
+        """Mark the node archived (kept and readable, left out of searches). Idempotent."""
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            row = conn.execute("SELECT archived_at FROM entities WHERE name = ?", (name,)).fetchone()
+            if row is None:
+                return False
+            if row[0] is None:
+                conn.execute("UPDATE entities SET archived_at = ?, updated_at = ? WHERE name = ?",
+                             (now, now, name))
+                history.write(conn, [(now, actor, "archive_entity", name, None, None)])
+            return True
+
+    def list_nodes(
+        self, *, label: str | None = None, include_archived: bool = False,
+        limit: int | None = None, offset: int = 0,
+    ) -> list[Node]:
+        where = ["1"]
+        args: list[Any] = []
+        if label is not None:
+            where.append("entity_type = ?")
+            args.append(label)
+        if not include_archived:
+            where.append("archived_at IS NULL")
+        args += [-1 if limit is None else limit, offset]
+        with self._lock:
+            ids = [r[0] for r in self._conn.execute(
+                f"SELECT id FROM entities WHERE {' AND '.join(where)} ORDER BY id LIMIT ? OFFSET ?", args)]
+            return reads.nodes(self._conn, ids)
+
+    def merge_relation(
+        self, from_name: str, rel_type: str, to_name: str, props: dict[str, Any] | None, actor: str
+    ) -> tuple[Relation, bool]:
+        """Create the relation if missing (props merged if present). Returns (relation, created)."""
+        rel = Relation(**{"from": from_name, "to": to_name, "relationType": rel_type})
+        with self._lock, atomic(self._conn) as conn:
+            created = bool(self.create_relations([rel], actor))
+            if props:
+                conn.execute(
+                    "UPDATE relations SET props = json_patch(props, ?) WHERE from_entity = "
+                    "(SELECT id FROM entities WHERE name = ?) AND to_entity = "
+                    "(SELECT id FROM entities WHERE name = ?) AND relation_type = ?",
+                    (json.dumps(props, ensure_ascii=False), from_name, to_name, rel_type),
+                )
+            return rel, created
+
+    def get_neighbours(
+        self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None
+    ) -> list[Neighbour]:
+        """Nodes within ``hops`` (1–3) relations of ``name``, either direction, nearest first.
+
+        Each neighbour carries its distance and the relation types along one shortest path.
+        """
+        if not 1 <= hops <= MAX_HOPS:
+            raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
+        types = json.dumps(list(rel_types)) if rel_types else None
+        with self._lock:
+            conn = self._conn
+            start = reads.ids_by_name(conn, [name]).get(name)
+            if start is None:
+                raise NotFound(f"Entity {name!r} does not exist.")
+            # Two recursive terms (out-edges, in-edges) so each uses its own index; UNION keeps
+            # (id, depth) pairs unique, which bounds the walk by nodes × hops, not by paths.
+            depth = dict(conn.execute(
+                """
+                WITH RECURSIVE walk(id, depth) AS (
+                    SELECT :start, 0
+                    UNION
+                    SELECT r.to_entity, w.depth + 1 FROM walk w
+                      JOIN relations r ON r.from_entity = w.id
+                     WHERE w.depth < :hops AND r.ended_at IS NULL
+                       AND (:types IS NULL OR r.relation_type IN (SELECT value FROM json_each(:types)))
+                    UNION
+                    SELECT r.from_entity, w.depth + 1 FROM walk w
+                      JOIN relations r ON r.to_entity = w.id
+                     WHERE w.depth < :hops AND r.ended_at IS NULL
+                       AND (:types IS NULL OR r.relation_type IN (SELECT value FROM json_each(:types)))
+                )
+                SELECT id, min(depth) FROM walk GROUP BY id
+                """,
+                {"start": start, "hops": hops, "types": types},
+            ).fetchall())
+            paths = self._shortest_paths(start, depth, types)
+            order = sorted((d, i) for i, d in depth.items() if i != start)
+            by_id = {n.id: n for n in reads.nodes(conn, [i for _, i in order])}
+            return [Neighbour(node=by_id[i], distance=d, path=paths.get(i, [])) for d, i in order]
+
+    def _shortest_paths(self, start: int, depth: dict[int, int], types: str | None) -> dict[int, list[str]]:
+        """Relation types along one shortest path from ``start`` to each node in ``depth``."""
+        edges: dict[int, list[tuple[int, str]]] = {}
+        for src, dst, rtype in self._conn.execute(
+            f"SELECT from_entity, to_entity, relation_type FROM relations WHERE from_entity IN ({IDS}) "
+            f"AND to_entity IN ({IDS}) AND ended_at IS NULL "
+            "AND (? IS NULL OR relation_type IN (SELECT value FROM json_each(?)))",
+            (json.dumps(list(depth)), json.dumps(list(depth)), types, types),
+        ):
+            edges.setdefault(src, []).append((dst, rtype))
+            edges.setdefault(dst, []).append((src, rtype))
+        paths: dict[int, list[str]] = {start: []}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for node in frontier:
+                for other, rtype in edges.get(node, []):
+                    if other not in paths and depth.get(other) == depth[node] + 1:
+                        paths[other] = [*paths[node], rtype]
+                        nxt.append(other)
+            frontier = nxt
+        return paths
+
+    def get_node_with_neighbours(self, name: str, hops: int = 1) -> NodeWithNeighbours:
+        """A node, its neighbours within ``hops``, and the relations among all of them."""
+        with self._lock:
+            node = self.get_node(name)
+            if node is None:
+                raise NotFound(f"Entity {name!r} does not exist.")
+            neighbours = self.get_neighbours(name, hops)
+            ids = {node.id, *(n.node.id for n in neighbours)}
+            names = {node.name, *(n.node.name for n in neighbours)}
+            rels = [r for r in reads.relations_touching(self._conn, list(ids))
+                    if r.from_ in names and r.to in names]
+            return NodeWithNeighbours(node=node, neighbours=neighbours, relations=rels)
+
+    def lookup_node_label(self, name: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute("SELECT entity_type FROM entities WHERE name = ?", (name,)).fetchone()
+            return row[0] if row else None
+
+    def fulltext_search(
+        self, query: str, *, limit: int = 10, label: str | None = None, include_archived: bool = False
+    ) -> list[ScoredNode]:
+        """Whole-word search ranked by BM25 (name weighted highest); operators are literal."""
+        match = fts_words_query(query)
+        if match is None:
+            return []
+        where = "" if include_archived else " AND e.archived_at IS NULL"
+        args: list[Any] = [match]
+        if label is not None:
+            where += " AND e.entity_type = ?"
+            args.append(label)
+        args.append(limit)
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT f.rowid, bm25(entity_fts, 10.0, 2.0, 1.0, 1.0) AS rank FROM entity_fts f "
+                f"JOIN entities e ON e.id = f.rowid WHERE entity_fts MATCH ?{where} "
+                "ORDER BY rank LIMIT ?",
+                args,
+            ).fetchall()
+            nodes = {n.id: n for n in reads.nodes(self._conn, [r[0] for r in rows])}
+            # bm25() is lower-is-better and negative; report a positive score, higher is better.
+            return [ScoredNode(node=nodes[i], score=-rank) for i, rank in rows if i in nodes]
+
+    def count_labels(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._conn.execute(
+                "SELECT entity_type, count(*) FROM entities GROUP BY entity_type ORDER BY 2 DESC, 1"))
+
+    def health_check(self) -> dict[str, Any]:
+        """Integrity, versions and counts: what ``hipocampo status`` shows."""
+        with self._lock:
+            conn = self._conn
+            quick = conn.execute("PRAGMA quick_check").fetchone()[0]
+            counts = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                      for t in ("entities", "observations", "relations", "insights")}
+            return {
+                "ok": quick == "ok",
+                "backend": self.backend,
+                "path": self.path,
+                "quick_check": quick,
+                "schema_version": SCHEMA_VERSION,
+                "sqlite_version": conn.execute("SELECT sqlite_version()").fetchone()[0],
+                "sqlite_vec_version": conn.execute("SELECT vec_version()").fetchone()[0],
+                "counts": counts,
+                "archived": conn.execute(
+                    "SELECT count(*) FROM entities WHERE archived_at IS NOT NULL").fetchone()[0],
+            }
+
+    def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
+        """The graph as it stood at ``when``: entities, observations and relations as of then."""
+        stamp = format_ts(when) if isinstance(when, datetime) else when
+        with self._lock:
+            return history.query_at_date(self._conn, stamp)
+
+    def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+        """The latest change_log rows, newest first, for one entity or for all."""
+        where, args = ("WHERE entity = ?", [name]) if name is not None else ("", [])
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT id, at, actor, op, entity, before, after FROM change_log {where} "
+                "ORDER BY id DESC LIMIT ?", [*args, limit]).fetchall()
+        return [
+            {"id": i, "at": at, "actor": actor, "op": op, "entity": ent,
+             "before": json.loads(b) if b else None, "after": json.loads(a) if a else None}
+            for i, at, actor, op, ent, b, a in rows
+        ]

@@ -1,0 +1,1 @@
+"""Hipocampo's desktop app: a PySide6 shell over ``core.Memory``."""

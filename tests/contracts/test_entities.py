@@ -1,0 +1,193 @@
+"""Entities and observations: creation, merging, deletion, as any backend must behave."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import NotFound
+from core.memory import Memory
+from tests.conftest import SteppingClock
+
+
+def names(graph) -> list[str]:  # noqa: ANN001
+    return [e.name for e in graph.entities]
+
+
+def test_create_returns_only_new_entities_and_reports_merges(mem: Memory) -> None:
+    first = mem.create_entities([{"name": "Ada", "entityType": "Person", "observations": ["math"]}])
+    assert [e.name for e in first.entities] == ["Ada"]
+    again = mem.create_entities([
+        {"name": "Ada", "entityType": "Robot", "observations": ["math", "poetry"]},
+        {"name": "Bob", "observations": []},
+    ])
+    assert [e.name for e in again.entities] == ["Bob"]
+    assert again.entities[0].entityType == "Generic"
+    assert [(m.entityName, m.addedObservations) for m in again.merged] == [("Ada", ["poetry"])]
+    ada = mem.open_nodes(["Ada"]).entities[0]
+    assert ada.entityType == "Person"  # an existing entity's type is not overwritten
+    assert ada.observations == ["math", "poetry"]
+
+
+def test_creating_the_same_batch_twice_changes_nothing(mem: Memory) -> None:
+    batch = [{"name": "X", "observations": ["a", "b", "a"]}, {"name": "Y", "observations": ["c"]}]
+    mem.create_entities(batch)
+    before = mem.read_graph().dump()
+    result = mem.create_entities(batch)
+    assert result.entities == [] and result.merged == []
+    assert mem.read_graph().dump() == before
+    assert before["entities"][0]["observations"] == ["a", "b"]  # de-duplicated per entity
+
+
+def test_add_observations_dedups_and_unknown_entity_changes_nothing(mem: Memory) -> None:
+    mem.create_entities([{"name": "A", "observations": ["one"]}, {"name": "B"}])
+    added = mem.add_observations([{"entityName": "A", "contents": ["one", "two", "two"]}])
+    assert [(a.entityName, a.addedObservations) for a in added] == [("A", ["two"])]
+    before = mem.read_graph().dump()
+    with pytest.raises(NotFound, match="'Nobody'"):
+        mem.add_observations([
+            {"entityName": "B", "contents": ["would be added"]},
+            {"entityName": "Nobody", "contents": ["x"]},
+        ])
+    assert mem.read_graph().dump() == before
+
+
+def test_created_at_kept_and_updated_at_moves(mem: Memory, clock: SteppingClock) -> None:
+    mem.create_entities([{"name": "N", "observations": ["a"]}])
+    n0 = mem.get_node("N")
+    clock.advance(minutes=5)
+    mem.add_observations([{"entityName": "N", "contents": ["b"]}])
+    n1 = mem.get_node("N")
+    assert n1.created_at == n0.created_at
+    assert n1.updated_at > n0.updated_at
+    clock.advance(minutes=5)
+    mem.add_observations([{"entityName": "N", "contents": ["b"]}])  # nothing new: no move
+    assert mem.get_node("N").updated_at == n1.updated_at
+    clock.advance(minutes=5)
+    mem.merge_node("Concept", "N", {"summary": "s"})
+    n2 = mem.get_node("N")
+    assert n2.created_at == n0.created_at and n2.updated_at > n1.updated_at
+
+
+def test_merge_node_is_idempotent_and_patches_props(mem: Memory, clock: SteppingClock) -> None:
+    a = mem.merge_node("Project", "Hipocampo", {"summary": "memory", "tags": ["mcp"]})
+    clock.advance(seconds=1)
+    b = mem.merge_node("Project", "Hipocampo", {"summary": "memory", "tags": ["mcp"]})
+    assert a.id == b.id and b.updated_at == a.updated_at  # same props: not an update
+    c = mem.merge_node("Project", "Hipocampo", {"status": "active", "summary": None})
+    assert c.id == a.id
+    assert c.props == {"tags": ["mcp"], "status": "active"}
+    assert mem.count_labels() == {"Project": 1}
+
+
+def test_soft_delete_keeps_entity_readable_but_out_of_search(mem: Memory) -> None:
+    mem.create_entities([{"name": "Old", "observations": ["legacy system"]}])
+    assert mem.delete_node("Old", soft=True)
+    node = mem.get_node("Old")
+    assert node is not None and node.archived_at is not None
+    assert node.observations == ["legacy system"]
+    assert names(mem.open_nodes(["Old"])) == ["Old"]
+    assert names(mem.search_nodes("legacy")) == []
+    assert mem.fulltext_search("legacy") == []
+    assert [n.name for n in mem.list_nodes(include_archived=True)] == ["Old"]
+    assert mem.list_nodes() == []
+    assert mem.delete_node("Old", soft=False)
+    assert mem.get_node("Old") is None
+    assert mem.delete_node("Old") is False
+
+
+def test_delete_entities_cascades_everywhere(mem: Memory) -> None:
+    mem.create_entities([
+        {"name": "Gone", "observations": ["zanzibar fact"]},
+        {"name": "Stays", "observations": ["other"]},
+    ])
+    mem.create_relations([
+        {"from": "Gone", "to": "Stays", "relationType": "knows"},
+        {"from": "Stays", "to": "Gone", "relationType": "likes"},
+    ])
+    if mem.vectors is not None and mem.graph.backend == "sqlite":
+        import numpy as np
+
+        gone_id = mem.get_node("Gone").id
+        mem.vectors.upsert([gone_id], np.ones((1, 384), dtype=np.float32))
+        assert mem.vectors.count() == 1
+    assert mem.delete_entities(["Gone", "Never existed"]) == 1
+    graph = mem.read_graph()
+    assert names(graph) == ["Stays"] and graph.relations == []
+    assert names(mem.search_nodes("zanzibar")) == []
+    assert mem.fulltext_search("zanzibar") == []
+    if mem.graph.backend == "sqlite":
+        assert mem.vectors.count() == 0
+        conn = mem.graph._conn
+        assert conn.execute("SELECT count(*) FROM observations").fetchone()[0] == 1
+        assert conn.execute("SELECT count(*) FROM relations").fetchone()[0] == 0
+    assert mem.get_neighbours("Stays", 1) == []
+
+
+def test_full_text_follows_edits(mem: Memory) -> None:
+    mem.create_entities([{"name": "Lab", "observations": ["uses a centrifuge"]}])
+    assert [s.node.name for s in mem.fulltext_search("centrifuge")] == ["Lab"]
+    mem.add_observations([{"entityName": "Lab", "contents": ["bought a spectrometer"]}])
+    assert [s.node.name for s in mem.fulltext_search("spectrometer")] == ["Lab"]
+    assert names(mem.search_nodes("SPECTRO")) == ["Lab"]
+    mem.delete_observations([{"entityName": "Lab", "observations": ["uses a centrifuge"]}])
+    assert mem.fulltext_search("centrifuge") == []
+    assert names(mem.search_nodes("centrifuge")) == []
+    assert [s.node.name for s in mem.fulltext_search("spectrometer")] == ["Lab"]
+    mem.merge_node("Place", "Lab", {"summary": "wet laboratory in Bilbao"})
+    assert [s.node.name for s in mem.fulltext_search("bilbao")] == ["Lab"]
+
+
+def test_fulltext_ranks_by_bm25_and_filters_label(mem: Memory) -> None:
+    mem.create_entities([
+        {"name": "Rust", "entityType": "Technology", "observations": ["memory safety without gc"]},
+        {"name": "Blog post", "entityType": "Note", "observations": ["mentions rust once"]},
+        {"name": "Zig", "entityType": "Technology", "observations": ["no hidden control flow"]},
+    ])
+    hits = mem.fulltext_search("rust")
+    assert [h.node.name for h in hits] == ["Rust", "Blog post"]  # name hits weigh more
+    assert hits[0].score > hits[1].score > 0
+    assert [h.node.name for h in mem.fulltext_search("rust", label="Note")] == ["Blog post"]
+    assert len(mem.fulltext_search("rust", limit=1)) == 1
+
+
+def test_open_nodes_ignores_unknown_and_returns_touching_relations(mem: Memory) -> None:
+    mem.create_entities([{"name": n} for n in "ABC"])
+    mem.create_relations([
+        {"from": "A", "to": "B", "relationType": "r"},
+        {"from": "C", "to": "A", "relationType": "s"},
+        {"from": "B", "to": "C", "relationType": "t"},
+    ])
+    graph = mem.open_nodes(["A", "missing"])
+    assert names(graph) == ["A"]
+    assert sorted(r.relationType for r in graph.relations) == ["r", "s"]
+
+
+def test_read_graph_pages_and_names_only(mem: Memory) -> None:
+    mem.create_entities([{"name": f"E{i:02d}", "observations": [f"obs {i}"]} for i in range(25)])
+    mem.create_relations([{"from": f"E{i:02d}", "to": f"E{i + 1:02d}", "relationType": "next"}
+                          for i in range(24)])
+    full = mem.read_graph()
+    assert len(full.entities) == 25 and len(full.relations) == 24 and full.total_entities is None
+    pages = [mem.read_graph(limit=10, offset=o) for o in (0, 10, 20)]
+    assert [len(p.entities) for p in pages] == [10, 10, 5]
+    assert sum(len(p.relations) for p in pages) == 24  # each relation on exactly one page
+    assert [e.name for p in pages for e in p.entities] == [e.name for e in full.entities]
+    summary = mem.read_graph(names_only=True)
+    assert summary.total_entities == 25 and summary.total_relations == 24
+    assert set(summary.entities[0].model_dump()) == {"name", "entityType"}
+
+
+def test_lookup_label_and_count_labels(mem: Memory) -> None:
+    mem.merge_node("Person", "Grace", {})
+    mem.merge_node("Person", "Alan", {})
+    mem.merge_node("Concept", "Recursion", {})
+    assert mem.lookup_node_label("Grace") == "Person"
+    assert mem.lookup_node_label("grace") is None  # names are exact, case-sensitive
+    assert mem.count_labels() == {"Person": 2, "Concept": 1}
+
+
+def test_health_check_reports_counts(mem: Memory) -> None:
+    mem.create_entities([{"name": "A", "observations": ["x", "y"]}])
+    health = mem.health_check()
+    assert health["ok"] is True
+    assert health["counts"]["entities"] == 1 and health["counts"]["observations"] == 2

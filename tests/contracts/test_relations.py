@@ -1,0 +1,102 @@
+"""Relations and graph walks, as any backend must behave."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import InvalidInput, NotFound
+from core.memory import Memory
+
+
+def test_relation_dedup_returns_only_new(mem: Memory) -> None:
+    mem.create_entities([{"name": "A"}, {"name": "B"}])
+    rel = {"from": "A", "to": "B", "relationType": "knows"}
+    assert len(mem.create_relations([rel, rel])) == 1
+    assert mem.create_relations([rel]) == []
+    other = mem.create_relations([rel, {"from": "A", "to": "B", "relationType": "likes"}])
+    assert [r.relationType for r in other] == ["likes"]
+    assert len(mem.read_graph().relations) == 2
+
+
+def test_relation_to_unknown_entity_changes_nothing(mem: Memory) -> None:
+    mem.create_entities([{"name": "A"}, {"name": "B"}])
+    with pytest.raises(NotFound, match="'Ghost'"):
+        mem.create_relations([
+            {"from": "A", "to": "B", "relationType": "ok"},
+            {"from": "A", "to": "Ghost", "relationType": "haunts"},
+        ])
+    assert mem.read_graph().relations == []
+
+
+def test_delete_relations_ignores_missing(mem: Memory) -> None:
+    mem.create_entities([{"name": "A"}, {"name": "B"}])
+    mem.create_relations([{"from": "A", "to": "B", "relationType": "r"}])
+    deleted = mem.delete_relations([
+        {"from": "A", "to": "B", "relationType": "r"},
+        {"from": "A", "to": "B", "relationType": "nope"},
+        {"from": "Q", "to": "B", "relationType": "r"},
+    ])
+    assert deleted == 1 and mem.read_graph().relations == []
+
+
+def test_merge_relation_is_idempotent(mem: Memory) -> None:
+    mem.merge_node("Project", "P", {})
+    mem.merge_node("Technology", "SQLite", {})
+    rel, created = mem.merge_relation("P", "USES", "SQLite", {"since": 2024})
+    assert created
+    rel2, created2 = mem.merge_relation("P", "USES", "SQLite")
+    assert not created2 and rel2 == rel
+    assert len(mem.read_graph().relations) == 1
+
+
+@pytest.fixture
+def chain(mem: Memory) -> Memory:
+    """A - B - C - D - E (alternating directions), plus a branch B - X."""
+    mem.create_entities([{"name": n} for n in ["A", "B", "C", "D", "E", "X"]])
+    mem.create_relations([
+        {"from": "A", "to": "B", "relationType": "r1"},
+        {"from": "C", "to": "B", "relationType": "r2"},
+        {"from": "C", "to": "D", "relationType": "r3"},
+        {"from": "E", "to": "D", "relationType": "r4"},
+        {"from": "B", "to": "X", "relationType": "branch"},
+    ])
+    return mem
+
+
+@pytest.mark.parametrize(("hops", "expected"), [
+    (1, {"B": 1}),
+    (2, {"B": 1, "C": 2, "X": 2}),
+    (3, {"B": 1, "C": 2, "X": 2, "D": 3}),
+])
+def test_neighbours_exactly_within_hops(chain: Memory, hops: int, expected: dict[str, int]) -> None:
+    found = {n.node.name: n.distance for n in chain.get_neighbours("A", hops)}
+    assert found == expected
+
+
+def test_neighbours_paths_and_type_filter(chain: Memory) -> None:
+    by_name = {n.node.name: n for n in chain.get_neighbours("A", 3)}
+    assert by_name["D"].path == ["r1", "r2", "r3"]
+    filtered = {n.node.name for n in chain.get_neighbours("A", 3, rel_types=["r1", "branch"])}
+    assert filtered == {"B", "X"}
+
+
+def test_neighbours_with_a_cycle_terminate(mem: Memory) -> None:
+    mem.create_entities([{"name": n} for n in "PQR"])
+    mem.create_relations([{"from": a, "to": b, "relationType": "next"}
+                          for a, b in [("P", "Q"), ("Q", "R"), ("R", "P")]])
+    assert {n.node.name: n.distance for n in mem.get_neighbours("P", 3)} == {"Q": 1, "R": 1}
+
+
+def test_neighbours_bad_hops_and_unknown(chain: Memory) -> None:
+    for hops in (0, 4):
+        with pytest.raises(InvalidInput, match="hops"):
+            chain.get_neighbours("A", hops)
+    with pytest.raises(NotFound):
+        chain.get_neighbours("nobody", 1)
+
+
+def test_node_with_neighbours(chain: Memory) -> None:
+    ctx = chain.get_node_with_neighbours("C", 1)
+    assert ctx.node.name == "C"
+    assert {n.node.name for n in ctx.neighbours} == {"B", "D"}
+    assert sorted(r.relationType for r in ctx.relations) == ["r2", "r3"]

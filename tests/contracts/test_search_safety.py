@@ -1,0 +1,97 @@
+"""Any user string is safe in search: literal, folded, never an FTS syntax error."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.memory import Memory
+
+TRICKY = [
+    "say \"hello\" now", "it's", "well-known", "c*", "key:value", "NEAR(a b)", "this AND that",
+    "(unbalanced", "closing)", "50% off", "snake_case", "a^b", "{braces}", "OR", "NOT", "-",
+    "\"", "''", "back\\slash", "col:umn*", "a + b", "tab\there",
+]
+
+
+@pytest.fixture
+def tricky(mem: Memory) -> Memory:
+    mem.create_entities([{"name": f"T{i}", "observations": [f"text with {t} inside"]}
+                         for i, t in enumerate(TRICKY)])
+    mem.create_entities([{"name": "plain", "observations": ["nothing special here at all"]}])
+    return mem
+
+
+@pytest.mark.parametrize("index", range(len(TRICKY)))
+def test_tricky_strings_match_literally(tricky: Memory, index: int) -> None:
+    query = TRICKY[index]
+    found = {e.name for e in tricky.search_nodes(query).entities}
+    texts = {f"T{i}": f"text with {t} inside" for i, t in enumerate(TRICKY)}
+    texts["plain"] = "nothing special here at all"
+    expected = {name for name, text in texts.items() if query.casefold() in text.casefold()}
+    assert found == expected
+    assert f"T{index}" in found
+    tricky.fulltext_search(query)  # must not raise
+
+
+def test_wildcards_are_literal(tricky: Memory) -> None:
+    assert [e.name for e in tricky.search_nodes("%").entities] == ["T9"]
+    assert [e.name for e in tricky.search_nodes("_").entities] == ["T10"]
+    assert [e.name for e in tricky.search_nodes("t_x").entities] == []  # '_' is not "any char"
+    assert tricky.search_nodes("s%c").entities == []
+
+
+def test_case_accents_and_unicode_forms_fold(mem: Memory) -> None:
+    mem.create_entities([
+        {"name": "José", "observations": ["Le encanta la canción del niño"]},
+        {"name": "Straße", "entityType": "Ort"},
+        {"name": "Cafe\u0301 decomposed"},  # "Café" in NFD form
+    ])
+    for q in ["jose", "JOSÉ", "José", "JOSE"]:
+        assert [e.name for e in mem.search_nodes(q).entities] == ["José"]
+    assert [e.name for e in mem.search_nodes("CANCION DEL NINO").entities] == ["José"]
+    assert [e.name for e in mem.search_nodes("strasse").entities] == ["Straße"]
+    assert [e.name for e in mem.search_nodes("café").entities] == ["Cafe\u0301 decomposed"]
+    assert [s.node.name for s in mem.fulltext_search("cancion")] == ["José"]
+    assert [s.node.name for s in mem.fulltext_search("NIÑO")] == ["José"]
+
+
+def test_emoji_and_cjk_round_trip(mem: Memory) -> None:
+    mem.create_entities([
+        {"name": "東京タワー", "entityType": "場所", "observations": ["高さ333メートル 🗼"]},
+        {"name": "Party 🎉", "observations": ["🎂🎈 birthday"]},
+    ])
+    graph = mem.read_graph().dump()
+    assert graph["entities"][0] == {"name": "東京タワー", "entityType": "場所",
+                                    "observations": ["高さ333メートル 🗼"]}
+    assert [e.name for e in mem.search_nodes("京タ").entities] == ["東京タワー"]
+    assert [e.name for e in mem.search_nodes("メートル").entities] == ["東京タワー"]
+    assert [e.name for e in mem.search_nodes("🎉").entities] == ["Party 🎉"]
+    assert [e.name for e in mem.search_nodes("🎂🎈").entities] == ["Party 🎉"]
+    assert mem.open_nodes(["東京タワー"]).entities[0].observations == ["高さ333メートル 🗼"]
+
+
+def test_short_queries_fall_back_to_a_scan(mem: Memory) -> None:
+    mem.create_entities([{"name": "Go", "observations": ["language"]}, {"name": "Rust"}])
+    assert [e.name for e in mem.search_nodes("go").entities] == ["Go"]
+    assert [e.name for e in mem.search_nodes("ST").entities] == ["Rust"]
+
+
+def test_search_limit(mem: Memory) -> None:
+    mem.create_entities([{"name": f"item {i}"} for i in range(10)])
+    assert len(mem.search_nodes("item", limit=3).entities) == 3
+    assert len(mem.search_nodes("item").entities) == 10
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=st.text(min_size=1, max_size=40).filter(lambda s: s.strip() and "\x00" not in s))
+def test_any_string_is_safe_and_matches_substrings(tricky: Memory, query: str) -> None:
+    from core.search.folding import fold
+
+    found = {e.name for e in tricky.search_nodes(query).entities}
+    corpus = {f"T{i}": f"T{i}\x1fGeneric\x1ftext with {t} inside" for i, t in enumerate(TRICKY)}
+    for name, text in corpus.items():
+        if name in found:
+            assert any(fold(query) in fold(part) for part in text.split("\x1f"))
+    tricky.fulltext_search(query)

@@ -1,0 +1,71 @@
+"""Backend choice goes through create_stores; the null backend stores nothing; the CLI reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.errors import ConfigError, NotFound
+from core.memory import Memory
+from core.protocols import GraphStore, VectorStore
+from core.settings import Settings
+from core.storage.factory import create_stores
+
+
+def test_sqlite_and_null_stores_satisfy_the_protocols(tmp_path: Path) -> None:
+    for backend in ("sqlite", "null"):
+        stores = create_stores(Settings(db=tmp_path / "f.db", backend=backend))
+        assert isinstance(stores.graph, GraphStore)
+        assert isinstance(stores.vectors, VectorStore)
+        stores.graph.close()
+
+
+def test_null_backend_stores_nothing() -> None:
+    with Memory(Settings(backend="null")) as mem:
+        assert mem.create_entities([{"name": "A"}]).entities == []
+        assert mem.read_graph().entities == []
+        with pytest.raises(NotFound):
+            mem.add_observations([{"entityName": "A", "contents": ["x"]}])
+
+
+def test_unavailable_backend_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="neo4j"):
+        create_stores(Settings(db=tmp_path / "x.db", backend="neo4j"))
+
+
+def test_settings_come_from_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HIPOCAMPO_DB", str(tmp_path / "env.db"))
+    monkeypatch.setenv("HIPOCAMPO_MAX_OBSERVATION_BYTES", "100")
+    s = Settings()
+    assert s.db == tmp_path / "env.db" and s.max_observation_bytes == 100
+
+
+def test_status_command(tmp_path: Path) -> None:
+    db = tmp_path / "cli.db"
+    with Memory.open(db) as mem:
+        mem.create_entities([{"name": "A", "entityType": "Person", "observations": ["x"]}])
+    out = subprocess.run([sys.executable, "-m", "core.cli", "--db", str(db), "status", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    status = json.loads(out)
+    assert status["ok"] and status["counts"]["entities"] == 1 and status["labels"] == {"Person": 1}
+    text = subprocess.run([sys.executable, "-m", "core.cli", "--db", str(db), "status"],
+                          capture_output=True, text=True, check=True).stdout
+    assert "entities     1" in text
+
+
+def test_status_on_a_newer_database_fails_cleanly(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    Memory.open(db).close()
+    from core.storage.sqlite.connection import connect
+
+    conn = connect(db)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "--db", str(db), "status"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "newer Hipocampo" in proc.stderr and "Traceback" not in proc.stderr
