@@ -6,6 +6,7 @@ item changes nothing, and it names the bad item in the error. Storage semantics 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -84,6 +85,10 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """All calls inside land together or not at all: ``with memory.transaction(): …``."""
+        return self.graph.transaction()
 
     def _actor(self, actor: str | None) -> str:
         return actor or self.settings.actor
@@ -230,6 +235,32 @@ class Memory:
         if limit < 1:
             raise InvalidInput(f"limit must be 1 or more, got {limit}")
         return self.graph.fulltext_search(query, limit=limit, label=label)
+
+    def search_semantic(self, query: str, limit: int = 10) -> list[dict[str, Any]]:
+        """Search by meaning (seed 000's ``search_semantic`` result shape).
+
+        Until an embedding provider is wired in, this ranks by full text (BM25) alone and says so
+        in each result's ``scoring``.
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInput("query must be a non-empty string")
+        if not 1 <= limit <= 100:
+            raise InvalidInput(f"limit must be between 1 and 100, got {limit}")
+        hits = self.graph.fulltext_search(query, limit=limit)
+        top = max((h.score for h in hits), default=0.0) or 1.0
+        return [
+            {
+                "name": h.node.name,
+                "entityType": h.node.label,
+                "observations": h.node.observations,
+                "limbic_score": round(h.score / top, 6),
+                "scoring": {"importance": 0.0, "temporal_factor": 1.0, "cooc_boost": 0.0,
+                            "mode": "fulltext"},
+                "distance": None,
+                "rrf_score": None,
+            }
+            for h in hits
+        ]
 
     def count_labels(self) -> dict[str, int]:
         return self.graph.count_labels()

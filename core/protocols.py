@@ -6,6 +6,7 @@ concrete class is chosen.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -34,6 +35,7 @@ class GraphStore(Protocol):
     backend: str
 
     def close(self) -> None: ...
+    def transaction(self) -> contextlib.AbstractContextManager[None]: ...
     def create_entities(
         self, entities: Sequence[EntityInput], actor: str
     ) -> tuple[list[Entity], list[AddedObservations]]: ...

@@ -6,7 +6,8 @@ depend on anything a real backend alone provides.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +36,10 @@ class NullGraphStore:
 
     def close(self) -> None:
         pass
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        yield
 
     def create_entities(
         self, entities: Sequence[EntityInput], actor: str

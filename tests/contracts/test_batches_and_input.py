@@ -91,3 +91,17 @@ def test_failure_inside_the_store_rolls_back_the_whole_batch(seeded: Memory) -> 
     assert seeded.read_graph().dump() == before
     assert seeded.search_nodes("fine").entities == []
     assert len(seeded.history(limit=1000)) == log_before
+
+
+def test_transaction_groups_calls_all_or_nothing(seeded: Memory) -> None:
+    before = seeded.read_graph().dump()
+    with pytest.raises(InvalidInput):
+        with seeded.transaction():
+            seeded.create_entities([{"name": "First"}])
+            seeded.create_relations([{"from": "First", "to": "Seed", "relationType": "r"}])
+            seeded.create_entities([{"name": ""}])
+    assert seeded.read_graph().dump() == before
+    with seeded.transaction():
+        seeded.create_entities([{"name": "First"}])
+        seeded.create_relations([{"from": "First", "to": "Seed", "relationType": "r"}])
+    assert len(seeded.read_graph().relations) == 1

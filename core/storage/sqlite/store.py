@@ -7,9 +7,10 @@ arrive validated (``core.memory`` does that); this layer enforces existence and 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,15 @@ class SqliteGraphStore:
 
     def now(self) -> str:
         return format_ts(self._clock())
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Group several calls into one all-or-nothing transaction (e.g. one imported file).
+
+        Other threads wait for it to finish; calls inside it join it as savepoints.
+        """
+        with self._lock, atomic(self._conn):
+            yield
 
     def backup(self, dest: Path) -> Path:
         """Write a consistent copy of the database to ``dest`` while it stays in use."""
