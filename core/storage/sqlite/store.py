@@ -67,6 +67,7 @@ class SqliteGraphStore:
         self._clock = clock
         self._lock = threading.RLock()
         self._conn = open_database(self.path)
+        self._totals_cache: tuple[tuple[int, int], tuple[int, int]] | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -120,8 +121,8 @@ class SqliteGraphStore:
                 obs_rows.extend((eid, o, now) for o in unique_obs)
                 new_ids.append(eid)
                 created.append(Entity(name=name, entityType=etype, observations=unique_obs))
-                log.append((now, actor, "create_entity", name, None,
-                            history.dumps({"entityType": etype, "observations": len(unique_obs)})))
+                # Creations log no payload: the rows carry their own created_at and contents.
+                log.append((now, actor, "create_entity", name, None, None))
             conn.executemany(
                 "INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)", obs_rows
             )
@@ -255,7 +256,8 @@ class SqliteGraphStore:
                 )
                 if cur.rowcount:
                     created.append(r)
-                    log.append((now, actor, "create_relation", r.from_, None, history.dumps(r.dump())))
+                    log.append((now, actor, "create_relation", r.from_, None,
+                                history.dumps([r.to, r.relationType])))
             history.write(conn, log)
             return created
 
@@ -294,14 +296,26 @@ class SqliteGraphStore:
                 "SELECT id FROM entities ORDER BY id LIMIT ? OFFSET ?",
                 (-1 if limit is None else limit, offset),
             )]
-            total_e = conn.execute("SELECT count(*) FROM entities").fetchone()[0]
-            total_r = conn.execute("SELECT count(*) FROM relations WHERE ended_at IS NULL").fetchone()[0]
+            total_e, total_r = self._totals()
             if names_only:
                 return KnowledgeGraph(entities=reads.summaries(conn, ids), relations=[],
                                       total_entities=total_e, total_relations=total_r)
             return KnowledgeGraph(entities=reads.entities(conn, ids),
                                   relations=reads.relations_from(conn, ids),
                                   total_entities=total_e, total_relations=total_r)
+
+    def _totals(self) -> tuple[int, int]:
+        """(entities, current relations), cached until this or another connection writes.
+
+        Counting 200k relations costs milliseconds; paging through a graph asks on every page.
+        """
+        conn = self._conn
+        version = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        if self._totals_cache is None or self._totals_cache[0] != version:
+            entities = conn.execute("SELECT count(*) FROM entities").fetchone()[0]
+            relations = conn.execute("SELECT count(*) FROM relations WHERE ended_at IS NULL").fetchone()[0]
+            self._totals_cache = (version, (entities, relations))
+        return self._totals_cache[1]
 
     def search_nodes(
         self, query: str, *, limit: int | None = None, include_archived: bool = False
@@ -318,10 +332,10 @@ class SqliteGraphStore:
         with self._lock:
             conn = self._conn
             if len(needle) >= 3:
-                # The trigram index (detail=none) gives candidates holding every trigram of the
-                # needle; the exact folded substring test below removes the rare false positive.
-                grams = list(dict.fromkeys(needle[i : i + 3] for i in range(len(needle) - 2)))
-                match = " AND ".join(fts_phrase(g) for g in grams[:64])
+                # The trigram index (detail=none) yields the entities holding trigrams that cover
+                # the needle; the exact folded substring test below removes false positives.
+                grams = self._covering_trigrams(needle)
+                match = " AND ".join(fts_phrase(g) for g in grams)
                 candidates = [r[0] for r in conn.execute(
                     "SELECT s.rowid FROM entity_substr s JOIN entities e ON e.id = s.rowid "
                     f"WHERE entity_substr MATCH ?{archived} ORDER BY s.rowid", (match,))]
@@ -342,6 +356,21 @@ class SqliteGraphStore:
                         if limit is not None and len(hits) >= limit:
                             return hits
             return hits
+
+    @staticmethod
+    def _covering_trigrams(needle: str, cap: int = 16) -> list[str]:
+        """Non-overlapping trigrams that cover ``needle`` (plus its last one), at most ``cap``.
+
+        Every trigram costs a read of its whole posting list, and overlapping ones add almost no
+        filtering, so a covering set is as selective as all of them at a third of the cost.
+        """
+        starts = list(range(0, len(needle) - 2, 3))
+        if starts[-1] != len(needle) - 3:
+            starts.append(len(needle) - 3)
+        if len(starts) > cap:
+            step = len(starts) / cap
+            starts = [starts[int(i * step)] for i in range(cap)]
+        return list(dict.fromkeys(needle[i : i + 3] for i in starts))
 
     def open_nodes(self, names: Sequence[str]) -> KnowledgeGraph:
         """The named entities (unknown names ignored) and the relations touching them."""

@@ -81,5 +81,4 @@ CREATE TABLE change_log (
     before TEXT,
     after  TEXT
 );
-CREATE INDEX idx_change_entity ON change_log(entity, at);
-CREATE INDEX idx_change_at ON change_log(at);
+CREATE INDEX idx_change_entity ON change_log(entity);  -- rowid order is time order
