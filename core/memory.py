@@ -7,14 +7,18 @@ item changes nothing, and it names the bad item in the error. Storage semantics 
 from __future__ import annotations
 
 import contextlib
+import logging
+import threading
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from core.errors import InvalidInput, NotFound
+from core.embeddings.factory import create_embedder
+from core.embeddings.indexer import EmbeddingIndexer
+from core.errors import ConfigError, EmbeddingError, InvalidInput, NotFound
 from core.model import (
     AddedObservations,
     CreateEntitiesResult,
@@ -28,11 +32,13 @@ from core.model import (
     Relation,
     ScoredNode,
 )
-from core.protocols import GraphStore, VectorStore
+from core.protocols import EmbeddingProvider, GraphStore, VectorStore
+from core.search.hybrid import HybridSearcher
 from core.settings import Settings
 from core.storage.factory import create_stores
 
 M = TypeVar("M", bound=BaseModel)
+log = logging.getLogger(__name__)
 
 
 def _coerce(kind: type[M], items: Any, what: str) -> list[M]:
@@ -61,6 +67,7 @@ class Memory:
         graph: GraphStore | None = None,
         vectors: VectorStore | None = None,
         clock: Callable[[], datetime] | None = None,
+        embedder: EmbeddingProvider | None = None,
     ) -> None:
         self.settings = settings or Settings()
         if graph is None:
@@ -68,6 +75,22 @@ class Memory:
             graph, vectors = stores.graph, stores.vectors
         self.graph: GraphStore = graph
         self.vectors: VectorStore | None = vectors
+        self._clock = clock
+        self.embedder: EmbeddingProvider | None = embedder  # given: shared, not closed here
+        self._owns_embedder = embedder is None
+        self.embedding_error: str | None = None
+        if embedder is None:
+            try:
+                created = create_embedder(self.settings)
+                if created.model_id != "none":
+                    self.embedder = created
+            except EmbeddingError as exc:  # e.g. the model was never built: full text still works
+                self.embedding_error = str(exc)
+                log.warning("Semantic search unavailable: %s", exc)
+        self.indexer: EmbeddingIndexer | None = (
+            EmbeddingIndexer(vectors, self.embedder) if self.embedder is not None and vectors is not None else None
+        )
+        self._background = False
 
     @classmethod
     def open(cls, db: Path | str | None = None, **overrides: Any) -> Memory:
@@ -78,7 +101,47 @@ class Memory:
         return cls(Settings(**overrides), clock=clock)
 
     def close(self) -> None:
+        if self.indexer is not None:
+            self.indexer.stop()
+        close = getattr(self.embedder, "close", None)
+        if close is not None and self._owns_embedder:
+            close()
         self.graph.close()
+
+    # -- embeddings --------------------------------------------------------------------------
+
+    def start_background(self) -> None:
+        """Keep vectors in step with writes from a background thread (servers and the app)."""
+        if self.indexer is not None and not self._background:
+            self._background = True
+            self.indexer.start()
+            self.indexer.notify()
+
+    def _written(self) -> None:
+        if self._background and self.indexer is not None:
+            self.indexer.notify()
+
+    def embed_pending(self, progress: Any = None, cancel: threading.Event | None = None) -> int:
+        """Embed every entity whose vector is missing or stale, now; returns how many."""
+        if self.indexer is None:
+            return 0
+        return self.indexer.run_until_idle(progress, cancel)
+
+    def embedding_status(self) -> dict[str, Any]:
+        """Provider, model, how many entities are embedded, and any error."""
+        if self.indexer is None:
+            return {"provider": self.settings.embeddings, "model": None, "embedded": 0,
+                    "entities": self.health_check().get("counts", {}).get("entities", 0),
+                    "error": self.embedding_error or "no embedding provider: search uses full text"}
+        return {"provider": self.settings.embeddings, **self.indexer.status()}
+
+    def _searcher(self) -> HybridSearcher:
+        clock = self._clock or (lambda: datetime.now(timezone.utc))
+        return HybridSearcher(self.graph, self.vectors, self.embedder, clock=clock)
+
+    def search_vectors(self, query: str, limit: int = 10) -> list[dict[str, Any]]:
+        """Plain cosine KNN, nothing else (for measuring what hybrid search adds)."""
+        return self._searcher().search(query, limit, record=False, use_text=False, use_limbic=False)
 
     def __enter__(self) -> Memory:
         return self
@@ -130,6 +193,7 @@ class Memory:
             for j, o in enumerate(e.observations):
                 self._check_observation(o, f"entities[{i}].observations[{j}]")
         created, merged = self.graph.create_entities(items, self._actor(actor))
+        self._written()
         return CreateEntitiesResult(entities=created, merged=[m for m in merged if m.addedObservations])
 
     def create_relations(self, relations: Any, *, actor: str | None = None) -> list[Relation]:
@@ -139,7 +203,9 @@ class Memory:
             self._check_name(r.from_, f"relations[{i}].from", "from")
             self._check_name(r.to, f"relations[{i}].to", "to")
             self._check_name(r.relationType, f"relations[{i}].relationType", "relationType")
-        return self.graph.create_relations(items, self._actor(actor))
+        created = self.graph.create_relations(items, self._actor(actor))
+        self._written()
+        return created
 
     def add_observations(self, observations: Any, *, actor: str | None = None) -> list[AddedObservations]:
         """Add observations to existing entities; an unknown entity fails the whole batch."""
@@ -148,7 +214,9 @@ class Memory:
             self._check_name(item.entityName, f"observations[{i}].entityName", "entityName")
             for j, o in enumerate(item.contents):
                 self._check_observation(o, f"observations[{i}].contents[{j}]")
-        return self.graph.add_observations(items, self._actor(actor))
+        added = self.graph.add_observations(items, self._actor(actor))
+        self._written()
+        return added
 
     def delete_entities(self, names: Any, *, actor: str | None = None) -> int:
         """Delete entities and everything attached to them; unknown names are ignored."""
@@ -157,11 +225,15 @@ class Memory:
 
     def delete_observations(self, deletions: Any, *, actor: str | None = None) -> int:
         items = _coerce(ObservationDeletion, deletions, "deletions")
-        return self.graph.delete_observations(items, self._actor(actor))
+        removed = self.graph.delete_observations(items, self._actor(actor))
+        self._written()
+        return removed
 
     def delete_relations(self, relations: Any, *, actor: str | None = None) -> int:
         items = _coerce(Relation, relations, "relations")
-        return self.graph.delete_relations(items, self._actor(actor))
+        removed = self.graph.delete_relations(items, self._actor(actor))
+        self._written()
+        return removed
 
     def read_graph(
         self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
@@ -194,7 +266,9 @@ class Memory:
         self._check_name(name, "name")
         if props is not None and not isinstance(props, Mapping):
             raise InvalidInput(f"props must be an object, got {type(props).__name__}")
-        return self.graph.merge_node(label, name, dict(props or {}), self._actor(actor))
+        node = self.graph.merge_node(label, name, dict(props or {}), self._actor(actor))
+        self._written()
+        return node
 
     def get_node(self, name: str) -> Node | None:
         return self.graph.get_node(name)
@@ -220,7 +294,9 @@ class Memory:
     ) -> tuple[Relation, bool]:
         for value, where in ((from_name, "from"), (rel_type, "relationType"), (to_name, "to")):
             self._check_name(value, where)
-        return self.graph.merge_relation(from_name, rel_type, to_name, dict(props or {}), self._actor(actor))
+        result = self.graph.merge_relation(from_name, rel_type, to_name, dict(props or {}), self._actor(actor))
+        self._written()
+        return result
 
     def get_neighbours(self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None) -> list[Neighbour]:
         return self.graph.get_neighbours(name, hops, rel_types=rel_types)
@@ -236,31 +312,17 @@ class Memory:
             raise InvalidInput(f"limit must be 1 or more, got {limit}")
         return self.graph.fulltext_search(query, limit=limit, label=label)
 
-    def search_semantic(self, query: str, limit: int = 10) -> list[dict[str, Any]]:
-        """Search by meaning (seed 000's ``search_semantic`` result shape).
-
-        Until an embedding provider is wired in, this ranks by full text (BM25) alone and says so
-        in each result's ``scoring``.
-        """
+    def search_semantic(
+        self, query: str, limit: int = 10, *, entity_type: str | None = None, include_archived: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Search by meaning and words (seed 000's ``search_semantic``): vector KNN and BM25 fused
+        by RRF, then bounded limbic scoring; records what was recalled. Without an embedding
+        provider it ranks by full text alone."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidInput("query must be a non-empty string")
-        if not 1 <= limit <= 100:
-            raise InvalidInput(f"limit must be between 1 and 100, got {limit}")
-        hits = self.graph.fulltext_search(query, limit=limit)
-        top = max((h.score for h in hits), default=0.0) or 1.0
-        return [
-            {
-                "name": h.node.name,
-                "entityType": h.node.label,
-                "observations": h.node.observations,
-                "limbic_score": round(h.score / top, 6),
-                "scoring": {"importance": 0.0, "temporal_factor": 1.0, "cooc_boost": 0.0,
-                            "mode": "fulltext"},
-                "distance": None,
-                "rrf_score": None,
-            }
-            for h in hits
-        ]
+        if not isinstance(limit, int) or not 1 <= limit <= 100:
+            raise InvalidInput(f"limit must be between 1 and 100, got {limit!r}")
+        return self._searcher().search(query, limit, entity_type=entity_type, include_archived=include_archived)
 
     def count_labels(self) -> dict[str, int]:
         return self.graph.count_labels()
@@ -273,6 +335,141 @@ class Memory:
 
     def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
         return self.graph.history(name, limit=limit)
+
+    # -- export and backup (appended for core/io and the CLI) ----------------------------------
+
+    def export_relations(self, *, page: int = 2000) -> Iterable[tuple[Relation, dict[str, Any]]]:
+        """Every current relation with its properties, oldest first, for exports.
+
+        Uses the backend's ``iter_relations()`` when it has one (relation properties included);
+        otherwise pages through ``read_graph`` and gives ``{}`` as the properties.
+        """
+        lister = getattr(self.graph, "iter_relations", None)
+        if callable(lister):
+            yield from lister()
+            return
+        offset = 0
+        while True:
+            graph = self.graph.read_graph(limit=page, offset=offset)
+            for relation in graph.relations:
+                yield relation, {}
+            offset += page
+            if offset >= (graph.total_entities or 0):
+                return
+
+    def backup(self, dest: Path | str) -> Path:
+        """Write a consistent copy of the database to ``dest`` while it stays in use."""
+        copier = getattr(self.graph, "backup", None)
+        if not callable(copier):
+            raise ConfigError(f"The {self.graph.backend} backend cannot be backed up to a file.")
+        dest = Path(dest)
+        if dest.exists():
+            raise InvalidInput(f"{dest} already exists; choose a new file name for the backup.")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        return copier(dest)
+
+
+    # -- reflect and insights (appended: the logic lives in core/reflect and the storage) --------
+
+    def _insights(self) -> Any:
+        """The backend's insight store; reflect needs one (the SQLite backend has it)."""
+        accessor = getattr(self.graph, "insight_store", None)
+        if accessor is None:
+            raise ConfigError(
+                f"Reflect and insights need the sqlite backend; the {self.graph.backend} backend "
+                "has none. Nothing was changed.")
+        return accessor()
+
+    def _notify_written(self) -> None:
+        notify = getattr(self, "_written", None)  # keeps new/changed entities' vectors in step
+        if callable(notify):
+            notify()
+
+    def schema_profile(self) -> Any:
+        """The merged schema profile (``core.reflect.profile.Profile``): labels, relation types,
+        which labels are keyed by title, and the rules reflect reads."""
+        from core.reflect.profile import load_profile
+
+        return load_profile()
+
+    def reflect(self, *, actor: str | None = None) -> dict[str, Any]:
+        """Run Engrama's seven patterns over the graph and record what they find as pending
+        insights for a person to review.
+
+        Returns ``{"created", "refreshed", "stale", "held_back", "incremental", "found",
+        "insights"}``: counts, whether only the clock-dependent patterns had to run (nothing was
+        written since the last reflect), candidates per pattern, and up to 50 of the insights
+        this run created or confirmed, best first. Running it again never duplicates an insight;
+        dismissed ones never return.
+        """
+        from core.reflect.engine import reflect
+
+        result = reflect(self._insights(), self.schema_profile().reflect, self._actor(actor))
+        if result["created"]:
+            self._notify_written()
+        return result
+
+    def surface_insights(
+        self, *, limit: int = 10, title: str | None = None, query: str | None = None,
+        status: str | None = "pending",
+    ) -> list[dict[str, Any]]:
+        """Insights to review, best first (fresh before stale, then confidence · 2^(−days/30)).
+
+        ``status`` is pending (default), approved, dismissed, synced, or ``"all"``; ``title``
+        picks one insight by its exact title; ``query`` keeps those whose title or summary
+        contains it (case and accents ignored).
+        """
+        from core.reflect.model import STATUSES
+
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be a whole number from 1 to 1000, got {limit!r}")
+        if status is not None and status != "all" and status not in STATUSES:
+            raise InvalidInput(f"status must be one of {', '.join(STATUSES)} or 'all', got {status!r}")
+        for value, what in ((title, "title"), (query, "query")):
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise InvalidInput(f"{what} must be a non-empty string when given")
+        return self._insights().list(limit=limit, title=title, query=query,
+                                     status=None if status in (None, "all") else status)
+
+    def decide_insight(self, title: str, action: str, *, actor: str | None = None) -> dict[str, Any]:
+        """Record a person's decision: ``action`` "approve" or "dismiss" a pending insight.
+
+        Approving makes it ordinary knowledge (un-archived, linked to its evidence); dismissing
+        archives it and keeps its title from ever being proposed again. Returns the insight.
+        Unknown title → NotFound; any move but pending → approved | dismissed → Conflict.
+        """
+        if not isinstance(title, str) or not title.strip():
+            raise InvalidInput("title must be the exact, non-empty title of an insight")
+        if action not in ("approve", "dismiss"):
+            raise InvalidInput(f"action must be 'approve' or 'dismiss', got {action!r}")
+        decided = self._insights().decide(
+            title, action, self._actor(actor),
+            evidence_relation=self.schema_profile().reflect.insight_evidence_relation)
+        if action == "approve":
+            self._notify_written()
+        return decided
+
+    def mark_synced(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
+        """Mark an approved insight as written out (e.g. to a notes vault): approved → synced."""
+        if not isinstance(title, str) or not title.strip():
+            raise InvalidInput("title must be the exact, non-empty title of an insight")
+        return self._insights().decide(
+            title, "sync", self._actor(actor),
+            evidence_relation=self.schema_profile().reflect.insight_evidence_relation)
+
+    def decay_confidence(self, *, as_of: datetime | str | None = None, actor: str | None = None) -> int:
+        """Decay every live insight's confidence to ``base · exp(−0.01 · days)`` since it was last
+        confirmed, as of ``as_of`` (default: now). Idempotent: computed from the stored base, so
+        running it twice for the same moment changes nothing the second time. Returns how many
+        insights changed."""
+        if isinstance(as_of, str):
+            try:
+                as_of = datetime.fromisoformat(as_of.replace("Z", "+00:00"))
+            except ValueError:
+                raise InvalidInput(f"as_of must be an ISO-8601 date or time, got {as_of!r}") from None
+        if as_of is not None and as_of.tzinfo is None:
+            as_of = as_of.replace(tzinfo=timezone.utc)
+        return self._insights().decay(as_of, self._actor(actor))
 
 
 class _Name(BaseModel):

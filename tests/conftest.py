@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from core.embeddings.model_dir import default_model_dir, model_is_present  # noqa: E402
+from core.embeddings.onnx_local import OnnxEmbeddingProvider  # noqa: E402
 from core.memory import Memory  # noqa: E402
 from core.settings import Settings  # noqa: E402
 
@@ -19,7 +21,7 @@ class SteppingClock:
     """A clock the test moves by hand, so timestamps are exact and ordered."""
 
     def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+        self.now = start or datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now
@@ -44,3 +46,20 @@ def memory(db_path: Path, clock: SteppingClock) -> Iterator[Memory]:
     """A real SQLite-backed memory in a temporary file."""
     with Memory(Settings(db=db_path), clock=clock) as m:
         yield m
+
+
+@pytest.fixture(scope="session")
+def model_dir() -> Path:
+    path = default_model_dir()
+    if not model_is_present(path):
+        pytest.fail(f"The embedding model is missing at {path}: run `python packaging/build_model.py` "
+                    "(./dev test does it for you).")
+    return path
+
+
+@pytest.fixture(scope="session")
+def local_embedder(model_dir: Path) -> Iterator[OnnxEmbeddingProvider]:
+    """One loaded model for the whole session (loading costs ~1.5 s and ~0.5 GB)."""
+    provider = OnnxEmbeddingProvider(model_dir)
+    yield provider
+    provider.close()

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from core.search.stopwords import STOPWORDS
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -30,9 +32,11 @@ def fts_phrase(text: str) -> str:
 def fts_words_query(text: str) -> str | None:
     """An FTS5 query matching any of the words of ``text`` (each quoted, so no operator leaks).
 
-    Returns ``None`` when ``text`` holds no word characters at all.
+    Function words ("de", "the"…) are left out unless the query holds nothing else. Returns
+    ``None`` when ``text`` holds no word characters at all.
     """
-    words = _WORD.findall(fold(text))
+    words = list(dict.fromkeys(_WORD.findall(fold(text))))
     if not words:
         return None
-    return " OR ".join(fts_phrase(w) for w in dict.fromkeys(words))
+    content = [w for w in words if w not in STOPWORDS]
+    return " OR ".join(fts_phrase(w) for w in (content or words))

@@ -120,9 +120,39 @@ class NullGraphStore:
     def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
         return []
 
+    def limbic_stats(self, ids: Sequence[int]) -> dict[str, Any]:
+        return {"access": {}, "degree": dict.fromkeys(ids, 0), "cooc": {}}
+
+    def record_access(self, ids: Sequence[int]) -> None:
+        pass
+
+    def ids_for(self, names: Sequence[str]) -> dict[str, int]:
+        return {}
+
+    def nodes_by_id(self, ids: Sequence[int]) -> list[Node]:
+        return []
+
 
 class NullVectorStore:
     dimensions = 384
+
+    def prepare(self, model_id: str, dimensions: int) -> bool:
+        return False
+
+    def pending(self, model_id: str, limit: int) -> dict[int, str]:
+        return {}
+
+    def store_embedded(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
+        return 0
+
+    def progress(self, model_id: str) -> tuple[int, int]:
+        return 0, 0
+
+    def texts(self, ids: Sequence[int]) -> dict[int, str]:
+        return {}
+
+    def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
+        return {}
 
     def upsert(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         pass

@@ -42,9 +42,11 @@ CREATE TABLE insights (
     status      TEXT    NOT NULL DEFAULT 'pending'
                 CHECK (status IN ('pending', 'approved', 'dismissed', 'synced')),
     evidence    TEXT    NOT NULL DEFAULT '{}',     -- JSON: entity ids and the path that produced it
-    stale       INTEGER NOT NULL DEFAULT 0,
+    stale       INTEGER NOT NULL DEFAULT 0,        -- 1: the pattern no longer finds it (evidence gone)
     decided_at  TEXT,
-    decided_by  TEXT
+    decided_by  TEXT,
+    base_confidence REAL NOT NULL DEFAULT 0.0,  -- what the pattern gave when last confirmed
+    confirmed_at    TEXT                         -- last found by reflect or approved: decay counts from here
 );
 CREATE INDEX idx_insights_status ON insights(status, confidence DESC);
 

@@ -30,7 +30,7 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import fold, fts_phrase, fts_words_query
-from core.storage.sqlite import history, indexing, reads
+from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import atomic
 from core.storage.sqlite.reads import IDS
 from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database
@@ -177,6 +177,7 @@ class SqliteGraphStore:
                 f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
             )
             indexing.reindex(conn, touched)
+            embedding_state.invalidate(conn, touched)
             history.write(conn, log)
         return results
 
@@ -231,6 +232,7 @@ class SqliteGraphStore:
                     f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
                 )
                 indexing.reindex(conn, touched)
+                embedding_state.invalidate(conn, touched)
                 history.write(conn, log)
             return removed
 
@@ -256,6 +258,7 @@ class SqliteGraphStore:
                 )
                 if cur.rowcount:
                     created.append(r)
+                    embedding_state.invalidate(conn, [ids[r.from_], ids[r.to]])  # "Rel:" is in the text
                     log.append((now, actor, "create_relation", r.from_, None,
                                 history.dumps([r.to, r.relationType])))
             history.write(conn, log)
@@ -276,6 +279,7 @@ class SqliteGraphStore:
                     (ids[r.from_], ids[r.to], r.relationType),
                 ).fetchone()
                 if gone:
+                    embedding_state.invalidate(conn, [ids[r.from_], ids[r.to]])
                     snap = {**r.dump(), "props": json.loads(gone[0]), "created_at": gone[1],
                             "ended_at": gone[2]}
                     log.append((now, actor, "delete_relation", r.from_, history.dumps(snap), None))
@@ -411,6 +415,7 @@ class SqliteGraphStore:
                         (label, new_props, now, eid),
                     )
                     indexing.reindex(conn, [eid])
+                    embedding_state.invalidate(conn, [eid])
                     history.write(conn, [(
                         now, actor, "update_entity", name,
                         history.dumps({"entityType": old_label, "props": json.loads(old_props)}),
@@ -625,3 +630,33 @@ class SqliteGraphStore:
              "before": json.loads(b) if b else None, "after": json.loads(a) if a else None}
             for i, at, actor, op, ent, b, a in rows
         ]
+
+    # -- limbic signals ----------------------------------------------------------------------
+
+    def limbic_stats(self, ids: Sequence[int]) -> dict[str, Any]:
+        """Access counts and last access, degree, and co-occurrence counts among ``ids``."""
+        with self._lock:
+            return embedding_state.limbic_stats(self._conn, ids)
+
+    def record_access(self, ids: Sequence[int]) -> None:
+        """Note that ``ids`` were recalled together now (one short write)."""
+        if ids:
+            with self._lock:
+                embedding_state.record_access(self._conn, ids, self.now())
+
+    def ids_for(self, names: Sequence[str]) -> dict[str, int]:
+        with self._lock:
+            return reads.ids_by_name(self._conn, names)
+
+    def nodes_by_id(self, ids: Sequence[int]) -> list[Node]:
+        with self._lock:
+            return reads.nodes(self._conn, ids)
+
+    # -- insights (reflect and the review lifecycle live in insights.py) ----------------------
+
+    def insight_store(self) -> Any:
+        """Reflect's and the insight lifecycle's access to this database (same connection and
+        lock): a ``core.storage.sqlite.insights.SqliteInsightStore``."""
+        from core.storage.sqlite.insights import SqliteInsightStore
+
+        return SqliteInsightStore(self)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from core.errors import InvalidInput
+from core.storage.sqlite import embedding_state
 from core.storage.sqlite.connection import atomic
 from core.storage.sqlite.reads import IDS, id_chunks
 from core.storage.sqlite.store import SqliteGraphStore
@@ -15,10 +16,45 @@ from core.storage.sqlite.store import SqliteGraphStore
 class SqliteVecStore:
     """Shares the graph store's connection and lock, so vectors and rows change together."""
 
-    dimensions = 384
-
     def __init__(self, graph: SqliteGraphStore) -> None:
         self._graph = graph
+        with graph._lock:
+            self.dimensions = embedding_state.vector_dimensions(graph._conn)
+
+    # -- the embedding lifecycle -------------------------------------------------------------
+
+    def prepare(self, model_id: str, dimensions: int) -> bool:
+        """Fit the table to the model's vector size; True if it was rebuilt (all re-embedded)."""
+        with self._graph._lock:
+            rebuilt = embedding_state.prepare_for_model(self._graph._conn, model_id, dimensions)
+            self.dimensions = dimensions
+            return rebuilt
+
+    def pending(self, model_id: str, limit: int) -> dict[int, str]:
+        """Up to ``limit`` entities lacking a current vector from ``model_id``, with their text."""
+        with self._graph._lock:
+            ids = embedding_state.pending_ids(self._graph._conn, model_id, limit)
+            return embedding_state.texts_for(self._graph._conn, ids)
+
+    def store_embedded(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
+        """Store vectors (id → (text hash, vector)) still matching the entity's text; count stored."""
+        with self._graph._lock:
+            return embedding_state.store(self._graph._conn, model_id, embedded, self._graph.now())
+
+    def texts(self, ids: Sequence[int]) -> dict[int, str]:
+        """The current embedding text of each of ``ids``."""
+        with self._graph._lock:
+            return embedding_state.texts_for(self._graph._conn, ids)
+
+    def progress(self, model_id: str) -> tuple[int, int]:
+        """(entities embedded with ``model_id``, all entities)."""
+        with self._graph._lock:
+            return embedding_state.counts(self._graph._conn, model_id)
+
+    def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
+        """Cosine distance from ``vector`` to the stored vectors of ``ids``."""
+        with self._graph._lock:
+            return embedding_state.distances(self._graph._conn, vector, ids)
 
     def upsert(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         vectors = np.asarray(vectors, dtype=np.float32)

@@ -57,7 +57,9 @@ CREATE TABLE insights (
     evidence    TEXT    NOT NULL DEFAULT '{}',
     stale       INTEGER NOT NULL DEFAULT 0,
     decided_at  TEXT,
-    decided_by  TEXT
+    decided_by  TEXT,
+    base_confidence REAL NOT NULL DEFAULT 0.0,
+    confirmed_at    TEXT
 );
 CREATE INDEX idx_insights_status ON insights(status, confidence DESC);
 

@@ -1,0 +1,252 @@
+"""Local, offline text embeddings: multilingual-e5-small (int8) on onnxruntime.
+
+The model folder is produced by ``packaging/build_model.py``.  Reading
+``model.json`` is cheap and happens at construction; the onnxruntime session
+(~80 MB model) and the tokenizer load lazily, on the first embed (or
+:meth:`load`), once, even if several threads ask at the same time.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.embeddings.model_dir import MODEL_JSON, REQUIRED_FILES, default_model_dir, read_model_json
+from core.errors import EmbeddingError
+
+#: A text longer than this many characters per allowed token cannot fit in the
+#: window anyway; cutting it first bounds tokenizer work on huge inputs.
+_CHARS_PER_TOKEN_CAP = 64
+
+
+def _open_session(model_path: Path, threads: int) -> Any:
+    """Create the onnxruntime session (a seam tests can count or slow down)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    # Explicit thread counts: the default (one per core) fights the rest of the app.
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3  # errors only; quantised-graph notices are noise
+    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+
+
+def _open_tokenizer(tokenizer_path: Path, max_tokens: int) -> Any:
+    """Load ``tokenizer.json`` with truncation to ``max_tokens`` (specials included)."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(tokenizer_path))
+    tokenizer.enable_truncation(max_length=max_tokens)
+    tokenizer.no_padding()  # we pad per batch, to the longest text in it
+    return tokenizer
+
+
+def _clean(text: str, limit: int) -> str:
+    """Cap the length and replace lone surrogates, which the tokenizer rejects."""
+    if not isinstance(text, str):
+        raise TypeError(f"texts must be str, got {type(text).__name__}")
+    text = text[:limit]
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+class OnnxEmbeddingProvider:
+    """Embed text with the local multilingual-e5-small int8 ONNX model.
+
+    Vectors are float32, mean-pooled over the tokens and L2-normalised.
+    Documents get the ``passage:`` prefix and queries the ``query:`` one, as
+    e5 requires.  Texts longer than the model window (512 tokens) are
+    truncated.  Safe to share between threads.
+
+    Args:
+        model_dir: folder with ``model.onnx``, ``tokenizer.json`` and
+            ``model.json``; defaults to :func:`default_model_dir`.
+        threads: onnxruntime intra-op threads; default ``min(4, cpu_count)``.
+        batch_size: texts per forward pass in :meth:`embed_documents`.
+
+    Raises:
+        EmbeddingError: the folder is missing or its ``model.json`` is invalid.
+    """
+
+    def __init__(self, model_dir: Path | None = None, threads: int | None = None,
+                 batch_size: int = 32) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        if threads is not None and threads < 1:
+            raise ValueError("threads must be at least 1")
+        self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
+        meta = self._read_meta(self.model_dir)
+        self.model_id: str = meta["id"]
+        self.dimensions: int = meta["dimensions"]
+        self.max_tokens: int = meta["max_tokens"]
+        self.query_prefix: str = meta["query_prefix"]
+        self.passage_prefix: str = meta["passage_prefix"]
+        self.threads: int = threads or min(4, os.cpu_count() or 1)
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._pad_id = 1
+
+    # ------------------------------------------------------------ loading --
+
+    @staticmethod
+    def _read_meta(folder: Path) -> dict[str, Any]:
+        """Read and validate ``model.json`` without touching the model itself."""
+        hint = "build it with `python packaging/build_model.py` (or set HIPOCAMPO_MODEL_DIR)"
+        if not folder.is_dir():
+            raise EmbeddingError(f"Embedding model folder {folder} does not exist; {hint}.")
+        try:
+            meta = read_model_json(folder)
+        except (OSError, ValueError) as exc:
+            raise EmbeddingError(
+                f"Embedding model folder {folder} has no valid {MODEL_JSON} ({exc}); {hint}.") from exc
+        expected = {"id": str, "dimensions": int, "max_tokens": int, "query_prefix": str,
+                    "passage_prefix": str, "pooling": str, "normalize": bool}
+        wrong = [key for key, kind in expected.items() if not isinstance(meta.get(key), kind)]
+        if wrong:
+            raise EmbeddingError(f"{folder / MODEL_JSON} lacks or mistypes {', '.join(wrong)}; {hint}.")
+        if meta["pooling"] != "mean" or not meta["normalize"]:
+            raise EmbeddingError(f"{folder / MODEL_JSON}: only mean pooling with normalisation is supported.")
+        if meta["dimensions"] < 1 or meta["max_tokens"] < 3:
+            raise EmbeddingError(f"{folder / MODEL_JSON}: dimensions/max_tokens out of range.")
+        missing = [name for name in REQUIRED_FILES if not (folder / name).is_file()]
+        if missing:
+            raise EmbeddingError(f"Embedding model folder {folder} lacks {', '.join(missing)}; {hint}.")
+        return meta
+
+    @property
+    def loaded(self) -> bool:
+        """True once the onnxruntime session and tokenizer are in memory."""
+        return self._session is not None
+
+    def load(self) -> None:
+        """Load the session and tokenizer now (otherwise done on first use)."""
+        self._ensure_loaded()
+
+    def _ensure_loaded(self) -> tuple[Any, Any]:
+        session, tokenizer = self._session, self._tokenizer
+        if session is not None:
+            return session, tokenizer
+        with self._lock:  # double-checked: concurrent first calls load once
+            if self._session is None:
+                try:
+                    session, tokenizer = self._load_both()
+                except Exception as exc:  # onnxruntime/tokenizers raise their own types
+                    raise EmbeddingError(
+                        f"Could not load the embedding model in {self.model_dir}: {exc}") from exc
+                self._check_output(session)
+                pad = tokenizer.token_to_id("<pad>")
+                self._pad_id = pad if pad is not None else 1
+                self._tokenizer = tokenizer
+                self._session = session  # published last: `loaded` implies both are set
+            return self._session, self._tokenizer
+
+    def _load_both(self) -> tuple[Any, Any]:
+        """Open the tokenizer on a helper thread while the session opens here.
+
+        Both take ~0.6 s and release the GIL for much of it, so overlapping
+        them cuts the cold start by about a third.
+        """
+        box: dict[str, Any] = {}
+
+        def load_tokenizer() -> None:
+            try:
+                box["tokenizer"] = _open_tokenizer(self.model_dir / "tokenizer.json", self.max_tokens)
+            except BaseException as exc:  # re-raised on the calling thread
+                box["error"] = exc
+
+        helper = threading.Thread(target=load_tokenizer, name="hipocampo-tokenizer-load", daemon=True)
+        helper.start()
+        try:
+            session = _open_session(self.model_dir / "model.onnx", self.threads)
+        finally:
+            helper.join()
+        if "error" in box:
+            raise box["error"]
+        return session, box["tokenizer"]
+
+    def _check_output(self, session: Any) -> None:
+        names = {i.name for i in session.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= names:
+            raise EmbeddingError(f"{self.model_dir / 'model.onnx'} lacks input_ids/attention_mask inputs.")
+        width = session.get_outputs()[0].shape[-1]
+        if isinstance(width, int) and width != self.dimensions:
+            raise EmbeddingError(
+                f"{self.model_dir / 'model.onnx'} outputs {width} dimensions but {MODEL_JSON} "
+                f"says {self.dimensions}; rebuild the model folder.")
+
+    def close(self) -> None:
+        """Free the session and tokenizer; a later embed call loads them again."""
+        with self._lock:
+            self._session = None
+            self._tokenizer = None
+
+    def __enter__(self) -> OnnxEmbeddingProvider:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------- embedding --
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed passages: float32 array ``(len(texts), dimensions)``, rows L2-normalised."""
+        if isinstance(texts, str):
+            raise TypeError("embed_documents takes a sequence of texts, not one str")
+        return self._embed([self.passage_prefix + _clean(t, self._char_cap) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one search query: float32 array ``(dimensions,)``, L2-normalised."""
+        return self._embed([self.query_prefix + _clean(text, self._char_cap)])[0]
+
+    @property
+    def _char_cap(self) -> int:
+        return self.max_tokens * _CHARS_PER_TOKEN_CAP
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        out = np.empty((len(texts), self.dimensions), dtype=np.float32)
+        if not texts:
+            return out
+        session, tokenizer = self._ensure_loaded()
+        if len(texts) == 1:  # a query: skip the batch encoder's thread-pool round trip
+            ids = [tokenizer.encode(texts[0], add_special_tokens=True).ids]
+        else:
+            ids = [enc.ids for enc in tokenizer.encode_batch(texts, add_special_tokens=True)]
+        # Sort by length so each batch pads little; rows go back to their slots.
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start:start + self.batch_size]
+            out[chunk] = self._forward(session, [ids[i] for i in chunk])
+        return out
+
+    def _forward(self, session: Any, batch: list[list[int]]) -> np.ndarray:
+        """One padded forward pass -> mean-pooled, L2-normalised rows."""
+        width = max(len(row) for row in batch)
+        input_ids = np.full((len(batch), width), self._pad_id, dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for r, row in enumerate(batch):
+            input_ids[r, :len(row)] = row
+            mask[r, :len(row)] = 1
+        try:
+            (hidden,) = session.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": mask})
+        except Exception as exc:
+            raise EmbeddingError(f"The embedding model failed on a batch of {len(batch)}: {exc}") from exc
+        if hidden.ndim != 3 or hidden.shape[-1] != self.dimensions:
+            raise EmbeddingError(
+                f"The embedding model returned shape {hidden.shape}, expected (*, *, {self.dimensions}); "
+                "model.json and model.onnx disagree; rebuild the model folder.")
+        weights = mask.astype(np.float32)
+        pooled = np.einsum("bld,bl->bd", hidden, weights) / weights.sum(axis=1, keepdims=True)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)

@@ -1,0 +1,49 @@
+"""The text an entity is embedded from (seed 000's recipe), within the model's token budget.
+
+``"{name} ({type}) | {summary} | obs1 | obs2 … | Rel: type → target; …"``. When it is too long,
+its head and its tail are kept: the name and first facts say what the entity is, the latest facts
+and relations say what it has become.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+# ~480 tokens of the XLM-R vocabulary: Spanish and English average 3.5–4 characters a token.
+MAX_CHARS = 1700
+_HEAD_SHARE = 0.7
+_MAX_RELATIONS = 24
+
+
+def entity_text(
+    name: str,
+    entity_type: str,
+    observations: Sequence[str],
+    relations: Sequence[tuple[str, str, str]] = (),
+    summary: str | None = None,
+    *,
+    max_chars: int = MAX_CHARS,
+) -> str:
+    """Build the text to embed. ``relations`` are (direction, type, other) with direction ``→``/``←``."""
+    parts = [f"{name} ({entity_type})"]
+    if summary:
+        parts.append(summary)
+    parts.extend(o for o in observations if o)
+    if relations:
+        rels = "; ".join(f"{rtype} {arrow} {other}" for arrow, rtype, other in relations[:_MAX_RELATIONS])
+        parts.append(f"Rel: {rels}")
+    return clip(" | ".join(parts), max_chars)
+
+
+def clip(text: str, max_chars: int = MAX_CHARS) -> str:
+    """Keep the head and the tail of ``text`` when it is longer than ``max_chars``."""
+    if len(text) <= max_chars:
+        return text
+    head = int(max_chars * _HEAD_SHARE)
+    tail = max_chars - head - 3
+    return text[:head] + " … " + text[-tail:]
+
+
+def text_hash(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()

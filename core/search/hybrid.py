@@ -1,0 +1,163 @@
+"""Hybrid search: sqlite-vec KNN and FTS5 BM25, fused by reciprocal rank, then limbic scoring.
+
+Each list fetches 3×limit candidates. Relevance — cosine similarity to the query, lifted a little
+when full text also ranks them (RRF, k = 60) — picks the ``limit`` results; the bounded limbic
+lift (``core.search.limbic``) then re-orders near-equals among them. Entities not embedded yet are still found by full
+text. After each search the top results' access counts and co-occurrences are recorded.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from core.errors import EmbeddingError
+from core.model import Node
+from core.protocols import EmbeddingProvider, GraphStore, VectorStore
+from core.search.limbic import limbic_factors
+
+log = logging.getLogger(__name__)
+
+RRF_K = 60
+CANDIDATES_PER_LIMIT = 3
+# Weight of the (normalised) fused rank next to cosine similarity: a word match lifts a
+# semantically close entity, it cannot drag in an unrelated one.
+RRF_WEIGHT = 0.02
+# Entities found by full text alone (no vector yet, or none configured): seed 000's fallback.
+FTS_ONLY_BASE, FTS_ONLY_SPAN = 0.2, 0.6
+# Only the top few are bumped: the further down, the likelier a result was not what was wanted.
+RECORD_TOP = 3
+EMBED_ON_THE_FLY = 8
+
+
+@dataclass
+class _Candidate:
+    id: int
+    vector_rank: int | None = None
+    text_rank: int | None = None
+    distance: float | None = None
+    rrf: float = 0.0
+
+
+def rrf_score(*ranks: int | None) -> float:
+    """Reciprocal rank fusion: Σ 1 / (k + rank), ranks from 1."""
+    return sum(1.0 / (RRF_K + r) for r in ranks if r is not None)
+
+
+class HybridSearcher:
+    """Runs one search over a graph, its vectors and an embedding provider."""
+
+    def __init__(self, graph: GraphStore, vectors: VectorStore | None, provider: EmbeddingProvider | None,
+                 *, clock: Any = None) -> None:
+        self.graph = graph
+        self.vectors = vectors
+        self.provider = provider
+        self._clock = clock or (lambda: datetime.now(timezone.utc))
+
+    def query_vector(self, query: str) -> np.ndarray | None:
+        """The query's embedding, or None when there is no usable provider (full text only)."""
+        if self.provider is None or self.vectors is None or self.provider.dimensions == 0:
+            return None
+        try:
+            return self.provider.embed_query(query)
+        except EmbeddingError as exc:
+            log.warning("Semantic search falls back to full text: %s", exc)
+            return None
+
+    def search(self, query: str, limit: int = 10, *, entity_type: str | None = None,
+               include_archived: bool = False, record: bool = True,
+               use_text: bool = True, use_vectors: bool = True, use_limbic: bool = True) -> list[dict[str, Any]]:
+        """Top ``limit`` entities for ``query``; the ``use_*`` switches exist to measure each part."""
+        k = CANDIDATES_PER_LIMIT * limit
+        candidates: dict[int, _Candidate] = {}
+        qv = self.query_vector(query) if use_vectors else None
+        if qv is not None:
+            # Filters apply after KNN, so ask for more when filtering.
+            knn_k = k * (4 if entity_type or not include_archived else 1)
+            rank = 0
+            knn = self.vectors.search(qv, knn_k)
+            wanted = {n.id: n for n in self.graph.nodes_by_id([i for i, _ in knn])}
+            for eid, dist in knn:
+                node = wanted.get(eid)
+                if node is None or (entity_type and node.label != entity_type) or (
+                        node.archived_at and not include_archived):
+                    continue
+                rank += 1
+                candidates[eid] = _Candidate(eid, vector_rank=rank, distance=dist)
+                if rank >= k:
+                    break
+        if use_text:
+            hits = self.graph.fulltext_search(query, limit=k, label=entity_type, include_archived=include_archived)
+            for rank, hit in enumerate(hits, start=1):
+                candidates.setdefault(hit.node.id, _Candidate(hit.node.id)).text_rank = rank
+        if not candidates:
+            return []
+        if qv is not None:  # full-text-only candidates that have a vector get a real distance
+            missing = [c.id for c in candidates.values() if c.distance is None]
+            for eid, dist in self.vectors.distances(qv, missing).items():
+                candidates[eid].distance = dist
+            self._embed_unindexed(qv, [c for c in candidates.values() if c.distance is None])
+        for c in candidates.values():
+            c.rrf = rrf_score(c.vector_rank, c.text_rank)
+        best_possible = rrf_score(1, 1)  # first in both lists
+
+        def relevance(c: _Candidate) -> float:
+            norm = c.rrf / best_possible
+            if c.distance is None:
+                return FTS_ONLY_BASE + FTS_ONLY_SPAN * norm
+            return max(0.0, 1.0 - c.distance) + RRF_WEIGHT * norm
+
+        # Relevance alone decides which entities make the cut; the limbic lift only re-orders
+        # them among themselves, so frequent recall can never push a more relevant memory out.
+        chosen = sorted(candidates.values(), key=lambda c: (-relevance(c), c.id))[:limit]
+        ids = [c.id for c in chosen]
+        factors = limbic_factors(ids, self.graph.limbic_stats(ids), self._clock()) if use_limbic else {}
+        scored = sorted(
+            ((relevance(c) + (factors[c.id].lift if use_limbic else 0.0), relevance(c), c) for c in chosen),
+            key=lambda t: (-t[0], t[2].id),
+        )
+        nodes = {n.id: n for n in self.graph.nodes_by_id([c.id for _, _, c in scored])}
+        results = [self._result(nodes[c.id], score, c, factors.get(c.id)) for score, _, c in scored if c.id in nodes]
+        if record and results:
+            self.graph.record_access([c.id for _, _, c in scored[:RECORD_TOP]])
+        return results
+
+    def _embed_unindexed(self, qv: np.ndarray, waiting: list[_Candidate]) -> None:
+        """Give the best few not-yet-embedded word matches a real distance by embedding them now
+        (the background indexer stores their vectors later); the rest keep the seed's fallback."""
+        waiting = sorted(waiting, key=lambda c: c.text_rank or 0)[:EMBED_ON_THE_FLY]
+        if not waiting:
+            return
+        texts = self.vectors.texts([c.id for c in waiting])
+        ids = [c.id for c in waiting if c.id in texts]
+        if not ids:
+            return
+        try:
+            vectors = self.provider.embed_documents([texts[i] for i in ids])
+        except EmbeddingError as exc:
+            log.warning("Could not embed unindexed candidates: %s", exc)
+            return
+        by_id = {c.id: c for c in waiting}
+        for eid, vector in zip(ids, vectors, strict=True):
+            by_id[eid].distance = float(1.0 - np.dot(vector, qv))
+
+    @staticmethod
+    def _result(node: Node, score: float, c: _Candidate, factors: Any) -> dict[str, Any]:
+        return {
+            "name": node.name,
+            "entityType": node.label,
+            "observations": node.observations,
+            "limbic_score": round(score, 6),
+            "scoring": {
+                "importance": round(factors.importance, 4) if factors else 0.0,
+                "temporal_factor": round(factors.temporal_factor, 4) if factors else 1.0,
+                "cooc_boost": round(factors.cooc_boost, 4) if factors else 0.0,
+                "limbic_lift": round(factors.lift, 6) if factors else 0.0,
+            },
+            "distance": None if c.distance is None else round(c.distance, 6),
+            "rrf_score": round(c.rrf, 6),
+        }

@@ -1,0 +1,161 @@
+"""Vectors follow the text: due on every change, stored only if still current, resumable."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.embeddings.indexer import EmbeddingIndexer
+from core.embeddings.text import MAX_CHARS, entity_text, text_hash
+from core.memory import Memory
+from core.settings import Settings
+
+
+class HashingEmbedder:
+    """A tiny real embedder (hashed bag of words, 64-d): a second model of another size."""
+
+    model_id = "hashing-64"
+    dimensions = 64
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return np.stack([self.embed_query(t) for t in texts]) if texts else np.zeros((0, 64), np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        v = np.zeros(64, dtype=np.float32)
+        for word in text.lower().split():
+            v[int(hashlib.md5(word.encode()).hexdigest(), 16) % 64] += 1
+        return v / max(np.linalg.norm(v), 1e-9)
+
+
+def due(mem: Memory) -> set[str]:
+    pending = mem.vectors.pending(mem.embedder.model_id, 10_000)
+    return {mem.graph.nodes_by_id([i])[0].name for i in pending}
+
+
+def test_entity_text_follows_the_seed_recipe() -> None:
+    text = entity_text("Ana", "Person", ["likes tea", "lives in Lisbon"],
+                       [("→", "works_on", "Atlas"), ("←", "knows", "Bob")], summary="a colleague")
+    assert text == "Ana (Person) | a colleague | likes tea | lives in Lisbon | Rel: works_on → Atlas; knows ← Bob"
+    long = entity_text("Big", "Note", [f"fact number {i}" for i in range(500)])
+    assert len(long) == MAX_CHARS
+    assert long.startswith("Big (Note) | fact number 0") and long.endswith("fact number 499")
+
+
+def test_writes_make_entities_due_and_embedding_clears_them(semantic: Memory) -> None:
+    semantic.create_entities([{"name": "Ana", "observations": ["likes tea"]}, {"name": "Bob"}])
+    assert due(semantic) == {"Ana", "Bob"}
+    assert semantic.embed_pending() == 2
+    assert due(semantic) == set() and semantic.vectors.count() == 2
+    assert semantic.embedding_status()["embedded"] == 2
+
+    semantic.add_observations([{"entityName": "Ana", "contents": ["moved to Lisbon"]}])
+    assert due(semantic) == {"Ana"}
+    semantic.embed_pending()
+    semantic.create_relations([{"from": "Ana", "to": "Bob", "relationType": "knows"}])
+    assert due(semantic) == {"Ana", "Bob"}  # "Rel: …" is part of both texts
+    semantic.embed_pending()
+    semantic.merge_node("Person", "Bob", {"summary": "a chess player"})
+    assert due(semantic) == {"Bob"}
+    semantic.embed_pending()
+    semantic.delete_observations([{"entityName": "Ana", "observations": ["likes tea"]}])
+    assert due(semantic) == {"Ana"}
+
+
+def test_vector_matches_the_current_text(semantic: Memory) -> None:
+    semantic.create_entities([{"name": "Ana", "observations": ["likes tea"]}])
+    semantic.embed_pending()
+    semantic.add_observations([{"entityName": "Ana", "contents": ["plays the cello"]}])
+    semantic.embed_pending()
+    expected = semantic.embedder.embed_documents(["Ana (Generic) | likes tea | plays the cello"])[0]
+    eid = semantic.get_node("Ana").id
+    distance = semantic.vectors.distances(expected, [eid])[eid]
+    assert distance < 1e-4
+
+
+def test_a_vector_for_stale_text_is_not_stored(semantic: Memory) -> None:
+    semantic.create_entities([{"name": "Ana", "observations": ["likes tea"]}])
+    model = semantic.embedder.model_id
+    pending = semantic.vectors.pending(model, 10)
+    (eid, text), = pending.items()
+    semantic.add_observations([{"entityName": "Ana", "contents": ["edited meanwhile"]}])  # a race
+    vector = semantic.embedder.embed_documents([text])[0]
+    assert semantic.vectors.store_embedded(model, {eid: (text_hash(text), vector)}) == 0
+    assert due(semantic) == {"Ana"} and semantic.vectors.count() == 0
+
+
+def test_reindex_is_resumable_and_reports_progress(semantic: Memory) -> None:
+    semantic.create_entities([{"name": f"E{i}", "observations": [f"fact {i}"]} for i in range(80)])
+    cancel = threading.Event()
+    seen: list[tuple[int, int]] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done >= 32:
+            cancel.set()
+
+    first = semantic.embed_pending(progress, cancel)
+    assert 32 <= first < 80 and seen[-1][1] == 80
+    rest = semantic.embed_pending()
+    assert first + rest == 80 and semantic.vectors.count() == 80
+
+
+def test_model_change_reembeds_everything(tmp_path: Path) -> None:
+    db = tmp_path / "switch.db"
+    with Memory(Settings(db=db, embeddings="none")) as mem:
+        mem.create_entities([{"name": n, "observations": [f"about {n}"]} for n in ("a", "b", "c")])
+        local = EmbeddingIndexer(mem.vectors, HashingEmbedder())
+        assert local.run_until_idle() == 3
+        assert mem.vectors.dimensions == 64 and mem.vectors.count() == 3
+        assert local.run_until_idle() == 0  # nothing due: idempotent
+
+        class Other(HashingEmbedder):
+            model_id = "hashing-64-v2"
+
+        other = EmbeddingIndexer(mem.vectors, Other())
+        assert other.status()["embedded"] == 0  # a new model: everyone is due again
+        assert other.run_until_idle() == 3
+        assert other.status() == {"model": "hashing-64-v2", "embedded": 3, "entities": 3,
+                                  "running": False, "error": None}
+
+
+def test_model_of_another_size_rebuilds_the_table(semantic: Memory) -> None:
+    semantic.create_entities([{"name": "x", "observations": ["one"]}])
+    semantic.embed_pending()
+    assert semantic.vectors.dimensions == 384
+    small = EmbeddingIndexer(semantic.vectors, HashingEmbedder())
+    small.run_until_idle()
+    assert semantic.vectors.dimensions == 64 and semantic.vectors.count() == 1
+    again = EmbeddingIndexer(semantic.vectors, semantic.embedder)
+    again.run_until_idle()
+    assert semantic.vectors.dimensions == 384 and semantic.vectors.count() == 1
+
+
+def test_background_indexing_follows_writes(semantic: Memory) -> None:
+    semantic.start_background()
+    semantic.create_entities([{"name": "Live", "observations": ["written while the app runs"]}])
+    deadline_ok = semantic.indexer.wait_idle(timeout=60)
+    assert deadline_ok
+    assert semantic.vectors.count() == 1 and semantic.embedding_status()["running"] is True
+
+
+def test_missing_model_leaves_full_text_working(tmp_path: Path) -> None:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=tmp_path / "nowhere")) as mem:
+        assert mem.embedder is None and "nowhere" in (mem.embedding_error or "")
+        mem.create_entities([{"name": "Tea", "observations": ["green tea from Japan"]}])
+        results = mem.search_semantic("japan")
+        assert [r["name"] for r in results] == ["Tea"] and results[0]["distance"] is None
+        assert "nowhere" in mem.embedding_status()["error"]
+
+
+def test_no_provider_means_full_text(tmp_path: Path) -> None:
+    with Memory(Settings(db=tmp_path / "n.db", embeddings="none")) as mem:
+        mem.create_entities([{"name": "Tea", "observations": ["green tea from Japan"]}])
+        assert [r["name"] for r in mem.search_semantic("japan")] == ["Tea"]
+        assert mem.embedding_status()["error"].startswith("no embedding provider")
+        with pytest.raises(Exception):
+            mem.search_semantic("")
