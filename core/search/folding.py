@@ -29,14 +29,15 @@ def fts_phrase(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def fts_words_query(text: str) -> str | None:
-    """An FTS5 query matching any of the words of ``text`` (each quoted, so no operator leaks).
-
-    Function words ("de", "the"…) are left out unless the query holds nothing else. Returns
-    ``None`` when ``text`` holds no word characters at all.
-    """
+def content_words(text: str) -> list[str]:
+    """The folded words of ``text``, once each, in order, without function words ("de", "the"…)
+    unless the text holds nothing else."""
     words = list(dict.fromkeys(_WORD.findall(fold(text))))
-    if not words:
-        return None
-    content = [w for w in words if w not in STOPWORDS]
-    return " OR ".join(fts_phrase(w) for w in (content or words))
+    return [w for w in words if w not in STOPWORDS] or words
+
+
+def fts_words_query(text: str) -> str | None:
+    """An FTS5 query matching any of the content words of ``text`` (each quoted, so no operator
+    leaks); ``None`` when ``text`` holds no word characters at all."""
+    words = content_words(text)
+    return " OR ".join(fts_phrase(w) for w in words) if words else None

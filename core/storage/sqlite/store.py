@@ -29,7 +29,7 @@ from core.model import (
     Relation,
     ScoredNode,
 )
-from core.search.folding import fold, fts_phrase, fts_words_query
+from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import atomic
 from core.storage.sqlite.reads import IDS
@@ -37,6 +37,7 @@ from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_datab
 
 Clock = Callable[[], datetime]
 MAX_HOPS = 3
+RANK_AT_MOST = 2000
 
 
 def _unique(relations: Sequence[Relation]) -> list[Relation]:
@@ -567,7 +568,8 @@ class SqliteGraphStore:
         self, query: str, *, limit: int = 10, label: str | None = None, include_archived: bool = False
     ) -> list[ScoredNode]:
         """Whole-word search ranked by BM25 (name weighted highest); operators are literal."""
-        match = fts_words_query(query)
+        with self._lock:
+            match = self._words_match(query)
         if match is None:
             return []
         where = "" if include_archived else " AND e.archived_at IS NULL"
@@ -575,17 +577,48 @@ class SqliteGraphStore:
         if label is not None:
             where += " AND e.entity_type = ?"
             args.append(label)
-        args.append(limit)
         with self._lock:
+            # BM25 costs microseconds per matching document, and a vague query over a large graph
+            # can match most of it: only the newest RANK_AT_MOST matches are ranked (a rowid
+            # bound, which FTS5 applies while it reads, not after).
+            floor = self._conn.execute(
+                "SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                (match, RANK_AT_MOST - 1),
+            ).fetchone()
+            args += [floor[0] if floor else 0, limit]
             rows = self._conn.execute(
                 "SELECT f.rowid, bm25(entity_fts, 10.0, 2.0, 1.0, 1.0) AS rank FROM entity_fts f "
                 f"JOIN entities e ON e.id = f.rowid WHERE entity_fts MATCH ?{where} "
-                "ORDER BY rank LIMIT ?",
+                "AND f.rowid >= ? ORDER BY rank LIMIT ?",
                 args,
             ).fetchall()
             nodes = {n.id: n for n in reads.nodes(self._conn, [r[0] for r in rows])}
             # bm25() is lower-is-better and negative; report a positive score, higher is better.
             return [ScoredNode(node=nodes[i], score=-rank) for i, rank in rows if i in nodes]
+
+    def _words_match(self, query: str) -> str | None:
+        """The FTS5 query for ``query``: any of its content words — leaving out words so common
+        that ranking them would cost far more than they tell (the rest must then all match).
+
+        BM25 scores every document holding a query word; one that is in most of 100k entities
+        costs ~100 ms and ranks nothing. A capped count says cheaply which words those are.
+        """
+        words = content_words(query)[:16]
+        if not words:
+            return None
+        cap = max(500, self._totals()[0] // 50)  # a word in over 2% of memories is "common"
+        rare: list[str] = []
+        common: list[str] = []
+        for word in words:
+            found = self._conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
+                (fts_phrase(word), cap),
+            ).fetchone()[0]
+            if found:
+                (common if found >= cap else rare).append(fts_phrase(word))
+        if rare:
+            return " OR ".join(rare)
+        return " AND ".join(common) if common else None
 
     def count_labels(self) -> dict[str, int]:
         with self._lock:
