@@ -110,6 +110,7 @@ def test_delete_entities_cascades_everywhere(mem: Memory) -> None:
         gone_id = mem.get_node("Gone").id
         mem.vectors.upsert([gone_id], np.ones((1, 384), dtype=np.float32))
         assert mem.vectors.count() == 1
+        assert mem.graph._conn.execute("SELECT count(*) FROM entity_bits").fetchone()[0] == 1
     assert mem.delete_entities(["Gone", "Never existed"]) == 1
     graph = mem.read_graph()
     assert names(graph) == ["Stays"] and graph.relations == []
@@ -120,6 +121,7 @@ def test_delete_entities_cascades_everywhere(mem: Memory) -> None:
         conn = mem.graph._conn
         assert conn.execute("SELECT count(*) FROM observations").fetchone()[0] == 1
         assert conn.execute("SELECT count(*) FROM relations").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM entity_bits").fetchone()[0] == 0
     assert mem.get_neighbours("Stays", 1) == []
 
 

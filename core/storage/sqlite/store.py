@@ -194,9 +194,7 @@ class SqliteGraphStore:
                 return 0
             id_list = list(ids.values())
             snaps = history.entity_snapshots(conn, id_list)
-            for chunk in reads.id_chunks(id_list):
-                # vec0 takes no part in ON DELETE CASCADE: its rows go first, by hand.
-                conn.execute(f"DELETE FROM entity_embeddings WHERE rowid IN ({IDS})", (chunk,))
+            embedding_state.delete_vectors(conn, id_list)  # vec0 has no cascade
             indexing.remove(conn, id_list)
             for chunk in reads.id_chunks(id_list):
                 conn.execute(f"DELETE FROM entities WHERE id IN ({IDS})", (chunk,))

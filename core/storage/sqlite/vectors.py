@@ -9,7 +9,6 @@ import numpy as np
 from core.errors import InvalidInput
 from core.storage.sqlite import embedding_state
 from core.storage.sqlite.connection import atomic
-from core.storage.sqlite.reads import IDS, id_chunks
 from core.storage.sqlite.store import SqliteGraphStore
 
 
@@ -63,13 +62,7 @@ class SqliteVecStore:
                 f"expected {len(ids)} vectors of {self.dimensions} floats, got shape {vectors.shape}"
             )
         with self._graph._lock, atomic(self._graph._conn) as conn:
-            # vec0 has no UPSERT: delete, then insert.
-            for chunk in id_chunks(list(ids)):
-                conn.execute(f"DELETE FROM entity_embeddings WHERE rowid IN ({IDS})", (chunk,))
-            conn.executemany(
-                "INSERT INTO entity_embeddings(rowid, embedding) VALUES (?, ?)",
-                [(int(i), v.tobytes()) for i, v in zip(ids, vectors, strict=True)],
-            )
+            embedding_state.write_vectors(conn, list(ids), list(vectors))
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The ``k`` nearest entity ids with their cosine distances, nearest first."""
@@ -77,14 +70,11 @@ class SqliteVecStore:
         if query.shape != (self.dimensions,):
             raise InvalidInput(f"expected a vector of {self.dimensions} floats, got {query.shape}")
         with self._graph._lock:
-            return [(int(r), float(d)) for r, d in self._graph._conn.execute(
-                "SELECT rowid, distance FROM entity_embeddings WHERE embedding MATCH ? AND k = ? "
-                "ORDER BY distance", (query.tobytes(), k))]
+            return embedding_state.knn(self._graph._conn, query, k)
 
     def delete(self, ids: Sequence[int]) -> None:
         with self._graph._lock, atomic(self._graph._conn) as conn:
-            for chunk in id_chunks(list(ids)):
-                conn.execute(f"DELETE FROM entity_embeddings WHERE rowid IN ({IDS})", (chunk,))
+            embedding_state.delete_vectors(conn, list(ids))
 
     def count(self) -> int:
         with self._graph._lock:

@@ -47,6 +47,9 @@ CREATE VIRTUAL TABLE entity_substr USING fts5(
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS entity_embeddings
     USING vec0(embedding float[384] distance_metric=cosine);
+CREATE VIRTUAL TABLE entity_bits USING vec0(bits bit[384]);
+INSERT INTO entity_bits(rowid, bits)
+    SELECT rowid, vec_quantize_binary(embedding) FROM entity_embeddings;
 
 CREATE TABLE insights (
     entity_id   INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
