@@ -93,10 +93,13 @@ def store(conn: Connection, model_id: str, embedded: dict[int, tuple[str, np.nda
 
 
 def delete_vectors(conn: Connection, ids: Sequence[int]) -> None:
-    """vec0 tables take no part in ON DELETE CASCADE: vectors are removed by hand, first."""
-    for chunk in id_chunks(list(ids)):
-        conn.execute(f"DELETE FROM entity_embeddings WHERE rowid IN ({IDS})", (chunk,))
-        conn.execute(f"DELETE FROM entity_bits WHERE rowid IN ({IDS})", (chunk,))
+    """vec0 tables take no part in ON DELETE CASCADE: vectors are removed by hand, first.
+
+    One statement per id: vec0 answers ``rowid = ?`` by lookup but ``rowid IN (…)`` by a scan.
+    """
+    rows = [(int(i),) for i in ids]
+    conn.executemany("DELETE FROM entity_embeddings WHERE rowid = ?", rows)
+    conn.executemany("DELETE FROM entity_bits WHERE rowid = ?", rows)
 
 
 def write_vectors(conn: Connection, ids: Sequence[int], vectors: Sequence[np.ndarray]) -> None:
@@ -154,13 +157,17 @@ def prepare_for_model(conn: Connection, model_id: str, dimensions: int) -> bool:
 
 
 def distances(conn: Connection, query: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
-    """Cosine distance from ``query`` to each stored vector in ``ids`` (ids without one are absent)."""
+    """Cosine distance from ``query`` to each stored vector in ``ids`` (ids without one are absent).
+
+    One lookup per id: vec0 answers ``rowid = ?`` directly but ``rowid IN (…)`` with a full scan.
+    """
     blob = np.asarray(query, dtype=np.float32).tobytes()
     out: dict[int, float] = {}
-    for chunk in id_chunks(list(ids)):
-        out.update(conn.execute(
-            f"SELECT rowid, vec_distance_cosine(embedding, ?) FROM entity_embeddings WHERE rowid IN ({IDS})",
-            (blob, chunk)).fetchall())
+    for eid in ids:
+        row = conn.execute("SELECT vec_distance_cosine(embedding, ?) FROM entity_embeddings WHERE rowid = ?",
+                           (blob, int(eid))).fetchone()
+        if row is not None:
+            out[int(eid)] = float(row[0])
     return out
 
 
