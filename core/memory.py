@@ -471,6 +471,11 @@ class Memory:
             as_of = as_of.replace(tzinfo=timezone.utc)
         return self._insights().decay(as_of, self._actor(actor))
 
+    def insight_counts(self) -> dict[str, int]:
+        """How many insights are pending, approved, dismissed and synced, and how many are stale
+        (for status displays: ``engrama_status``, the desktop's review pane)."""
+        return {"pending": 0, "approved": 0, "dismissed": 0, "synced": 0, **self._insights().counts()}
+
 
 class _Name(BaseModel):
     name: str

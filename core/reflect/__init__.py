@@ -1,0 +1,16 @@
+"""Reflect: Engrama's seven patterns over the graph, and the human review of what they find.
+
+* ``profile``  — the schema profile (labels, relation types, title-keyed labels, reflect rules) as
+  data: ``resources/profiles/engrama.json``, extended by the user's ``profile.json`` and
+  ``HIPOCAMPO_PROFILE``.
+* ``patterns`` — per pattern: stable title, confidence, summary and evidence from detector rows.
+* ``engine``   — one reflect run: which patterns run (only the clock-dependent one when nothing
+  was written since the last run), which candidates are written, the plan handed to storage.
+* ``temporal`` — decay ``c·exp(−0.01·days)`` and the temporal score ``c·2^(−days/30)``.
+* ``model``    — the plain data passed between them and the storage.
+
+The SQL lives in the storage layer (``core.storage.sqlite.reflect_queries`` for the detectors,
+``core.storage.sqlite.insights`` for writing insights, the lifecycle and decay); callers use
+``core.memory.Memory.reflect`` / ``surface_insights`` / ``decide_insight`` / ``mark_synced`` /
+``decay_confidence``.
+"""

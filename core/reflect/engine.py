@@ -1,0 +1,157 @@
+"""One reflect run: detect, choose what to write, hand the plan to the storage.
+
+The storage answers questions (``Detection``) and writes a finished plan (``InsightStore``); the
+decisions live here: which patterns must run, which candidates get their evidence built, how many
+new insights a pattern may add to the review queue, and in which order.
+
+Candidates are matched with stored insights by anchor key (kept in each insight's evidence), so
+the tens of thousands of candidates a large graph yields cost a set lookup each; titles, names
+and evidence are built only for the candidates that are written: those already stored (to
+refresh them) and the best new ones while the pattern's review queue has room.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from core.reflect import patterns
+from core.reflect.model import (
+    PATTERNS,
+    TIME_DEPENDENT,
+    Candidate,
+    InsightDraft,
+    ReflectOutcome,
+    ReflectPlan,
+    ReflectRules,
+    StoredInsight,
+)
+from core.reflect.patterns import Row, Spec
+
+# Bump when a detector's meaning changes: the next reflect then runs every pattern in full even
+# if the graph did not change.
+DETECTORS_VERSION = "1"
+
+RESULT_INSIGHTS = 50  # insights listed in reflect's result (the counts cover all of them)
+_SPARE = 32  # extra candidates looked at per batch, for titles that turn out to be taken
+
+
+class Detection(Protocol):
+    """A consistent read of the graph for one reflect (``SqliteInsightStore.detection``)."""
+
+    now: str
+    fingerprint: str
+
+    def last_token(self) -> str: ...
+    def stored(self) -> dict[str, StoredInsight]: ...
+    def blocked(self, titles: Sequence[str]) -> set[str]: ...
+    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
+    def candidates(self, pattern: str) -> list[Row]: ...
+    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]: ...
+
+
+class InsightStore(Protocol):
+    """What a backend offers reflect and the insight lifecycle."""
+
+    def detection(self, rules: ReflectRules) -> contextlib.AbstractContextManager[Detection]: ...
+    def apply(self, plan: ReflectPlan, actor: str) -> ReflectOutcome: ...
+    def list(self, *, limit: int = 10, title: str | None = None, query: str | None = None,
+             status: str | None = "pending", confirmed_at: str | None = None,
+             include_stale: bool = True) -> list[dict[str, Any]]: ...
+
+
+def reflect(store: InsightStore, rules: ReflectRules, actor: str) -> dict[str, Any]:
+    """Run the seven patterns and write what they find; returns counts and the insights touched.
+
+    When nothing was written since the last reflect (same graph fingerprint, same rules) only the
+    clock-dependent patterns run; the others' insights are confirmed as they stand.
+    """
+    suffix = f"{rules.fingerprint()}:{DETECTORS_VERSION}"
+    with store.detection(rules) as det:
+        stored = det.stored()
+        incremental = det.last_token() == f"{det.fingerprint}|{suffix}"
+        run = [p for p in PATTERNS if not incremental or p in TIME_DEPENDENT]
+        found: dict[str, frozenset[Any]] = {}
+        drafts: list[InsightDraft] = []
+        held_back = 0
+        for pattern in run:
+            chooser = _Chooser(det, pattern, stored, rules)
+            found[pattern] = chooser.found
+            drafts += chooser.drafts()
+            held_back += chooser.held_back
+        plan = ReflectPlan(now=det.now, fingerprint=det.fingerprint, token_suffix=suffix,
+                           found=found, confirmed=tuple(p for p in PATTERNS if p not in run),
+                           drafts=tuple(drafts), incremental=incremental)
+    outcome = store.apply(plan, actor)
+    return {
+        "created": outcome.created,
+        "refreshed": outcome.refreshed,
+        "stale": outcome.stale,
+        "held_back": held_back,
+        "incremental": incremental,
+        "found": outcome.found,
+        "insights": store.list(limit=RESULT_INSIGHTS, status=None, confirmed_at=plan.now,
+                               include_stale=False),
+    }
+
+
+class _Chooser:
+    """One pattern's candidates: which are found, which to draft, and their drafts."""
+
+    def __init__(self, det: Detection, pattern: str, stored: dict[str, StoredInsight],
+                 rules: ReflectRules) -> None:
+        self.det, self.pattern, self.stored, self.rules = det, pattern, stored, rules
+        self.spec: Spec = patterns.SPECS[pattern]
+        self.rows = {self.spec.key(r): r for r in det.candidates(pattern)}
+        self.found = frozenset(self.rows)
+        self.held_back = 0
+
+    def drafts(self) -> list[InsightDraft]:
+        mine = {s.key: s for s in self.stored.values() if s.pattern == self.pattern}
+        keep = [self._candidate(self.rows[k], s.title) for k, s in mine.items()
+                if k in self.rows and s.status != "dismissed"]
+        queued = sum(1 for c in keep if self.stored[c.title].status == "pending")
+        slots = max(0, self.rules.max_pending_per_pattern - queued)
+        new_rows = [r for k, r in self.rows.items() if k not in mine]
+        adopted, chosen = self._choose(new_rows, slots)
+        return self._build(keep + adopted + chosen)
+
+    def _candidate(self, row: Row, title: str) -> Candidate:
+        return Candidate(self.pattern, self.spec.key(row), title, self.spec.confidence(row), row)
+
+    def _choose(self, rows: list[Row], slots: int) -> tuple[list[Candidate], list[Candidate]]:
+        """New candidates while there are slots; ``rows`` come best first from the SQL (by
+        confidence, weight, key). A candidate whose title an insight of this pattern already holds
+        under another key (its anchor was deleted and made again) refreshes that insight instead;
+        a title taken otherwise, or dismissed before, is skipped.
+        """
+        spec = self.spec
+        adopted: list[Candidate] = []
+        chosen: list[Candidate] = []
+        looked = refused = 0
+        while len(chosen) < slots and looked < len(rows):
+            batch = rows[looked : looked + slots - len(chosen) + _SPARE]
+            looked += len(batch)
+            names = self.det.names([i for r in batch for i in spec.anchors(r)])
+            cands = [self._candidate(r, spec.title(r, names)) for r in batch]
+            taken = self.det.blocked([c.title for c in cands])
+            for c in cands:
+                s = self.stored.get(c.title)
+                if s is not None and s.pattern == self.pattern and s.status != "dismissed":
+                    adopted.append(c)
+                elif c.title in taken:
+                    refused += 1
+                elif len(chosen) < slots:
+                    chosen.append(c)
+        self.held_back = len(rows) - len(chosen) - len(adopted) - refused
+        return adopted, chosen
+
+    def _build(self, chosen: list[Candidate]) -> list[InsightDraft]:
+        """Full insights for ``chosen``; a candidate whose evidence vanished is left out."""
+        names = self.det.names([i for c in chosen for i in self.spec.anchors(c.row)])
+        if self.pattern in patterns.SELF_EVIDENT:
+            evidence: dict[Any, dict[str, Any]] = {c.key: {} for c in chosen}
+        else:
+            evidence = self.det.evidence(self.pattern, [c.key for c in chosen])
+        return [self.spec.draft(c, evidence[c.key], names, self.rules) for c in chosen if c.key in evidence]

@@ -1,0 +1,146 @@
+"""What reflect produces and the rules it reads: plain data, shared by the engine and the storage.
+
+Nothing here touches a database. The storage layer turns ``InsightDraft`` objects into Insight
+entities plus ``insights`` rows; ``ReflectRules`` carries the profile's vocabulary and thresholds
+into the detectors' SQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# The seven Engrama patterns, in the order reflect runs them, with their documented confidence
+# (REFERENCE §3). Patterns whose confidence depends on the evidence say so in ``patterns.py``.
+PATTERNS: tuple[str, ...] = (
+    "cross_project_solutions",
+    "shared_technology",
+    "training_opportunities",
+    "technique_transfer",
+    "concept_clusters",
+    "stale_knowledge",
+    "under_connected_nodes",
+)
+
+# Patterns that depend on the clock as well as on the graph: they run on every reflect, even when
+# nothing was written since the last one (a node turns 90 days old without any write).
+TIME_DEPENDENT: frozenset[str] = frozenset({"stale_knowledge"})
+
+STATUSES: tuple[str, ...] = ("pending", "approved", "dismissed", "synced")
+
+# The whole lifecycle: (current status, action) → new status. Anything else is a Conflict.
+TRANSITIONS: dict[tuple[str, str], str] = {
+    ("pending", "approve"): "approved",
+    ("pending", "dismiss"): "dismissed",
+    ("approved", "sync"): "synced",
+}
+
+DECAY_RATE = 0.01  # per day: c · exp(−0.01 · days), ≈ 63 % left after 100 days
+HALF_LIFE_DAYS = 30.0  # temporal score: confidence · 2^(−days / 30)
+
+
+@dataclass(frozen=True)
+class ReflectRules:
+    """The profile's ``reflect`` section: which relation types and statuses mean what."""
+
+    uses_relations: tuple[str, ...] = ("USES", "TEACHES", "COMPOSED_OF")
+    solved_by_relation: str = "SOLVED_BY"
+    covers_relation: str = "COVERS"
+    in_domain_relation: str = "IN_DOMAIN"
+    insight_evidence_relation: str = "DERIVED_FROM"
+    resolved_statuses: tuple[str, ...] = ("resolved", "closed", "done")
+    active_statuses: tuple[str, ...] = ("active",)
+    stale_after_days: float = 90.0
+    low_confidence: float = 0.3
+    min_cluster_size: int = 3
+    evidence_cap: int = 25
+    max_pending_per_pattern: int = 200
+
+    def fingerprint(self) -> str:
+        """A short hash of every rule: a changed profile forces a full reflect."""
+        text = json.dumps(asdict(self), sort_keys=True)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One place a pattern holds, chosen to be written, before its evidence is built.
+
+    ``key`` names the anchor(s): an entity id, a (technique, domain) pair, or ``None`` for the
+    one combined under-connected insight. Reflect matches what it finds with what is stored by
+    this key (kept in the evidence), so a title is only ever built for candidates it writes.
+    """
+
+    pattern: str
+    key: Any
+    title: str
+    confidence: float
+    row: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class InsightDraft:
+    """One insight as a detector found it, before it is matched against what is stored.
+
+    ``evidence`` is JSON-ready: ``{"key": anchor, "entities": [{id, name, label, role}],
+    "path": [{from, rel, to}], "total": n}``; ``path`` is one example walk of at most three hops,
+    each step a real relation in its stored direction.
+    """
+
+    title: str
+    pattern: str
+    confidence: float
+    summary: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def evidence_json(self) -> str:
+        return json.dumps(self.evidence, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+@dataclass(frozen=True)
+class StoredInsight:
+    """An insight as the database holds it (what reflect compares its findings with)."""
+
+    entity_id: int
+    title: str
+    pattern: str
+    status: str
+    stale: bool
+    base_confidence: float
+    evidence_json: str
+    summary: str
+    key: Any = None  # the anchor key recorded in its evidence (see ``Candidate``)
+
+
+@dataclass(frozen=True)
+class ReflectPlan:
+    """Everything one reflect run decided, handed to the storage to write in one transaction.
+
+    ``found`` holds, per pattern that ran, the anchor key of every candidate (not only the
+    drafted ones): an insight of that pattern whose key is missing no longer holds and turns
+    stale. Patterns in ``confirmed`` did not run because nothing changed since the last reflect; their
+    insights are confirmed as they stand. ``fingerprint`` is the graph's state when detection
+    began; it is recorded only if nothing else wrote before the plan lands.
+    """
+
+    now: str
+    fingerprint: str
+    token_suffix: str
+    found: dict[str, frozenset[Any]]
+    confirmed: tuple[str, ...]
+    drafts: tuple[InsightDraft, ...]
+    incremental: bool = False
+
+
+@dataclass
+class ReflectOutcome:
+    """Counts from one reflect run (the storage fills them in as it writes)."""
+
+    created: int = 0
+    refreshed: int = 0
+    stale: int = 0
+    incremental: bool = False
+    patterns_run: tuple[str, ...] = ()
+    found: dict[str, int] = field(default_factory=dict)

@@ -1,0 +1,286 @@
+"""The seven patterns' words and numbers: stable titles, confidences, summaries and evidence.
+
+The SQL (``core.storage.sqlite.reflect_queries``) finds where a pattern holds, as compact rows of
+ids and counts; a ``Spec`` here reads such a row: its anchor key, its confidence, its rank, and, for
+the few candidates that get written, its title and its full ``InsightDraft``.
+
+Titles are built only from the pattern and the names of the anchor entities, never from counts
+or dates, so a reflect that finds the same thing again finds the same title and refreshes it
+instead of adding a duplicate. There is one insight per anchor, not per pair: "Shared
+technology: SQLite" lists the users of SQLite rather than one insight per pair of users (a
+technology used by 40 projects would otherwise make 780 insights); likewise one per open
+problem, per issue, per concept, per stale node, per (technique, target domain), and a single
+combined under-connected insight.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from core.reflect.model import Candidate, InsightDraft, ReflectRules
+
+TITLE_NAME_LIMIT = 80  # characters of one entity name inside a title
+SUMMARY_SAMPLE = 5  # names listed in a summary before "and N more"
+
+UNDER_CONNECTED_TITLE = "Under-connected nodes"
+
+Row = tuple[Any, ...]
+Names = dict[int, tuple[str, str]]  # id → (name, label)
+
+
+def clip(name: str, limit: int = TITLE_NAME_LIMIT) -> str:
+    """``name`` shortened for a title; a long name keeps a hash of the whole, so two long names
+    sharing a beginning still give different (and stable) titles."""
+    if len(name) <= limit:
+        return name
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:6]
+    return f"{name[: limit - 9]}… #{digest}"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How to read one pattern's candidate rows (see the module docstring)."""
+
+    key: Callable[[Row], Any]
+    confidence: Callable[[Row], float]
+    weight: Callable[[Row], int]  # ties in confidence: bigger first (then the key)
+    anchors: Callable[[Row], list[int]]  # ids whose names the title and the summary need
+    title: Callable[[Row, Names], str]
+    draft: Callable[[Candidate, dict[str, Any], Names, ReflectRules], InsightDraft]
+
+
+# -- evidence helpers --------------------------------------------------------------------------
+
+def _json(raw: str | None) -> list[list[Any]]:
+    return json.loads(raw) if raw else []
+
+
+def _members(raw: str | None, cap: int) -> list[list[Any]]:
+    """Members ``[id, name, label, …]`` without repeats, by name, at most ``cap``."""
+    seen: dict[int, list[Any]] = {}
+    for m in _json(raw):
+        seen.setdefault(m[0], m)
+    return sorted(seen.values(), key=lambda m: (m[1], m[0]))[:cap]
+
+
+def _entity(eid: int, name: str, label: str, role: str) -> dict[str, Any]:
+    return {"id": eid, "name": name, "label": label, "role": role}
+
+
+def _step(anchor: str, other: str, rel: str, outward: int) -> dict[str, str]:
+    """One relation of a path in its stored direction (``outward``: it points anchor → other)."""
+    return {"from": anchor, "rel": rel, "to": other} if outward else {"from": other, "rel": rel, "to": anchor}
+
+
+def _unique(entities: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: dict[int, dict[str, Any]] = {}
+    for e in entities:
+        seen.setdefault(e["id"], e)
+    return list(seen.values())
+
+
+def _listing(names: list[str], total: int) -> str:
+    shown = ", ".join(names[:SUMMARY_SAMPLE])
+    rest = total - min(len(names), SUMMARY_SAMPLE)
+    return f"{shown} and {rest} more" if rest > 0 else shown
+
+
+def _evidence(
+    key: Any, entities: list[dict[str, Any]], path: list[dict[str, str]], total: int
+) -> dict[str, Any]:
+    return {"key": list(key) if isinstance(key, tuple) else key, "entities": _unique(entities),
+            "path": path, "total": total}
+
+
+def _name(names: Names, eid: int) -> str:
+    return names.get(eid, (f"#{eid}", ""))[0]
+
+
+# -- cross_project_solutions: 0.85; row (open problem id) -------------------------------------
+
+def _cross_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    matches = _json(ev["matches"])
+    oname = _name(names, c.key)
+    cid, cname, orel, oout, aid, aname, arel, aout, did, dname, ojid, ojname, ajid, ajname = matches[0]
+    entities = [_entity(c.key, oname, "Problem", "open_problem"), _entity(ojid, ojname, "Project", "project")]
+    for m in matches:
+        entities += [_entity(m[0], m[1], "Concept", "concept"),
+                     _entity(m[4], m[5], "Problem", "solved_problem"),
+                     _entity(m[8], m[9], "Decision", "decision"),
+                     _entity(m[12], m[13], "Project", "source_project")]
+    path = [_step(oname, cname, orel, oout), _step(aname, cname, arel, aout),
+            {"from": aname, "rel": rules.solved_by_relation, "to": dname}]
+    solved = list(dict.fromkeys(m[5] for m in matches))
+    more = f" {len(solved) - 1} more solved problem(s) share its concepts." if len(solved) > 1 else ""
+    summary = (f'The open problem "{oname}" (project "{ojname}") shares the concept "{cname}" with '
+               f'"{aname}" (project "{ajname}"), which was solved by the decision "{dname}". '
+               f"That decision may apply here.{more}")
+    return InsightDraft(c.title, c.pattern, c.confidence, summary,
+                        _evidence(c.key, entities, path, len(solved)))
+
+
+CROSS = Spec(
+    key=lambda r: r[0], confidence=lambda r: 0.85, weight=lambda r: r[0],  # newest problems first
+    anchors=lambda r: [r[0]],
+    title=lambda r, names: f"Cross-project solution for {clip(_name(names, r[0]))}",
+    draft=_cross_draft,
+)
+
+
+# -- shared_technology: 0.75 across labels, 0.6 within one; row (technology id, n, labels) -----
+
+def _shared_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    tech, total = _name(names, c.key), c.row[1]
+    members = _members(ev["members"], rules.evidence_cap)
+    entities = [_entity(c.key, tech, "Technology", "technology")]
+    entities += [_entity(m[0], m[1], m[2], "user") for m in members]
+    path = [_step(tech, m[1], m[3], m[4]) for m in members[:2]]
+    users = _listing([f"{m[1]} ({m[2]})" for m in members], total)
+    summary = (f'"{tech}" is used by {total} entities: {users}. '
+               "Consider sharing knowledge, fixes or materials between them.")
+    return InsightDraft(c.title, c.pattern, c.confidence, summary, _evidence(c.key, entities, path, total))
+
+
+SHARED = Spec(
+    key=lambda r: r[0], confidence=lambda r: 0.75 if r[2] >= 2 else 0.6, weight=lambda r: r[1],
+    anchors=lambda r: [r[0]],
+    title=lambda r, names: f"Shared technology: {clip(_name(names, r[0]))}",
+    draft=_shared_draft,
+)
+
+
+# -- training_opportunities: 0.65; row (issue id) ----------------------------------------------
+
+def _training_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    issue, label = names.get(c.key, (f"#{c.key}", "Problem"))
+    matches = _json(ev["matches"])
+    cid, cname, rel, outward, kid, kname = matches[0]
+    entities = [_entity(c.key, issue, label, "issue")]
+    for m in matches:
+        entities += [_entity(m[0], m[1], "Concept", "concept"), _entity(m[4], m[5], "Course", "course")]
+    path = [_step(issue, cname, rel, outward), {"from": kname, "rel": rules.covers_relation, "to": cname}]
+    courses = list(dict.fromkeys(m[5] for m in matches))
+    summary = (f'The {label.lower()} "{issue}" involves the concept "{cname}", which the course '
+               f'"{kname}" covers. Reviewing it may help.'
+               + (f" Other courses: {_listing(courses[1:], len(courses) - 1)}." if len(courses) > 1 else ""))
+    return InsightDraft(c.title, c.pattern, c.confidence, summary,
+                        _evidence(c.key, entities, path, len(courses)))
+
+
+TRAINING = Spec(
+    key=lambda r: r[0], confidence=lambda r: 0.65, weight=lambda r: r[0], anchors=lambda r: [r[0]],
+    title=lambda r, names: f"Training opportunity: {clip(_name(names, r[0]))}",
+    draft=_training_draft,
+)
+
+
+# -- technique_transfer: min(0.5 + 0.1·n, 0.9); row (technique id, domain id, n shared concepts) --
+
+def _technique_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    (tid, did), total = c.key, c.row[2]
+    tech, domain = _name(names, tid), _name(names, did)
+    shared = sorted(_json(ev["shared"]), key=lambda s: (s[1], s[0]))[: rules.evidence_cap]
+    homes = _json(ev["home_domains"])
+    entities = [_entity(tid, tech, "Technique", "technique"), _entity(did, domain, "Domain", "target_domain")]
+    entities += [_entity(h[0], h[1], "Domain", "home_domain") for h in homes]
+    for s in shared:
+        entities += [_entity(s[0], s[1], "Concept", "concept"), _entity(s[4], s[5], s[6], "example")]
+    cid, cname, rel, outward, eid, ename, elabel, erel, eout = shared[0]
+    path = [_step(tech, cname, rel, outward), _step(cname, ename, erel, eout),
+            {"from": ename, "rel": rules.in_domain_relation, "to": domain}]
+    home = ", ".join(f'"{h[1]}"' for h in homes) or "its domain"
+    summary = (f'The technique "{tech}" (used in {home}) shares {total} concept(s) with work in '
+               f'"{domain}", where it is not used yet: {_listing([s[1] for s in shared], total)}. '
+               "It may apply there.")
+    return InsightDraft(c.title, c.pattern, c.confidence, summary, _evidence(c.key, entities, path, total))
+
+
+TECHNIQUE = Spec(
+    key=lambda r: (r[0], r[1]), confidence=lambda r: round(min(0.5 + 0.1 * r[2], 0.9), 4),
+    weight=lambda r: r[2], anchors=lambda r: [r[0], r[1]],
+    title=lambda r, names: f"Technique transfer: {clip(_name(names, r[0]))} → {clip(_name(names, r[1]))}",
+    draft=_technique_draft,
+)
+
+
+# -- concept_clusters: min(0.5 + 0.05·n, 0.9); row (concept id, n linked entities) --------------
+
+def _cluster_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    concept, total = _name(names, c.key), c.row[1]
+    members = _members(ev["members"], rules.evidence_cap)
+    entities = [_entity(c.key, concept, "Concept", "concept")]
+    entities += [_entity(m[0], m[1], m[2], "member") for m in members]
+    path = [_step(concept, m[1], m[3], m[4]) for m in members[:2]]
+    listed = _listing([f"{m[1]} ({m[2]})" for m in members], total)
+    summary = (f'The concept "{concept}" connects {total} entities: {listed}. '
+               "This cluster may reveal a pattern worth exploring.")
+    return InsightDraft(c.title, c.pattern, c.confidence, summary, _evidence(c.key, entities, path, total))
+
+
+CLUSTER = Spec(
+    key=lambda r: r[0], confidence=lambda r: round(min(0.5 + 0.05 * r[1], 0.9), 4),
+    weight=lambda r: r[1], anchors=lambda r: [r[0]],
+    title=lambda r, names: f"Concept cluster: {clip(_name(names, r[0]))}",
+    draft=_cluster_draft,
+)
+
+
+# -- stale_knowledge: 0.5; row (node id, n active projects/courses) ----------------------------
+
+def _stale_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    node, label = names.get(c.key, (f"#{c.key}", ""))
+    active = _json(ev["active"])
+    conf = ev["node_confidence"]
+    if isinstance(conf, (int, float)) and conf < rules.low_confidence:
+        reason = f"its confidence is low ({conf:.2f})"
+    else:
+        reason = f"it has not been updated since {str(ev['updated_at'])[:10]}"
+    aid, aname, alabel, rel, outward = active[0]
+    entities = [_entity(c.key, node, label, "stale_node")]
+    entities += [_entity(a[0], a[1], a[2], "active") for a in active]
+    others = f" (and {c.row[1] - 1} more active)" if c.row[1] > 1 else ""
+    summary = (f'The {label} "{node}" is linked to the active {alabel.lower()} "{aname}"{others}, '
+               f"but {reason}. Consider updating or archiving it.")
+    return InsightDraft(c.title, c.pattern, c.confidence, summary,
+                        _evidence(c.key, entities, [_step(node, aname, rel, outward)], c.row[1]))
+
+
+STALE = Spec(
+    key=lambda r: r[0], confidence=lambda r: 0.5, weight=lambda r: r[1], anchors=lambda r: [r[0]],
+    title=lambda r, names: f"Stale knowledge: {clip(_name(names, r[0]))}",
+    draft=_stale_draft,
+)
+
+
+# -- under_connected_nodes: 0.4, one combined insight; row (n, members JSON) --------------------
+
+def _under_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    total, members = c.row[0], _json(c.row[1])
+    entities = [_entity(m[0], m[1], m[2], "under_connected") for m in members]
+    listed = _listing([f"{m[1]} ({m[2]}, {m[3]} edge{'s' if m[3] != 1 else ''})" for m in members], total)
+    summary = (f"{total} node(s) have fewer than 2 real connections: {listed}. Linking them "
+               "(INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.")
+    return InsightDraft(c.title, c.pattern, c.confidence, summary, _evidence(None, entities, [], total))
+
+
+UNDER = Spec(
+    key=lambda r: None, confidence=lambda r: 0.4, weight=lambda r: r[0], anchors=lambda r: [],
+    title=lambda r, names: UNDER_CONNECTED_TITLE, draft=_under_draft,
+)
+
+SPECS: dict[str, Spec] = {
+    "cross_project_solutions": CROSS,
+    "shared_technology": SHARED,
+    "training_opportunities": TRAINING,
+    "technique_transfer": TECHNIQUE,
+    "concept_clusters": CLUSTER,
+    "stale_knowledge": STALE,
+    "under_connected_nodes": UNDER,
+}
+
+# Patterns whose candidate row already carries the evidence (no evidence query).
+SELF_EVIDENT = frozenset({"under_connected_nodes"})

@@ -1,0 +1,614 @@
+"""The seven reflect detectors as named SQL (Engrama's ``detect_*``), in two steps each.
+
+``CANDIDATES[pattern]`` finds every place the pattern holds, as compact rows, best first: the
+anchor ids and the counts its confidence needs. ``EVIDENCE[pattern]`` then fills in the evidence
+(capped member lists, example paths) for just the anchors reflect will write: a graph of 100k
+entities has tens of thousands of candidates, but only the review queue and the insights already
+stored need names and evidence.
+
+Conventions shared by every detector:
+
+* A node takes part when it is *live*: not archived, and not an Insight (reflect must not feed on
+  its own output). A relation takes part while ``ended_at IS NULL``.
+* "Linked" means any current relation, either direction, any type; typed steps follow their
+  Engrama direction (``Problem -SOLVED_BY-> Decision``, ``Course -COVERS-> Concept``,
+  ``x -USES/TEACHES/COMPOSED_OF-> Technology``, ``x -IN_DOMAIN-> Domain``).
+* Every pattern is a fixed shape of at most three hops, so each is written as joins over the
+  relation indexes rather than a recursive walk, which would rediscover the same shapes slower
+  and lose the per-step relation types the evidence path shows.
+* Sets that several joins reuse are put in small TEMP tables with their own indexes
+  (``PREPARE``). Without statistics SQLite's planner sometimes nests two materialised CTEs as full
+  scans (measured: 40 s at 100k entities); a real index gives it no such choice. For the same
+  reason ``CROSS JOIN`` fixes the order where the small side must drive, and a unary ``+`` on
+  ``entity_type`` / ``relation_type`` keeps a lookup by id from switching to those indexes.
+
+A member in the JSON evidence is ``[id, name, label, relation_type, outward]``, where ``outward``
+is 1 when the relation points from the anchor to the member.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from core.reflect.model import ReflectRules, StoredInsight
+from core.storage.sqlite import insights, reads
+from core.storage.sqlite.connection import Connection
+
+_LIVE_N = "n.archived_at IS NULL AND n.entity_type <> 'Insight'"
+
+# -- working sets, built once per reflect run (TEMP: private to this connection) ----------------
+
+# Problems and Vulnerabilities, and the live Concepts and Projects they are linked to: one pass
+# over their relations gives both (one relation kept per pair).
+_ISSUE_LINK = (
+    "CREATE TEMP TABLE rf_issue_link(iid INTEGER NOT NULL, oid INTEGER NOT NULL, kind TEXT NOT NULL, "
+    "rel TEXT NOT NULL, outward INTEGER NOT NULL, PRIMARY KEY (iid, oid)) WITHOUT ROWID",
+    """
+    INSERT OR IGNORE INTO rf_issue_link
+    SELECT i.id, o.id, o.entity_type, r.relation_type, 1
+      FROM entities i JOIN relations r ON r.from_entity = i.id JOIN entities o ON o.id = r.to_entity
+     WHERE i.entity_type IN ('Problem', 'Vulnerability') AND i.archived_at IS NULL
+       AND r.ended_at IS NULL AND +o.entity_type IN ('Concept', 'Project') AND o.archived_at IS NULL
+    UNION ALL
+    SELECT i.id, o.id, o.entity_type, r.relation_type, 0
+      FROM entities i JOIN relations r ON r.to_entity = i.id JOIN entities o ON o.id = r.from_entity
+     WHERE i.entity_type IN ('Problem', 'Vulnerability') AND i.archived_at IS NULL
+       AND r.ended_at IS NULL AND +o.entity_type IN ('Concept', 'Project') AND o.archived_at IS NULL
+    """,
+    # Issue → concept, searchable both ways.
+    "CREATE TEMP TABLE rf_issue_concept(iid INTEGER NOT NULL, cid INTEGER NOT NULL, "
+    "rel TEXT NOT NULL, outward INTEGER NOT NULL, PRIMARY KEY (iid, cid)) WITHOUT ROWID",
+    "INSERT INTO rf_issue_concept SELECT iid, oid, rel, outward FROM rf_issue_link WHERE kind = 'Concept'",
+    "CREATE INDEX temp.rf_issue_concept_cid ON rf_issue_concept(cid, iid)",
+    # Each issue's first project, and its only one (0 when several: then a different project
+    # always exists for any other problem).
+    "CREATE TEMP TABLE rf_project_of(pid INTEGER PRIMARY KEY, project INTEGER NOT NULL, "
+    "sole INTEGER NOT NULL)",
+    """
+    INSERT INTO rf_project_of
+    SELECT iid, min(oid), CASE WHEN count(*) = 1 THEN min(oid) ELSE 0 END
+      FROM rf_issue_link WHERE kind = 'Project' GROUP BY iid
+    """,
+)
+
+# Live Problems: open (status not resolved/closed/done and not SOLVED_BY a live Decision), the
+# Decision that solved them, and their project.
+_PROBLEM = (
+    "CREATE TEMP TABLE rf_problem(id INTEGER PRIMARY KEY, open INTEGER NOT NULL, solved_by INTEGER, "
+    "project INTEGER NOT NULL, sole INTEGER NOT NULL)",
+    """
+    INSERT INTO rf_problem
+    SELECT p.id,
+           lower(coalesce(json_extract(p.props, '$.status'), ''))
+               NOT IN (SELECT value FROM json_each(:resolved)),
+           (SELECT min(d.id) FROM relations r JOIN entities d ON d.id = r.to_entity
+             WHERE r.from_entity = p.id AND +r.relation_type = :solved_by AND r.ended_at IS NULL
+               AND +d.entity_type = 'Decision' AND d.archived_at IS NULL),
+           coalesce(j.project, 0), coalesce(j.sole, 0)
+      FROM entities p LEFT JOIN rf_project_of j ON j.pid = p.id
+     WHERE p.entity_type = 'Problem' AND p.archived_at IS NULL
+    """,
+    "UPDATE rf_problem SET open = 0 WHERE solved_by IS NOT NULL",
+)
+
+# Concepts a live Course COVERS, with at most :cap courses each (any one makes the pattern hold;
+# the rest would only lengthen the evidence).
+_COURSE = (
+    "CREATE TEMP TABLE rf_course(cid INTEGER NOT NULL, kid INTEGER NOT NULL, "
+    "PRIMARY KEY (cid, kid)) WITHOUT ROWID",
+    """
+    INSERT INTO rf_course
+    SELECT cid, kid FROM (
+        SELECT r.to_entity AS cid, k.id AS kid,
+               row_number() OVER (PARTITION BY r.to_entity ORDER BY k.name) AS n
+          FROM entities k JOIN relations r ON r.from_entity = k.id JOIN entities c ON c.id = r.to_entity
+         WHERE k.entity_type = 'Course' AND k.archived_at IS NULL
+           AND r.relation_type = :covers AND r.ended_at IS NULL
+           AND +c.entity_type = 'Concept' AND c.archived_at IS NULL
+         GROUP BY r.to_entity, k.id
+    ) WHERE n <= :cap
+    """,
+)
+
+# Live nodes IN_DOMAIN live Domains (found through the relation-type index: one pass).
+_IN_DOMAIN = (
+    "CREATE TEMP TABLE rf_in_domain(nid INTEGER NOT NULL, did INTEGER NOT NULL, "
+    "PRIMARY KEY (nid, did)) WITHOUT ROWID",
+    f"""
+    INSERT OR IGNORE INTO rf_in_domain
+    SELECT r.from_entity, r.to_entity
+      FROM relations r JOIN entities d ON d.id = r.to_entity JOIN entities n ON n.id = r.from_entity
+     WHERE r.relation_type = :in_domain AND r.ended_at IS NULL
+       AND +d.entity_type = 'Domain' AND d.archived_at IS NULL AND {_LIVE_N}
+    """,
+)
+
+# Active Projects and Courses: props.status among :active, or no status at all.
+_ACTIVE = (
+    "CREATE TEMP TABLE rf_active(id INTEGER PRIMARY KEY)",
+    """
+    INSERT INTO rf_active
+    SELECT id FROM entities
+     WHERE entity_type IN ('Project', 'Course') AND archived_at IS NULL
+       AND lower(coalesce(json_extract(props, '$.status'), '')) IN (SELECT value FROM json_each(:active))
+    """,
+)
+
+# (technique, concept) links for Techniques IN_DOMAIN some Domain; and for each such concept the
+# Domains its linked live entities are in, with one example entity each. The fan-out is concepts ×
+# domains, not concepts × entities: a popular concept is linked to thousands of entities.
+_TECHNIQUE = (
+    "CREATE TEMP TABLE rf_tconcept(tid INTEGER NOT NULL, cid INTEGER NOT NULL, rel TEXT NOT NULL, "
+    "outward INTEGER NOT NULL, PRIMARY KEY (tid, cid)) WITHOUT ROWID",
+    """
+    INSERT OR IGNORE INTO rf_tconcept
+    SELECT t.id, c.id, r.relation_type, 1
+      FROM entities t JOIN relations r ON r.from_entity = t.id JOIN entities c ON c.id = r.to_entity
+     WHERE t.entity_type = 'Technique' AND t.archived_at IS NULL AND r.ended_at IS NULL
+       AND +c.entity_type = 'Concept' AND c.archived_at IS NULL
+       AND t.id IN (SELECT nid FROM rf_in_domain)
+    UNION ALL
+    SELECT t.id, c.id, r.relation_type, 0
+      FROM entities t JOIN relations r ON r.to_entity = t.id JOIN entities c ON c.id = r.from_entity
+     WHERE t.entity_type = 'Technique' AND t.archived_at IS NULL AND r.ended_at IS NULL
+       AND +c.entity_type = 'Concept' AND c.archived_at IS NULL
+       AND t.id IN (SELECT nid FROM rf_in_domain)
+    """,
+    "CREATE TEMP TABLE rf_cdomain(cid INTEGER NOT NULL, did INTEGER NOT NULL, eid INTEGER NOT NULL, "
+    "rel TEXT NOT NULL, outward INTEGER NOT NULL, PRIMARY KEY (cid, did)) WITHOUT ROWID",
+    """
+    INSERT OR IGNORE INTO rf_cdomain
+    SELECT c.cid, dm.did, r.from_entity, r.relation_type, 0
+      FROM (SELECT DISTINCT cid FROM rf_tconcept) c
+      CROSS JOIN relations r ON r.to_entity = c.cid
+      CROSS JOIN rf_in_domain dm ON dm.nid = r.from_entity
+     WHERE r.ended_at IS NULL
+    UNION ALL
+    SELECT c.cid, dm.did, r.to_entity, r.relation_type, 1
+      FROM (SELECT DISTINCT cid FROM rf_tconcept) c
+      CROSS JOIN relations r ON r.from_entity = c.cid
+      CROSS JOIN rf_in_domain dm ON dm.nid = r.to_entity
+     WHERE r.ended_at IS NULL
+    """,
+)
+
+# Every live node but Domains and Insights with fewer than two real edges. An edge is real when
+# it is current and its other end is live and not a stub (props.stub true, or Engrama's
+# props.status = 'stub'). Raw edge counts (two GROUP BYs over the covering relation indexes)
+# settle almost every node; only nodes touching an ended relation or an unreal end are counted
+# exactly. One combined insight: the total, and the :cap most isolated nodes (fewest edges,
+# newest first).
+_UNDER = (
+    "CREATE TEMP TABLE rf_unreal(id INTEGER PRIMARY KEY)",
+    """
+    INSERT INTO rf_unreal
+    SELECT id FROM entities
+     WHERE archived_at IS NOT NULL OR entity_type = 'Insight'
+        OR (instr(props, 'stub') AND (json_extract(props, '$.stub') IN (1, 'true')
+            OR lower(coalesce(json_extract(props, '$.status'), '')) = 'stub'))
+    """,
+    "CREATE TEMP TABLE rf_touched(id INTEGER PRIMARY KEY)",
+    """
+    INSERT OR IGNORE INTO rf_touched
+    SELECT r.from_entity FROM rf_unreal u CROSS JOIN relations r ON r.to_entity = u.id
+    UNION ALL
+    SELECT r.to_entity FROM rf_unreal u CROSS JOIN relations r ON r.from_entity = u.id
+    UNION ALL
+    SELECT from_entity FROM relations WHERE ended_at IS NOT NULL
+    UNION ALL
+    SELECT to_entity FROM relations WHERE ended_at IS NOT NULL
+    """,
+    "CREATE TEMP TABLE rf_degree(id INTEGER PRIMARY KEY, d INTEGER NOT NULL)",
+    "INSERT INTO rf_degree SELECT from_entity, count(*) FROM relations GROUP BY from_entity",
+    "INSERT INTO rf_degree SELECT to_entity, count(*) FROM relations WHERE true GROUP BY to_entity "
+    "ON CONFLICT (id) DO UPDATE SET d = d + excluded.d",
+    """
+    CREATE TEMP TABLE rf_under AS
+    SELECT * FROM (
+        SELECT e.id, e.name, e.entity_type AS label, e.created_at,
+               CASE WHEN t.id IS NOT NULL THEN
+                    (SELECT count(*) FROM relations r WHERE r.from_entity = e.id
+                        AND r.ended_at IS NULL AND r.to_entity NOT IN rf_unreal)
+                  + (SELECT count(*) FROM relations r WHERE r.to_entity = e.id
+                        AND r.ended_at IS NULL AND r.from_entity NOT IN rf_unreal)
+               ELSE coalesce(g.d, 0) END AS d
+          FROM entities e
+          LEFT JOIN rf_degree g ON g.id = e.id
+          LEFT JOIN rf_touched t ON t.id = e.id
+         WHERE e.archived_at IS NULL AND e.entity_type NOT IN ('Domain', 'Insight')
+    ) WHERE d < 2
+    """,
+)
+
+PREPARE: dict[str, tuple[str, ...]] = {
+    "issue_link": _ISSUE_LINK,
+    "problem": _PROBLEM,
+    "course": _COURSE,
+    "in_domain": _IN_DOMAIN,
+    "technique": _TECHNIQUE,
+    "active": _ACTIVE,
+    "under": _UNDER,
+}
+
+# Which working sets each pattern reads, in build order.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "cross_project_solutions": ("issue_link", "problem"),
+    "training_opportunities": ("issue_link", "problem", "course"),
+    "technique_transfer": ("in_domain", "technique"),
+    "stale_knowledge": ("active",),
+    "under_connected_nodes": ("under",),
+}
+
+TEMP_TABLES = (
+    "rf_issue_link", "rf_project_of", "rf_problem", "rf_issue_concept", "rf_course", "rf_in_domain",
+    "rf_tconcept", "rf_cdomain", "rf_active", "rf_unreal", "rf_touched", "rf_degree", "rf_under",
+    "rf_pick_open", "rf_pick_solution",
+)
+
+# -- candidates: ids and counts only (names are fetched for the few that get written) ---------
+# Each comes best first: by confidence, then weight (see ``core.reflect.patterns.SPECS``), then
+# key; so choosing the new insights for the review queue needs no sort in Python.
+
+# An open Problem (in project B) shares a Concept with a Problem SOLVED_BY a Decision (in a
+# project A ≠ B). The pair qualifies unless both sit in the same single project.
+CROSS_PROJECT_SOLUTIONS = """
+SELECT o.id AS problem_id
+  FROM rf_problem o
+ WHERE o.open AND o.project <> 0 AND EXISTS (
+       SELECT 1 FROM rf_issue_concept oc
+         JOIN rf_issue_concept ac ON ac.cid = oc.cid
+         JOIN rf_problem a ON a.id = ac.iid
+        WHERE oc.iid = o.id AND a.solved_by IS NOT NULL AND a.project <> 0
+          AND NOT (o.sole <> 0 AND a.sole = o.sole))
+ ORDER BY o.id DESC
+"""
+
+# Two or more distinct live nodes USE / TEACH / are COMPOSED_OF the same live Technology;
+# labels = how many different labels those nodes have (confidence is higher across labels).
+SHARED_TECHNOLOGY = f"""
+SELECT t.id AS technology_id, count(DISTINCT n.id) AS n, count(DISTINCT n.entity_type) AS labels
+  FROM entities t
+  JOIN relations r ON r.to_entity = t.id
+  JOIN entities n ON n.id = r.from_entity
+ WHERE t.entity_type = 'Technology' AND t.archived_at IS NULL AND r.ended_at IS NULL
+   AND +r.relation_type IN (SELECT value FROM json_each(:uses)) AND {_LIVE_N} AND n.id <> t.id
+ GROUP BY t.id
+HAVING count(DISTINCT n.id) >= 2
+ ORDER BY labels >= 2 DESC, n DESC, t.id
+"""
+
+# A Vulnerability or an open Problem is linked to a Concept that a live Course COVERS.
+TRAINING_OPPORTUNITIES = """
+SELECT i.id AS issue_id
+  FROM (SELECT id FROM rf_problem WHERE open
+        UNION ALL
+        SELECT id FROM entities WHERE entity_type = 'Vulnerability' AND archived_at IS NULL) i
+ WHERE EXISTS (SELECT 1 FROM rf_issue_concept ic JOIN rf_course cv ON cv.cid = ic.cid
+                WHERE ic.iid = i.id)
+ ORDER BY i.id DESC
+"""
+
+# A Technique IN_DOMAIN some Domain A shares Concepts with live entities IN_DOMAIN a Domain B it
+# is not in yet; n = how many concepts it shares with B.
+TECHNIQUE_TRANSFER = """
+SELECT tc.tid AS technique_id, cd.did AS domain_id, count(*) AS n
+  FROM rf_tconcept tc JOIN rf_cdomain cd ON cd.cid = tc.cid
+ WHERE NOT EXISTS (SELECT 1 FROM rf_in_domain h WHERE h.nid = tc.tid AND h.did = cd.did)
+ GROUP BY tc.tid, cd.did
+ ORDER BY n DESC, tc.tid, cd.did
+"""
+
+# A Concept linked (either way) to at least :min_cluster live entities; n = how many.
+CONCEPT_CLUSTERS = f"""
+WITH link AS (
+    SELECT c.id AS cid, r.from_entity AS nid
+      FROM entities c JOIN relations r ON r.to_entity = c.id
+     WHERE c.entity_type = 'Concept' AND c.archived_at IS NULL AND r.ended_at IS NULL
+    UNION
+    SELECT c.id, r.to_entity
+      FROM entities c JOIN relations r ON r.from_entity = c.id
+     WHERE c.entity_type = 'Concept' AND c.archived_at IS NULL AND r.ended_at IS NULL
+)
+SELECT l.cid AS concept_id, count(*) AS members
+  FROM link l JOIN entities n ON n.id = l.nid
+ WHERE {_LIVE_N} AND n.id <> l.cid
+ GROUP BY l.cid
+HAVING count(*) >= :min_cluster
+ ORDER BY members DESC, l.cid
+"""
+
+# A live node, not a Project/Course/Domain/Insight, last updated on or before :cutoff (≥ 90 days
+# before now by the store clock) or with a numeric props.confidence below :low, linked to an
+# active Project or Course. Driven from the active projects, which are few (CROSS JOIN keeps that
+# order: left to itself the planner scans every relation).
+_STALE_NODE = """
+n.archived_at IS NULL AND n.entity_type NOT IN ('Project', 'Course', 'Domain', 'Insight')
+AND (n.updated_at <= :cutoff
+     OR (instr(n.props, '"confidence"') AND json_type(n.props, '$.confidence') IN ('integer', 'real')
+         AND json_extract(n.props, '$.confidence') < :low))
+"""
+
+STALE_KNOWLEDGE = f"""
+WITH alink AS (
+    SELECT a.id AS aid, r.to_entity AS nid FROM rf_active a CROSS JOIN relations r ON r.from_entity = a.id
+     WHERE r.ended_at IS NULL
+    UNION
+    SELECT a.id, r.from_entity FROM rf_active a CROSS JOIN relations r ON r.to_entity = a.id
+     WHERE r.ended_at IS NULL
+)
+SELECT n.id AS node_id, count(*) AS active
+  FROM alink l CROSS JOIN entities n ON n.id = l.nid
+ WHERE {_STALE_NODE}
+ GROUP BY n.id
+ ORDER BY active DESC, n.id
+"""
+
+UNDER_CONNECTED_NODES = """
+SELECT count(*) AS n,
+       (SELECT json_group_array(json_array(id, name, label, d))
+          FROM (SELECT * FROM rf_under ORDER BY d, created_at DESC, name LIMIT :cap)) AS members
+  FROM rf_under
+"""
+
+CANDIDATES: dict[str, str] = {
+    "cross_project_solutions": CROSS_PROJECT_SOLUTIONS,
+    "shared_technology": SHARED_TECHNOLOGY,
+    "training_opportunities": TRAINING_OPPORTUNITIES,
+    "technique_transfer": TECHNIQUE_TRANSFER,
+    "concept_clusters": CONCEPT_CLUSTERS,
+    "stale_knowledge": STALE_KNOWLEDGE,
+    "under_connected_nodes": UNDER_CONNECTED_NODES,
+}
+
+# -- evidence for chosen anchors (:ids, or :keys for technique_transfer) ----------------------
+
+# Per open problem: up to :cap (concept, solved problem, decision) matches, newest solution first.
+# Solved problems are first cut per concept to :cap per sole project and 2·:cap in all: for any
+# open problem at most :cap of those share its sole project, so whenever a match exists at least
+# one (and up to :cap) survives the cut, without pairing every open problem of a popular concept
+# with every solved one.
+CROSS_PROJECT_EVIDENCE = (
+    """
+    CREATE TEMP TABLE rf_pick_open AS
+    SELECT o.id AS oid, o.project AS ojid, o.sole, ic.cid, ic.rel, ic.outward
+      FROM json_each(:ids) k CROSS JOIN rf_problem o ON o.id = k.value
+      CROSS JOIN rf_issue_concept ic ON ic.iid = o.id
+    """,
+    """
+    CREATE TEMP TABLE rf_pick_solution AS
+    SELECT cid, aid, sole, ajid, did, rel, outward FROM (
+        SELECT *, row_number() OVER (PARTITION BY cid ORDER BY aid DESC) AS k2 FROM (
+            SELECT ac.cid, a.id AS aid, a.sole, a.project AS ajid, a.solved_by AS did,
+                   ac.rel, ac.outward,
+                   row_number() OVER (PARTITION BY ac.cid, a.sole ORDER BY a.id DESC) AS k
+              FROM (SELECT DISTINCT cid FROM rf_pick_open) c
+              CROSS JOIN rf_issue_concept ac ON ac.cid = c.cid
+              CROSS JOIN rf_problem a ON a.id = ac.iid
+             WHERE a.solved_by IS NOT NULL AND a.project <> 0
+        ) WHERE k <= :cap
+    ) WHERE k2 <= 2 * :cap
+    """,
+    "CREATE INDEX temp.rf_pick_solution_cid ON rf_pick_solution(cid)",
+    """
+    SELECT h.oid AS problem_id,
+           json_group_array(json_array(h.cid, cn.name, h.orel, h.oout, h.aid, an.name, h.arel,
+                                       h.aout, h.did, dn.name, h.ojid, ojn.name, h.ajid, ajn.name)
+           ) AS matches
+      FROM (SELECT o.oid, o.ojid, o.cid, o.rel AS orel, o.outward AS oout, s.aid, s.ajid, s.did,
+                   s.rel AS arel, s.outward AS aout,
+                   row_number() OVER (PARTITION BY o.oid ORDER BY s.aid DESC, o.cid) AS rn
+              FROM rf_pick_open o CROSS JOIN rf_pick_solution s ON s.cid = o.cid
+             WHERE NOT (o.sole <> 0 AND s.sole = o.sole)) h
+      JOIN entities cn ON cn.id = h.cid
+      JOIN entities an ON an.id = h.aid
+      JOIN entities dn ON dn.id = h.did
+      JOIN entities ojn ON ojn.id = h.ojid
+      JOIN entities ajn ON ajn.id = h.ajid
+     WHERE h.rn <= :cap
+     GROUP BY h.oid
+    """,
+    "DROP TABLE temp.rf_pick_open",
+    "DROP TABLE temp.rf_pick_solution",
+)
+
+# Members of a popular anchor run into thousands: each anchor reads only its first 2·:cap
+# relations (index order, so the choice is stable); Python drops repeats and keeps :cap.
+SHARED_TECHNOLOGY_EVIDENCE = (f"""
+SELECT t.value AS technology_id,
+       (SELECT json_group_array(json_array(m.id, m.name, m.label, m.rel, 0)) FROM (
+            SELECT n.id, n.name, n.entity_type AS label, r.relation_type AS rel
+              FROM relations r JOIN entities n ON n.id = r.from_entity
+             WHERE r.to_entity = t.value AND r.ended_at IS NULL
+               AND +r.relation_type IN (SELECT value FROM json_each(:uses))
+               AND {_LIVE_N} AND n.id <> t.value
+             LIMIT 2 * :cap) m) AS members
+  FROM json_each(:ids) t
+""",)
+
+TRAINING_EVIDENCE = ("""
+SELECT h.iid AS issue_id,
+       json_group_array(json_array(h.cid, cn.name, h.rel, h.outward, h.kid, kn.name)) AS matches
+  FROM (SELECT ic.iid, ic.cid, ic.rel, ic.outward, cv.kid,
+               row_number() OVER (PARTITION BY ic.iid ORDER BY ic.cid, cv.kid) AS rn
+          FROM json_each(:ids) k
+          CROSS JOIN rf_issue_concept ic ON ic.iid = k.value
+          CROSS JOIN rf_course cv ON cv.cid = ic.cid) h
+  JOIN entities cn ON cn.id = h.cid
+  JOIN entities kn ON kn.id = h.kid
+ WHERE h.rn <= :cap
+ GROUP BY h.iid
+""",)
+
+# Per (technique, target domain): each shared concept with its example entity in that domain,
+# and the technique's own domains.
+TECHNIQUE_EVIDENCE = ("""
+WITH pick AS (
+    SELECT json_extract(value, '$[0]') AS tid, json_extract(value, '$[1]') AS did
+      FROM json_each(:keys)
+)
+SELECT p.tid AS technique_id, p.did AS domain_id,
+       json_group_array(json_array(tc.cid, cn.name, tc.rel, tc.outward, cd.eid, en.name,
+                                   en.entity_type, cd.rel, cd.outward)) AS shared,
+       (SELECT json_group_array(json_array(h.did, hd.name)) FROM rf_in_domain h
+          JOIN entities hd ON hd.id = h.did WHERE h.nid = p.tid) AS home_domains
+  FROM pick p
+  CROSS JOIN rf_tconcept tc ON tc.tid = p.tid
+  CROSS JOIN rf_cdomain cd ON cd.cid = tc.cid AND cd.did = p.did
+  JOIN entities cn ON cn.id = tc.cid
+  JOIN entities en ON en.id = cd.eid
+ GROUP BY p.tid, p.did
+""",)
+
+CONCEPT_EVIDENCE = (f"""
+SELECT k.value AS concept_id,
+       (SELECT json_group_array(json_array(m.id, m.name, m.label, m.rel, m.outward)) FROM (
+            SELECT n.id, n.name, n.entity_type AS label, r.relation_type AS rel, 0 AS outward
+              FROM relations r JOIN entities n ON n.id = r.from_entity
+             WHERE r.to_entity = k.value AND r.ended_at IS NULL AND {_LIVE_N} AND n.id <> k.value
+            UNION ALL
+            SELECT n.id, n.name, n.entity_type, r.relation_type, 1
+              FROM relations r JOIN entities n ON n.id = r.to_entity
+             WHERE r.from_entity = k.value AND r.ended_at IS NULL AND {_LIVE_N} AND n.id <> k.value
+             LIMIT 2 * :cap) m) AS members
+  FROM json_each(:ids) k
+""",)
+
+STALE_EVIDENCE = (f"""
+WITH link AS (
+    SELECT k.value AS nid, r.to_entity AS aid, r.relation_type AS rel, 1 AS outward
+      FROM json_each(:ids) k CROSS JOIN relations r ON r.from_entity = k.value
+      JOIN rf_active a ON a.id = r.to_entity WHERE r.ended_at IS NULL
+    UNION ALL
+    SELECT k.value, r.from_entity, r.relation_type, 0
+      FROM json_each(:ids) k CROSS JOIN relations r ON r.to_entity = k.value
+      JOIN rf_active a ON a.id = r.from_entity WHERE r.ended_at IS NULL
+),
+hit AS (
+    SELECT l.nid, l.aid, min(l.rel) AS rel, l.outward,
+           row_number() OVER (PARTITION BY l.nid ORDER BY l.aid) AS rn
+      FROM link l GROUP BY l.nid, l.aid
+)
+SELECT h.nid AS node_id, n.updated_at, json_extract(n.props, '$.confidence') AS node_confidence,
+       json_group_array(json_array(a.id, a.name, a.entity_type, h.rel, h.outward))
+           FILTER (WHERE h.rn <= :cap) AS active
+  FROM hit h JOIN entities n ON n.id = h.nid JOIN entities a ON a.id = h.aid
+ WHERE {_STALE_NODE}
+ GROUP BY h.nid
+""",)
+
+EVIDENCE: dict[str, tuple[str, ...]] = {
+    "cross_project_solutions": CROSS_PROJECT_EVIDENCE,
+    "shared_technology": SHARED_TECHNOLOGY_EVIDENCE,
+    "training_opportunities": TRAINING_EVIDENCE,
+    "technique_transfer": TECHNIQUE_EVIDENCE,
+    "concept_clusters": CONCEPT_EVIDENCE,
+    "stale_knowledge": STALE_EVIDENCE,
+    # under_connected_nodes: its one candidate row already carries the evidence.
+}
+
+NAMES = "SELECT id, name, entity_type FROM entities WHERE id IN (SELECT value FROM json_each(?))"
+
+
+def detector_params(rules: ReflectRules, *, cutoff: str) -> dict[str, Any]:
+    """Named parameters for every statement above (each binds the ones it names)."""
+    return {
+        "cap": rules.evidence_cap,
+        "min_cluster": rules.min_cluster_size,
+        "uses": json.dumps(list(rules.uses_relations)),
+        "solved_by": rules.solved_by_relation,
+        "covers": rules.covers_relation,
+        "in_domain": rules.in_domain_relation,
+        "resolved": json.dumps([s.lower() for s in rules.resolved_statuses]),
+        # No status at all counts as active (Engrama: status in (active, null)).
+        "active": json.dumps(["", *(s.lower() for s in rules.active_statuses)]),
+        "cutoff": cutoff,
+        "low": rules.low_confidence,
+    }
+
+
+
+
+class DetectionSession:
+    """One reflect's reading of the graph: the working TEMP tables and the detectors over them.
+
+    Opened by ``SqliteInsightStore.detection`` inside a read transaction, so every detector sees
+    the same snapshot; the TEMP tables are private to this connection and dropped on close.
+    """
+
+    def __init__(self, conn: Connection, rules: ReflectRules, *, now: str, cutoff: str) -> None:
+        self._conn = conn
+        self.rules = rules
+        self.now = now
+        self.fingerprint = ""
+        self._params = detector_params(rules, cutoff=cutoff)
+        self._built: set[str] = set()
+
+    def open(self) -> None:
+        self._drop()
+        self.fingerprint = insights.graph_fingerprint(self._conn)
+
+    def close(self) -> None:
+        self._drop()
+
+    def _drop(self) -> None:
+        for table in TEMP_TABLES:
+            self._conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
+        self._built.clear()
+
+    def last_token(self) -> str:
+        """What the last reflect recorded about the graph (see ``insights.apply``)."""
+        return insights.read_token(self._conn)
+
+    def stored(self) -> dict[str, StoredInsight]:
+        return insights.stored_insights(self._conn)
+
+    def blocked(self, titles: Sequence[str]) -> set[str]:
+        return insights.blocked_titles(self._conn, titles)
+
+    def _build(self, pattern: str) -> None:
+        for name in NEEDS.get(pattern, ()):
+            if name not in self._built:
+                for sql in PREPARE[name]:
+                    self._conn.execute(sql, self._params)
+                self._built.add(name)
+
+    def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
+        """Every candidate of ``pattern``: the rows of ``CANDIDATES[pattern]``, as tuples (a
+        graph of 100k entities gives tens of thousands; tuples keep that cheap)."""
+        self._build(pattern)
+        rows = self._conn.execute(CANDIDATES[pattern], self._params).fetchall()
+        if pattern == "under_connected_nodes":
+            rows = [r for r in rows if r[0]]  # the aggregate row exists even when none is found
+        return rows
+
+    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """``{id: (name, label)}`` for the entities in ``ids`` that exist."""
+        out: dict[int, tuple[str, str]] = {}
+        for chunk in reads.id_chunks(list(dict.fromkeys(ids))):
+            out.update((i, (n, t)) for i, n, t in self._conn.execute(NAMES, (chunk,)))
+        return out
+
+    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
+        """Evidence rows for the anchors ``keys``, by key (ids, or (technique, domain) pairs)."""
+        if pattern not in EVIDENCE or not keys:
+            return {}
+        self._build(pattern)
+        pairs = pattern == "technique_transfer"
+        out: dict[Any, dict[str, Any]] = {}
+        for start in range(0, len(keys), _EVIDENCE_CHUNK):
+            chunk = [list(k) if pairs else k for k in keys[start : start + _EVIDENCE_CHUNK]]
+            params = {**self._params, "keys" if pairs else "ids": json.dumps(chunk)}
+            for sql in EVIDENCE[pattern]:
+                cur = self._conn.execute(sql, params)
+                if cur.description is None:
+                    continue
+                columns = [d[0] for d in cur.description]
+                for r in cur:
+                    row = dict(zip(columns, r, strict=True))
+                    out[(r[0], r[1]) if pairs else r[0]] = row
+        return out
+
+
+_EVIDENCE_CHUNK = 2000
