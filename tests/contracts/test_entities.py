@@ -86,6 +86,8 @@ def test_soft_delete_keeps_entity_readable_but_out_of_search(mem: Memory) -> Non
     assert node is not None and node.archived_at is not None
     assert node.observations == ["legacy system"]
     assert names(mem.open_nodes(["Old"])) == ["Old"]
+    assert names(mem.read_graph()) == []  # the current graph leaves archived entities out
+    assert mem.read_graph(names_only=True).total_entities == 0
     assert names(mem.search_nodes("legacy")) == []
     assert mem.fulltext_search("legacy") == []
     assert [n.name for n in mem.list_nodes(include_archived=True)] == ["Old"]

@@ -94,11 +94,12 @@ def relations_touching(conn: Connection, ids: Sequence[int]) -> list[Relation]:
 
 
 def relations_from(conn: Connection, ids: Sequence[int]) -> list[Relation]:
-    """Current relations whose source is in ``ids`` (each relation lands on exactly one page)."""
+    """Current relations from ``ids`` to entities not archived (each lands on exactly one page)."""
     out: list[tuple[int, Relation]] = []
     for chunk in id_chunks(ids):
         for rid, src, dst, rtype in conn.execute(
-            f"{_REL_SELECT} WHERE r.from_entity IN ({IDS}) AND r.ended_at IS NULL", (chunk,)
+            f"{_REL_SELECT} WHERE r.from_entity IN ({IDS}) AND r.ended_at IS NULL AND t.archived_at IS NULL",
+            (chunk,)
         ):
             out.append((rid, Relation(**{"from": src, "to": dst, "relationType": rtype})))
     return [r for _, r in sorted(out, key=lambda p: p[0])]

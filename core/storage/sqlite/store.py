@@ -288,17 +288,19 @@ class SqliteGraphStore:
     def read_graph(
         self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
     ) -> KnowledgeGraph:
-        """The whole graph, or one page of it (entities by creation order)."""
+        """The whole graph, or one page of it (entities by creation order).
+
+        Archived entities (soft-deleted ones, insights awaiting review) are left out, with the
+        relations that touch them; ``open_nodes`` and ``get_node`` still return them by name.
+        """
+        live = "SELECT id FROM entities WHERE archived_at IS NULL ORDER BY id"
         with self._lock:
             conn = self._conn
             if limit is None and offset == 0 and not names_only:
-                ids = [r[0] for r in conn.execute("SELECT id FROM entities ORDER BY id")]
+                ids = [r[0] for r in conn.execute(live)]
                 return KnowledgeGraph(entities=reads.entities(conn, ids),
                                       relations=reads.relations_from(conn, ids))
-            ids = [r[0] for r in conn.execute(
-                "SELECT id FROM entities ORDER BY id LIMIT ? OFFSET ?",
-                (-1 if limit is None else limit, offset),
-            )]
+            ids = [r[0] for r in conn.execute(f"{live} LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset))]
             total_e, total_r = self._totals()
             if names_only:
                 return KnowledgeGraph(entities=reads.summaries(conn, ids), relations=[],
@@ -307,16 +309,35 @@ class SqliteGraphStore:
                                   relations=reads.relations_from(conn, ids),
                                   total_entities=total_e, total_relations=total_r)
 
+    def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
+        """Every current relation with its properties, archived ends included, oldest first
+        (for exports; read in pages so the lock is never held for long)."""
+        last = 0
+        while True:
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT r.id, f.name, t.name, r.relation_type, r.props FROM relations r "
+                    "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
+                    "WHERE r.id > ? AND r.ended_at IS NULL ORDER BY r.id LIMIT ?", (last, page)).fetchall()
+            if not rows:
+                return
+            for _, src, dst, rtype, props in rows:
+                yield Relation(**{"from": src, "to": dst, "relationType": rtype}), json.loads(props)
+            last = rows[-1][0]
+
     def _totals(self) -> tuple[int, int]:
-        """(entities, current relations), cached until this or another connection writes.
+        """(live entities, current relations between them), cached until any connection writes.
 
         Counting 200k relations costs milliseconds; paging through a graph asks on every page.
         """
         conn = self._conn
         version = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
         if self._totals_cache is None or self._totals_cache[0] != version:
-            entities = conn.execute("SELECT count(*) FROM entities").fetchone()[0]
-            relations = conn.execute("SELECT count(*) FROM relations WHERE ended_at IS NULL").fetchone()[0]
+            entities = conn.execute("SELECT count(*) FROM entities WHERE archived_at IS NULL").fetchone()[0]
+            relations = conn.execute(
+                "SELECT count(*) FROM relations r JOIN entities f ON f.id = r.from_entity "
+                "JOIN entities t ON t.id = r.to_entity WHERE r.ended_at IS NULL "
+                "AND f.archived_at IS NULL AND t.archived_at IS NULL").fetchone()[0]
             self._totals_cache = (version, (entities, relations))
         return self._totals_cache[1]
 
