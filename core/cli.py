@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,26 +20,48 @@ from core.memory import Memory
 from core.settings import Settings
 
 
-def _settings(args: argparse.Namespace) -> Settings:
-    overrides: dict[str, Any] = {}
+def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
+    overrides: dict[str, Any] = dict(extra)
     if args.db is not None:
         overrides["db"] = args.db
     return Settings(**overrides)
 
 
+def _dump(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+# -- status -----------------------------------------------------------------------------------
+
+
 def cmd_status(args: argparse.Namespace) -> int:
-    """Print the database, its health and counts."""
+    """Print the database, its health and counts, the embedding model and the hub endpoint."""
+    from core.server.endpoint import endpoint_file, probe, read_endpoint
+    from core.server.tools_engrama import embeddings_info
+
     settings = _settings(args)
     with Memory(settings) as memory:
         health = memory.health_check()
         labels = memory.count_labels()
+        model = embeddings_info(memory)
+    hub = read_endpoint()
+    live = probe(hub) if hub.get("port") else None
+    endpoint = {
+        "file": str(endpoint_file()),
+        "token": bool(hub.get("token")),
+        "running": bool(live),
+        "url": hub.get("url") if live else None,
+        "db": live.get("db") if live else None,
+    }
     if args.json:
-        print(json.dumps({**health, "labels": labels}, indent=2, ensure_ascii=False))
+        _dump({**health, "labels": labels, "embeddings": model, "endpoint": endpoint})
         return 0 if health["ok"] else 1
     counts = health["counts"]
     print(f"Hipocampo {__version__}")
-    print(f"  database     {health.get('path', settings.db)} ({health['backend']}, schema "
-          f"{health.get('schema_version')}, integrity {health.get('quick_check')})")
+    print(
+        f"  database     {health.get('path', settings.db)} ({health['backend']}, schema "
+        f"{health.get('schema_version')}, integrity {health.get('quick_check')})"
+    )
     print(f"  sqlite       {health.get('sqlite_version')}, sqlite-vec {health.get('sqlite_vec_version')}")
     print(f"  entities     {counts.get('entities', 0)} ({health.get('archived', 0)} archived)")
     print(f"  observations {counts.get('observations', 0)}")
@@ -46,18 +70,283 @@ def cmd_status(args: argparse.Namespace) -> int:
     if labels:
         top = ", ".join(f"{k} {v}" for k, v in list(labels.items())[:8])
         print(f"  types        {top}")
+    print(f"  embeddings   {_describe_embeddings(model)}")
+    if live:
+        print(f"  hub          running at {endpoint['url']} for {endpoint['db']}")
+    else:
+        print(f"  hub          not running ({endpoint['file']})")
     return 0 if health["ok"] else 1
 
 
+def _describe_embeddings(info: dict[str, Any]) -> str:
+    text = str(info.get("provider"))
+    if info.get("model"):
+        text += f": {info['model']}, {info.get('embedded', 0)} of {info.get('entities', 0)} entities embedded"
+    if info.get("model_present") is False:
+        text += f" (model missing from {info.get('model_dir')})"
+    if info.get("error"):
+        text += f" ({info['error']})"
+    return text
+
+
+# -- mcp --------------------------------------------------------------------------------------
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Serve MCP: stdio (bridging to a running hub when there is one), or HTTP with ``--http``."""
+    from core.server.state import start_background
+    from core.server.stdio import configure_logging, run_stdio
+
+    configure_logging()
+    settings = _settings(args)
+    if not args.http:
+        run_stdio(settings, bridge=not args.no_bridge)
+        return 0
+    import anyio
+
+    from core.server.http import print_ready, serve_http
+
+    with Memory(settings) as memory:
+        start_background(memory)
+        try:
+            anyio.run(lambda: serve_http(memory, port=args.port, on_ready=print_ready))
+        except OSError as exc:  # the port is taken, or not ours to bind
+            print(
+                f"hipocampo: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr
+            )
+            return 2
+    return 0
+
+
+# -- import / export --------------------------------------------------------------------------
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Import files (each all-or-nothing); print what each did."""
+    from core.io import import_path
+
+    reports = []
+    with Memory(_settings(args, actor="import")) as memory:
+        for path in args.files:
+            progress = _progress_printer(path) if sys.stderr.isatty() and not args.json else _quiet
+            reports.append(import_path(memory, path, format=args.format, progress=progress).as_dict())
+    if args.json:
+        _dump(reports)
+    else:
+        for r in reports:
+            print(
+                f"{r['source']} ({r['format']}): {r['entities_imported']} entities new, "
+                f"{r['entities_merged']} updated, {r['relations_imported']} relations new, "
+                f"{r['skipped']} already there, {r['errors']} errors"
+            )
+            for detail in r["error_details"][:20]:
+                print(f"  {detail}")
+    return 1 if any(r["errors"] for r in reports) else 0
+
+
+def _quiet(done: int, total: int) -> None:
+    pass
+
+
+def _progress_printer(path: Path) -> Any:
+    def show(done: int, total: int) -> None:
+        pct = 100 * done // total if total else 100
+        print(f"\r{path.name}: {pct:3d}%", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    return show
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Export the graph to stdout or ``--out``."""
+    from core.io import export_graph
+
+    with Memory(_settings(args)) as memory:
+        counts = export_graph(memory, args.format, args.out if args.out is not None else sys.stdout)
+    if args.out is not None:
+        print(f"{args.out}: " + ", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
+    return 0
+
+
+# -- search / reflect / backup ----------------------------------------------------------------
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """Search by meaning (or by substring with ``--substring``) and print the hits."""
+    with Memory(_settings(args)) as memory:
+        if args.substring:
+            hits = [
+                {"name": e.name, "entityType": e.entityType, "observations": getattr(e, "observations", [])}
+                for e in memory.search_nodes(args.query, limit=args.limit).entities
+            ]
+        else:
+            hits = memory.search_semantic(args.query, args.limit)
+    if args.json:
+        _dump(hits)
+        return 0
+    if not hits:
+        print("No matches.")
+    for hit in hits:
+        score = f"  {hit['limbic_score']:.3f}" if "limbic_score" in hit else ""
+        print(f"{hit['name']} ({hit['entityType']}){score}")
+        for obs in hit["observations"][:3]:
+            print(f"    {obs if len(obs) <= 100 else obs[:99] + '…'}")
+    return 0
+
+
+def cmd_reflect(args: argparse.Namespace) -> int:
+    """Run reflect and print its summary."""
+    with Memory(_settings(args)) as memory:
+        reflect = getattr(memory, "reflect", None)
+        if reflect is None:
+            print("hipocampo: reflect is not available in this build yet.", file=sys.stderr)
+            return 2
+        _dump(reflect(actor="cli"))
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Copy the database (consistently, even while in use) to DEST or beside it."""
+    settings = _settings(args)
+    dest = args.dest
+    if dest is None:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        dest = Path(settings.db).with_name(f"{Path(settings.db).stem}-backup-{stamp}.db")
+    elif dest.is_dir():
+        dest = dest / f"{Path(settings.db).stem}-backup-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.db"
+    with Memory(settings) as memory:
+        written = memory.backup(dest)
+    print(written)
+    return 0
+
+
+# -- config -----------------------------------------------------------------------------------
+
+CLIENTS = ("claude-desktop", "claude-code", "cursor", "opencode")
+SERVER_KEY = "memory"  # the official server's usual key: replacing it is a one-line change
+
+
+def server_command(db: Path) -> list[str]:
+    """The absolute command line an MCP client should run to start Hipocampo over stdio."""
+    bindir = Path(sys.executable).parent
+    names = ("hipocampo.exe", "hipocampo") if os.name == "nt" else ("hipocampo",)
+    for name in names:
+        if (bindir / name).is_file():
+            return [str((bindir / name).absolute()), "--db", str(db), "mcp"]
+    argv0 = Path(sys.argv[0])
+    if argv0.name.startswith("hipocampo") and argv0.is_file():
+        return [str(argv0.absolute()), "--db", str(db), "mcp"]
+    return [str(Path(sys.executable).absolute()), "-m", "core.cli", "--db", str(db), "mcp"]
+
+
+def client_config(client: str, db: Path) -> tuple[str, str]:
+    """(where it goes, what to paste) for ``client``."""
+    command = server_command(db)
+    entry = {"command": command[0], "args": command[1:]}
+    if client == "claude-desktop":
+        if sys.platform == "darwin":
+            where = "~/Library/Application Support/Claude/claude_desktop_config.json"
+        elif os.name == "nt":
+            where = r"%APPDATA%\Claude\claude_desktop_config.json"
+        else:
+            where = "~/.config/Claude/claude_desktop_config.json"
+        return where, json.dumps({"mcpServers": {SERVER_KEY: entry}}, indent=2)
+    if client == "cursor":
+        return "~/.cursor/mcp.json (or .cursor/mcp.json in a project)", json.dumps(
+            {"mcpServers": {SERVER_KEY: entry}}, indent=2
+        )
+    if client == "opencode":
+        return "~/.config/opencode/opencode.json (or opencode.json in a project)", json.dumps(
+            {
+                "$schema": "https://opencode.ai/config.json",
+                "mcp": {SERVER_KEY: {"type": "local", "command": command, "enabled": True}},
+            },
+            indent=2,
+        )
+    if client == "claude-code":
+        return "run in a terminal", " ".join(
+            ["claude", "mcp", "add", "--scope", "user", SERVER_KEY, "--", *(_shell_quote(c) for c in command)]
+        )
+    raise HipocampoError(f"Unknown client {client!r}; choose one of {', '.join(CLIENTS)}.")
+
+
+def _shell_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text) if os.name != "nt" else (f'"{text}"' if " " in text else text)
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    """Print the configuration that starts Hipocampo from ``args.client``."""
+    db = Path(_settings(args).db).expanduser().absolute()
+    where, text = client_config(args.client, db)
+    print(f"# {args.client}: {where}", file=sys.stderr)
+    print(text)
+    return 0
+
+
+# -- parser -----------------------------------------------------------------------------------
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from core.io import EXPORT_FORMATS
+
     parser = argparse.ArgumentParser(prog="hipocampo", description="Local-first memory for AI assistants.")
     parser.add_argument("--version", action="version", version=f"hipocampo {__version__}")
-    parser.add_argument("--db", type=Path, default=None, help="SQLite file (default: $HIPOCAMPO_DB or "
-                        "the user data folder)")
+    parser.add_argument(
+        "--db", type=Path, default=None, help="SQLite file (default: $HIPOCAMPO_DB or the user data folder)"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    status = sub.add_parser("status", help="database, counts and health")
+
+    status = sub.add_parser("status", help="database, counts, model, hub")
     status.add_argument("--json", action="store_true", help="machine-readable output")
     status.set_defaults(func=cmd_status)
+
+    mcp = sub.add_parser("mcp", help="run the MCP server (stdio, or HTTP with --http)")
+    mcp.add_argument("--http", action="store_true", help="serve Streamable HTTP on 127.0.0.1 as the hub")
+    mcp.add_argument("--port", type=int, default=0, help="HTTP port (default: a free one)")
+    mcp.add_argument("--no-bridge", action="store_true", help="stdio: never forward to a running hub")
+    mcp.set_defaults(func=cmd_mcp)
+
+    imp = sub.add_parser("import", help="import memory.jsonl, Engrama .ndjson, MCP Memory v2 .db, notes")
+    imp.add_argument("files", type=Path, nargs="+", help="files, or folders of Markdown/text notes")
+    imp.add_argument(
+        "--format",
+        choices=("jsonl", "ndjson", "sqlite", "markdown"),
+        default=None,
+        help="default: detected from each file",
+    )
+    imp.add_argument("--json", action="store_true", help="machine-readable reports")
+    imp.set_defaults(func=cmd_import)
+
+    exp = sub.add_parser("export", help="export the graph")
+    exp.add_argument(
+        "--format",
+        choices=EXPORT_FORMATS,
+        default="jsonl",
+        help="jsonl (official memory server), ndjson (Engrama), graphml, markdown (a folder)",
+    )
+    exp.add_argument("--out", type=Path, default=None, help="file (folder for markdown); default: stdout")
+    exp.set_defaults(func=cmd_export)
+
+    search = sub.add_parser("search", help="search the memory")
+    search.add_argument("query")
+    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--substring", action="store_true", help="substring match (search_nodes)")
+    search.add_argument("--json", action="store_true")
+    search.set_defaults(func=cmd_search)
+
+    reflect = sub.add_parser("reflect", help="look for patterns; propose insights")
+    reflect.set_defaults(func=cmd_reflect)
+
+    backup = sub.add_parser("backup", help="copy the database, safely while it is in use")
+    backup.add_argument(
+        "dest", type=Path, nargs="?", default=None, help="file or folder (default: beside it)"
+    )
+    backup.set_defaults(func=cmd_backup)
+
+    config = sub.add_parser("config", help="print the setup for an MCP client")
+    config.add_argument("client", choices=CLIENTS)
+    config.set_defaults(func=cmd_config)
     return parser
 
 
@@ -68,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     except HipocampoError as exc:
         print(f"hipocampo: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -1,0 +1,252 @@
+"""The stdio↔hub bridge: a stdio MCP server that forwards to the running hub over HTTP.
+
+When the desktop app (or ``hipocampo mcp --http``) serves the same database, every stdio server an
+MCP client spawns forwards its tools and resources there, so one process holds the model and the
+GUI sees each change as it happens. The upstream connection is opened on the first request, with
+the downstream client's own clientInfo, so change_log still names the assistant that wrote.
+
+If the hub cannot be reached, or stops answering, the bridge opens the database itself and
+carries on; a call that was in flight when the hub went away is reported as an error (it may or
+may not have been applied), never retried behind the model's back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, TypeVar
+
+import anyio
+import httpx2
+import mcp_types as types
+from anyio.abc import TaskGroup
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+from core import __version__
+from core.memory import Memory
+from core.server.app import INSTRUCTIONS, SERVER_NAME, build_server
+from core.server.pipes import pipe_stdio, pipes_usable
+from core.server.state import FALLBACK_ACTOR, start_background
+from core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+UPSTREAM_TIMEOUT_S = 300.0  # reflect or a big import can take a while; a dead hub fails faster
+ClientFactory = Callable[[types.Implementation], AbstractAsyncContextManager[Client]]
+T = TypeVar("T")
+
+
+class Upstream:
+    """The one connection requests are forwarded on: the hub, else the database in-process.
+
+    The connection is entered and left by a task of its own (anyio scopes must close in the task
+    that opened them); requests only borrow it.
+    """
+
+    def __init__(self, hub: dict[str, Any], settings: Settings, tg: TaskGroup) -> None:
+        self._hub = hub
+        self._settings = settings
+        self._tg = tg
+        self._lock = anyio.Lock()
+        self._client: Client | None = None
+        self._release = anyio.Event()
+        self.local = False
+
+    async def client(self, info: types.Implementation) -> Client:
+        """The live connection, opened on first use (hub first, then in-process)."""
+        async with self._lock:
+            if self._client is not None:
+                return self._client
+            error: BaseException | None = None
+            for use_local in (True,) if self.local else (False, True):
+                ready = anyio.Event()
+                self._release = anyio.Event()
+                factory = self._local_client if use_local else self._hub_client
+                outcome: dict[str, BaseException] = {}
+                self._tg.start_soon(self._hold, factory, info, ready, self._release, outcome)
+                await ready.wait()
+                if self._client is not None:
+                    return self._client
+                error = outcome.get("error")
+                if not use_local:
+                    log.warning(
+                        "The Hipocampo hub at %s cannot be reached (%s); using %s directly.",
+                        self._hub.get("url"),
+                        error,
+                        self._settings.db,
+                    )
+                    self.local = True
+            assert error is not None
+            raise error
+
+    def broken(self) -> None:
+        """The hub stopped answering: drop the connection; the next request opens the database."""
+        if not self.local:
+            log.warning(
+                "The Hipocampo hub stopped answering; using %s directly from now on.", self._settings.db
+            )
+        self.local = True
+        self._client = None
+        self._release.set()
+
+    def close(self) -> None:
+        self._client = None
+        self._release.set()
+
+    async def _hold(
+        self,
+        factory: ClientFactory,
+        info: types.Implementation,
+        ready: anyio.Event,
+        release: anyio.Event,
+        outcome: dict[str, BaseException],
+    ) -> None:
+        try:
+            async with factory(info) as client:
+                self._client = client
+                ready.set()
+                await release.wait()
+        except Exception as exc:  # reported to the waiting request, or logged if it came later
+            outcome["error"] = exc
+            if ready.is_set():
+                log.info("Upstream connection closed: %r", exc)
+        finally:
+            ready.set()
+
+    @asynccontextmanager
+    async def _hub_client(self, info: types.Implementation) -> AsyncIterator[Client]:
+        headers = {"Authorization": f"Bearer {self._hub['token']}"}
+        timeout = httpx2.Timeout(10.0, read=UPSTREAM_TIMEOUT_S)
+        async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
+            transport = streamable_http_client(self._hub["url"], http_client=http)
+            async with Client(
+                transport, client_info=info, read_timeout_seconds=UPSTREAM_TIMEOUT_S, cache=None
+            ) as client:
+                yield client
+
+    @asynccontextmanager
+    async def _local_client(self, info: types.Implementation) -> AsyncIterator[Client]:
+        with Memory(self._settings) as memory:
+            start_background(memory)
+            async with Client(build_server(memory), client_info=info, cache=None) as client:
+                yield client
+
+
+def _client_info(ctx: ServerRequestContext[Upstream]) -> types.Implementation:
+    params = ctx.session.client_params
+    if params is not None and params.client_info is not None:
+        return params.client_info
+    return types.Implementation(name=FALLBACK_ACTOR, version="")
+
+
+def _failure(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
+
+
+class HubLost(Exception):
+    """The hub went away while a request was on its way; it may or may not have been applied."""
+
+
+async def _forward(
+    ctx: ServerRequestContext[Upstream], call: Callable[[Client], Awaitable[T]], *, retry: bool
+) -> T:
+    """Run ``call`` on the upstream connection.
+
+    When the hub stops answering, the bridge switches to the database in-process; ``retry``
+    (reads only) then runs ``call`` again there, otherwise ``HubLost`` is raised. Errors the hub
+    itself answered with pass through unchanged.
+    """
+    upstream = ctx.lifespan_context
+    client = await upstream.client(_client_info(ctx))
+    try:
+        return await call(client)
+    except MCPError as exc:
+        if exc.code != types.CONNECTION_CLOSED:
+            raise
+        lost: Exception = exc
+    except Exception as exc:  # the transport failed (connection refused, reset …)
+        lost = exc
+    upstream.broken()
+    if not retry:
+        raise HubLost(repr(lost)) from lost
+    return await call(await upstream.client(_client_info(ctx)))
+
+
+def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
+    """A stdio-facing server that forwards tools and resources to ``hub`` (see the module doc)."""
+
+    @asynccontextmanager
+    async def lifespan(_server: Server[Upstream]) -> AsyncIterator[Upstream]:
+        async with anyio.create_task_group() as tg:
+            upstream = Upstream(hub, settings, tg)
+            try:
+                yield upstream
+            finally:
+                upstream.close()
+
+    async def list_tools(
+        ctx: ServerRequestContext[Upstream], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return await _forward(
+            ctx, lambda c: c.list_tools(cursor=params.cursor if params else None), retry=True
+        )
+
+    async def call_tool(
+        ctx: ServerRequestContext[Upstream], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        try:
+            return await _forward(
+                ctx, lambda c: c.call_tool(params.name, params.arguments or {}), retry=False
+            )
+        except HubLost as exc:
+            return _failure(
+                f"The Hipocampo app stopped answering during {params.name} ({exc}); it may or "
+                "may not have been applied. Check with a read before retrying; further calls use "
+                "the memory file directly."
+            )
+
+    async def list_resources(
+        ctx: ServerRequestContext[Upstream], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return await _forward(
+            ctx, lambda c: c.list_resources(cursor=params.cursor if params else None), retry=True
+        )
+
+    async def list_templates(
+        ctx: ServerRequestContext[Upstream], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return await _forward(
+            ctx, lambda c: c.list_resource_templates(cursor=params.cursor if params else None), retry=True
+        )
+
+    async def read_resource(
+        ctx: ServerRequestContext[Upstream], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        return await _forward(ctx, lambda c: c.read_resource(str(params.uri)), retry=True)
+
+    return Server(
+        SERVER_NAME,
+        version=__version__,
+        title="Hipocampo memory",
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+    )
+
+
+async def run_bridge(hub: dict[str, Any], settings: Settings) -> None:
+    """Serve the bridge on this process's stdin/stdout until the client goes away."""
+    server = build_bridge(hub, settings)
+    transport = pipe_stdio() if pipes_usable() else stdio_server()
+    async with transport as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -1,0 +1,156 @@
+"""The hub file: where a running Hipocampo HTTP server (the desktop app, or ``hipocampo mcp
+--http``) listens, and the bearer token it wants.
+
+``endpoint.json`` in the user's config folder, readable by the user only (0600)::
+
+    {"token": "…", "port": 51234, "pid": 4242, "db": "/home/ada/.local/share/hipocampo/memory.db",
+     "url": "http://127.0.0.1:51234/mcp"}
+
+The token is generated once and kept; ``port``, ``pid``, ``db`` and ``url`` are present only while
+a hub runs. ``HIPOCAMPO_ENDPOINT_FILE`` points somewhere else (tests, several profiles).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import platformdirs
+
+from core.settings import APP_NAME
+
+log = logging.getLogger(__name__)
+
+ENV_ENDPOINT_FILE = "HIPOCAMPO_ENDPOINT_FILE"
+MCP_PATH = "/mcp"
+HEALTH_PATH = "/health"
+_RUNNING_KEYS = ("port", "pid", "db", "url")
+
+
+def endpoint_file() -> Path:
+    """Where the hub file lives: ``$HIPOCAMPO_ENDPOINT_FILE`` or the user config folder."""
+    override = os.environ.get(ENV_ENDPOINT_FILE)
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "endpoint.json"
+
+
+def read_endpoint(path: Path | None = None) -> dict[str, Any]:
+    """The hub file's content, or ``{}`` when it is missing or unreadable."""
+    path = path or endpoint_file()
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    """Replace the file atomically, created 0600 from the start (never briefly world-readable)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=2)
+    with contextlib.suppress(OSError):  # not every file system has POSIX modes (Windows)
+        os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+def ensure_token(path: Path | None = None) -> str:
+    """The hub's bearer token, generated (and saved) the first time."""
+    path = path or endpoint_file()
+    data = read_endpoint(path)
+    token = data.get("token")
+    if isinstance(token, str) and len(token) >= 32:
+        return token
+    data["token"] = secrets.token_urlsafe(32)
+    _write(path, data)
+    return data["token"]
+
+
+def publish(port: int, db: str, *, path: Path | None = None, host: str = "127.0.0.1") -> dict[str, Any]:
+    """Record that this process serves ``db`` on ``port``. Returns the file's new content."""
+    path = path or endpoint_file()
+    data = read_endpoint(path)
+    data.setdefault("token", ensure_token(path))
+    data.update(port=port, pid=os.getpid(), db=db, url=f"http://{host}:{port}{MCP_PATH}")
+    _write(path, data)
+    return data
+
+
+def withdraw(path: Path | None = None) -> None:
+    """Forget the running hub (if it is this process); the token stays for the next start."""
+    path = path or endpoint_file()
+    data = read_endpoint(path)
+    if data.get("pid") != os.getpid():
+        return
+    for key in _RUNNING_KEYS:
+        data.pop(key, None)
+    _write(path, data)
+
+
+def probe(data: dict[str, Any], *, timeout: float = 1.0) -> dict[str, Any] | None:
+    """Ask the hub in ``data`` whether it is alive; its health record, or None if it does not answer."""
+    port, token = data.get("port"), data.get("token")
+    if not isinstance(port, int) or not isinstance(token, str):
+        return None
+    try:
+        response = httpx.get(
+            f"http://127.0.0.1:{port}{HEALTH_PATH}",
+            timeout=timeout,
+            headers={"Authorization": f"Bearer {token}"},
+        )
+    except httpx.HTTPError:
+        return None
+    if response.status_code != 200:
+        return None
+    try:
+        health = response.json()
+    except ValueError:
+        return None
+    return health if isinstance(health, dict) and health.get("ok") else None
+
+
+def live_hub(db: str, *, path: Path | None = None) -> dict[str, Any] | None:
+    """The hub file's content if a hub is running *for this database* and answers; else None."""
+    data = read_endpoint(path)
+    if not data.get("port") or not _process_alive(data.get("pid")):
+        return None  # never show the token to whatever took over a dead hub's port
+    health = probe(data)
+    if health is None:
+        log.info("The hub in %s does not answer; running in-process.", path or endpoint_file())
+        return None
+    if not _same_file(health.get("db"), db):
+        log.info("The hub serves %s, not %s; running in-process.", health.get("db"), db)
+        return None
+    return data
+
+
+def _process_alive(pid: Any) -> bool:
+    """False only when ``pid`` certainly names no running process (POSIX); True otherwise."""
+    if not isinstance(pid, int) or sys.platform == "win32":  # os.kill(pid, 0) is not a probe there
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def _same_file(a: Any, b: str) -> bool:
+    if not isinstance(a, str):
+        return False
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False

@@ -1,0 +1,217 @@
+"""MCP over Streamable HTTP on 127.0.0.1: the hub that stdio servers bridge to.
+
+Three checks wrap the SDK's app, before anything reaches MCP:
+- ``Host`` must be ``127.0.0.1:<port>`` or ``localhost:<port>`` (DNS rebinding: a web page that
+  resolves its own name to 127.0.0.1 still sends its own name here);
+- an ``Origin``, when a browser sends one, must be a loopback origin;
+- ``Authorization: Bearer <token>``, the token from the hub file only the user can read.
+
+``serve_http`` runs uvicorn on a socket it binds itself (port 0 picks a free one), so the port is
+known before the first request and can be published at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import secrets
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+import uvicorn
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from core import __version__
+from core.memory import Memory
+from core.server import endpoint as hubfile
+from core.server.app import build_server
+
+log = logging.getLogger(__name__)
+
+# The names this server answers to: it listens on 127.0.0.1 only.
+SERVED_HOSTS = ("127.0.0.1", "localhost")
+# Pages a browser may call it from (still with the token): any loopback origin.
+LOOPBACK_ORIGINS = ("127.0.0.1", "localhost", "[::1]")
+
+
+class LocalOnly:
+    """ASGI middleware: Host, Origin and bearer-token checks for a loopback-only server."""
+
+    def __init__(self, app: ASGIApp, *, token: str, port: int) -> None:
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+        self._hosts = {f"{h}:{port}".encode() for h in SERVED_HOSTS}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):  # lifespan events carry no request
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        refusal = self._refusal(headers)
+        if refusal is not None:
+            status, message = refusal
+            extra = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+            await JSONResponse({"error": message}, status_code=status, headers=extra)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, headers: dict[bytes, bytes]) -> tuple[int, str] | None:
+        if headers.get(b"host", b"").lower() not in self._hosts:
+            return 421, "Misdirected request: this server answers only as 127.0.0.1 or localhost."
+        origin = headers.get(b"origin")
+        if origin is not None and not is_loopback_origin(origin.decode("latin-1")):
+            return 403, "Forbidden origin: only pages served from this machine may call this server."
+        if not secrets.compare_digest(headers.get(b"authorization", b""), self._expected):
+            return 401, "Missing or wrong bearer token (see the hub file, endpoint.json)."
+        return None
+
+
+def is_loopback_origin(origin: str) -> bool:
+    """True for ``http(s)://127.0.0.1|localhost|[::1][:port]``; ``null`` and anything else is not."""
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.hostname in ("127.0.0.1", "localhost", "::1")
+
+
+def build_http_app(
+    memory: Memory, *, token: str, port: int, endpoint: dict[str, Any] | None = None
+) -> ASGIApp:
+    """The MCP server as an ASGI app at ``/mcp`` (plus ``/health``), behind ``LocalOnly``."""
+    server = build_server(memory, endpoint={k: v for k, v in (endpoint or {}).items() if k != "token"})
+    db = str(memory.settings.db)
+
+    @server.custom_route(hubfile.HEALTH_PATH, methods=["GET"])
+    async def health(_request: Request) -> Response:
+        return JSONResponse(
+            {"ok": True, "server": "hipocampo", "version": __version__, "db": db, "pid": os.getpid()}
+        )
+
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{h}:{port}" for h in SERVED_HOSTS],
+        allowed_origins=[f"{scheme}://{h}:*" for scheme in ("http", "https") for h in LOOPBACK_ORIGINS],
+    )
+    app = server.streamable_http_app(streamable_http_path=hubfile.MCP_PATH, transport_security=security)
+    return LocalOnly(app, token=token, port=port)
+
+
+def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (0: a free port, chosen by the OS)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if sys.platform != "win32":  # on Windows SO_REUSEADDR would let another process take the port
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    return sock
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn that tells us when it accepts connections, and may leave signals to its host."""
+
+    def __init__(
+        self, config: uvicorn.Config, *, on_started: Callable[[], None], handle_signals: bool
+    ) -> None:
+        super().__init__(config)
+        self._on_started = on_started
+        self._handle_signals = handle_signals
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if not self.should_exit:
+            self._on_started()
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        # The desktop app owns SIGINT/SIGTERM (and qasync has no add_signal_handler). When we do
+        # handle them, unlike uvicorn we do not re-raise the signal afterwards: the caller's
+        # clean-up (withdrawing the hub file) must run and the process exit normally.
+        if not self._handle_signals or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        originals = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in originals.items():
+                signal.signal(sig, handler)
+
+
+async def serve_http(
+    memory: Memory,
+    *,
+    port: int = 0,
+    hub_file: Path | None = None,
+    handle_signals: bool = True,
+    on_ready: Callable[[dict[str, Any]], None] | None = None,
+    stop: anyio.Event | None = None,
+) -> None:
+    """Serve ``memory`` over Streamable HTTP until stopped; publish the endpoint while running.
+
+    ``on_ready`` gets the hub record (url, port, …, without the token) once connections are
+    accepted. Set ``stop`` (or send SIGINT/SIGTERM when ``handle_signals``) to shut down
+    gracefully: open requests finish, the hub file is withdrawn.
+    """
+    hub_file = hub_file or hubfile.endpoint_file()
+    sock = bind_socket("127.0.0.1", port)
+    bound = sock.getsockname()[1]
+    token = hubfile.ensure_token(hub_file)
+    info = {
+        "port": bound,
+        "url": f"http://127.0.0.1:{bound}{hubfile.MCP_PATH}",
+        "db": str(memory.settings.db),
+        "pid": os.getpid(),
+        "endpoint_file": str(hub_file),
+    }
+    app = build_http_app(memory, token=token, port=bound, endpoint=info)
+
+    def started() -> None:
+        hubfile.publish(bound, str(memory.settings.db), path=hub_file)
+        log.info("MCP over HTTP at %s (token in %s)", info["url"], hub_file)
+        if on_ready is not None:
+            on_ready(dict(info))
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    server = _Uvicorn(config, on_started=started, handle_signals=handle_signals)
+    try:
+        async with anyio.create_task_group() as tg:
+            if stop is not None:
+
+                async def stop_when_asked() -> None:
+                    await stop.wait()
+                    server.should_exit = True
+
+                tg.start_soon(stop_when_asked)
+            await server.serve(sockets=[sock])
+            tg.cancel_scope.cancel()
+    finally:
+        hubfile.withdraw(hub_file)
+        sock.close()
+
+
+def print_ready(info: dict[str, Any]) -> None:
+    """``on_ready`` for the command line: one JSON line on stdout (for scripts and tests), and a
+    sentence on stderr for the person who started it."""
+    print(json.dumps(info), flush=True)
+    print(
+        f"hipocampo: MCP over HTTP at {info['url']} (bearer token in {info['endpoint_file']})",
+        file=sys.stderr,
+        flush=True,
+    )

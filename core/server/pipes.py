@@ -1,0 +1,93 @@
+"""A stdio transport on asyncio pipes, without a thread hop per line.
+
+The SDK's ``stdio_server`` reads and writes through ``anyio.wrap_file``: every line read, every
+write and every flush is a trip to a worker thread. Measured here over stdio, that is ~0.5 ms of a
+~1.5 ms round trip for a trivial tool. Where stdin and stdout are pipes (how every MCP client starts
+a server) this transport reads and writes them on the event loop instead; anywhere else (Windows,
+a terminal, a file) the caller falls back to the SDK's transport.
+
+Like the SDK's, it points fd 0 at the null device and fd 1 at stderr while serving, so a stray
+``print`` or a child process can never write into the protocol stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.shared.message import SessionMessage
+
+MAX_LINE = 1 << 30  # a JSON-RPC message is one line; a large import can make a long one
+
+
+def pipes_usable() -> bool:
+    """True where both stdin and stdout are pipes or sockets and asyncio can watch them."""
+    if sys.platform == "win32":  # the proactor loop cannot read an inherited anonymous pipe
+        return False
+    try:
+        return all(stat.S_ISFIFO(m) or stat.S_ISSOCK(m) for m in (os.fstat(0).st_mode, os.fstat(1).st_mode))
+    except OSError:
+        return False
+
+
+@asynccontextmanager
+async def pipe_stdio() -> AsyncIterator[tuple[Any, Any]]:
+    """(read_stream, write_stream) for ``Server.run``, over this process's stdin/stdout pipes."""
+    loop = asyncio.get_running_loop()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    reader = asyncio.StreamReader(limit=MAX_LINE)
+    read_transport, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", buffering=0)
+    )
+    write_transport, protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, os.fdopen(wire_out, "wb", buffering=0)
+    )
+    writer = asyncio.StreamWriter(write_transport, protocol, None, loop)
+
+    to_server, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, from_server = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def read_lines() -> None:
+        async with to_server:
+            while line := await reader.readline():
+                if not line.strip():
+                    continue
+                try:
+                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                except Exception as exc:  # the session answers a malformed line with an error
+                    await to_server.send(exc)
+                    continue
+                await to_server.send(SessionMessage(message))
+
+    async def write_lines() -> None:
+        async with from_server:
+            try:
+                async for message in from_server:
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    writer.write(data.encode() + b"\n")
+                    await writer.drain()
+            except (BrokenPipeError, ConnectionResetError):
+                return  # the client went away; its stdin closing ends the session
+
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(read_lines)
+            tg.start_soon(write_lines)
+            try:
+                yield read_stream, write_stream
+            finally:
+                tg.cancel_scope.cancel()
+    finally:
+        read_transport.close()
+        write_transport.close()

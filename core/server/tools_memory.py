@@ -1,0 +1,192 @@
+"""The official memory server's nine tools, plus MCP Memory v2's search_semantic and migrate.
+
+Inputs, results and annotations match ``@modelcontextprotocol/server-memory`` so Hipocampo can
+replace it in any client's configuration. Differences are additions only: ``merged`` on
+create_entities (entities that already existed), and optional paging on read_graph/search_nodes.
+
+The tools are plain functions: MCPServer runs them in a worker thread, so SQLite never blocks the
+event loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import CallToolResult, ToolAnnotations
+from pydantic import Field
+
+from core.errors import InvalidInput
+from core.server.registry import make_tool
+from core.server.results import dumps, tool_result
+from core.server.schemas import (
+    ADD_OBSERVATIONS_OUT,
+    CREATE_ENTITIES_OUT,
+    CREATE_RELATIONS_OUT,
+    GRAPH_OUT,
+    MIGRATE_OUT,
+    SEMANTIC_OUT,
+    SUCCESS_OUT,
+    DeletionArg,
+    EntityArg,
+    ObservationArg,
+    RelationArg,
+)
+from core.server.state import actor_of, memory_of
+
+# The official server's annotations, tool by tool.
+WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
+DELETE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
+READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+IMPORT = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+
+
+def create_entities(entities: list[EntityArg], ctx: Context) -> CallToolResult:
+    """Create multiple new entities in the knowledge graph.
+
+    An entity whose name already exists is not duplicated: its new observations are added to it
+    and reported under `merged`; `entities` lists only the entities that are new."""
+    result = memory_of(ctx).create_entities([e.model_dump() for e in entities], actor=actor_of(ctx))
+    created = [e.model_dump() for e in result.entities]
+    structured: dict[str, object] = {"entities": created}
+    notes = []
+    if result.merged:
+        merged = [m.model_dump() for m in result.merged]
+        structured["merged"] = merged
+        notes.append("Already existed; these observations were added to them:\n" + dumps(merged))
+    return tool_result(structured, created, *notes)
+
+
+def create_relations(relations: list[RelationArg], ctx: Context) -> CallToolResult:
+    """Create multiple new relations between entities in the knowledge graph. Relations should be in
+    active voice. Both entities must exist; relations that already exist are not duplicated."""
+    created = memory_of(ctx).create_relations([r.dump() for r in relations], actor=actor_of(ctx))
+    dumped = [r.dump() for r in created]
+    return tool_result({"relations": dumped}, dumped)
+
+
+def add_observations(observations: list[ObservationArg], ctx: Context) -> CallToolResult:
+    """Add new observations to existing entities in the knowledge graph. Observations an entity
+    already has are skipped. If any entity does not exist, nothing is added."""
+    results = memory_of(ctx).add_observations([o.model_dump() for o in observations], actor=actor_of(ctx))
+    dumped = [r.model_dump() for r in results]
+    return tool_result({"results": dumped}, dumped)
+
+
+def _success(message: str) -> CallToolResult:
+    return tool_result({"success": True, "message": message}, message)
+
+
+def delete_entities(
+    entityNames: Annotated[list[str], Field(description="An array of entity names to delete")], ctx: Context
+) -> CallToolResult:
+    """Delete multiple entities and their associated relations from the knowledge graph. Unknown
+    names are ignored."""
+    memory_of(ctx).delete_entities(entityNames, actor=actor_of(ctx))
+    return _success("Entities deleted successfully")
+
+
+def delete_observations(deletions: list[DeletionArg], ctx: Context) -> CallToolResult:
+    """Delete specific observations from entities in the knowledge graph."""
+    memory_of(ctx).delete_observations([d.model_dump() for d in deletions], actor=actor_of(ctx))
+    return _success("Observations deleted successfully")
+
+
+def delete_relations(
+    relations: Annotated[list[RelationArg], Field(description="An array of relations to delete")],
+    ctx: Context,
+) -> CallToolResult:
+    """Delete multiple relations from the knowledge graph."""
+    memory_of(ctx).delete_relations([r.dump() for r in relations], actor=actor_of(ctx))
+    return _success("Relations deleted successfully")
+
+
+def read_graph(
+    ctx: Context,
+    limit: Annotated[int | None, Field(ge=0, description="Page size (entities); omit for all")] = None,
+    offset: Annotated[int, Field(ge=0, description="Entities to skip, for paging")] = 0,
+    names_only: Annotated[bool, Field(description="Only names and types: a cheap overview")] = False,
+) -> CallToolResult:
+    """Read the entire knowledge graph.
+
+    On a large memory this is expensive: pass names_only=true for an overview, or limit/offset to
+    page through it (paged and names-only reads also return total_entities/total_relations)."""
+    graph = memory_of(ctx).read_graph(limit=limit, offset=offset, names_only=names_only).dump()
+    return tool_result(graph)
+
+
+def search_nodes(
+    query: Annotated[
+        str,
+        Field(description="The search query to match against entity names, types, and observation content"),
+    ],
+    ctx: Context,
+    limit: Annotated[int | None, Field(ge=1, description="At most this many entities")] = None,
+) -> CallToolResult:
+    """Search for nodes in the knowledge graph based on a query: a case- and accent-insensitive
+    substring of the name, type or any observation. Relations touching a hit come too."""
+    return tool_result(memory_of(ctx).search_nodes(query, limit=limit).dump())
+
+
+def open_nodes(
+    names: Annotated[list[str], Field(description="An array of entity names to retrieve")], ctx: Context
+) -> CallToolResult:
+    """Open specific nodes in the knowledge graph by their names (exact, case-sensitive; unknown
+    names are ignored), with the relations touching them."""
+    return tool_result(memory_of(ctx).open_nodes(names).dump())
+
+
+def search_semantic(
+    query: Annotated[str, Field(description="What you are looking for, in any language")],
+    ctx: Context,
+    limit: Annotated[int, Field(ge=1, le=100, description="Maximum results")] = 10,
+) -> CallToolResult:
+    """Search the memory by meaning, ranked by relevance, recency and how often entities are used
+    together. Use it when the exact words are unknown; use search_nodes for exact substrings."""
+    return tool_result({"results": memory_of(ctx).search_semantic(query, limit)})
+
+
+def migrate(
+    source_path: Annotated[
+        str, Field(description="Absolute path of a memory.jsonl (or older memory.json) file")
+    ],
+    ctx: Context,
+) -> CallToolResult:
+    """Import an official memory server file (memory.jsonl) into this memory. Safe to run again:
+    what is already here is skipped. Corrupt lines are skipped and counted; otherwise the file
+    lands whole or not at all."""
+    from core.io.official import import_official  # imported late: most sessions never migrate
+
+    path = Path(source_path).expanduser()
+    if not path.is_absolute():
+        raise InvalidInput(f"source_path must be an absolute path, got {source_path!r}.")
+    report = import_official(memory_of(ctx), path, actor=actor_of(ctx))
+    return tool_result(report.as_migrate())
+
+
+def tools() -> list[Tool]:
+    """This module's tools, in the order tools/list shows them."""
+    return [
+        make_tool(
+            create_entities, title="Create Entities", annotations=WRITE, output_schema=CREATE_ENTITIES_OUT
+        ),
+        make_tool(
+            create_relations, title="Create Relations", annotations=WRITE, output_schema=CREATE_RELATIONS_OUT
+        ),
+        make_tool(
+            add_observations, title="Add Observations", annotations=WRITE, output_schema=ADD_OBSERVATIONS_OUT
+        ),
+        make_tool(delete_entities, title="Delete Entities", annotations=DELETE, output_schema=SUCCESS_OUT),
+        make_tool(
+            delete_observations, title="Delete Observations", annotations=DELETE, output_schema=SUCCESS_OUT
+        ),
+        make_tool(delete_relations, title="Delete Relations", annotations=DELETE, output_schema=SUCCESS_OUT),
+        make_tool(read_graph, title="Read Graph", annotations=READ, output_schema=GRAPH_OUT),
+        make_tool(search_nodes, title="Search Nodes", annotations=READ, output_schema=GRAPH_OUT),
+        make_tool(open_nodes, title="Open Nodes", annotations=READ, output_schema=GRAPH_OUT),
+        # It records what was recalled (limbic scoring) but changes no memory content.
+        make_tool(search_semantic, title="Search by Meaning", annotations=READ, output_schema=SEMANTIC_OUT),
+        make_tool(migrate, title="Import memory.jsonl", annotations=IMPORT, output_schema=MIGRATE_OUT),
+    ]

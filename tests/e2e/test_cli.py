@@ -1,0 +1,145 @@
+"""The ``hipocampo`` command line, typed as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.memory import Memory
+from tests.e2e.conftest import ROOT, server_env
+
+
+def hipocampo(db: Path, hub_file: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "core.cli", "--db", str(db), *args],
+        cwd=ROOT,
+        env={**os.environ, **server_env(hub_file)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=check,
+    )
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "cli.db"
+
+
+def test_import_then_export_then_search(db: Path, hub_file: Path, tmp_path: Path) -> None:
+    source = tmp_path / "memory.jsonl"
+    source.write_text(
+        '{"type":"entity","name":"Ada","entityType":"Person","observations":["wrote the first program"]}\n'
+        "garbage\n"
+        '{"type":"relation","from":"Ada","to":"Ada","relationType":"self"}\n',
+        encoding="utf-8",
+    )
+    imported = hipocampo(db, hub_file, "import", str(source), "--json", check=False)
+    assert imported.returncode == 1  # there was a corrupt line
+    report = json.loads(imported.stdout)[0]
+    assert (report["entities_imported"], report["relations_imported"], report["errors"]) == (1, 1, 1)
+
+    human = hipocampo(db, hub_file, "import", str(source), check=False)
+    assert "0 entities new" in human.stdout and "line 2" in human.stdout
+
+    exported = hipocampo(db, hub_file, "export").stdout
+    assert exported.splitlines() == [
+        '{"type":"entity","name":"Ada","entityType":"Person","observations":["wrote the first program"]}',
+        '{"type":"relation","from":"Ada","to":"Ada","relationType":"self"}',
+    ]
+    out = tmp_path / "dump.ndjson"
+    hipocampo(db, hub_file, "export", "--format", "ndjson", "--out", str(out))
+    assert json.loads(out.read_text().splitlines()[1])["key_value"] == "Ada"
+
+    found = hipocampo(db, hub_file, "search", "program").stdout
+    assert found.startswith("Ada (Person)") and "wrote the first program" in found
+    substring = json.loads(hipocampo(db, hub_file, "search", "--substring", "--json", "first prog").stdout)
+    assert [h["name"] for h in substring] == ["Ada"]
+    assert hipocampo(db, hub_file, "search", "zebra").stdout.strip() == "No matches."
+
+
+def test_status_reports_model_and_hub(db: Path, hub_file: Path) -> None:
+    status = json.loads(hipocampo(db, hub_file, "status", "--json").stdout)
+    assert status["ok"] and status["endpoint"]["running"] is False
+    assert status["endpoint"]["file"] == str(hub_file)
+    assert status["embeddings"]["provider"] == "none"
+    text = hipocampo(db, hub_file, "status").stdout
+    assert "hub          not running" in text and "embeddings" in text
+
+
+def test_backup_copies_a_database_that_opens(db: Path, hub_file: Path, tmp_path: Path) -> None:
+    with Memory.open(db, embeddings="none") as memory:
+        memory.create_entities([{"name": "Kept"}])
+    dest = tmp_path / "backups"
+    dest.mkdir()
+    written = Path(hipocampo(db, hub_file, "backup", str(dest)).stdout.strip())
+    assert written.parent == dest and written.name.startswith("cli-backup-")
+    with Memory.open(written, embeddings="none") as copy:
+        assert [e.name for e in copy.read_graph().entities] == ["Kept"]
+    refused = hipocampo(db, hub_file, "backup", str(written), check=False)
+    assert refused.returncode == 2 and "already exists" in refused.stderr
+
+
+@pytest.mark.parametrize("client", ["claude-desktop", "cursor", "opencode"])
+def test_config_prints_json_with_absolute_paths(db: Path, hub_file: Path, client: str) -> None:
+    result = hipocampo(db, hub_file, "config", client)
+    config = json.loads(result.stdout)
+    entry = config["mcp"]["memory"] if client == "opencode" else config["mcpServers"]["memory"]
+    command = entry["command"] if client == "opencode" else [entry["command"], *entry["args"]]
+    assert Path(command[0]).is_absolute() and Path(command[0]).exists()
+    assert command[-3:] == ["--db", str(db), "mcp"] or command[-4:-1] == ["--db", str(db), "mcp"]
+    assert result.stderr.startswith(f"# {client}:")
+
+
+def test_config_for_claude_code_is_a_command_that_starts_the_server(db: Path, hub_file: Path) -> None:
+    line = hipocampo(db, hub_file, "config", "claude-code").stdout.strip()
+    words = shlex.split(line)
+    assert words[:6] == ["claude", "mcp", "add", "--scope", "user", "memory"] and words[6] == "--"
+    server = words[7:]
+    init = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "cfg", "version": "0"},
+            },
+        }
+    )
+    proc = subprocess.run(
+        server,
+        input=init + "\n",
+        env={**os.environ, **server_env(hub_file)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert json.loads(proc.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "hipocampo"
+
+
+def test_reflect_command(db: Path, hub_file: Path) -> None:
+    result = hipocampo(db, hub_file, "reflect", check=False)
+    if hasattr(Memory, "reflect"):
+        assert result.returncode == 0 and isinstance(json.loads(result.stdout), dict)
+    else:
+        assert result.returncode == 2 and "not available" in result.stderr
+
+
+def test_http_on_a_taken_port_is_a_clear_error(db: Path, hub_file: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = hipocampo(db, hub_file, "mcp", "--http", "--port", str(port), check=False)
+    assert result.returncode == 2 and f"127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""

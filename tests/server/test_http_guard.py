@@ -1,0 +1,184 @@
+"""The HTTP hub's guard (Host, Origin, bearer token) and the hub file, without a real socket."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from core.memory import Memory
+from core.server import endpoint as hubfile
+from core.server.http import build_http_app, is_loopback_origin
+
+PORT = 8123
+TOKEN = "t" * 43
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "guard-test", "version": "1"},
+    },
+}
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+@pytest.fixture
+def http(mem: Memory) -> TestClient:
+    app = build_http_app(mem, token=TOKEN, port=PORT)
+    with TestClient(app, base_url=f"http://127.0.0.1:{PORT}") as client:
+        yield client
+
+
+def auth(**extra: str) -> dict[str, str]:
+    return {**HEADERS, "Authorization": f"Bearer {TOKEN}", **extra}
+
+
+def test_a_request_with_the_token_reaches_mcp(http: TestClient) -> None:
+    response = http.post("/mcp", json=INIT, headers=auth())
+    assert response.status_code == 200, response.text
+    assert "hipocampo" in response.text
+
+
+def test_health_answers_with_the_database(http: TestClient, mem: Memory) -> None:
+    health = http.get("/health", headers=auth()).json()
+    assert health["ok"] is True and health["db"] == str(mem.settings.db) and health["pid"] == os.getpid()
+
+
+@pytest.mark.parametrize("header", [None, "Bearer wrong", f"Basic {TOKEN}", f"bearer {TOKEN}x"])
+def test_no_or_wrong_token_is_401(http: TestClient, header: str | None) -> None:
+    headers = dict(HEADERS) if header is None else {**HEADERS, "Authorization": header}
+    response = http.post("/mcp", json=INIT, headers=headers)
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == "Bearer"
+    assert http.get("/health", headers=headers).status_code == 401
+
+
+@pytest.mark.parametrize(
+    "host", ["evil.example:8123", "127.0.0.1:9999", "localhost", "192.168.1.2:8123", "[::1]:8123"]
+)
+def test_a_foreign_host_header_is_421(http: TestClient, host: str) -> None:
+    assert http.post("/mcp", json=INIT, headers=auth(Host=host)).status_code == 421
+
+
+def test_localhost_host_is_accepted(http: TestClient) -> None:
+    assert http.get("/health", headers=auth(Host=f"localhost:{PORT}")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["https://evil.example", "null", "http://127.0.0.1.evil.example", "file://", "http://10.0.0.1:8123"],
+)
+def test_a_foreign_origin_is_403_even_with_the_token(http: TestClient, origin: str) -> None:
+    assert http.post("/mcp", json=INIT, headers=auth(Origin=origin)).status_code == 403
+
+
+def test_loopback_origins_are_allowed(http: TestClient) -> None:
+    response = http.post("/mcp", json=INIT, headers=auth(Origin="http://localhost:6274"))
+    assert response.status_code == 200, response.text
+
+
+def test_is_loopback_origin() -> None:
+    assert is_loopback_origin("http://127.0.0.1:3000") and is_loopback_origin("https://localhost")
+    assert is_loopback_origin("http://[::1]:80")
+    assert not is_loopback_origin("http://localhost.evil.com") and not is_loopback_origin("ws://localhost")
+
+
+# -- the hub file -----------------------------------------------------------------------------
+
+
+def test_token_is_generated_once_and_kept(tmp_path: Path) -> None:
+    path = tmp_path / "cfg" / "endpoint.json"
+    token = hubfile.ensure_token(path)
+    assert len(token) >= 40 and hubfile.ensure_token(path) == token
+    if sys.platform != "win32":
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_publish_and_withdraw_keep_the_token(tmp_path: Path) -> None:
+    path = tmp_path / "endpoint.json"
+    token = hubfile.ensure_token(path)
+    data = hubfile.publish(4321, "/x/memory.db", path=path)
+    assert data == {
+        "token": token,
+        "port": 4321,
+        "pid": os.getpid(),
+        "db": "/x/memory.db",
+        "url": "http://127.0.0.1:4321/mcp",
+    }
+    assert json.loads(path.read_text()) == data
+    if sys.platform != "win32":
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    hubfile.withdraw(path)
+    assert hubfile.read_endpoint(path) == {"token": token}
+
+
+def test_withdraw_leaves_another_processs_hub_alone(tmp_path: Path) -> None:
+    path = tmp_path / "endpoint.json"
+    path.write_text(json.dumps({"token": TOKEN, "port": 1, "pid": os.getpid() + 1}))
+    hubfile.withdraw(path)
+    assert hubfile.read_endpoint(path)["port"] == 1
+
+
+def test_a_dead_or_missing_hub_is_not_live(tmp_path: Path) -> None:
+    path = tmp_path / "endpoint.json"
+    assert hubfile.live_hub("/x.db", path=path) is None  # no file
+    path.write_text("not json")
+    assert hubfile.read_endpoint(path) == {} and hubfile.live_hub("/x.db", path=path) is None
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    path.write_text(json.dumps({"token": TOKEN, "port": free}))
+    assert hubfile.live_hub("/x.db", path=path) is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process probing is POSIX-only")
+def test_the_token_is_not_sent_to_a_port_whose_hub_died(tmp_path: Path) -> None:
+    import http.server
+    import threading
+
+    seen: list[str] = []
+
+    class Impostor(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            seen.append(self.headers.get("Authorization", ""))
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b'{"ok": true, "db": "/x.db"}')
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Impostor)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        dead = subprocess.run(
+            [sys.executable, "-c", "import os; print(os.getpid())"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        path = tmp_path / "endpoint.json"
+        path.write_text(json.dumps({"token": TOKEN, "port": server.server_port, "pid": int(dead.stdout)}))
+        assert hubfile.live_hub("/x.db", path=path) is None
+        assert seen == []
+        path.write_text(json.dumps({"token": TOKEN, "port": server.server_port, "pid": os.getpid()}))
+        assert hubfile.live_hub("/x.db", path=path) is not None  # alive and answering: trusted
+        assert seen == [f"Bearer {TOKEN}"]
+    finally:
+        server.shutdown()
+
+
+def test_env_var_moves_the_hub_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(hubfile.ENV_ENDPOINT_FILE, str(tmp_path / "elsewhere.json"))
+    assert hubfile.endpoint_file() == tmp_path / "elsewhere.json"
