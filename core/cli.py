@@ -41,7 +41,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     with Memory(settings) as memory:
-        health = memory.health_check()
+        health = memory.health_check(deep=True)
         labels = memory.count_labels()
         model = embeddings_info(memory)
     hub = read_endpoint()

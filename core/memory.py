@@ -239,11 +239,22 @@ class Memory:
         self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
     ) -> KnowledgeGraph:
         """The whole graph by default; ``limit``/``offset`` page it; ``names_only`` trims it."""
+        self._check_page(limit, offset)
+        return self.graph.read_graph(limit=limit, offset=offset, names_only=names_only)
+
+    def read_graph_dump(
+        self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
+    ) -> dict[str, Any]:
+        """``read_graph`` as the official JSON shape, built the fastest way the backend knows."""
+        self._check_page(limit, offset)
+        return self.graph.read_graph_dump(limit=limit, offset=offset, names_only=names_only)
+
+    @staticmethod
+    def _check_page(limit: int | None, offset: int) -> None:
         if limit is not None and limit < 0:
             raise InvalidInput(f"limit must be 0 or more, got {limit}")
         if offset < 0:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
-        return self.graph.read_graph(limit=limit, offset=offset, names_only=names_only)
 
     def search_nodes(self, query: str, *, limit: int | None = None) -> KnowledgeGraph:
         """Substring search, folding case and accents; every character is literal."""
@@ -327,8 +338,9 @@ class Memory:
     def count_labels(self) -> dict[str, int]:
         return self.graph.count_labels()
 
-    def health_check(self) -> dict[str, Any]:
-        return self.graph.health_check()
+    def health_check(self, *, deep: bool = False) -> dict[str, Any]:
+        """Counts and versions; ``deep=True`` also checks the file's integrity (slower)."""
+        return self.graph.health_check(deep=deep)
 
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
         return self.graph.query_at_date(when)

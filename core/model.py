@@ -82,7 +82,11 @@ class KnowledgeGraph(_Strict):
 
     def dump(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "entities": [e.model_dump() for e in self.entities],
+            "entities": [
+                {"name": e.name, "entityType": e.entityType, "observations": e.observations}
+                if isinstance(e, Entity) else {"name": e.name, "entityType": e.entityType}
+                for e in self.entities
+            ],
             "relations": [r.dump() for r in self.relations],
         }
         if self.total_entities is not None:

@@ -23,5 +23,5 @@ def register(server: MCPServer, state: ServerState) -> None:
         mime_type="application/json",
     )
     async def knowledge_graph() -> str:
-        graph = await anyio.to_thread.run_sync(state.memory.read_graph)
-        return dumps(graph.dump())
+        graph = await anyio.to_thread.run_sync(state.memory.read_graph_dump)
+        return dumps(graph)

@@ -113,7 +113,7 @@ def read_graph(
 
     On a large memory this is expensive: pass names_only=true for an overview, or limit/offset to
     page through it (paged and names-only reads also return total_entities/total_relations)."""
-    graph = memory_of(ctx).read_graph(limit=limit, offset=offset, names_only=names_only).dump()
+    graph = memory_of(ctx).read_graph_dump(limit=limit, offset=offset, names_only=names_only)
     return tool_result(graph)
 
 

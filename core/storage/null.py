@@ -68,6 +68,10 @@ class NullGraphStore:
     def read_graph(self, *, limit: int | None = None, offset: int = 0, names_only: bool = False) -> KnowledgeGraph:
         return _EMPTY
 
+    def read_graph_dump(self, *, limit: int | None = None, offset: int = 0,
+                        names_only: bool = False) -> dict[str, Any]:
+        return _EMPTY.dump()
+
     def search_nodes(self, query: str, *, limit: int | None = None, include_archived: bool = False) -> KnowledgeGraph:
         return _EMPTY
 
@@ -111,7 +115,7 @@ class NullGraphStore:
     def count_labels(self) -> dict[str, int]:
         return {}
 
-    def health_check(self) -> dict[str, Any]:
+    def health_check(self, *, deep: bool = False) -> dict[str, Any]:
         return {"ok": True, "backend": self.backend, "counts": {}}
 
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:

@@ -195,3 +195,21 @@ def test_health_check_reports_counts(mem: Memory) -> None:
     health = mem.health_check()
     assert health["ok"] is True
     assert health["counts"]["entities"] == 1 and health["counts"]["observations"] == 2
+
+
+def test_deep_health_check_finds_a_damaged_file(tmp_path) -> None:  # noqa: ANN001
+    """quick_check runs only when asked (it reads every page), and then it reports damage."""
+    db = tmp_path / "damaged.db"
+    with Memory.open(db, embeddings="none") as m:
+        m.create_entities([{"name": f"E{i}", "observations": ["x" * 500]} for i in range(300)])
+        assert m.health_check(deep=True)["quick_check"] == "ok"
+        assert m.health_check()["quick_check"] == "not run"
+        m.graph._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(db.read_bytes())
+    page = 4096
+    for offset in range(20 * page, 40 * page, page):  # scribble over b-tree pages in the middle
+        data[offset + 8 : offset + 64] = b"\xff" * 56
+    db.write_bytes(bytes(data))
+    with Memory.open(db, embeddings="none") as m:
+        health = m.health_check(deep=True)
+    assert health["ok"] is False and health["quick_check"] != "ok"

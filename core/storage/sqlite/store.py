@@ -31,7 +31,7 @@ from core.model import (
 )
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import embedding_state, history, indexing, reads
-from core.storage.sqlite.connection import atomic
+from core.storage.sqlite.connection import DatabaseError, atomic
 from core.storage.sqlite.reads import IDS
 from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database
 
@@ -297,9 +297,11 @@ class SqliteGraphStore:
         with self._lock:
             conn = self._conn
             if limit is None and offset == 0 and not names_only:
-                ids = [r[0] for r in conn.execute(live)]
-                return KnowledgeGraph(entities=reads.entities(conn, ids),
-                                      relations=reads.relations_from(conn, ids))
+                whole = reads.whole_graph(conn)
+                return KnowledgeGraph(
+                    entities=[Entity.model_construct(**e) for e in whole["entities"]],
+                    relations=[reads.relation(r["from"], r["to"], r["relationType"]) for r in whole["relations"]],
+                )
             ids = [r[0] for r in conn.execute(f"{live} LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset))]
             total_e, total_r = self._totals()
             if names_only:
@@ -308,6 +310,15 @@ class SqliteGraphStore:
             return KnowledgeGraph(entities=reads.entities(conn, ids),
                                   relations=reads.relations_from(conn, ids),
                                   total_entities=total_e, total_relations=total_r)
+
+    def read_graph_dump(
+        self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
+    ) -> dict[str, Any]:
+        """``read_graph(...).dump()``, built without models when the whole graph is asked for."""
+        if limit is None and offset == 0 and not names_only:
+            with self._lock:
+                return reads.whole_graph(self._conn)
+        return self.read_graph(limit=limit, offset=offset, names_only=names_only).dump()
 
     def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
         """Every current relation with its properties, archived ends included, oldest first
@@ -644,25 +655,32 @@ class SqliteGraphStore:
             return dict(self._conn.execute(
                 "SELECT entity_type, count(*) FROM entities GROUP BY entity_type ORDER BY 2 DESC, 1"))
 
-    def health_check(self) -> dict[str, Any]:
-        """Integrity, versions and counts: what ``hipocampo status`` shows."""
+    def health_check(self, *, deep: bool = False) -> dict[str, Any]:
+        """Versions and counts: what ``hipocampo status`` shows. ``deep`` also reads every page
+        to check integrity (``PRAGMA quick_check``: ~0.1 s per 10k entities)."""
         with self._lock:
             conn = self._conn
-            quick = conn.execute("PRAGMA quick_check").fetchone()[0]
-            counts = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                      for t in ("entities", "observations", "relations", "insights")}
-            return {
-                "ok": quick == "ok",
-                "backend": self.backend,
-                "path": self.path,
-                "quick_check": quick,
+            report: dict[str, Any] = {
+                "ok": True, "backend": self.backend, "path": self.path, "quick_check": "not run",
                 "schema_version": SCHEMA_VERSION,
                 "sqlite_version": conn.execute("SELECT sqlite_version()").fetchone()[0],
                 "sqlite_vec_version": conn.execute("SELECT vec_version()").fetchone()[0],
-                "counts": counts,
-                "archived": conn.execute(
-                    "SELECT count(*) FROM entities WHERE archived_at IS NOT NULL").fetchone()[0],
+                "counts": {}, "archived": 0,
             }
+            try:
+                if deep:
+                    problems = [r[0] for r in conn.execute("PRAGMA quick_check(20)")]
+                    report["quick_check"] = "ok" if problems == ["ok"] else "; ".join(problems)
+                    report["ok"] = problems == ["ok"]
+                report["counts"] = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                                    for t in ("entities", "observations", "relations", "insights")}
+                report["archived"] = conn.execute(
+                    "SELECT count(*) FROM entities WHERE archived_at IS NOT NULL").fetchone()[0]
+            except DatabaseError as exc:  # a damaged file: say so rather than crash the caller
+                report["ok"] = False
+                if report["quick_check"] in ("ok", "not run"):
+                    report["quick_check"] = f"damaged: {exc}"
+            return report
 
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
         """The graph as it stood at ``when``: entities, observations and relations as of then."""
