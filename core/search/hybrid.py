@@ -76,8 +76,8 @@ class HybridSearcher:
         candidates: dict[int, _Candidate] = {}
         qv = self.query_vector(query) if use_vectors else None
         if qv is not None:
-            # Filters apply after KNN, so ask for more when filtering.
-            knn_k = k * (4 if entity_type or not include_archived else 1)
+            # Filters apply after KNN: ask for more when filtering by type (archived ones are few).
+            knn_k = k * 4 if entity_type else k + 10
             rank = 0
             knn = self.vectors.search(qv, knn_k)
             wanted = {n.id: n for n in self.graph.nodes_by_id([i for i, _ in knn])}

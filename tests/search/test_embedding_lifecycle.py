@@ -159,3 +159,28 @@ def test_no_provider_means_full_text(tmp_path: Path) -> None:
         assert mem.embedding_status()["error"].startswith("no embedding provider")
         with pytest.raises(Exception):
             mem.search_semantic("")
+
+
+def test_vector_search_sees_writes_from_another_process(tmp_path: Path) -> None:
+    """The in-memory vector copy follows vec0 when another process embeds or deletes."""
+    db = tmp_path / "shared.db"
+    reader = Memory(Settings(db=db, embeddings="none"))
+    writer = Memory(Settings(db=db, embeddings="none"))
+    try:
+        writer.create_entities([{"name": n, "observations": [f"about {n}"]} for n in ("tea", "coffee")])
+        EmbeddingIndexer(writer.vectors, HashingEmbedder()).run_until_idle()
+        reader.vectors.dimensions = 64  # what prepare() recorded for the hashing model
+        probe = HashingEmbedder().embed_query("tea (Generic) | about tea")
+        assert reader.vectors.search(probe, 1)[0][0] == writer.get_node("tea").id
+        writer.create_entities([{"name": "mate", "observations": ["about mate"]}])
+        EmbeddingIndexer(writer.vectors, HashingEmbedder()).run_until_idle()
+        probe = HashingEmbedder().embed_query("mate (Generic) | about mate")
+        hit, distance = reader.vectors.search(probe, 1)[0]
+        assert hit == writer.get_node("mate").id and distance < 1e-5
+        writer.delete_entities(["mate"])
+        reader_ids = {i for i, _ in reader.vectors.search(probe, 5)}
+        names = {n.name for n in reader.graph.nodes_by_id(list(reader_ids))}
+        assert names == {"tea", "coffee"}  # a deleted entity is never reported
+    finally:
+        reader.close()
+        writer.close()

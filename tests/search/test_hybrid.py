@@ -107,15 +107,3 @@ def test_bad_arguments(filled: Memory) -> None:
         filled.search_semantic("x", 0)
     with pytest.raises(InvalidInput):
         filled.search_semantic("x", 101)
-
-
-def test_large_graph_path_matches_exact_search(filled: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past EXACT_UP_TO vectors, KNN goes through the one-bit copies and re-ranks exactly."""
-    from core.storage.sqlite import embedding_state
-
-    query = filled.embedder.embed_query("database migration deadline")
-    exact = filled.vectors.search(query, 4)
-    monkeypatch.setattr(embedding_state, "EXACT_UP_TO", 0)
-    coarse = filled.vectors.search(query, 4)
-    assert [i for i, _ in coarse] == [i for i, _ in exact]
-    assert all(abs(a[1] - b[1]) < 1e-5 for a, b in zip(coarse, exact, strict=True))

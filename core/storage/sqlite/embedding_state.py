@@ -14,11 +14,9 @@ import numpy as np
 from core.embeddings.text import entity_text, text_hash
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
+from core.storage.sqlite.vector_cache import bump_version
 
 DEFAULT_DIMENSIONS = 384
-# Up to this many vectors a brute-force float scan is fast enough (≈ 8 ms at 10k, 384-d).
-EXACT_UP_TO = 20_000
-COARSE_FACTOR, COARSE_MIN = 10, 200
 
 
 def invalidate(conn: Connection, ids: Sequence[int]) -> None:
@@ -93,40 +91,19 @@ def store(conn: Connection, model_id: str, embedded: dict[int, tuple[str, np.nda
 
 
 def delete_vectors(conn: Connection, ids: Sequence[int]) -> None:
-    """vec0 tables take no part in ON DELETE CASCADE: vectors are removed by hand, first.
+    """vec0 takes no part in ON DELETE CASCADE: vectors are removed by hand, first.
 
     One statement per id: vec0 answers ``rowid = ?`` by lookup but ``rowid IN (…)`` by a scan.
     """
-    rows = [(int(i),) for i in ids]
-    conn.executemany("DELETE FROM entity_embeddings WHERE rowid = ?", rows)
-    conn.executemany("DELETE FROM entity_bits WHERE rowid = ?", rows)
+    conn.executemany("DELETE FROM entity_embeddings WHERE rowid = ?", [(int(i),) for i in ids])
+    bump_version(conn)
 
 
 def write_vectors(conn: Connection, ids: Sequence[int], vectors: Sequence[np.ndarray]) -> None:
-    """Replace the vectors of ``ids`` (vec0 has no upsert), with their one-bit copies."""
+    """Replace the vectors of ``ids`` (vec0 has no upsert)."""
     delete_vectors(conn, ids)
-    rows = [(int(i), np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(ids, vectors, strict=True)]
-    conn.executemany("INSERT INTO entity_embeddings(rowid, embedding) VALUES (?, ?)", rows)
-    conn.executemany("INSERT INTO entity_bits(rowid, bits) VALUES (?, vec_quantize_binary(?))", rows)
-
-
-def knn(conn: Connection, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """The ``k`` nearest vectors by cosine distance.
-
-    Small graphs: exact brute force. Large ones: the one-bit copies (Hamming distance, ~30× less
-    to read) pick ``COARSE_FACTOR``×k candidates, re-ranked exactly with the float vectors.
-    """
-    blob = np.asarray(query, dtype=np.float32).tobytes()
-    total = conn.execute("SELECT count(*) FROM entity_bits").fetchone()[0]
-    if total <= EXACT_UP_TO:
-        return [(int(r), float(d)) for r, d in conn.execute(
-            "SELECT rowid, distance FROM entity_embeddings WHERE embedding MATCH ? AND k = ? "
-            "ORDER BY distance", (blob, k))]
-    coarse = [r[0] for r in conn.execute(
-        "SELECT rowid FROM entity_bits WHERE bits MATCH vec_quantize_binary(?) AND k = ?",
-        (blob, max(COARSE_MIN, COARSE_FACTOR * k)))]
-    exact = distances(conn, query, coarse)
-    return sorted(exact.items(), key=lambda kv: kv[1])[:k]
+    conn.executemany("INSERT INTO entity_embeddings(rowid, embedding) VALUES (?, ?)",
+                     [(int(i), np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(ids, vectors, strict=True)])
 
 
 def vector_dimensions(conn: Connection) -> int:
@@ -145,10 +122,9 @@ def prepare_for_model(conn: Connection, model_id: str, dimensions: int) -> bool:
         rebuilt = False
         if vector_dimensions(conn) != dimensions:
             conn.execute("DROP TABLE IF EXISTS entity_embeddings")
-            conn.execute("DROP TABLE IF EXISTS entity_bits")
             conn.execute(f"CREATE VIRTUAL TABLE entity_embeddings USING vec0("
                          f"embedding float[{int(dimensions)}] distance_metric=cosine)")
-            conn.execute(f"CREATE VIRTUAL TABLE entity_bits USING vec0(bits bit[{int(dimensions)}])")
+            bump_version(conn)
             conn.execute("DELETE FROM embedding_state")
             rebuilt = True
         conn.executemany("INSERT OR REPLACE INTO db_metadata(key, value) VALUES (?, ?)",

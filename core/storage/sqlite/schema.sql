@@ -80,8 +80,6 @@ CREATE VIRTUAL TABLE entity_substr USING fts5(
 
 -- Meaning: one vector per entity, rowid = entities.id. vec0 has no cascade: delete vectors first.
 CREATE VIRTUAL TABLE entity_embeddings USING vec0(embedding float[384] distance_metric=cosine);
--- The same vectors, one bit a dimension: a fast coarse pass over large graphs before the exact one.
-CREATE VIRTUAL TABLE entity_bits USING vec0(bits bit[384]);
 
 -- What each stored vector was computed from, so a crash or a model change never leaves an
 -- entity silently unsearchable.
@@ -91,6 +89,7 @@ CREATE TABLE embedding_state (
     model_id    TEXT NOT NULL,
     embedded_at TEXT NOT NULL
 );
+CREATE INDEX idx_embedding_state_at ON embedding_state(embedded_at);  -- what changed since
 
 CREATE TABLE db_metadata (
     key   TEXT PRIMARY KEY,

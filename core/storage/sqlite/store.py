@@ -34,6 +34,7 @@ from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import DatabaseError, atomic
 from core.storage.sqlite.reads import IDS
 from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database
+from core.storage.sqlite.vector_cache import VectorCache
 
 Clock = Callable[[], datetime]
 MAX_HOPS = 3
@@ -69,6 +70,7 @@ class SqliteGraphStore:
         self._lock = threading.RLock()
         self._conn = open_database(self.path)
         self._totals_cache: tuple[tuple[int, int], tuple[int, int]] | None = None
+        self.vector_cache = VectorCache()  # searched by SqliteVecStore; kept here for deletions
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -195,6 +197,7 @@ class SqliteGraphStore:
             id_list = list(ids.values())
             snaps = history.entity_snapshots(conn, id_list)
             embedding_state.delete_vectors(conn, id_list)  # vec0 has no cascade
+            self.vector_cache.forget(id_list)
             indexing.remove(conn, id_list)
             for chunk in reads.id_chunks(id_list):
                 conn.execute(f"DELETE FROM entities WHERE id IN ({IDS})", (chunk,))

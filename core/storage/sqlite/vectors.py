@@ -70,11 +70,14 @@ class SqliteVecStore:
         if query.shape != (self.dimensions,):
             raise InvalidInput(f"expected a vector of {self.dimensions} floats, got {query.shape}")
         with self._graph._lock:
-            return embedding_state.knn(self._graph._conn, query, k)
+            cache = self._graph.vector_cache
+            cache.refresh(self._graph._conn, self.dimensions)
+            return cache.search(query, k)
 
     def delete(self, ids: Sequence[int]) -> None:
         with self._graph._lock, atomic(self._graph._conn) as conn:
             embedding_state.delete_vectors(conn, list(ids))
+            self._graph.vector_cache.forget(list(ids))
 
     def count(self) -> int:
         with self._graph._lock:

@@ -47,9 +47,6 @@ CREATE VIRTUAL TABLE entity_substr USING fts5(
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS entity_embeddings
     USING vec0(embedding float[384] distance_metric=cosine);
-CREATE VIRTUAL TABLE entity_bits USING vec0(bits bit[384]);
-INSERT INTO entity_bits(rowid, bits)
-    SELECT rowid, vec_quantize_binary(embedding) FROM entity_embeddings;
 
 CREATE TABLE insights (
     entity_id   INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
@@ -74,6 +71,7 @@ CREATE TABLE embedding_state (
     model_id    TEXT NOT NULL,
     embedded_at TEXT NOT NULL
 );
+CREATE INDEX idx_embedding_state_at ON embedding_state(embedded_at);
 
 CREATE TABLE IF NOT EXISTS db_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
