@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -204,6 +205,32 @@ def cmd_reflect(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reindex(args: argparse.Namespace) -> int:
+    """Embed every entity whose vector is missing, stale, or from another model; resumable."""
+    with Memory(_settings(args)) as memory:
+        if memory.indexer is None:
+            print(f"hipocampo: nothing to do: {memory.embedding_status()['error']}", file=sys.stderr)
+            return 2
+        if args.all:
+            memory.vectors.prepare(memory.embedder.model_id, memory.embedder.dimensions)
+            memory.forget_embeddings()
+        started = time.monotonic()
+
+        def progress(done: int, total: int) -> None:
+            rate = done / max(time.monotonic() - started, 1e-9)
+            print(f"\r  {done:,}/{total:,} embedded ({rate:,.0f}/s)", end="", file=sys.stderr, flush=True)
+
+        try:
+            stored = memory.embed_pending(progress)
+        except KeyboardInterrupt:  # progress is kept per entity: running again resumes
+            print("\nInterrupted; run `hipocampo reindex` again to resume.", file=sys.stderr)
+            return 130
+        status = memory.embedding_status()
+    print(f"\n{stored:,} entities embedded; {status['embedded']:,} of {status['entities']:,} "
+          f"are current with {status['model']}.", file=sys.stderr)
+    return 0
+
+
 def cmd_backup(args: argparse.Namespace) -> int:
     """Copy the database (consistently, even while in use) to DEST or beside it."""
     settings = _settings(args)
@@ -337,6 +364,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     reflect = sub.add_parser("reflect", help="look for patterns; propose insights")
     reflect.set_defaults(func=cmd_reflect)
+
+    reindex = sub.add_parser("reindex", help="compute missing or stale embeddings (resumable)")
+    reindex.add_argument("--all", action="store_true", help="re-embed every entity, even current ones")
+    reindex.set_defaults(func=cmd_reindex)
 
     backup = sub.add_parser("backup", help="copy the database, safely while it is in use")
     backup.add_argument(

@@ -127,6 +127,11 @@ class Memory:
             return 0
         return self.indexer.run_until_idle(progress, cancel)
 
+    def forget_embeddings(self) -> None:
+        """Mark every entity as due for embedding (``hipocampo reindex --all``)."""
+        if self.vectors is not None:
+            self.vectors.forget_state()
+
     def embedding_status(self) -> dict[str, Any]:
         """Provider, model, how many entities are embedded, and any error."""
         if self.indexer is None:

@@ -155,6 +155,9 @@ class NullVectorStore:
     def texts(self, ids: Sequence[int]) -> dict[int, str]:
         return {}
 
+    def forget_state(self) -> None:
+        pass
+
     def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
         return {}
 

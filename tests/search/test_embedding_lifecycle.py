@@ -184,3 +184,25 @@ def test_vector_search_sees_writes_from_another_process(tmp_path: Path) -> None:
     finally:
         reader.close()
         writer.close()
+
+
+def test_reindex_command(tmp_path: Path, model_dir: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    db = tmp_path / "cli.db"
+    with Memory(Settings(db=db, embeddings="none")) as mem:
+        mem.create_entities([{"name": f"N{i}", "observations": [f"note {i}"]} for i in range(5)])
+    env = {**os.environ, "HIPOCAMPO_MODEL_DIR": str(model_dir)}
+    cli = [sys.executable, "-m", "core.cli", "--db", str(db)]
+    first = subprocess.run([*cli, "reindex"], capture_output=True, text=True, env=env, check=True)
+    assert "5 entities embedded; 5 of 5 are current" in first.stderr
+    again = subprocess.run([*cli, "reindex"], capture_output=True, text=True, env=env, check=True)
+    assert "0 entities embedded; 5 of 5" in again.stderr  # nothing due: nothing done
+    forced = subprocess.run([*cli, "reindex", "--all"], capture_output=True, text=True, env=env, check=True)
+    assert "5 entities embedded" in forced.stderr
+    status = json.loads(subprocess.run([*cli, "status", "--json"], capture_output=True, text=True,
+                                       env=env, check=True).stdout)
+    assert status["embeddings"]["embedded"] == 5

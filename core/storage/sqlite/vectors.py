@@ -45,6 +45,11 @@ class SqliteVecStore:
         with self._graph._lock:
             return embedding_state.texts_for(self._graph._conn, ids)
 
+    def forget_state(self) -> None:
+        """Every entity becomes due for re-embedding (vectors stay searchable meanwhile)."""
+        with self._graph._lock, atomic(self._graph._conn) as conn:
+            conn.execute("DELETE FROM embedding_state")
+
     def progress(self, model_id: str) -> tuple[int, int]:
         """(entities embedded with ``model_id``, all entities)."""
         with self._graph._lock:
