@@ -215,3 +215,13 @@ def test_deep_health_check_finds_a_damaged_file(tmp_path) -> None:  # noqa: ANN0
     with Memory.open(db, embeddings="none") as m:
         health = m.health_check(deep=True)
     assert health["ok"] is False and health["quick_check"] != "ok"
+
+
+def test_read_graph_dump_matches_the_models(mem: Memory) -> None:
+    mem.create_entities([{"name": f"E{i}", "entityType": "T", "observations": [f"o{i}", "shared"]}
+                         for i in range(30)])
+    mem.create_relations([{"from": f"E{i}", "to": f"E{i + 1}", "relationType": "next"} for i in range(29)])
+    mem.archive_node("E5")
+    for kwargs in ({}, {"names_only": True}, {"names_only": True, "limit": 7, "offset": 3},
+                   {"limit": 10, "offset": 20}):
+        assert mem.read_graph_dump(**kwargs) == mem.read_graph(**kwargs).dump(), kwargs

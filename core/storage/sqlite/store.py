@@ -321,6 +321,14 @@ class SqliteGraphStore:
         if limit is None and offset == 0 and not names_only:
             with self._lock:
                 return reads.whole_graph(self._conn)
+        if names_only:
+            with self._lock:
+                total_e, total_r = self._totals()
+                rows = self._conn.execute(
+                    "SELECT name, entity_type FROM entities WHERE archived_at IS NULL ORDER BY id "
+                    "LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset)).fetchall()
+            return {"entities": [{"name": n, "entityType": t} for n, t in rows], "relations": [],
+                    "total_entities": total_e, "total_relations": total_r}
         return self.read_graph(limit=limit, offset=offset, names_only=names_only).dump()
 
     def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
