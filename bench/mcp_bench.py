@@ -6,7 +6,7 @@ is missing); then both servers are started as subprocesses and driven through th
 SDK client over stdio, the way an assistant drives them. Each tool is called ``--repeat`` times
 (read_graph fewer) and the median wall time of ``call_tool`` is reported.
 
-    .venv/bin/python bench/mcp_bench.py                 # 1k and 10k entities, writes RESULTS_mcp.md
+    .venv/bin/python bench/mcp_bench.py                 # 1k and 10k entities, updates its section of RESULTS.md
     .venv/bin/python bench/mcp_bench.py --sizes 1000 --repeat 10 --no-write
 
 The graph: entity-NNNNN, 10 types, 3 observations each (~60 characters, a few shared words), and
@@ -396,8 +396,9 @@ def floor_table(runs: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
-RESULTS = ROOT / "bench" / "RESULTS_mcp.md"
-NOTES_HEADING = "## Notes"  # everything from this heading on is kept when the bench rewrites the file
+RESULTS = ROOT / "bench" / "RESULTS.md"
+HEADING = "## MCP tool latency over stdio: Hipocampo vs the official memory server"
+NOTES_HEADING = "### Notes"  # the section's notes are kept when the bench rewrites its tables
 
 
 def write_results(
@@ -413,20 +414,24 @@ def write_results(
         "(Memory.create_entities + create_relations, one call each)"
         for r in runs
     )
-    kept = ""
-    if RESULTS.exists() and NOTES_HEADING in (old := RESULTS.read_text(encoding="utf-8")):
-        kept = "\n" + old[old.index(NOTES_HEADING) :]
-    RESULTS.write_text(
-        "# MCP tool latency over stdio: Hipocampo vs the official memory server\n\n"
+    whole = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    start = whole.find(HEADING)
+    end = whole.find("\n## ", start + 1) if start >= 0 else -1
+    old = whole[start : end if end >= 0 else len(whole)] if start >= 0 else ""
+    kept = "\n" + old[old.index(NOTES_HEADING) :].rstrip() + "\n" if NOTES_HEADING in old else ""
+    before = whole[:start] if start >= 0 else whole.rstrip() + "\n\n"
+    after = whole[end:] if start >= 0 and end >= 0 else ""
+    section = (
+        f"{HEADING}\n\n"
         "Median ms per `call_tool`, measured by the official Python SDK client over stdio on "
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}{node}; load average {load:.1f} when the run ended.\n"
         "ratio = official ÷ Hipocampo (higher is better; the goal is ≥ 10× at 10,000 entities). Tools the "
         "official server does not have show only Hipocampo's figure.\n\n"
         f"{text}\n\n{floors}\n\nCommand:\n\n"
-        f"    .venv/bin/python bench/mcp_bench.py {' '.join(sys.argv[1:])}\n\n{loads}\n{kept}",
-        encoding="utf-8",
+        f"    .venv/bin/python bench/mcp_bench.py {' '.join(sys.argv[1:])}\n\n{loads}\n{kept}"
     )
+    RESULTS.write_text(before + section + after, encoding="utf-8")  # only this section changes
 
 
 def main() -> int:
@@ -442,7 +447,7 @@ def main() -> int:
         help="Hipocampo's embedding provider (default none: the official server has none "
         "either; onnx embeds the whole graph before timing, slowly)",
     )
-    parser.add_argument("--no-write", action="store_true", help="do not write bench/RESULTS_mcp.md")
+    parser.add_argument("--no-write", action="store_true", help="do not update bench/RESULTS.md")
     parser.add_argument("--serve-fixed", nargs=2, metavar=("N", "SCHEMA"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_fixed:
