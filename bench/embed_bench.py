@@ -24,7 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from core.embeddings.model_dir import default_model_dir  # noqa: E402
 from core.embeddings.onnx_local import OnnxEmbeddingProvider  # noqa: E402
@@ -168,7 +169,8 @@ def main() -> int:
     tokens = [len(e.ids) for e in provider._tokenizer.encode_batch(["passage: " + t for t in texts])]
     size_mb = sum(f.stat().st_size for f in model_dir.iterdir() if f.is_file()) / 1e6
 
-    print(f"model: {provider.model_id} ({model_dir}, {size_mb:.0f} MB on disk)")
+    shown = model_dir.relative_to(ROOT) if model_dir.is_relative_to(ROOT) else model_dir.name
+    print(f"model: {provider.model_id} ({shown}, {size_mb:.0f} MB on disk)")
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}, {sys.platform}; load average at start {load}")
     print(f"corpus: {len(texts)} Spanish/English sentences, {statistics.mean(tokens):.1f} tokens on average "
