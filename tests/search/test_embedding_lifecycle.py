@@ -206,3 +206,16 @@ def test_reindex_command(tmp_path: Path, model_dir: Path) -> None:
     status = json.loads(subprocess.run([*cli, "status", "--json"], capture_output=True, text=True,
                                        env=env, check=True).stdout)
     assert status["embeddings"]["embedded"] == 5
+
+
+def test_vectors_written_directly_are_searchable_at_once(tmp_path: Path) -> None:
+    with Memory(Settings(db=tmp_path / "u.db", embeddings="none")) as mem:
+        mem.create_entities([{"name": "a"}, {"name": "b"}])
+        a, b = mem.get_node("a").id, mem.get_node("b").id
+        x, y = np.eye(384, dtype=np.float32)[:2]
+        mem.vectors.upsert([a], x[None])
+        assert mem.vectors.search(x, 1)[0][0] == a  # the cache is loaded now
+        mem.vectors.upsert([b], y[None])
+        assert mem.vectors.search(y, 1)[0][0] == b
+        mem.vectors.upsert([a], y[None])  # replaced, not added
+        assert {i for i, d in mem.vectors.search(y, 2) if d < 1e-6} == {a, b}

@@ -40,6 +40,11 @@ class VectorCache:
         self._synced_at = ""
         self._dims = 0
 
+    def put(self, ids: list[int], vectors: list[np.ndarray]) -> None:
+        """Vectors written by this process: in the cache at once, whatever refresh() would find."""
+        if self._version is not None:  # not loaded yet: the first refresh reads everything
+            self._add([(int(i), np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(ids, vectors)])
+
     def forget(self, ids: list[int]) -> None:
         """Drop vectors deleted by this process (others' deletions are filtered by the caller)."""
         for i in ids:

@@ -68,6 +68,7 @@ class SqliteVecStore:
             )
         with self._graph._lock, atomic(self._graph._conn) as conn:
             embedding_state.write_vectors(conn, list(ids), list(vectors))
+            self._graph.vector_cache.put(list(ids), list(vectors))
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The ``k`` nearest entity ids with their cosine distances, nearest first."""
