@@ -13,6 +13,7 @@ import pytest
 
 from core.memory import Memory
 from tests.e2e.conftest import ROOT, server_env
+from tests.jsonrpc import initialize_request
 
 
 def hipocampo(db: Path, hub_file: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -102,18 +103,7 @@ def test_config_for_claude_code_is_a_command_that_starts_the_server(db: Path, hu
     words = shlex.split(line)
     assert words[:6] == ["claude", "mcp", "add", "--scope", "user", "memory"] and words[6] == "--"
     server = words[7:]
-    init = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "cfg", "version": "0"},
-            },
-        }
-    )
+    init = json.dumps(initialize_request("cfg"))
     proc = subprocess.run(
         server,
         input=init + "\n",

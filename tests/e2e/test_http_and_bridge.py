@@ -12,6 +12,7 @@ import pytest
 
 from core.memory import Memory
 from tests.e2e.conftest import Hub, start_hub, stdio_client_for
+from tests.jsonrpc import initialize_request
 
 pytestmark = pytest.mark.anyio
 
@@ -34,16 +35,7 @@ async def test_hub_serves_mcp_over_http_with_the_token(hub: Hub, hub_file: Path)
 
 
 def test_hub_refuses_requests_without_token_or_from_elsewhere(hub: Hub) -> None:
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "x", "version": "0"},
-        },
-    }
+    init = initialize_request("x")
     headers = {"Accept": "application/json, text/event-stream"}
     assert httpx.post(hub.url, json=init, headers=headers).status_code == 401
     good = {**headers, "Authorization": f"Bearer {hub.token}"}

@@ -12,6 +12,7 @@ import pytest
 
 from core.memory import Memory
 from tests.e2e.conftest import ROOT, START_TIMEOUT_S, read_line, server_env, stdio_client_for
+from tests.jsonrpc import initialize_request
 
 pytestmark = pytest.mark.anyio
 
@@ -54,16 +55,7 @@ def test_stdout_carries_nothing_but_the_protocol(tmp_path: Path, hub_file: Path)
         text=True,
     )
     requests = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        },
+        initialize_request("raw"),
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
         {

@@ -15,19 +15,11 @@ from starlette.testclient import TestClient
 from core.memory import Memory
 from core.server import endpoint as hubfile
 from core.server.http import build_http_app, is_loopback_origin
+from tests.jsonrpc import initialize_request
 
 PORT = 8123
 TOKEN = "t" * 43
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "guard-test", "version": "1"},
-    },
-}
+INIT = initialize_request("guard-test")
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
