@@ -351,7 +351,14 @@ class Memory:
         return self.graph.query_at_date(when)
 
     def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+        """change_log rows, newest first: who changed what, when, with the state before."""
         return self.graph.history(name, limit=limit)
+
+    def restore_entity(self, name: str, *, actor: str | None = None) -> Node:
+        """Undo the latest deletion of ``name`` (entity, observations, relations to what exists)."""
+        node = self.graph.restore_entity(name, self._actor(actor))
+        self._written()
+        return node
 
     # -- export and backup (appended for core/io and the CLI) ----------------------------------
 

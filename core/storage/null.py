@@ -124,6 +124,9 @@ class NullGraphStore:
     def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
         return []
 
+    def restore_entity(self, name: str, actor: str) -> Node:
+        raise NotFound(f"No deletion of {name!r} is recorded (null backend stores nothing).")
+
     def limbic_stats(self, ids: Sequence[int]) -> dict[str, Any]:
         return {"access": {}, "degree": dict.fromkeys(ids, 0), "cooc": {}}
 

@@ -69,3 +69,30 @@ def test_query_at_date_sees_type_changes(mem: Memory, clock: SteppingClock) -> N
     mem.merge_node("Decision", "Idea", {"title": "Idea"})
     assert mem.query_at_date(t0).entities[0].entityType == "Concept"
     assert mem.query_at_date(clock.now).entities[0].entityType == "Decision"
+
+
+def test_a_deletion_can_be_undone(mem: Memory, clock: SteppingClock) -> None:
+    import pytest
+
+    from core.errors import Conflict, NotFound
+
+    mem.merge_node("Person", "Ana", {"summary": "colleague"})
+    mem.add_observations([{"entityName": "Ana", "contents": ["likes tea", "moved to Lisbon"]}])
+    mem.create_entities([{"name": "Bob"}, {"name": "Carla"}])
+    mem.create_relations([{"from": "Ana", "to": "Bob", "relationType": "knows"},
+                          {"from": "Carla", "to": "Ana", "relationType": "mentors"}])
+    before = mem.get_node("Ana")
+    clock.advance(hours=1)
+    mem.delete_entities(["Ana"])
+    mem.delete_entities(["Carla"])  # one relation's other end is gone for good
+    clock.advance(hours=1)
+    restored = mem.restore_entity("Ana", actor="gui")
+    assert (restored.label, restored.props, restored.observations, restored.created_at) == (
+        "Person", {"summary": "colleague"}, ["likes tea", "moved to Lisbon"], before.created_at)
+    assert mem.read_graph().dump()["relations"] == [{"from": "Ana", "to": "Bob", "relationType": "knows"}]
+    assert [e.name for e in mem.search_nodes("lisbon").entities] == ["Ana"]
+    assert mem.history("Ana", limit=1)[0]["op"] == "restore_entity"
+    with pytest.raises(Conflict, match="exists"):
+        mem.restore_entity("Ana")
+    with pytest.raises(NotFound, match="No deletion"):
+        mem.restore_entity("Never existed")

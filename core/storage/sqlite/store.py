@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from core.errors import InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from core.model import (
     AddedObservations,
     Entity,
@@ -698,6 +698,43 @@ class SqliteGraphStore:
         stamp = format_ts(when) if isinstance(when, datetime) else when
         with self._lock:
             return history.query_at_date(self._conn, stamp)
+
+    def restore_entity(self, name: str, actor: str) -> Node:
+        """Undo the latest deletion of ``name`` from its change_log snapshot: the entity with its
+        type, props, timestamps and observations, and its relations to entities that still exist."""
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            if conn.execute("SELECT 1 FROM entities WHERE name = ?", (name,)).fetchone():
+                raise Conflict(f"Entity {name!r} exists; only a deleted entity can be restored.")
+            row = conn.execute(
+                "SELECT before FROM change_log WHERE entity = ? AND op = 'delete_entity' ORDER BY id DESC LIMIT 1",
+                (name,)).fetchone()
+            if row is None:
+                raise NotFound(f"No deletion of {name!r} is recorded; nothing to restore.")
+            snap = json.loads(row[0])
+            eid = conn.execute(
+                "INSERT INTO entities(name, entity_type, props, created_at, updated_at, archived_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, snap["entityType"], json.dumps(snap["props"], ensure_ascii=False),
+                 snap["created_at"], now, snap["archived_at"]),
+            ).lastrowid
+            conn.executemany("INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)",
+                             [(eid, content, created) for content, created in snap["observations"]])
+            ids = reads.ids_by_name(conn, [n for r in snap["relations"] for n in (r["from"], r["to"])])
+            restored = 0
+            for rel in snap["relations"]:
+                if rel["from"] in ids and rel["to"] in ids:
+                    restored += conn.execute(
+                        "INSERT INTO relations(from_entity, to_entity, relation_type, props, created_at, ended_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (ids[rel["from"]], ids[rel["to"]], rel["relationType"],
+                         json.dumps(rel["props"], ensure_ascii=False), rel["created_at"], rel["ended_at"]),
+                    ).rowcount
+            indexing.reindex(conn, [eid], fresh=True)
+            embedding_state.invalidate(conn, list(ids.values()))
+            history.write(conn, [(now, actor, "restore_entity", name, None,
+                                  history.dumps({"relations": restored}))])
+            return reads.nodes(conn, [eid])[0]
 
     def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
         """The latest change_log rows, newest first, for one entity or for all."""
