@@ -9,7 +9,10 @@ due); a model change makes every entity due again, and the re-index resumes wher
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
+import uuid
 from collections.abc import Callable
 
 from core.embeddings.text import text_hash
@@ -19,6 +22,9 @@ from core.protocols import EmbeddingProvider, VectorStore
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (embedded so far, total entities)
+# The background embedder's lease on a database, renewed every batch; a crashed holder's
+# lease runs out after this long and another process takes over.
+LEASE_SECONDS = 120.0
 
 
 class EmbeddingIndexer:
@@ -37,6 +43,9 @@ class EmbeddingIndexer:
         self._idle = threading.Event()
         self._thread: threading.Thread | None = None
         self.last_error: str | None = None
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.batches = 0  # background batches this indexer embedded
+        self.waiting_for: str | None = None  # set while another process holds the lease
 
     @property
     def model_id(self) -> str:
@@ -101,12 +110,27 @@ class EmbeddingIndexer:
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+            try:
+                self.vectors.drop_lease(self.owner)  # let another process take over at once
+            except Exception:  # closing anyway; the lease expires on its own
+                log.debug("could not drop the embedding lease", exc_info=True)
+
+    def _background_pass(self) -> None:
+        """Embed while this process holds the lease; another live holder does it instead."""
+        while not self._stop.is_set():
+            if not self.vectors.take_lease(self.owner, LEASE_SECONDS):
+                self.waiting_for = "another Hipocampo process is embedding this memory"
+                return
+            self.waiting_for = None
+            if self.run_once() <= 0:
+                return
+            self.batches += 1
 
     def _loop(self) -> None:
         backoff = self._idle_check
         while not self._stop.is_set():
             try:
-                self.run_until_idle(cancel=self._stop)
+                self._background_pass()
                 self.last_error = None
                 backoff = self._idle_check
             except EmbeddingError as exc:
@@ -124,4 +148,4 @@ class EmbeddingIndexer:
     def status(self) -> dict[str, object]:
         done, total = self.vectors.progress(self.provider.model_id)
         return {"model": self.provider.model_id, "embedded": done, "entities": total,
-                "running": self._thread is not None, "error": self.last_error}
+                "running": self._thread is not None, "error": self.last_error or self.waiting_for}

@@ -161,6 +161,12 @@ class NullVectorStore:
     def forget_state(self) -> None:
         pass
 
+    def take_lease(self, owner: str, seconds: float) -> bool:
+        return True
+
+    def drop_lease(self, owner: str) -> None:
+        pass
+
     def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
         return {}
 

@@ -219,3 +219,29 @@ def test_vectors_written_directly_are_searchable_at_once(tmp_path: Path) -> None
         assert mem.vectors.search(y, 1)[0][0] == b
         mem.vectors.upsert([a], y[None])  # replaced, not added
         assert {i for i, d in mem.vectors.search(y, 2) if d < 1e-6} == {a, b}
+
+
+def test_only_one_process_embeds_in_the_background(tmp_path: Path) -> None:
+    """Several MCP servers on one file: the lease lets one embed, the others wait their turn."""
+    db = tmp_path / "lease.db"
+    first = Memory(Settings(db=db, embeddings="none"))
+    second = Memory(Settings(db=db, embeddings="none"))
+    try:
+        one = EmbeddingIndexer(first.vectors, HashingEmbedder(), batch_size=4)
+        two = EmbeddingIndexer(second.vectors, HashingEmbedder(), batch_size=4)
+        assert first.vectors.take_lease(one.owner, 60)  # `one` is embedding
+        one.start()
+        first.create_entities([{"name": f"E{i}", "observations": [f"fact {i}"]} for i in range(10)])
+        two.start()
+        two.notify()
+        assert two.wait_idle(30)
+        assert two.batches == 0 and "another Hipocampo process" in (two.status()["error"] or "")
+        one.notify()
+        assert one.wait_idle(30)
+        assert one.batches >= 3 and first.vectors.count() == 10
+        one.stop()  # drops the lease: the other may take over at once
+        assert second.vectors.take_lease(two.owner, 60)
+    finally:
+        two.stop()
+        first.close()
+        second.close()

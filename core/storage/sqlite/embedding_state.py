@@ -106,6 +106,30 @@ def write_vectors(conn: Connection, ids: Sequence[int], vectors: Sequence[np.nda
                      [(int(i), np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(ids, vectors, strict=True)])
 
 
+LEASE_KEY = "embedding_lease"
+
+
+def take_lease(conn: Connection, owner: str, now: str, until: str) -> bool:
+    """Become (or stay) the one process that embeds in the background; False if another live
+    process holds the lease. Several MCP servers on one file would otherwise embed everything
+    once each."""
+    with atomic(conn):
+        row = conn.execute("SELECT value FROM db_metadata WHERE key = ?", (LEASE_KEY,)).fetchone()
+        if row is not None:
+            lease = json.loads(row[0])
+            if lease["owner"] != owner and lease["until"] > now:
+                return False
+        conn.execute("INSERT OR REPLACE INTO db_metadata(key, value) VALUES (?, ?)",
+                     (LEASE_KEY, json.dumps({"owner": owner, "until": until})))
+        return True
+
+
+def drop_lease(conn: Connection, owner: str) -> None:
+    with atomic(conn):
+        conn.execute("DELETE FROM db_metadata WHERE key = ? AND json_extract(value, '$.owner') = ?",
+                     (LEASE_KEY, owner))
+
+
 def vector_dimensions(conn: Connection) -> int:
     row = conn.execute("SELECT value FROM db_metadata WHERE key = 'embedding_dimensions'").fetchone()
     return int(row[0]) if row else DEFAULT_DIMENSIONS

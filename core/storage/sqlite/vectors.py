@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 import numpy as np
 
 from core.errors import InvalidInput
 from core.storage.sqlite import embedding_state
 from core.storage.sqlite.connection import atomic
-from core.storage.sqlite.store import SqliteGraphStore
+from core.storage.sqlite.store import SqliteGraphStore, format_ts
 
 
 class SqliteVecStore:
@@ -44,6 +45,17 @@ class SqliteVecStore:
         """The current embedding text of each of ``ids``."""
         with self._graph._lock:
             return embedding_state.texts_for(self._graph._conn, ids)
+
+    def take_lease(self, owner: str, seconds: float) -> bool:
+        """Hold the background-embedding lease for ``seconds`` (renewing it if ours)."""
+        with self._graph._lock:
+            now = self._graph._clock()
+            return embedding_state.take_lease(self._graph._conn, owner, format_ts(now),
+                                              format_ts(now + timedelta(seconds=seconds)))
+
+    def drop_lease(self, owner: str) -> None:
+        with self._graph._lock:
+            embedding_state.drop_lease(self._graph._conn, owner)
 
     def forget_state(self) -> None:
         """Every entity becomes due for re-embedding (vectors stay searchable meanwhile)."""
