@@ -67,12 +67,39 @@ def create_relations(relations: list[RelationArg], ctx: Context) -> CallToolResu
     return tool_result({"relations": dumped}, dumped)
 
 
-def add_observations(observations: list[ObservationArg], ctx: Context) -> CallToolResult:
+def add_observations(
+    observations: Annotated[
+        list[ObservationArg | str],
+        Field(description="An array of {entityName, contents: [string]}; or, with `name`, the "
+                          "observation texts themselves (MCP Memory v2's form)"),
+    ],
+    ctx: Context,
+    name: Annotated[
+        str | None, Field(description="MCP Memory v2's form: the entity that `observations` (strings) go to")
+    ] = None,
+) -> CallToolResult:
     """Add new observations to existing entities in the knowledge graph. Observations an entity
     already has are skipped. If any entity does not exist, nothing is added."""
-    results = memory_of(ctx).add_observations([o.model_dump() for o in observations], actor=actor_of(ctx))
+    items = _v2_or_official(observations, name, "contents", "observations")
+    results = memory_of(ctx).add_observations(items, actor=actor_of(ctx))
     dumped = [r.model_dump() for r in results]
     return tool_result({"results": dumped}, dumped)
+
+
+def _v2_or_official(
+    values: list[ObservationArg | DeletionArg | str] | None, name: str | None, key: str, what: str
+) -> list[dict[str, object]]:
+    """Either the official form (objects naming their entity) or MCP Memory v2's (``name`` plus
+    plain strings), never a mix."""
+    values = values or []
+    if name is None:
+        if any(isinstance(v, str) for v in values):
+            raise InvalidInput(f"`{what}` holds plain strings: also give `name` (the entity they belong "
+                               f"to), or send objects {{entityName, {key}}}. Nothing was changed.")
+        return [v.model_dump() for v in values]  # type: ignore[union-attr]
+    if not all(isinstance(v, str) for v in values):
+        raise InvalidInput(f"With `name`, `{what}` must be plain strings. Nothing was changed.")
+    return [{"entityName": name, key: list(values)}]
 
 
 def _success(message: str) -> CallToolResult:
@@ -88,9 +115,26 @@ def delete_entities(
     return _success("Entities deleted successfully")
 
 
-def delete_observations(deletions: list[DeletionArg], ctx: Context) -> CallToolResult:
-    """Delete specific observations from entities in the knowledge graph."""
-    memory_of(ctx).delete_observations([d.model_dump() for d in deletions], actor=actor_of(ctx))
+def delete_observations(
+    ctx: Context,
+    deletions: Annotated[
+        list[DeletionArg] | None,
+        Field(description="An array of {entityName, observations: [string]} to delete"),
+    ] = None,
+    name: Annotated[str | None, Field(description="MCP Memory v2's form: the entity to delete from")] = None,
+    observations: Annotated[
+        list[str] | None, Field(description="MCP Memory v2's form: the observation texts to delete")
+    ] = None,
+) -> CallToolResult:
+    """Delete specific observations from entities in the knowledge graph (give `deletions`, or
+    `name` with `observations`)."""
+    if deletions is not None and (name is not None or observations is not None):
+        raise InvalidInput("Give either `deletions` or `name` with `observations`, not both. Nothing was changed.")
+    if deletions is None and name is None:
+        raise InvalidInput("Give `deletions` ([{entityName, observations}]) or `name` with `observations`.")
+    items = _v2_or_official(deletions if deletions is not None else observations, name, "observations",
+                            "deletions" if deletions is not None else "observations")
+    memory_of(ctx).delete_observations(items, actor=actor_of(ctx))
     return _success("Observations deleted successfully")
 
 

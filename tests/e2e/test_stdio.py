@@ -118,3 +118,62 @@ def test_a_database_from_a_newer_hipocampo_is_refused_cleanly(tmp_path: Path, hu
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert "newer Hipocampo" in proc.stderr and "Traceback" not in proc.stderr
+
+
+async def test_semantics_over_stdio_at_size_and_under_load(tmp_path: Path, hub_file: Path) -> None:
+    """Issue 3's end-to-end checks through a real subprocess and the SDK client."""
+    import anyio
+
+    db = tmp_path / "semantics.db"
+    async with stdio_client_for(db, hub_file, "e2e-semantics") as client:
+        big = [{"name": f"bulk-{i:04d}", "entityType": "Bulk", "observations": [f"fact {i}"]} for i in range(1000)]
+        created = await client.call_tool("create_entities", {"entities": big})
+        assert not created.is_error and len(created.structured_content["entities"]) == 1000
+        again = await client.call_tool("create_entities", {"entities": big[:3]})
+        assert again.structured_content["entities"] == []  # only new entities come back
+
+        # unicode round-trips; search folds case and accents and keeps wildcards literal
+        await client.call_tool("create_entities", {"entities": [
+            {"name": "José Ñúñez", "entityType": "Persona", "observations": ["canción 🎸 東京", "50% de _todo_"]},
+            {"name": "Other", "observations": ["5000 things"]}]})
+        found = await client.call_tool("search_nodes", {"query": "JOSE NUNEZ"})
+        assert [e["name"] for e in found.structured_content["entities"]] == ["José Ñúñez"]
+        assert found.structured_content["entities"][0]["observations"] == ["canción 🎸 東京", "50% de _todo_"]
+        wildcard = await client.call_tool("search_nodes", {"query": "50%"})
+        assert [e["name"] for e in wildcard.structured_content["entities"]] == ["José Ñúñez"]
+
+        # relations: dedup, unknown ends refused, deletion cascades
+        rel = {"from": "José Ñúñez", "to": "Other", "relationType": "knows"}
+        first = await client.call_tool("create_relations", {"relations": [rel, rel]})
+        assert first.structured_content == {"relations": [rel]}
+        assert (await client.call_tool("create_relations", {"relations": [rel]})).structured_content == {
+            "relations": []}
+        ghost = await client.call_tool("create_relations", {"relations": [{**rel, "to": "Ghost"}]})
+        assert ghost.is_error and "'Ghost'" in ghost.content[0].text
+        await client.call_tool("delete_entities", {"entityNames": ["Other"]})
+        opened = await client.call_tool("open_nodes", {"names": ["José Ñúñez", "Other"]})
+        assert opened.structured_content["relations"] == [] and len(opened.structured_content["entities"]) == 1
+
+        # a 100 KB observation is over the default limit: a clear error, nothing stored
+        huge = await client.call_tool("add_observations", {"observations": [
+            {"entityName": "José Ñúñez", "contents": ["x" * 100_000]}]})
+        assert huge.is_error and "100000 bytes; the limit is 65536" in huge.content[0].text
+
+        # malformed calls get errors, and the server keeps answering
+        for bad in ({"entities": "not a list"}, {"entities": [{"entityType": "no name"}]}, {}):
+            result = await client.call_tool("create_entities", bad)
+            assert result.is_error
+        assert (await client.call_tool("read_graph", {"limit": 1})).structured_content["total_entities"] == 1001
+
+        # 20 concurrent calls over one session all land
+        async def create(i: int) -> None:
+            result = await client.call_tool("create_entities", {"entities": [{"name": f"concurrent-{i}"}]})
+            assert not result.is_error
+
+        async with anyio.create_task_group() as tg:
+            for i in range(20):
+                tg.start_soon(create, i)
+    with Memory.open(db, embeddings="none") as memory:
+        names = {e.name for e in memory.read_graph().entities}
+        assert {f"concurrent-{i}" for i in range(20)} <= names and len(names) == 1021
+        assert memory.open_nodes(["José Ñúñez"]).entities[0].observations == ["canción 🎸 東京", "50% de _todo_"]

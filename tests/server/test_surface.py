@@ -18,9 +18,9 @@ pytestmark = pytest.mark.anyio
 PARAMETERS = {
     "create_entities": ["entities"],
     "create_relations": ["relations"],
-    "add_observations": ["observations"],
+    "add_observations": ["observations", "name"],
     "delete_entities": ["entityNames"],
-    "delete_observations": ["deletions"],
+    "delete_observations": ["deletions", "name", "observations"],
     "delete_relations": ["relations"],
     "read_graph": ["limit", "offset", "names_only"],
     "search_nodes": ["query", "limit"],
@@ -37,13 +37,14 @@ PARAMETERS = {
     "engrama_approve_insight": ["title", "action", "params"],
     "engrama_status": [],
 }
-# The official server requires these; optional additions must not become required.
+# The official server requires these; optional additions must not become required. (Only
+# delete_observations relaxes one: MCP Memory v2's form sends `name` and `observations` instead.)
 REQUIRED = {
     "create_entities": ["entities"],
     "create_relations": ["relations"],
     "add_observations": ["observations"],
     "delete_entities": ["entityNames"],
-    "delete_observations": ["deletions"],
+    "delete_observations": [],
     "delete_relations": ["relations"],
     "read_graph": [],
     "search_nodes": ["query"],

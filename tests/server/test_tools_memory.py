@@ -231,3 +231,20 @@ async def test_annotations_match_the_official_server(client: Client) -> None:
             False,
         )
     assert all(t.annotations.open_world_hint is False for t in tools.values())
+
+
+async def test_observation_tools_accept_mcp_memory_v2_form(client: Client, mem: Memory) -> None:
+    await seed(client)
+    added = await ok(client, "add_observations", {"name": "Ada", "observations": ["liked poetry", "born 1815"]})
+    assert added == {"results": [{"entityName": "Ada", "addedObservations": ["liked poetry"]}]}
+    assert await ok(client, "delete_observations", {"name": "Ada", "observations": ["liked poetry"]}) == {
+        "success": True, "message": "Observations deleted successfully"}
+    assert "liked poetry" not in mem.open_nodes(["Ada"]).entities[0].observations
+    before = mem.read_graph().dump()
+    assert "also give `name`" in await fails(client, "add_observations", {"observations": ["loose text"]})
+    assert "not both" in await fails(client, "delete_observations", {
+        "deletions": [{"entityName": "Ada", "observations": ["born 1815"]}], "name": "Ada",
+        "observations": ["born 1815"]})
+    assert "Give `deletions`" in await fails(client, "delete_observations", {})
+    assert "does not exist" in await fails(client, "add_observations", {"name": "Nobody", "observations": ["x"]})
+    assert mem.read_graph().dump() == before
