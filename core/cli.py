@@ -197,11 +197,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_reflect(args: argparse.Namespace) -> int:
     """Run reflect and print its summary."""
     with Memory(_settings(args)) as memory:
-        reflect = getattr(memory, "reflect", None)
-        if reflect is None:
-            print("hipocampo: reflect is not available in this build yet.", file=sys.stderr)
-            return 2
-        _dump(reflect(actor="cli"))
+        _dump(memory.reflect(actor="cli"))
     return 0
 
 

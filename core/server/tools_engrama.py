@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core import __version__
 from core.embeddings.model_dir import default_model_dir, model_is_present
-from core.errors import ConfigError, InvalidInput, NotFound
+from core.errors import InvalidInput, NotFound
 from core.io.engrama import key_field
 from core.memory import Memory
 from core.model import Node
@@ -351,18 +351,11 @@ def _extraction_prompt(hint: str, known: list[dict[str, str]]) -> str:
     )
 
 
-def _reflect_api(memory: Memory, method: str) -> Any:
-    fn = getattr(memory, method, None)
-    if fn is None:
-        raise ConfigError("Reflect is not available in this Hipocampo build yet; the graph is unchanged.")
-    return fn
-
-
 def engrama_reflect(ctx: Context) -> CallToolResult:
     """Look for patterns across the graph (shared technology, solutions that transfer between
     projects, concept clusters, stale or under-connected knowledge …) and record them as pending
     Insights for a human to approve. Dismissed insights are never proposed again."""
-    summary = _reflect_api(memory_of(ctx), "reflect")(actor=actor_of(ctx))
+    summary = memory_of(ctx).reflect(actor=actor_of(ctx))
     return tool_result(dict(summary))
 
 
@@ -377,7 +370,7 @@ def engrama_surface_insights(
     """Pending Insights (from engrama_reflect), best first, to present to the user. `title` picks
     one insight; `query` filters by words; `status` shows decided ones instead."""
     args = _args(SurfaceArgs, params, limit=limit, title=title, query=query, status=status)
-    insights = _reflect_api(memory_of(ctx), "surface_insights")(
+    insights = memory_of(ctx).surface_insights(
         limit=args.limit, title=args.title, query=args.query, status=args.status
     )
     return tool_result({"count": len(insights), "insights": list(insights)})
@@ -392,7 +385,7 @@ def engrama_approve_insight(
     """Record the user's decision on an Insight: action 'approve' or 'dismiss' (by its exact
     title). Only do this when the user has said so."""
     args = _args(ApproveArgs, params, title=title, action=action)
-    decided = _reflect_api(memory_of(ctx), "decide_insight")(args.title, args.action, actor=actor_of(ctx))
+    decided = memory_of(ctx).decide_insight(args.title, args.action, actor=actor_of(ctx))
     return tool_result(dict(decided))
 
 
@@ -412,7 +405,6 @@ def engrama_status(ctx: Context) -> CallToolResult:
             "counts": health.get("counts", {}),
             "labels": memory.count_labels(),
             "embeddings": embeddings_info(memory),
-            "reflect_available": hasattr(memory, "reflect"),
             "insights": memory.insight_counts() if hasattr(memory, "insight_counts") else None,
             "endpoint": state.endpoint or None,
         }

@@ -12,8 +12,6 @@ from tests.server.conftest import CLIENT_NAME, fails, ok
 
 pytestmark = pytest.mark.anyio
 
-REFLECT = hasattr(Memory, "reflect")
-needs_reflect = pytest.mark.skipif(not REFLECT, reason="Memory.reflect is not in this build yet (issue 4)")
 
 
 async def test_remember_takes_flat_or_params_form_alike(client: Client, mem: Memory) -> None:
@@ -196,7 +194,6 @@ async def test_status_describes_the_memory(client: Client, mem: Memory) -> None:
     assert status["database"] == str(mem.settings.db)
     assert status["labels"] == {"Person": 1} and status["counts"]["entities"] == 1
     assert status["embeddings"]["provider"] == "none"
-    assert status["reflect_available"] is REFLECT
     if hasattr(Memory, "insight_counts"):
         assert status["insights"]["pending"] == 0
     assert status["endpoint"] is None  # not a hub
@@ -212,19 +209,6 @@ async def test_engrama_writes_are_recorded_under_the_clients_name(client: Client
     assert {row["actor"] for row in mem.history()} == {CLIENT_NAME}
 
 
-@pytest.mark.skipif(REFLECT, reason="reflect is available: the not-available error cannot happen")
-@pytest.mark.parametrize(
-    ("tool", "args"),
-    [
-        ("engrama_reflect", {}),
-        ("engrama_surface_insights", {"limit": 5}),
-        ("engrama_approve_insight", {"title": "x", "action": "dismiss"}),
-    ],
-)
-async def test_reflect_tools_say_reflect_is_not_available_yet(client: Client, tool: str, args: dict) -> None:
-    assert "not available" in await fails(client, tool, args)
-
-
 def _reflect_graph(mem: Memory) -> None:
     """Two projects using one technology: reflect's shared_technology pattern."""
     for project in ("Alpha", "Beta"):
@@ -234,7 +218,6 @@ def _reflect_graph(mem: Memory) -> None:
         mem.merge_relation(project, "USES", "SQLite")
 
 
-@needs_reflect
 async def test_reflect_proposes_insights_a_human_then_decides(client: Client, mem: Memory) -> None:
     _reflect_graph(mem)
     summary = await ok(client, "engrama_reflect", {})
@@ -249,6 +232,5 @@ async def test_reflect_proposes_insights_a_human_then_decides(client: Client, me
     assert "action" in await fails(client, "engrama_approve_insight", {"title": title, "action": "maybe"})
 
 
-@needs_reflect
 async def test_deciding_an_unknown_insight_is_an_error(client: Client) -> None:
     await fails(client, "engrama_approve_insight", {"title": "No such insight", "action": "approve"})
