@@ -47,6 +47,4 @@ def actor_of(ctx: Context[ServerState, Any]) -> str:
 
 def start_background(memory: Memory) -> None:
     """Let a long-running server keep embeddings in step with writes, off the request path."""
-    start = getattr(memory, "start_background", None)  # absent on builds without embeddings
-    if callable(start):
-        start()
+    memory.start_background()
