@@ -133,16 +133,24 @@ CROSS = Spec(
 
 # -- shared_technology: 0.75 across labels, 0.6 within one; row (technology id, n, labels) -----
 
-def _shared_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
-    tech, total = _name(names, c.key), c.row[1]
+def _hub_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules, *, label: str,
+               role: str, member_role: str, sentence: Callable[[str, int, str], str]) -> InsightDraft:
+    """An insight about one hub entity (row: hub id, n linked) and the entities linked to it."""
+    hub, total = _name(names, c.key), c.row[1]
     members = _members(ev["members"], rules.evidence_cap)
-    entities = [_entity(c.key, tech, "Technology", "technology")]
-    entities += [_entity(m[0], m[1], m[2], "user") for m in members]
-    path = [_step(tech, m[1], m[3], m[4]) for m in members[:2]]
-    users = _listing([f"{m[1]} ({m[2]})" for m in members], total)
-    summary = (f'"{tech}" is used by {total} entities: {users}. '
-               "Consider sharing knowledge, fixes or materials between them.")
-    return InsightDraft(c.title, c.pattern, c.confidence, summary, _evidence(c.key, entities, path, total))
+    entities = [_entity(c.key, hub, label, role)]
+    entities += [_entity(m[0], m[1], m[2], member_role) for m in members]
+    path = [_step(hub, m[1], m[3], m[4]) for m in members[:2]]
+    listed = _listing([f"{m[1]} ({m[2]})" for m in members], total)
+    return InsightDraft(c.title, c.pattern, c.confidence, sentence(hub, total, listed),
+                        _evidence(c.key, entities, path, total))
+
+
+def _shared_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    return _hub_draft(c, ev, names, rules, label="Technology", role="technology", member_role="user",
+                      sentence=lambda tech, total, users: (
+                          f'"{tech}" is used by {total} entities: {users}. '
+                          "Consider sharing knowledge, fixes or materials between them."))
 
 
 SHARED = Spec(
@@ -210,15 +218,10 @@ TECHNIQUE = Spec(
 # -- concept_clusters: min(0.5 + 0.05·n, 0.9); row (concept id, n linked entities) --------------
 
 def _cluster_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
-    concept, total = _name(names, c.key), c.row[1]
-    members = _members(ev["members"], rules.evidence_cap)
-    entities = [_entity(c.key, concept, "Concept", "concept")]
-    entities += [_entity(m[0], m[1], m[2], "member") for m in members]
-    path = [_step(concept, m[1], m[3], m[4]) for m in members[:2]]
-    listed = _listing([f"{m[1]} ({m[2]})" for m in members], total)
-    summary = (f'The concept "{concept}" connects {total} entities: {listed}. '
-               "This cluster may reveal a pattern worth exploring.")
-    return InsightDraft(c.title, c.pattern, c.confidence, summary, _evidence(c.key, entities, path, total))
+    return _hub_draft(c, ev, names, rules, label="Concept", role="concept", member_role="member",
+                      sentence=lambda concept, total, listed: (
+                          f'The concept "{concept}" connects {total} entities: {listed}. '
+                          "This cluster may reveal a pattern worth exploring."))
 
 
 CLUSTER = Spec(
