@@ -354,6 +354,22 @@ class Memory:
         """change_log rows, newest first: who changed what, when, with the state before."""
         return self.graph.history(name, limit=limit)
 
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+        """change_log rows newer than ``after_id``, oldest first: what to refresh after a write."""
+        if isinstance(after_id, bool) or not isinstance(after_id, int) or after_id < 0:
+            raise InvalidInput(f"after_id must be a whole number ≥ 0, got {after_id!r}")
+        if not 1 <= limit <= 10_000:
+            raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
+        return self.graph.changes_since(after_id, limit=limit)
+
+    def latest_change_id(self) -> int:
+        """The newest change_log id; a feed starts from here so it only reports what comes next."""
+        return self.graph.latest_change_id()
+
+    def data_version(self) -> int:
+        """A number that changes whenever another connection (another process) commits a write."""
+        return self.graph.data_version()
+
     def restore_entity(self, name: str, *, actor: str | None = None) -> Node:
         """Undo the latest deletion of ``name`` (entity, observations, relations to what exists)."""
         node = self.graph.restore_entity(name, self._actor(actor))

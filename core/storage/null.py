@@ -127,6 +127,15 @@ class NullGraphStore:
     def restore_entity(self, name: str, actor: str) -> Node:
         raise NotFound(f"No deletion of {name!r} is recorded (null backend stores nothing).")
 
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+        return []
+
+    def latest_change_id(self) -> int:
+        return 0
+
+    def data_version(self) -> int:
+        return 0
+
     def limbic_stats(self, ids: Sequence[int]) -> dict[str, Any]:
         return {"access": {}, "degree": dict.fromkeys(ids, 0), "cooc": {}}
 

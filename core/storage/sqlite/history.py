@@ -28,6 +28,29 @@ def write(conn: Connection, rows: Sequence[LogRow]) -> None:
     )
 
 
+def changes_since(conn: Connection, after_id: int, limit: int) -> list[dict[str, Any]]:
+    """change_log rows with ``id > after_id``, oldest first (the live-refresh feed)."""
+    rows = conn.execute(
+        "SELECT id, at, actor, op, entity, before, after FROM change_log WHERE id > ? ORDER BY id LIMIT ?",
+        (after_id, limit),
+    ).fetchall()
+    return [
+        {"id": i, "at": at, "actor": actor, "op": op, "entity": ent,
+         "before": json.loads(b) if b else None, "after": json.loads(a) if a else None}
+        for i, at, actor, op, ent, b, a in rows
+    ]
+
+
+def latest_change_id(conn: Connection) -> int:
+    """The newest change_log id (0 for a memory never written)."""
+    return int(conn.execute("SELECT coalesce(max(id), 0) FROM change_log").fetchone()[0])
+
+
+def data_version(conn: Connection) -> int:
+    """SQLite's ``PRAGMA data_version``: changes when another connection commits to the file."""
+    return int(conn.execute("PRAGMA data_version").fetchone()[0])
+
+
 def entity_snapshots(conn: Connection, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
     """Everything needed to restore each entity: row, observations, relations touching it."""
     snaps: dict[int, dict[str, Any]] = {}

@@ -749,6 +749,19 @@ class SqliteGraphStore:
             for i, at, actor, op, ent, b, a in rows
         ]
 
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+        """change_log rows newer than ``after_id``, oldest first."""
+        with self._lock:
+            return history.changes_since(self._conn, after_id, limit)
+
+    def latest_change_id(self) -> int:
+        with self._lock:
+            return history.latest_change_id(self._conn)
+
+    def data_version(self) -> int:
+        with self._lock:
+            return history.data_version(self._conn)
+
     # -- limbic signals ----------------------------------------------------------------------
 
     def limbic_stats(self, ids: Sequence[int]) -> dict[str, Any]:

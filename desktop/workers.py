@@ -1,0 +1,235 @@
+"""Core calls off the GUI thread, results back on it by signal, and the change feed.
+
+The GUI thread never waits on SQLite or the model: every ``core.Memory`` call a widget makes goes
+through :class:`Core`, which runs it on a worker thread and calls ``done``/``failed`` back on the
+GUI thread. Writes go through one thread, in the order they were asked for; reads share a small
+pool. :class:`ChangeFeed` reports what anyone (this app, the hub's clients, another process on the
+same file) wrote, as ``change_log`` rows, within a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import traceback
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+
+from core.errors import HipocampoError
+from core.memory import Memory
+
+log = logging.getLogger(__name__)
+
+Done = Callable[[Any], None]
+Failed = Callable[[str], None]
+
+FEED_INTERVAL_MS = 250  # live refresh: what clients write shows up well within a second
+
+
+@dataclass
+class Progress:
+    """Handed to long tasks: report how far they got, and see whether the user cancelled."""
+
+    report: Callable[[int, int, str], None]
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+    def __call__(self, done: int, total: int, text: str = "") -> None:
+        self.report(done, total, text)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel.is_set()
+
+
+@dataclass
+class _Call:
+    done: Done | None
+    failed: Failed | None
+    key: str | None
+    generation: int
+
+
+class Core(QObject):
+    """The app's one door to ``core.Memory``.
+
+    ``read(fn, …)`` and ``write(fn, …)`` run ``fn(memory, …)`` on a worker thread and call
+    ``done(result)`` or ``failed(message)`` on the GUI thread. A ``key`` makes calls supersede
+    each other: only the newest call with that key is delivered (search as you type).
+    """
+
+    #: an unexpected exception (a bug, not bad input): the crash dialog shows it
+    crashed = Signal(str, str)  # summary, details
+    #: something was written through this app (the change feed reports it precisely too)
+    wrote = Signal()
+    _finished = Signal(object, object, bool)  # call, result or message, ok
+
+    def __init__(self, memory: Memory, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.memory = memory
+        self._reads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hipocampo-read")
+        self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hipocampo-write")
+        self._latest: dict[str, int] = {}
+        self._counter = itertools.count(1)
+        self._closed = False
+        self._finished.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    # -- asking -------------------------------------------------------------------------------
+
+    def read(self, fn: Callable[..., Any], *args: Any, done: Done | None = None,
+             failed: Failed | None = None, key: str | None = None, **kwargs: Any) -> Future[Any]:
+        """Run ``fn(memory, *args, **kwargs)`` on a reader thread."""
+        return self._submit(self._reads, fn, args, kwargs, done, failed, key)
+
+    def write(self, fn: Callable[..., Any], *args: Any, done: Done | None = None,
+              failed: Failed | None = None, **kwargs: Any) -> Future[Any]:
+        """Run ``fn(memory, *args, **kwargs)`` on the writer thread, after earlier writes."""
+        future = self._submit(self._writes, fn, args, kwargs, done, failed, None)
+        future.add_done_callback(lambda _f: self.wrote.emit() if not self._closed else None)
+        return future
+
+    def task(self, fn: Callable[..., Any], *args: Any, progress: Callable[[int, int, str], None],
+             done: Done | None = None, failed: Failed | None = None, **kwargs: Any) -> Progress:
+        """A long write (import, reflect, re-embedding): ``fn(memory, progress, …)`` reports
+        through ``progress(done, total, text)`` on the GUI thread and may be cancelled with
+        the returned ``Progress.cancel``."""
+        relay = _ProgressRelay(self)
+        relay.progressed.connect(progress, Qt.ConnectionType.QueuedConnection)
+        handle = Progress(report=relay.progressed.emit)
+        self.write(fn, handle, *args, done=done, failed=failed, **kwargs)
+        return handle
+
+    def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., Any], args: tuple[Any, ...],
+                kwargs: dict[str, Any], done: Done | None, failed: Failed | None,
+                key: str | None) -> Future[Any]:
+        generation = next(self._counter)
+        if key is not None:
+            self._latest[key] = generation
+        call = _Call(done, failed, key, generation)
+
+        def run() -> Any:
+            try:
+                result = fn(self.memory, *args, **kwargs)
+            except HipocampoError as exc:
+                self._emit(call, str(exc), False)
+                raise
+            except Exception as exc:
+                details = traceback.format_exc()
+                log.exception("Unexpected error in a core call")
+                self._emit(call, _sentence(exc), False)
+                if not self._closed:
+                    self.crashed.emit(_sentence(exc), details)
+                raise
+            self._emit(call, result, True)
+            return result
+
+        return pool.submit(run)
+
+    def _emit(self, call: _Call, value: Any, ok: bool) -> None:
+        if not self._closed:
+            self._finished.emit(call, value, ok)
+
+    @Slot(object, object, bool)
+    def _deliver(self, call: _Call, value: Any, ok: bool) -> None:
+        if call.key is not None and self._latest.get(call.key) != call.generation:
+            return  # superseded by a newer call with the same key
+        callback = call.done if ok else call.failed
+        if callback is not None:
+            callback(value)
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        """Block until every call asked so far has run (tests and shutdown only)."""
+        for pool in (self._writes, self._reads):
+            pool.submit(lambda: None).result(timeout)
+
+    def shutdown(self) -> None:
+        """Finish what is running, drop what is queued, deliver nothing more."""
+        self._closed = True
+        for pool in (self._reads, self._writes):
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _ProgressRelay(QObject):
+    progressed = Signal(int, int, str)
+
+
+def _sentence(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class ChangeFeed(QObject):
+    """Polls ``change_log`` for rows newer than the last one seen and reports them.
+
+    One cheap indexed read every ``FEED_INTERVAL_MS`` on a thread of its own (never queued
+    behind a long read), one at a time. Writes by other processes, by the hub's clients and by
+    this app all arrive here, so panes refresh from one place.
+    """
+
+    #: new change_log rows, oldest first: {"id", "at", "actor", "op", "entity", "before", "after"}
+    changed = Signal(list)
+    _got = Signal(list)
+
+    def __init__(self, memory: Memory, parent: QObject | None = None,
+                 interval_ms: int = FEED_INTERVAL_MS) -> None:
+        super().__init__(parent)
+        self.memory = memory
+        self.last_id = memory.latest_change_id()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hipocampo-feed")
+        self._busy = False
+        self._timer = QTimer(self)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self.poll)
+        self._got.connect(self._on_got, Qt.ConnectionType.QueuedConnection)
+
+    def start(self) -> None:
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    @Slot()
+    def poll(self) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        after = self.last_id
+        self._pool.submit(self._read, after)
+
+    def _read(self, after: int) -> None:
+        rows: list[dict[str, Any]] = []
+        try:
+            rows = self.memory.changes_since(after, limit=2000)
+        except Exception:  # the memory may be closing; the next tick tries again
+            log.debug("change feed read failed", exc_info=True)
+        self._got.emit(rows)
+
+    @Slot(list)
+    def _on_got(self, rows: list[dict[str, Any]]) -> None:
+        self._busy = False
+        if rows:
+            self.last_id = rows[-1]["id"]
+            self.changed.emit(rows)
+
+
+def touched_entities(rows: list[dict[str, Any]]) -> set[str]:
+    """The entity names a batch of change_log rows touched (both ends of a relation too)."""
+    names: set[str] = set()
+    for row in rows:
+        if row.get("entity"):
+            names.add(row["entity"])
+        for side in (row.get("before"), row.get("after")):
+            if row.get("op") == "create_relation" and isinstance(side, list) and side:
+                if isinstance(side[0], str):  # [to, relationType]
+                    names.add(side[0])
+            if isinstance(side, dict):
+                for key in ("from", "to", "name"):
+                    value = side.get(key)
+                    if isinstance(value, str):
+                        names.add(value)
+    return names
