@@ -122,7 +122,7 @@ def main() -> None:
             lambda: mem.delete_entities([f"entity-{rng.randrange(n):06d}"]), r)))
 
     print(f"\nHipocampo core benchmark: {n:,} entities × 3 observations, {n_rel:,} relations\n")
-    print(f"| step | figure |\n|---|---|")
+    print("| step | figure |\n|---|---|")
     print(f"| bulk load entities | {n / t_entities:,.0f} entities/s ({t_entities:.1f} s) |")
     print(f"| bulk load relations | {n_rel / t_relations:,.0f} relations/s ({t_relations:.1f} s) |")
     print(f"| database size | {size / 1e6:,.1f} MB = {size / n:,.0f} bytes/entity (no vectors) |")

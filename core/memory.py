@@ -9,10 +9,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -141,7 +141,7 @@ class Memory:
         return {"provider": self.settings.embeddings, **self.indexer.status()}
 
     def _searcher(self) -> HybridSearcher:
-        clock = self._clock or (lambda: datetime.now(timezone.utc))
+        clock = self._clock or (lambda: datetime.now(UTC))
         return HybridSearcher(self.graph, self.vectors, self.embedder, clock=clock)
 
     def search_vectors(self, query: str, limit: int = 10) -> list[dict[str, Any]]:
@@ -508,7 +508,7 @@ class Memory:
             except ValueError:
                 raise InvalidInput(f"as_of must be an ISO-8601 date or time, got {as_of!r}") from None
         if as_of is not None and as_of.tzinfo is None:
-            as_of = as_of.replace(tzinfo=timezone.utc)
+            as_of = as_of.replace(tzinfo=UTC)
         return self._insights().decay(as_of, self._actor(actor))
 
     def insight_counts(self) -> dict[str, int]:

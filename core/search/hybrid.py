@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -56,7 +56,7 @@ class HybridSearcher:
         self.graph = graph
         self.vectors = vectors
         self.provider = provider
-        self._clock = clock or (lambda: datetime.now(timezone.utc))
+        self._clock = clock or (lambda: datetime.now(UTC))
 
     def query_vector(self, query: str) -> np.ndarray | None:
         """The query's embedding, or None when there is no usable provider (full text only)."""

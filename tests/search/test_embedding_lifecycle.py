@@ -12,6 +12,7 @@ import pytest
 
 from core.embeddings.indexer import EmbeddingIndexer
 from core.embeddings.text import MAX_CHARS, entity_text, text_hash
+from core.errors import InvalidInput
 from core.memory import Memory
 from core.settings import Settings
 
@@ -157,7 +158,7 @@ def test_no_provider_means_full_text(tmp_path: Path) -> None:
         mem.create_entities([{"name": "Tea", "observations": ["green tea from Japan"]}])
         assert [r["name"] for r in mem.search_semantic("japan")] == ["Tea"]
         assert mem.embedding_status()["error"].startswith("no embedding provider")
-        with pytest.raises(Exception):
+        with pytest.raises(InvalidInput):
             mem.search_semantic("")
 
 

@@ -15,7 +15,8 @@ MEMORIES = [
     {"name": "Dentist", "entityType": "Event", "observations": ["Appointment with Dr. Ruiz on Thursday at 10"]},
     {"name": "Lentil soup", "entityType": "Recipe", "observations": ["Grandma's lentil soup with cumin and carrots"]},
     {"name": "Kafka cluster", "entityType": "Technology", "observations": ["Three brokers handle the event stream"]},
-    {"name": "Lisbon trip", "entityType": "Travel", "observations": ["Vacaciones en Portugal en agosto con la familia"]},
+    {"name": "Lisbon trip", "entityType": "Travel",
+     "observations": ["Vacaciones en Portugal en agosto con la familia"]},
 ]
 
 

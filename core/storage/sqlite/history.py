@@ -92,7 +92,7 @@ def query_at_date(conn: Connection, when: str) -> KnowledgeGraph:
     overwritten after then.
     """
     entities: dict[str, dict[str, Any]] = {}
-    for eid, name, etype, created in conn.execute(
+    for eid, name, etype, _created in conn.execute(
         "SELECT id, name, entity_type, created_at FROM entities WHERE created_at <= ?", (when,)
     ):
         entities[name] = {"type": etype, "obs": {}, "id": eid}

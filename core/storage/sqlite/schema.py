@@ -7,7 +7,7 @@ switch to WAL, which rewrites the header).
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
@@ -112,7 +112,7 @@ def _create(conn: Connection) -> None:
 
 
 def _metadata_sql() -> str:
-    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return (
         "INSERT OR REPLACE INTO db_metadata(key, value) VALUES "
         f"('schema_version', '{SCHEMA_VERSION}'), ('hipocampo_migrated_at', '{now}');"
@@ -126,7 +126,7 @@ def _upgrade(conn: Connection, version: int) -> None:
 
 
 def backup_path_for(path: str) -> Path:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     return Path(f"{path}.mcp-memory-v2-backup-{stamp}")
 
 

@@ -11,7 +11,7 @@ import contextlib
 import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,12 +50,12 @@ def _unique(relations: Sequence[Relation]) -> list[Relation]:
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def format_ts(moment: datetime) -> str:
     """ISO-8601 UTC with milliseconds: sorts correctly as text."""
-    moment = moment.astimezone(timezone.utc)
+    moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 

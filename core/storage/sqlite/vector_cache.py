@@ -43,7 +43,7 @@ class VectorCache:
     def put(self, ids: list[int], vectors: list[np.ndarray]) -> None:
         """Vectors written by this process: in the cache at once, whatever refresh() would find."""
         if self._version is not None:  # not loaded yet: the first refresh reads everything
-            self._add([(int(i), np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(ids, vectors)])
+            self._add([(int(i), np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(ids, vectors, strict=True)])
 
     def forget(self, ids: list[int]) -> None:
         """Drop vectors deleted by this process (others' deletions are filtered by the caller)."""
