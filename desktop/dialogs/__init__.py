@@ -1,0 +1,1 @@
+"""Dialogs: first run, settings, import, crash — one per file."""
