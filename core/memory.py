@@ -23,6 +23,7 @@ from core.model import (
     AddedObservations,
     CreateEntitiesResult,
     EntityInput,
+    GraphOverview,
     KnowledgeGraph,
     Neighbour,
     Node,
@@ -342,6 +343,18 @@ class Memory:
 
     def count_labels(self) -> dict[str, int]:
         return self.graph.count_labels()
+
+    def graph_overview(
+        self, *, limit: int = 300, by: str = "degree", per_type: int = 3, entity_type: str | None = None
+    ) -> GraphOverview:
+        """The top live entities by degree or access (``per_type`` of each type first), their relations, counts."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 5000:
+            raise InvalidInput(f"limit must be between 1 and 5000, got {limit!r}")
+        if by not in ("degree", "access"):
+            raise InvalidInput(f"by must be 'degree' or 'access', got {by!r}")
+        if isinstance(per_type, bool) or not isinstance(per_type, int) or not 0 <= per_type <= limit:
+            raise InvalidInput(f"per_type must be between 0 and limit ({limit}), got {per_type!r}")
+        return self.graph.graph_overview(limit=limit, by=by, per_type=per_type, entity_type=entity_type)
 
     def health_check(self, *, deep: bool = False) -> dict[str, Any]:
         """Counts and versions; ``deep=True`` also checks the file's integrity (slower)."""

@@ -124,3 +124,23 @@ class NodeWithNeighbours(_Strict):
 class ScoredNode(_Strict):
     node: Node
     score: float
+
+
+class OverviewNode(_Strict):
+    """An entity in a graph overview, with how connected and how often recalled it is."""
+
+    name: str
+    entityType: str
+    degree: int
+    accessCount: int
+
+
+class GraphOverview(_Strict):
+    """A bounded picture of the whole memory: the top entities, the relations among them, and
+    live entity counts by type."""
+
+    entities: list[OverviewNode]
+    relations: list[Relation]
+    types: dict[str, int]
+    total_entities: int
+    total_relations: int

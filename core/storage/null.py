@@ -18,6 +18,7 @@ from core.model import (
     AddedObservations,
     Entity,
     EntityInput,
+    GraphOverview,
     KnowledgeGraph,
     Neighbour,
     Node,
@@ -114,6 +115,10 @@ class NullGraphStore:
 
     def count_labels(self) -> dict[str, int]:
         return {}
+
+    def graph_overview(self, *, limit: int = 300, by: str = "degree", per_type: int = 3,
+                       entity_type: str | None = None) -> GraphOverview:
+        return GraphOverview(entities=[], relations=[], types={}, total_entities=0, total_relations=0)
 
     def health_check(self, *, deep: bool = False) -> dict[str, Any]:
         return {"ok": True, "backend": self.backend, "counts": {}}

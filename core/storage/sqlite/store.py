@@ -20,6 +20,7 @@ from core.model import (
     AddedObservations,
     Entity,
     EntityInput,
+    GraphOverview,
     KnowledgeGraph,
     Neighbour,
     Node,
@@ -30,7 +31,7 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import content_words, fold, fts_phrase
-from core.storage.sqlite import embedding_state, history, indexing, reads
+from core.storage.sqlite import embedding_state, history, indexing, overview, reads
 from core.storage.sqlite.connection import DatabaseError, atomic
 from core.storage.sqlite.reads import IDS
 from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database
@@ -660,6 +661,14 @@ class SqliteGraphStore:
         if rare:
             return " OR ".join(rare)
         return " AND ".join(common) if common else None
+
+    def graph_overview(
+        self, *, limit: int = 300, by: str = "degree", per_type: int = 3, entity_type: str | None = None
+    ) -> GraphOverview:
+        """The top live entities by degree or by access, the relations among them, counts by type."""
+        with self._lock:
+            return overview.graph_overview(self._conn, limit=limit, by=by, per_type=per_type,
+                                           entity_type=entity_type, totals=self._totals())
 
     def count_labels(self) -> dict[str, int]:
         with self._lock:
