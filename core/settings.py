@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import logging
+import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, TypeAdapter, ValidationError
+from pydantic_settings import BaseSettings, JsonConfigSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 APP_NAME = "hipocampo"
+ENV_SETTINGS_FILE = "HIPOCAMPO_SETTINGS_FILE"
+
+log = logging.getLogger(__name__)
 
 
 def default_db_path() -> Path:
@@ -18,7 +25,8 @@ def default_db_path() -> Path:
 
 
 class Settings(BaseSettings):
-    """Everything a user may configure. Env vars use the ``HIPOCAMPO_`` prefix (``HIPOCAMPO_DB``…)."""
+    """Everything a user may configure. Priority, highest first: arguments (CLI flags), env vars with the
+    ``HIPOCAMPO_`` prefix (``HIPOCAMPO_DB``…), the user's settings file (:func:`settings_file`), defaults."""
 
     model_config = SettingsConfigDict(env_prefix="HIPOCAMPO_", extra="ignore")
 
@@ -39,3 +47,102 @@ class Settings(BaseSettings):
     openai_query_model: str | None = Field(None, description="model name for queries, if different")
     openai_dimensions: int | None = Field(None, ge=1, description="vector size (default: detected)")
     openai_timeout: float = Field(30.0, gt=0)
+
+    # The desktop app (saved by its settings dialog into the settings file).
+    endpoint_port: int = Field(0, ge=0, le=65535, description="the hub's port on 127.0.0.1 (0: a free one)")
+    close_to_tray: bool = Field(True, description="closing the window keeps the app in the tray")
+    start_with_system: bool = Field(False, description="start the app when the user logs in")
+    first_run_done: bool = Field(False, description="the welcome screen has been seen")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, env_settings, _UserSettingsFile(settings_cls, settings_file())
+
+
+# -- the user's settings file ---------------------------------------------------------------------
+
+
+def settings_file() -> Path:
+    """The user's settings file: ``$HIPOCAMPO_SETTINGS_FILE`` or ``settings.json`` in the user config folder."""
+    override = os.environ.get(ENV_SETTINGS_FILE)
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "settings.json"
+
+
+class _UserSettingsFile(JsonConfigSettingsSource):
+    """The settings file as a source; a damaged file is skipped with a warning, never fatal: the MCP
+    server and the CLI must start even when it is."""
+
+    def _read_file(self, file_path: Any) -> dict[str, Any]:
+        try:
+            data = super()._read_file(file_path)
+        except (OSError, ValueError) as exc:
+            log.warning("Ignoring the settings file %s: %s", file_path, exc)
+            return {}
+        if not isinstance(data, dict):
+            log.warning("Ignoring the settings file %s: it does not hold a JSON object", file_path)
+            return {}
+        fields = Settings.model_fields
+        return {k: v for k, v in data.items() if k in fields and _valid(k, v)}
+
+
+def _adapter(key: str) -> TypeAdapter[Any]:
+    field = Settings.model_fields[key]
+    return TypeAdapter(Annotated[field.annotation, field])
+
+
+def _valid(key: str, value: Any) -> bool:
+    try:
+        _adapter(key).validate_python(value)
+    except ValidationError as exc:
+        log.warning("Ignoring %s in the settings file: %s", key, exc.errors()[0]["msg"])
+        return False
+    return True
+
+
+def user_settings(path: Path | None = None) -> dict[str, Any]:
+    """What the settings file holds (an empty dict when it is missing or damaged)."""
+    path = path or settings_file()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_user_settings(changes: dict[str, Any], path: Path | None = None) -> dict[str, Any]:
+    """Validate ``changes`` and merge them into the settings file (atomically, readable by the user
+    only: it may hold an API key). A value of ``None`` removes the key, so the default applies again.
+    Returns the file's new content. Unknown keys or invalid values raise ``ValueError``; the file is
+    then left as it was."""
+    path = path or settings_file()
+    data = user_settings(path)
+    for key, value in changes.items():
+        if key not in Settings.model_fields:
+            raise ValueError(f"{key!r} is not a setting")
+        if value is None:
+            data.pop(key, None)
+            continue
+        try:
+            checked = _adapter(key).validate_python(value)
+        except ValidationError as exc:
+            raise ValueError(f"Invalid value for {key}: {exc.errors()[0]['msg']}") from exc
+        data[key] = _adapter(key).dump_python(checked, mode="json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+    with contextlib.suppress(OSError):  # not every file system has POSIX modes (Windows)
+        os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    return data
