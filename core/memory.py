@@ -379,6 +379,26 @@ class Memory:
         """The newest change_log id; a feed starts from here so it only reports what comes next."""
         return self.graph.latest_change_id()
 
+    def activity(
+        self, *, before_id: int | None = None, actor: str | None = None,
+        since: datetime | str | None = None, until: datetime | str | None = None, limit: int = 200,
+    ) -> list[dict[str, Any]]:
+        """change_log rows newest first, by ``actor`` and within ``since <= at < until``; pass the
+        oldest id seen as ``before_id`` for the next page."""
+        if before_id is not None and (isinstance(before_id, bool) or not isinstance(before_id, int)
+                                      or before_id < 1):
+            raise InvalidInput(f"before_id must be a whole number ≥ 1, got {before_id!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
+            raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
+        for value, what in ((since, "since"), (until, "until")):
+            if value is not None and not isinstance(value, (datetime, str)):
+                raise InvalidInput(f"{what} must be a date-time or ISO-8601 text, got {type(value).__name__}")
+        return self.graph.activity(before_id=before_id, actor=actor, since=since, until=until, limit=limit)
+
+    def activity_actors(self) -> list[dict[str, Any]]:
+        """Everyone who has written to this memory (actor, changes, last_at), latest first."""
+        return self.graph.activity_actors()
+
     def data_version(self) -> int:
         """A number that changes whenever another connection (another process) commits a write."""
         return self.graph.data_version()

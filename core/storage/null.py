@@ -138,6 +138,14 @@ class NullGraphStore:
     def latest_change_id(self) -> int:
         return 0
 
+    def activity(self, *, before_id: int | None = None, actor: str | None = None,
+                 since: datetime | str | None = None, until: datetime | str | None = None,
+                 limit: int = 200) -> list[dict[str, Any]]:
+        return []
+
+    def activity_actors(self) -> list[dict[str, Any]]:
+        return []
+
     def data_version(self) -> int:
         return 0
 

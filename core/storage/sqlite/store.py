@@ -31,6 +31,7 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import content_words, fold, fts_phrase
+from core.storage.sqlite import activity as activity_log
 from core.storage.sqlite import embedding_state, history, indexing, overview, reads
 from core.storage.sqlite.connection import DatabaseError, atomic
 from core.storage.sqlite.reads import IDS
@@ -766,6 +767,19 @@ class SqliteGraphStore:
     def latest_change_id(self) -> int:
         with self._lock:
             return history.latest_change_id(self._conn)
+
+    def activity(self, *, before_id: int | None = None, actor: str | None = None,
+                 since: datetime | str | None = None, until: datetime | str | None = None,
+                 limit: int = 200) -> list[dict[str, Any]]:
+        """change_log rows newest first, filtered by writer and time span, paged by id."""
+        since, until = (format_ts(t) if isinstance(t, datetime) else t for t in (since, until))
+        with self._lock:
+            return activity_log.activity(self._conn, before_id=before_id, actor=actor, since=since,
+                                         until=until, limit=limit)
+
+    def activity_actors(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return activity_log.actors(self._conn)
 
     def data_version(self) -> int:
         with self._lock:
