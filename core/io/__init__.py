@@ -17,6 +17,7 @@ from core.io.engrama import export_engrama, import_engrama
 from core.io.graphml import export_graphml
 from core.io.markdown import NOTE_SUFFIXES, export_notes, import_notes
 from core.io.official import export_official, import_official
+from core.io.plan import FilePlan, ImportPlan, ImportSummary, Problem, preview_import, run_import
 from core.io.report import ImportReport, Progress, no_progress
 from core.io.sqlite_db import import_database
 from core.memory import Memory
@@ -28,6 +29,10 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 __all__ = [
     "EXPORT_FORMATS",
+    "FilePlan",
+    "ImportPlan",
+    "ImportSummary",
+    "Problem",
     "ImportReport",
     "Progress",
     "detect_format",
@@ -42,6 +47,8 @@ __all__ = [
     "import_official",
     "import_path",
     "no_progress",
+    "preview_import",
+    "run_import",
 ]
 
 
