@@ -438,7 +438,6 @@ class Memory:
         dest = Path(dest)
         if dest.exists():
             raise InvalidInput(f"{dest} already exists; choose a new file name for the backup.")
-        dest.parent.mkdir(parents=True, exist_ok=True)
         return copier(dest)
 
 

@@ -7,13 +7,16 @@ switch to WAL, which rewrites the header).
 from __future__ import annotations
 
 import logging
+import time
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
 from core.errors import SchemaTooNew, StorageError
+from core.storage import files
 from core.storage.sqlite import indexing
 from core.storage.sqlite.connection import (
+    BUSY_TIMEOUT_MS,
     Connection,
     DatabaseError,
     apply_connection_pragmas,
@@ -33,37 +36,60 @@ def open_database(path: Path | str) -> Connection:
 
     Raises ``SchemaTooNew`` for a file from a newer Hipocampo and ``StorageError`` for a file that
     is not a database Hipocampo understands; in both cases the file is left exactly as it was.
+    Several processes may open a file that does not exist yet at the same moment: what to create
+    or upgrade is decided again inside ``BEGIN IMMEDIATE``, so exactly one of them does it.
     """
     path_str = str(path)
     if path_str != ":memory:":
-        Path(path_str).parent.mkdir(parents=True, exist_ok=True)
+        files.private_file(Path(path_str))  # 0600 before SQLite writes a byte (-wal/-shm follow it)
     conn = connect(path_str, apply_pragmas=False)
     try:
         version, tables = _inspect(conn, path_str)
-        if version > SCHEMA_VERSION:
-            raise SchemaTooNew(
-                f"{path_str} was written by a newer Hipocampo (schema version {version}; this "
-                f"version understands up to {SCHEMA_VERSION}). Update Hipocampo to open it; "
-                "the file was not changed."
-            )
-        if version == 0 and tables and not _looks_like_mcp_memory_v2(conn, tables):
-            raise StorageError(
-                f"{path_str} is an SQLite database but not one Hipocampo or MCP Memory v2 wrote "
-                f"(tables: {', '.join(sorted(tables)[:8])}). Choose another file; it was not changed."
-            )
+        _refuse_foreign(conn, path_str, version, tables)
         if version == 0 and tables:
             _backup_before_migration(conn, path_str)  # before WAL mode rewrites the header
-        apply_connection_pragmas(conn)
-        if version == 0 and not tables:
-            _create(conn)
-        elif version == 0:
-            _migrate_from_mcp_memory_v2(conn)
-        else:
-            _upgrade(conn, version)
+        _set_pragmas(conn)
+        with atomic(conn):  # the write lock: nobody else creates or upgrades meanwhile
+            version, tables = _inspect(conn, path_str)
+            _refuse_foreign(conn, path_str, version, tables)
+            if version == 0 and not tables:
+                _create(conn)
+            elif version == 0:
+                _migrate_from_mcp_memory_v2(conn)
+            else:
+                _upgrade(conn, version)
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def _set_pragmas(conn: Connection) -> None:
+    """The PRAGMAs; switching a new file to WAL needs a moment alone with it, so a first open
+    racing another one's may find it busy: wait for it as the busy timeout would."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            apply_connection_pragmas(conn)
+            return
+        except DatabaseError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+def _refuse_foreign(conn: Connection, path_str: str, version: int, tables: set[str]) -> None:
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"{path_str} was written by a newer Hipocampo (schema version {version}; this "
+            f"version understands up to {SCHEMA_VERSION}). Update Hipocampo to open it; "
+            "the file was not changed."
+        )
+    if version == 0 and tables and not _looks_like_mcp_memory_v2(conn, tables):
+        raise StorageError(
+            f"{path_str} is an SQLite database but not one Hipocampo or MCP Memory v2 wrote "
+            f"(tables: {', '.join(sorted(tables)[:8])}). Choose another file; it was not changed."
+        )
 
 
 def _inspect(conn: Connection, path: str) -> tuple[int, set[str]]:
@@ -100,7 +126,7 @@ def execute_script(conn: Connection, sql: str) -> None:
 
 
 def _run_script(conn: Connection, sql: str, version: int) -> None:
-    """Run ``sql`` and the version bump as one transaction."""
+    """Run ``sql`` and the version bump as one transaction (a savepoint inside open's)."""
     with atomic(conn):
         execute_script(conn, sql)
         conn.execute(f"PRAGMA user_version = {version}")
@@ -134,7 +160,7 @@ def _backup_before_migration(conn: Connection, path: str) -> None:
     """Copy the file aside whole (SQLite's backup API: consistent even if another process writes)."""
     if path == ":memory:":
         return
-    backup = backup_path_for(path)
+    backup = files.private_file(backup_path_for(path))
     target = connect(backup, apply_pragmas=False)
     try:
         conn.backup(target)
@@ -155,7 +181,7 @@ def _migrate_from_mcp_memory_v2(conn: Connection) -> None:
 def copy_database(source: Path, dest: Path) -> None:
     """A consistent copy of a live database (the SQLite backup API, not a file copy)."""
     src = connect(source, apply_pragmas=False)
-    target = connect(dest, apply_pragmas=False)
+    target = connect(files.private_file(dest), apply_pragmas=False)
     try:
         src.backup(target)
     finally:
