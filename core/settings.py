@@ -31,7 +31,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="HIPOCAMPO_", extra="ignore")
 
     db: Path = Field(default_factory=default_db_path, description="SQLite file holding the graph")
-    backend: Literal["sqlite", "null", "neo4j"] = "sqlite"
+    # The one backend this build has; create_stores() is where another (FalkorDB) would be added.
+    backend: Literal["sqlite"] = "sqlite"
     embeddings: Literal["onnx", "openai", "none"] = "onnx"
     max_name_chars: int = Field(512, ge=1, description="longest entity name / type / relation type")
     max_observation_bytes: int = Field(64 * 1024, ge=1, description="largest observation, UTF-8 bytes")

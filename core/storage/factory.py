@@ -25,13 +25,4 @@ def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = 
 
         graph = SqliteGraphStore(settings.db, clock=clock or utc_now)
         return Stores(graph=graph, vectors=SqliteVecStore(graph))
-    if settings.backend == "null":
-        from core.storage.null import NullGraphStore, NullVectorStore
-
-        return Stores(graph=NullGraphStore(), vectors=NullVectorStore())
-    if settings.backend == "neo4j":
-        raise ConfigError(
-            "The neo4j backend is not part of this build yet; use HIPOCAMPO_BACKEND=sqlite "
-            "(the default)."
-        )
-    raise ConfigError(f"Unknown backend {settings.backend!r}; choose sqlite or null.")
+    raise ConfigError(f"Unknown backend {settings.backend!r}; this build has only sqlite.")

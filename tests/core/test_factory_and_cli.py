@@ -1,4 +1,4 @@
-"""Backend choice goes through create_stores; the null backend stores nothing; the CLI reports."""
+"""Backend choice goes through create_stores; only existing backends are offered; the CLI reports."""
 
 from __future__ import annotations
 
@@ -8,33 +8,25 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
-from core.errors import ConfigError, NotFound
 from core.memory import Memory
 from core.protocols import GraphStore, VectorStore
 from core.settings import Settings
 from core.storage.factory import create_stores
 
 
-def test_sqlite_and_null_stores_satisfy_the_protocols(tmp_path: Path) -> None:
-    for backend in ("sqlite", "null"):
-        stores = create_stores(Settings(db=tmp_path / "f.db", backend=backend))
-        assert isinstance(stores.graph, GraphStore)
-        assert isinstance(stores.vectors, VectorStore)
-        stores.graph.close()
+def test_sqlite_stores_satisfy_the_protocols(tmp_path: Path) -> None:
+    stores = create_stores(Settings(db=tmp_path / "f.db"))
+    assert isinstance(stores.graph, GraphStore)
+    assert isinstance(stores.vectors, VectorStore)
+    stores.graph.close()
 
 
-def test_null_backend_stores_nothing() -> None:
-    with Memory(Settings(backend="null")) as mem:
-        assert mem.create_entities([{"name": "A"}]).entities == []
-        assert mem.read_graph().entities == []
-        with pytest.raises(NotFound):
-            mem.add_observations([{"entityName": "A", "contents": ["x"]}])
-
-
-def test_unavailable_backend_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="neo4j"):
-        create_stores(Settings(db=tmp_path / "x.db", backend="neo4j"))
+@pytest.mark.parametrize("name", ["null", "neo4j"])
+def test_only_backends_that_exist_are_offered(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ValidationError, match="sqlite"):
+        Settings(db=tmp_path / "x.db", backend=name)
 
 
 def test_settings_come_from_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
