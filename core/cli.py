@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from datetime import UTC, datetime
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from core import __version__
+from core.clients import CLIENTS
 from core.errors import HipocampoError
 from core.memory import Memory
 from core.settings import Settings
@@ -244,63 +244,24 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 # -- config -----------------------------------------------------------------------------------
 
-CLIENTS = ("claude-desktop", "claude-code", "cursor", "opencode")
-SERVER_KEY = "memory"  # the official server's usual key: replacing it is a one-line change
-
-
-def server_command(db: Path) -> list[str]:
-    """The absolute command line an MCP client should run to start Hipocampo over stdio."""
-    bindir = Path(sys.executable).parent
-    names = ("hipocampo.exe", "hipocampo") if os.name == "nt" else ("hipocampo",)
-    for name in names:
-        if (bindir / name).is_file():
-            return [str((bindir / name).absolute()), "--db", str(db), "mcp"]
-    argv0 = Path(sys.argv[0])
-    if argv0.name.startswith("hipocampo") and argv0.is_file():
-        return [str(argv0.absolute()), "--db", str(db), "mcp"]
-    return [str(Path(sys.executable).absolute()), "-m", "core.cli", "--db", str(db), "mcp"]
-
-
-def client_config(client: str, db: Path) -> tuple[str, str]:
-    """(where it goes, what to paste) for ``client``."""
-    command = server_command(db)
-    entry = {"command": command[0], "args": command[1:]}
-    if client == "claude-desktop":
-        if sys.platform == "darwin":
-            where = "~/Library/Application Support/Claude/claude_desktop_config.json"
-        elif os.name == "nt":
-            where = r"%APPDATA%\Claude\claude_desktop_config.json"
-        else:
-            where = "~/.config/Claude/claude_desktop_config.json"
-        return where, json.dumps({"mcpServers": {SERVER_KEY: entry}}, indent=2)
-    if client == "cursor":
-        return "~/.cursor/mcp.json (or .cursor/mcp.json in a project)", json.dumps(
-            {"mcpServers": {SERVER_KEY: entry}}, indent=2
-        )
-    if client == "opencode":
-        return "~/.config/opencode/opencode.json (or opencode.json in a project)", json.dumps(
-            {
-                "$schema": "https://opencode.ai/config.json",
-                "mcp": {SERVER_KEY: {"type": "local", "command": command, "enabled": True}},
-            },
-            indent=2,
-        )
-    if client == "claude-code":
-        return "run in a terminal", " ".join(
-            ["claude", "mcp", "add", "--scope", "user", SERVER_KEY, "--", *(_shell_quote(c) for c in command)]
-        )
-    raise HipocampoError(f"Unknown client {client!r}; choose one of {', '.join(CLIENTS)}.")
-
-
-def _shell_quote(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text) if os.name != "nt" else (f'"{text}"' if " " in text else text)
-
-
 def cmd_config(args: argparse.Namespace) -> int:
-    """Print the configuration that starts Hipocampo from ``args.client``."""
+    """Print the configuration that starts Hipocampo from ``args.client``; with ``--install``, add it
+    to the client's configuration file (a backup is kept beside it)."""
+    from core.clients import TITLES, client_config, display_path, install_into
+
     db = Path(_settings(args).db).expanduser().absolute()
+    if args.install:
+        result = install_into(args.client, db)
+        where = display_path(result.path)
+        if result.action == "unchanged":
+            print(f"{TITLES[args.client]} already starts Hipocampo ({where}, server {result.key!r}).")
+            return 0
+        backup = f" (backup: {display_path(result.backup)})" if result.backup else ""
+        print(f"{result.action.capitalize()} server {result.key!r} in {where}{backup}.")
+        if result.beside:
+            print(f"Your existing {result.beside!r} server was kept; remove it to use Hipocampo alone.")
+        print(f"Restart {TITLES[args.client]} to load it.")
+        return 0
     where, text = client_config(args.client, db)
     print(f"# {args.client}: {where}", file=sys.stderr)
     print(text)
@@ -371,8 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     backup.set_defaults(func=cmd_backup)
 
-    config = sub.add_parser("config", help="print the setup for an MCP client")
+    config = sub.add_parser("config", help="print the setup for an MCP client, or --install it")
     config.add_argument("client", choices=CLIENTS)
+    config.add_argument("--install", action="store_true",
+                        help="add Hipocampo to the client's configuration file (keeps a backup)")
     config.set_defaults(func=cmd_config)
     return parser
 
