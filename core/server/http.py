@@ -37,6 +37,7 @@ from core import __version__
 from core.memory import Memory
 from core.server import endpoint as hubfile
 from core.server.app import build_server
+from core.server.sessions import ClientTracker
 
 log = logging.getLogger(__name__)
 
@@ -88,9 +89,11 @@ def is_loopback_origin(origin: str) -> bool:
 
 
 def build_http_app(
-    memory: Memory, *, token: str, port: int, endpoint: dict[str, Any] | None = None
+    memory: Memory, *, token: str, port: int, endpoint: dict[str, Any] | None = None,
+    tracker: ClientTracker | None = None,
 ) -> ASGIApp:
-    """The MCP server as an ASGI app at ``/mcp`` (plus ``/health``), behind ``LocalOnly``."""
+    """The MCP server as an ASGI app at ``/mcp`` (plus ``/health``), behind ``LocalOnly``;
+    ``tracker`` (inside the checks) records which clients are connected."""
     server = build_server(memory, endpoint={k: v for k, v in (endpoint or {}).items() if k != "token"})
     db = str(memory.settings.db)
 
@@ -106,6 +109,8 @@ def build_http_app(
         allowed_origins=[f"{scheme}://{h}:*" for scheme in ("http", "https") for h in LOOPBACK_ORIGINS],
     )
     app = server.streamable_http_app(streamable_http_path=hubfile.MCP_PATH, transport_security=security)
+    if tracker is not None:
+        app = tracker.wrap(app)
     return LocalOnly(app, token=token, port=port)
 
 
@@ -162,6 +167,7 @@ async def serve_http(
     handle_signals: bool = True,
     on_ready: Callable[[dict[str, Any]], None] | None = None,
     stop: anyio.Event | None = None,
+    tracker: ClientTracker | None = None,
 ) -> None:
     """Serve ``memory`` over Streamable HTTP until stopped; publish the endpoint while running.
 
@@ -180,7 +186,7 @@ async def serve_http(
         "pid": os.getpid(),
         "endpoint_file": str(hub_file),
     }
-    app = build_http_app(memory, token=token, port=bound, endpoint=info)
+    app = build_http_app(memory, token=token, port=bound, endpoint=info, tracker=tracker)
 
     def started() -> None:
         hubfile.publish(bound, str(memory.settings.db), path=hub_file)

@@ -1,0 +1,408 @@
+"""``hipocampo-app``: the QApplication on a qasync loop, one instance per user, and the app's life.
+
+The window is painted first; the memory opens on a worker thread right after, then the hub starts
+on the same event loop (it also starts on a first run, while the first-run screen is open) and the
+model loads only when something needs it. Closing the window keeps the hub in the tray when the
+desktop has one and the setting says so; Quit stops the hub, the feed and the memory in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTimer, QTranslator, Signal
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from core import __version__
+from core.memory import Memory
+from core.server import endpoint as hubfile
+from core.settings import Settings
+from desktop.hub import Hub
+from desktop.resources import app_icon, resource
+from desktop.single_instance import InstanceServer, send_to_running, server_name
+from desktop.tray import Tray
+from desktop.workers import ChangeFeed, Core
+
+log = logging.getLogger(__name__)
+ORGANIZATION = "Hipocampo"
+APP_NAME = "Hipocampo"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="hipocampo-app", description="Hipocampo's desktop app.")
+    parser.add_argument("--db", type=Path, help="the memory file to open (default: settings / HIPOCAMPO_DB)")
+    parser.add_argument("--tray", action="store_true", help="start hidden in the tray")
+    parser.add_argument("--version", action="version", version=f"Hipocampo {__version__}")
+    parser.add_argument("files", nargs="*", type=Path, help="files or folders to import into the memory")
+    return parser.parse_args(argv)
+
+
+def install_translations(app: QApplication, locale: QLocale | None = None) -> list[QTranslator]:
+    """Hipocampo's and Qt's own translations for the system language (English needs none)."""
+    locale = locale or QLocale.system()
+    translators = []
+    for name, folder in (("hipocampo", str(resource("i18n"))),
+                         ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))):
+        translator = QTranslator(app)
+        if translator.load(locale, name, "_", folder):
+            app.installTranslator(translator)
+            translators.append(translator)
+    return translators
+
+
+class _Opener(QObject):
+    """Opens a Memory on a thread of its own: the window paints while the file is checked."""
+
+    opened = Signal(object)
+    failed = Signal(str)
+
+    def open(self, settings: Settings) -> None:
+        def run() -> None:
+            try:
+                memory = Memory(settings)
+            except Exception as exc:  # shown to the user as a sentence; the app stays up
+                log.exception("cannot open the memory")
+                self.failed.emit(str(exc) or type(exc).__name__)
+                return
+            self.opened.emit(memory)
+
+        threading.Thread(target=run, name="hipocampo-open", daemon=True).start()
+
+
+class HipocampoApp(QObject):
+    """Owns the window, the tray, and the open memory with its workers, feed and hub."""
+
+    ready = Signal()  # the memory is open and the panes show it
+
+    def __init__(self, settings: Settings, *, start_hidden: bool = False, hub_file: Path | None = None,
+                 start_hub: bool = True, first_run: bool | None = None) -> None:
+        super().__init__()
+        from desktop.main_window import MainWindow
+
+        self.settings = settings
+        self.start_hidden = start_hidden
+        self.hub_file = hub_file or hubfile.endpoint_file()
+        self.start_hub = start_hub
+        self.first_run = first_run
+        self.memory: Memory | None = None
+        self.core: Core | None = None
+        self.feed: ChangeFeed | None = None
+        self.hub: Hub | None = None
+        self._pending_imports: list[Path] = []
+        self._quitting = False
+
+        from core.clients import CLIENTS, TITLES, snippet
+
+        self.window = MainWindow()
+        self.tray = Tray({c: TITLES[c] for c in CLIENTS},
+                         lambda c: snippet(c, Path(self.settings.db)), self)
+        self._opener = _Opener(self)
+        self._opener.opened.connect(self.on_opened)
+        self._opener.failed.connect(self.on_open_failed)
+        self.window.close_to_tray = self._close_to_tray()
+        self.window.quit_requested.connect(self.quit)
+        self.window.import_requested.connect(self.import_paths)
+        self.window.export_requested.connect(self.on_export)
+        self.window.backup_requested.connect(self.on_backup)
+        self.window.new_memory_requested.connect(self.on_new_memory)
+        self.window.open_memory_requested.connect(self.on_open_memory)
+        self.window.settings_requested.connect(self.on_settings)
+        self.window.connect_requested.connect(self.show_connect)
+        self.window.about_requested.connect(self.on_about)
+        self.window.hide_to_tray.connect(self.on_hidden_to_tray)
+        self.tray.show_window.connect(self.show_window)
+        self.tray.quit_requested.connect(self.quit)
+        self._clients_timer = QTimer(self)
+        self._clients_timer.setInterval(2000)
+        self._clients_timer.timeout.connect(self._poll_clients)
+
+    def _close_to_tray(self) -> bool:
+        return bool(getattr(self.settings, "close_to_tray", True)) and Tray.available()
+
+    # -- start ---------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Show the window (unless starting in the tray) and open the memory behind it."""
+        self.tray.show()
+        if not self.start_hidden or not Tray.available():
+            self.window.show()
+        self._opener.open(self.settings)
+
+    def on_opened(self, memory: Memory) -> None:
+        if self._quitting:
+            memory.close()
+            return
+        self.memory = memory
+        self.core = Core(memory, self)
+        self.core.crashed.connect(self.on_crashed)
+        self.feed = ChangeFeed(memory, self)
+        self.hub = Hub(memory, port=int(getattr(self.settings, "hub_port", 0) or 0), hub_file=self.hub_file,
+                       parent=self)
+        self.tray.set_hub(self.hub)
+        self.window.attach(self.core, self.feed, self.hub)
+        insights = self.window.panes.get("insights")
+        if insights is not None:
+            insights.pending_count_changed.connect(self.tray.set_pending)
+        self.feed.start()
+        if self.start_hub:
+            self.hub.start()
+        self._clients_timer.start()
+        memory.start_background()
+        self.ready.emit()
+        if self._pending_imports:
+            paths, self._pending_imports = self._pending_imports, []
+            self.import_paths(paths)
+        if self._is_first_run():
+            QTimer.singleShot(0, self.show_first_run)
+
+    def on_open_failed(self, message: str) -> None:
+        QMessageBox.critical(self.window, self.tr("Cannot open the memory"),
+                             self.tr("Hipocampo could not open {path}:\n\n{reason}\n\nChoose another file "
+                                     "with File → Open memory, or check the file.").format(
+                                 path=self.settings.db, reason=message))
+
+    def _poll_clients(self) -> None:
+        if self.hub is not None:
+            self.hub.poll_clients()
+
+    def _is_first_run(self) -> bool:
+        if self.first_run is not None:
+            return self.first_run
+        return not bool(getattr(self.settings, "first_run_done", True))
+
+    # -- requests from other launches ----------------------------------------------------------
+
+    def on_instance_request(self, request: dict[str, Any]) -> None:
+        self.show_window()
+        if request.get("action") == "import":
+            paths = [Path(p) for p in request.get("paths", []) if isinstance(p, str)]
+            if paths:
+                self.import_paths(paths)
+
+    def show_window(self) -> None:
+        self.window.show()
+        self.window.setWindowState(self.window.windowState() & ~self.window.windowState().WindowMinimized)
+        self.window.raise_()
+        self.window.activateWindow()
+
+    def on_hidden_to_tray(self) -> None:
+        if not getattr(self, "_told_about_tray", False) and Tray.available():
+            self._told_about_tray = True
+            self.tray.icon.showMessage(
+                "Hipocampo", self.tr("Hipocampo keeps serving your assistants from the tray. "
+                                     "Quit it from the tray menu."), app_icon(), 4000)
+
+    # -- dialogs -------------------------------------------------------------------------------
+
+    def import_paths(self, paths: list[Path]) -> None:
+        if self.core is None:
+            self._pending_imports.extend(paths)
+            return
+        from desktop.dialogs.import_dialog import ImportDialog
+
+        ImportDialog(self.core, list(paths), self.window).exec()
+
+    def on_export(self) -> None:
+        if self.core is None:
+            return
+        from desktop.dialogs.export_dialog import ExportDialog
+
+        ExportDialog(self.core, self.window).exec()
+
+    def on_backup(self) -> None:
+        if self.core is None:
+            return
+        db = Path(self.settings.db)
+        suggested = db.with_name(f"{db.stem}-backup.db")
+        dest, _ = QFileDialog.getSaveFileName(self.window, self.tr("Back up the memory"), str(suggested),
+                                              self.tr("Hipocampo memory (*.db)"))
+        if not dest:
+            return
+        self.core.read(lambda m: m.backup(Path(dest)),
+                       done=lambda path: self.window.show_message(self.tr("Backed up to {path}").format(path=path)),
+                       failed=lambda msg: QMessageBox.warning(self.window, self.tr("Backup failed"), msg))
+
+    def on_new_memory(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self.window, self.tr("New memory"),
+                                              str(Path(self.settings.db).with_name("new-memory.db")),
+                                              self.tr("Hipocampo memory (*.db)"))
+        if path:
+            target = Path(path)
+            if target.exists():
+                QMessageBox.warning(self.window, self.tr("New memory"),
+                                    self.tr("{path} already exists; use Open memory for an existing file.")
+                                    .format(path=target))
+                return
+            self.reopen(target)
+
+    def on_open_memory(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open memory"), str(Path(self.settings.db).parent),
+                                              self.tr("Memories (*.db *.sqlite);;All files (*)"))
+        if path:
+            self.reopen(Path(path))
+
+    def on_settings(self) -> None:
+        from desktop.dialogs.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.settings, self.window)
+        if dialog.exec():
+            self.apply_settings(dialog.result_settings())
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Use new settings: reopen the memory when the file or the embeddings changed."""
+        old = self.settings
+        self.settings = settings
+        self.window.close_to_tray = self._close_to_tray()
+        reopen_keys = ("db", "embeddings", "openai_base_url", "openai_model", "openai_api_key",
+                       "openai_dimensions", "hub_port")
+        if any(getattr(old, k, None) != getattr(settings, k, None) for k in reopen_keys):
+            self.reopen(Path(settings.db), settings=settings)
+
+    def show_first_run(self) -> None:
+        from desktop.dialogs.first_run import FirstRunDialog
+
+        dialog = FirstRunDialog(self.settings, endpoint=self.hub.info if self.hub else None, parent=self.window)
+        dialog.exec()
+
+    def show_connect(self) -> None:
+        self.show_first_run()
+
+    def on_about(self) -> None:
+        QMessageBox.about(
+            self.window, self.tr("About Hipocampo"),
+            self.tr("<h3>Hipocampo {version}</h3><p>A local-first memory for AI assistants: a knowledge "
+                    "graph on your own machine that Claude, Cursor, opencode and other MCP clients write "
+                    "to and read from.</p><p>Memory file: <code>{db}</code></p>").format(
+                version=__version__, db=self.settings.db))
+
+    def on_crashed(self, summary: str, details: str) -> None:
+        from desktop.dialogs.crash import show_crash
+
+        show_crash(summary, details, parent=self.window)
+
+    # -- reopen and quit -------------------------------------------------------------------------
+
+    def reopen(self, db: Path, *, settings: Settings | None = None) -> None:
+        """Close the open memory and open ``db`` in its place."""
+        if not self.window.confirm_discard():
+            return
+        asyncio.ensure_future(self._reopen(db, settings))
+
+    async def _reopen(self, db: Path, settings: Settings | None) -> None:
+        await self._close_memory()
+        self.settings = (settings or self.settings).model_copy(update={"db": db})
+        self.window.set_title(db)
+        self._opener.open(self.settings)
+
+    async def _close_memory(self) -> None:
+        self._clients_timer.stop()
+        self.window.detach()
+        self.tray.set_hub(None)
+        if self.hub is not None:
+            await self.hub.stop_and_wait()
+            self.hub.deleteLater()
+        if self.feed is not None:
+            self.feed.stop()
+        if self.core is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.core.shutdown)
+        if self.memory is not None:
+            memory = self.memory
+            await asyncio.get_running_loop().run_in_executor(None, memory.close)
+        self.memory, self.core, self.feed, self.hub = None, None, None, None
+
+    def quit(self, *, force: bool = False) -> None:
+        """Stop everything in order, then leave the event loop (``force``: ask nothing)."""
+        if self._quitting:
+            return
+        if not force and not self.window.confirm_discard():
+            return
+        self._quitting = True
+        asyncio.ensure_future(self._quit())
+
+    async def _quit(self) -> None:
+        self.window.save_layout()
+        self.window.hide()
+        self.tray.hide()
+        try:
+            await self._close_memory()
+        finally:
+            QCoreApplication.quit()
+
+
+def make_qapplication(argv: list[str] | None = None) -> QApplication:
+    """The QApplication with Hipocampo's names, icon, style and translations."""
+    app = QApplication.instance() or QApplication(argv or [sys.argv[0]])
+    assert isinstance(app, QApplication)
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setApplicationVersion(__version__)
+    app.setWindowIcon(app_icon())
+    app.setQuitOnLastWindowClosed(False)  # the tray keeps the hub alive
+    if sys.platform.startswith("linux"):
+        app.setStyle("Fusion")  # follows the system's light/dark scheme on every desktop
+    install_translations(app)
+    return app
+
+
+def _quit_on_signals(hipocampo: HipocampoApp) -> None:
+    """Ctrl-C and SIGTERM quit cleanly (hub withdrawn, memory closed) at once.
+
+    Python runs signal handlers only between bytecodes, and Qt's loop is C++: a short timer
+    hands control back to Python often enough for the handler to run promptly.
+    """
+    def on_signal(_signum: int, _frame: object) -> None:
+        hipocampo.quit(force=True)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, on_signal)
+    wake = QTimer(hipocampo)
+    wake.timeout.connect(lambda: None)
+    wake.start(200)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the desktop app; a second launch hands over to the first and exits."""
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    overrides: dict[str, Any] = {"actor": "gui"}
+    if args.db is not None:
+        overrides["db"] = args.db
+    settings = Settings(**overrides)
+    app = make_qapplication([sys.argv[0]])
+
+    from desktop.dialogs.crash import install_crash_handler
+
+    install_crash_handler(app)
+    name = server_name()
+    files = [str(p.resolve()) for p in args.files]
+    request = {"action": "import", "paths": files} if files else {"action": "show"}
+    if send_to_running(request, name):
+        print("Hipocampo is already running; handed over to it.", file=sys.stderr)
+        return 0
+    instance = InstanceServer(name)
+    instance.listen()
+
+    import qasync
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    hipocampo = HipocampoApp(settings, start_hidden=args.tray)
+    instance.requested.connect(hipocampo.on_instance_request)
+    if args.files:
+        hipocampo.import_paths(list(args.files))
+    hipocampo.start()
+    _quit_on_signals(hipocampo)
+    with loop:
+        loop.run_forever()
+    instance.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
