@@ -60,15 +60,23 @@ def server_command(db: Path) -> list[str]:
     db_args = ["--db", str(db), "mcp"]
     if getattr(sys, "frozen", False):  # a PyInstaller bundle: the executable serves `mcp` itself
         return [str(Path(sys.executable).absolute()), *db_args]
-    names = ("hipocampo.exe", "hipocampo") if os.name == "nt" else ("hipocampo",)
-    for folder in _script_folders():
-        for name in names:
-            if (folder / name).is_file():
-                return [str((folder / name).absolute()), *db_args]
+    script = find_script("hipocampo")
+    if script is not None:
+        return [str(script), *db_args]
     argv0 = Path(sys.argv[0])
     if argv0.name.startswith("hipocampo") and argv0.is_file():
         return [str(argv0.absolute()), *db_args]
     return [str(Path(sys.executable).absolute()), "-m", "core.cli", *db_args]
+
+
+def find_script(name: str) -> Path | None:
+    """The absolute path of this installation's console script ``name`` (``name.exe`` on Windows), if any."""
+    names = (f"{name}.exe", name) if os.name == "nt" else (name,)
+    for folder in _script_folders():
+        for candidate in names:
+            if (folder / candidate).is_file():
+                return (folder / candidate).absolute()
+    return None
 
 
 def _script_folders() -> list[Path]:

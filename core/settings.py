@@ -50,7 +50,7 @@ class Settings(BaseSettings):
     openai_timeout: float = Field(30.0, gt=0)
 
     # The desktop app (saved by its settings dialog into the settings file).
-    endpoint_port: int = Field(0, ge=0, le=65535, description="the hub's port on 127.0.0.1 (0: a free one)")
+    hub_port: int = Field(0, ge=0, le=65535, description="the hub's port on 127.0.0.1 (0: a free one)")
     close_to_tray: bool = Field(True, description="closing the window keeps the app in the tray")
     start_with_system: bool = Field(False, description="start the app when the user logs in")
     first_run_done: bool = Field(False, description="the welcome screen has been seen")
