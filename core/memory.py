@@ -409,6 +409,158 @@ class Memory:
         self._written()
         return node
 
+    # -- editing one entity, undo (the desktop editor, `hipocampo undo`) -----------------------
+
+    def rename_entity(self, old: str, new: str, *, actor: str | None = None) -> bool:
+        """Rename an entity, keeping its observations, relations and history; a taken name → Conflict."""
+        self._check_name(old, "old", "name")
+        self._check_name(new, "new", "name")
+        changed = self.graph.rename_entity(old, new, self._actor(actor))
+        self._written()
+        return changed
+
+    def set_entity_type(self, name: str, entity_type: str, *, actor: str | None = None) -> bool:
+        """Change an entity's type (Engrama's label)."""
+        self._check_name(name, "name")
+        self._check_name(entity_type, "entityType", "entityType")
+        changed = self.graph.set_entity_type(name, entity_type, self._actor(actor))
+        self._written()
+        return changed
+
+    def replace_observation(self, name: str, old: str, new: str, *, actor: str | None = None) -> bool:
+        """Edit one observation in place; an unknown ``old`` → NotFound, a duplicate ``new`` → Conflict."""
+        self._check_name(name, "name")
+        if not isinstance(old, str):
+            raise InvalidInput("old must be the observation's exact text. Nothing was changed.")
+        self._check_observation(new, "new")
+        changed = self.graph.replace_observation(name, old, new, self._actor(actor))
+        self._written()
+        return changed
+
+    def end_relation(
+        self, from_name: str, to_name: str, relation_type: str, ended_at: datetime | str | None = None,
+        *, actor: str | None = None,
+    ) -> bool:
+        """Mark a relation as no longer true since ``ended_at`` (default now): kept, not current."""
+        for value, where in ((from_name, "from"), (to_name, "to"), (relation_type, "relationType")):
+            self._check_name(value, where)
+        changed = self.graph.end_relation(from_name, to_name, relation_type, self._moment(ended_at),
+                                          self._actor(actor))
+        self._written()
+        return changed
+
+    def _moment(self, value: datetime | str | None) -> str | None:
+        """``value`` (a datetime, an ISO date or date-time) as stored timestamps are written."""
+        if value is None:
+            return None
+        if isinstance(value, str):
+            try:
+                value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            except ValueError:
+                raise InvalidInput(f"ended_at must be an ISO-8601 date or time, got {value!r}. "
+                                   "Nothing was changed.") from None
+        if not isinstance(value, datetime):
+            raise InvalidInput(f"ended_at must be a date, got {type(value).__name__}. Nothing was changed.")
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
+        now = (self._clock or (lambda: datetime.now(UTC)))()
+        if value > now:
+            raise InvalidInput(f"ended_at {value.date().isoformat()} is in the future. Nothing was changed.")
+        return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+    def save_entity(
+        self, name: str, *, expected_version: int | None = None, create: bool = False,
+        new_name: str | None = None, entity_type: str | None = None,
+        add_observations: Sequence[str] = (), edit_observations: Sequence[Any] = (),
+        delete_observations: Sequence[str] = (), add_relations: Any = (), delete_relations: Any = (),
+        end_relations: Sequence[Mapping[str, Any]] = (), actor: str | None = None,
+    ) -> dict[str, Any]:
+        """Apply one editor Save all-or-nothing: ``create`` (a new entity) or the type, observation
+        deletes, edits (``(old, new)`` pairs) and adds, relation removes, ends (``{from, to,
+        relationType, ended_at?}``) and adds, then the rename to ``new_name``. Relations name this
+        entity by ``name``. With ``expected_version`` (``entity_for_edit``'s ``version``), a change
+        to the entity by anyone since then → Conflict naming it, and nothing is written.
+        Returns ``{"name", "change_id"}`` (``change_id`` None when nothing changed)."""
+        self._check_name(name, "name")
+        for value, where in ((new_name, "new_name"), (entity_type, "entityType")):
+            if value is not None:
+                self._check_name(value, where, where)
+        if expected_version is not None and (isinstance(expected_version, bool)
+                                             or not isinstance(expected_version, int)):
+            raise InvalidInput(f"expected_version must be a change id, got {expected_version!r}. Nothing was changed.")
+        adds = list(add_observations)
+        for i, o in enumerate(adds):
+            self._check_observation(o, f"add_observations[{i}]")
+        edits: list[tuple[str, str]] = []
+        for i, pair in enumerate(edit_observations):
+            old, new = (pair["old"], pair["new"]) if isinstance(pair, Mapping) else pair
+            if not isinstance(old, str):
+                raise InvalidInput(f"edit_observations[{i}]: old must be the observation's text. Nothing was changed.")
+            self._check_observation(new, f"edit_observations[{i}].new")
+            edits.append((old, new))
+        deletes = list(delete_observations)
+        if any(not isinstance(o, str) for o in deletes):
+            raise InvalidInput("delete_observations must be observation texts. Nothing was changed.")
+        ends = list(end_relations)
+        if any(not isinstance(e, Mapping) for e in ends):
+            raise InvalidInput("end_relations must be objects {from, to, relationType, ended_at?}. "
+                               "Nothing was changed.")
+        relations = {what: _coerce(Relation, items, what) for what, items in (
+            ("add_relations", add_relations), ("delete_relations", delete_relations),
+            ("end_relations", [{k: e[k] for k in ("from", "to", "relationType") if k in e} for e in ends]))}
+        for what, items in relations.items():
+            for i, r in enumerate(items):
+                for value, where in ((r.from_, "from"), (r.to, "to"), (r.relationType, "relationType")):
+                    self._check_name(value, f"{what}[{i}].{where}")
+        plan = {
+            "create": bool(create), "new_name": new_name if new_name != name else None,
+            "entity_type": entity_type, "add_observations": adds, "edit_observations": edits,
+            "delete_observations": deletes, "add_relations": relations["add_relations"],
+            "delete_relations": relations["delete_relations"],
+            "end_relations": [(r, self._moment(e.get("ended_at")))
+                              for r, e in zip(relations["end_relations"], ends, strict=True)],
+        }
+        change_id = self.graph.save_entity(name, plan, expected_version, self._actor(actor))
+        if change_id is not None:
+            self._written()
+        return {"name": plan["new_name"] or name, "change_id": change_id}
+
+    def entity_for_edit(self, name: str) -> dict[str, Any]:
+        """What the editor shows: ``{"node", "relations" (ended ones too, with created_at/ended_at),
+        "version"}``; pass ``version`` back to ``save_entity`` as ``expected_version``."""
+        self._check_name(name, "name")
+        return self.graph.entity_for_edit(name)
+
+    def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
+        """change_log rows about one entity, newest first, under every name it has had, with
+        relations from other entities to it."""
+        if not 1 <= limit <= 10_000:
+            raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
+        return self.graph.entity_history(name, limit=limit)
+
+    def last_deletion(self, name: str) -> dict[str, Any] | None:
+        """The change that deleted ``name`` if it is deleted now (so it can be restored), else None."""
+        return self.graph.last_deletion(name)
+
+    def undoable_change(self, *, entity: str | None = None, by: str | None = None) -> dict[str, Any] | None:
+        """The change ``undo_change()`` with the same filters would take back, or None."""
+        return self.graph.undoable_change(entity, by)
+
+    def undo_change(
+        self, change_id: int | None = None, *, entity: str | None = None, by: str | None = None,
+        actor: str | None = None,
+    ) -> dict[str, Any]:
+        """Undo one change_log row (a whole editor Save when it is one). Default: the newest change
+        not yet undone, by anyone — or only those about ``entity`` / made by ``by``. Later changes
+        that make it unsafe → Conflict, nothing changed. Returns the ``undo`` row recording it;
+        undoing that row again redoes the change."""
+        if change_id is not None and (isinstance(change_id, bool) or not isinstance(change_id, int) or change_id < 1):
+            raise InvalidInput(f"change_id must be a change number ≥ 1, got {change_id!r}. Nothing was changed.")
+        row = self.graph.undo_change(change_id, entity, by, self._actor(actor))
+        self._written()
+        return row
+
     # -- export and backup (appended for core/io and the CLI) ----------------------------------
 
     def export_relations(self, *, page: int = 2000) -> Iterable[tuple[Relation, dict[str, Any]]]:

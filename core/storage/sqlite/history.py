@@ -113,8 +113,8 @@ def query_at_date(conn: Connection, when: str) -> KnowledgeGraph:
         relations[(src, dst, rtype)] = created
 
     # Undo, newest first, every change made after `when`.
-    for op, name, before in conn.execute(
-        "SELECT op, entity, before FROM change_log WHERE at > ? AND before IS NOT NULL "
+    for op, name, before, after in conn.execute(
+        "SELECT op, entity, before, after FROM change_log WHERE at > ? AND before IS NOT NULL "
         "ORDER BY id DESC",
         (when,),
     ):
@@ -133,8 +133,24 @@ def query_at_date(conn: Connection, when: str) -> KnowledgeGraph:
                     entities[name]["obs"][content] = created
         elif op == "delete_relation" and snap["created_at"] <= when:
             relations[(snap["from"], snap["to"], snap["relationType"])] = snap["created_at"]
-        elif op == "update_entity" and name in entities:
+        elif op in ("update_entity", "set_entity_type") and name in entities:
             entities[name]["type"] = snap.get("entityType", entities[name]["type"])
+        elif op == "rename_entity" and name in entities:
+            entities[snap["name"]] = entities.pop(name)
+            relations = {(snap["name"] if s == name else s, snap["name"] if d == name else d, t): c
+                         for (s, d, t), c in relations.items()}
+        elif op == "replace_observation" and name in entities:
+            entities[name]["obs"].pop(json.loads(after)["observation"], None)
+            if snap["created_at"] <= when:
+                entities[name]["obs"][snap["observation"]] = snap["created_at"]
+        elif op in ("end_relation", "reopen_relation"):
+            key = (snap["from"], snap["to"], snap["relationType"])
+            if snap["created_at"] <= when and (snap["ended_at"] is None or snap["ended_at"] > when):
+                relations[key] = snap["created_at"]
+            else:
+                relations.pop(key, None)
+        elif op == "restore_entity" and snap.get("deleted_at", when) <= when:
+            entities.pop(name, None)  # it was deleted at `when`; restored only later
 
     names = set(entities)
     return KnowledgeGraph(

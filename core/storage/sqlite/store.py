@@ -32,7 +32,7 @@ from core.model import (
 )
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import activity as activity_log
-from core.storage.sqlite import embedding_state, history, indexing, overview, reads
+from core.storage.sqlite import edits, embedding_state, history, indexing, overview, reads
 from core.storage.sqlite.connection import DatabaseError, atomic
 from core.storage.sqlite.reads import IDS
 from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database
@@ -717,7 +717,7 @@ class SqliteGraphStore:
             if conn.execute("SELECT 1 FROM entities WHERE name = ?", (name,)).fetchone():
                 raise Conflict(f"Entity {name!r} exists; only a deleted entity can be restored.")
             row = conn.execute(
-                "SELECT before FROM change_log WHERE entity = ? AND op = 'delete_entity' ORDER BY id DESC LIMIT 1",
+                "SELECT before, at FROM change_log WHERE entity = ? AND op = 'delete_entity' ORDER BY id DESC LIMIT 1",
                 (name,)).fetchone()
             if row is None:
                 raise NotFound(f"No deletion of {name!r} is recorded; nothing to restore.")
@@ -742,7 +742,7 @@ class SqliteGraphStore:
                     ).rowcount
             indexing.reindex(conn, [eid], fresh=True)
             embedding_state.invalidate(conn, list(ids.values()))
-            history.write(conn, [(now, actor, "restore_entity", name, None,
+            history.write(conn, [(now, actor, "restore_entity", name, history.dumps({"deleted_at": row[1]}),
                                   history.dumps({"relations": restored}))])
             return reads.nodes(conn, [eid])[0]
 
@@ -814,3 +814,66 @@ class SqliteGraphStore:
         from core.storage.sqlite.insights import SqliteInsightStore
 
         return SqliteInsightStore(self)
+
+    # -- editing one entity (the SQL lives in edits.py) ---------------------------------------
+
+    def rename_entity(self, old: str, new: str, actor: str) -> bool:
+        """Rename ``old`` to ``new``, keeping its relations; a taken name → Conflict."""
+        with self._lock, atomic(self._conn) as conn:
+            return edits.rename_entity(conn, old, new, actor, self.now())
+
+    def set_entity_type(self, name: str, entity_type: str, actor: str) -> bool:
+        with self._lock, atomic(self._conn) as conn:
+            return edits.set_entity_type(conn, name, entity_type, actor, self.now())
+
+    def replace_observation(self, name: str, old: str, new: str, actor: str) -> bool:
+        with self._lock, atomic(self._conn) as conn:
+            return edits.replace_observation(conn, name, old, new, actor, self.now())
+
+    def end_relation(self, from_name: str, to_name: str, rel_type: str, ended_at: str | None, actor: str) -> bool:
+        """End a current relation at ``ended_at`` (default now); it stays, no longer current."""
+        now = self.now()
+        with self._lock, atomic(self._conn) as conn:
+            return edits.set_relation_end(conn, from_name, to_name, rel_type, ended_at or now, actor, now)
+
+    def save_entity(self, name: str, plan: dict[str, Any], expected_version: int | None, actor: str) -> int | None:
+        """One editor Save, all or nothing (see ``edits.save_entity``)."""
+        with self._lock, atomic(self._conn) as conn:
+            return edits.save_entity(self, conn, name, plan, expected_version, actor, self.now())
+
+    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> dict[str, Any]:
+        """Undo change ``change_id`` (default: the newest undoable one); returns the undo row."""
+        with self._lock, atomic(self._conn) as conn:
+            if change_id is None:
+                row = edits.undoable(conn, entity, by)
+                if row is None:
+                    raise NotFound("There is no change left to undo. Nothing was changed.")
+            else:
+                found = history.changes_since(conn, change_id - 1, 1)
+                if not found or found[0]["id"] != change_id:
+                    raise NotFound(f"There is no change #{change_id}. Nothing was changed.")
+                row = found[0]
+            undo_id = edits.undo(self, conn, row, actor, self.now())
+            return history.changes_since(conn, undo_id - 1, 1)[0]
+
+    def undoable_change(self, entity: str | None, by: str | None) -> dict[str, Any] | None:
+        with self._lock:
+            return edits.undoable(self._conn, entity, by)
+
+    def entity_for_edit(self, name: str) -> dict[str, Any]:
+        """The entity, every relation touching it (ended ones too), and the change_log id it was read at."""
+        with self._lock, atomic(self._conn, immediate=False) as conn:
+            ids = reads.ids_by_name(conn, [name])
+            if not ids:
+                raise NotFound(f"Entity {name!r} does not exist.")
+            node = reads.nodes(conn, [ids[name]])[0]
+            return {"node": node, "relations": edits.relations_of(conn, ids[name]),
+                    "version": history.latest_change_id(conn)}
+
+    def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
+        with self._lock:
+            return edits.entity_history(self._conn, name, limit)
+
+    def last_deletion(self, name: str) -> dict[str, Any] | None:
+        with self._lock:
+            return edits.last_deletion(self._conn, name)
