@@ -169,7 +169,14 @@ class InsightsPane(QWidget):
         pending_page.addWidget(self.nothing_pending)
         self.pending_stack = pending_page
         self.tabs.addTab(pending_page, self.tr("To review"))
-        self.tabs.addTab(self.decided_view, self.tr("Decided"))
+        decided_page = QStackedWidget()
+        decided_page.addWidget(self.decided_view)
+        self.nothing_decided = QLabel(self.tr("Insights you approve or dismiss are listed here."))
+        self.nothing_decided.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.nothing_decided.setWordWrap(True)
+        decided_page.addWidget(self.nothing_decided)
+        self.decided_stack = decided_page
+        self.tabs.addTab(decided_page, self.tr("Decided"))
         self.tabs.currentChanged.connect(self.on_tab_changed)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.tabs)
@@ -186,6 +193,9 @@ class InsightsPane(QWidget):
         content = QWidget()
         box = QVBoxLayout(content)
         box.setContentsMargins(4, 4, 4, 4)
+        self.hint_label = QLabel(self.tr("Select an insight to see why it was proposed."))
+        self.hint_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint_label.setEnabled(False)  # drawn in the palette's muted text colour
         self.title_label = QLabel()
         font = QFont(self.title_label.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)
@@ -214,7 +224,7 @@ class InsightsPane(QWidget):
             bold = QFont(heading.font())
             bold.setBold(True)
             heading.setFont(bold)
-        for widget in (self.title_label, self.meta_label, self.stale_label, self.explanation_label,
+        for widget in (self.hint_label, self.title_label, self.meta_label, self.stale_label, self.explanation_label,
                        self.evidence_heading, self.evidence_label, self.path_heading, self.path_label):
             box.addWidget(widget)
         box.addStretch(1)
@@ -315,6 +325,7 @@ class InsightsPane(QWidget):
         self.stack.setCurrentIndex(0 if empty else 1)
         self.reflect_button.setVisible(not empty)  # the empty page has its own
         self.pending_stack.setCurrentIndex(0 if lists.pending else 1)
+        self.decided_stack.setCurrentIndex(0 if lists.decided else 1)
         self.tabs.setTabText(0, self.tr("To review ({n})").format(n=pending) if pending else self.tr("To review"))
         decided = len(lists.decided)
         self.tabs.setTabText(1, self.tr("Decided ({n})").format(n=decided) if decided else self.tr("Decided"))
@@ -383,11 +394,13 @@ class InsightsPane(QWidget):
         self.graph_button.setEnabled(insight is not None and bool(evidence_names(insight)))
         if insight is None:
             self._shown = None
-            self.title_label.setText(self.tr("Select an insight to see why it was proposed."))
-            for widget in (self.meta_label, self.stale_label, self.explanation_label, self.evidence_heading,
-                           self.evidence_label, self.path_heading, self.path_label):
+            self.hint_label.show()
+            for widget in (self.title_label, self.meta_label, self.stale_label, self.explanation_label,
+                           self.evidence_heading, self.evidence_label, self.path_heading, self.path_label):
                 widget.hide()
             return
+        self.hint_label.hide()
+        self.title_label.show()
         self.title_label.setText(insight["title"])
         self.meta_label.setText(self._meta(insight))
         self.explanation_label.setText(insight.get("summary") or "")
@@ -419,6 +432,8 @@ class InsightsPane(QWidget):
         else:
             when = age_text(insight.get("decided_at"))
             who = insight.get("decided_by") or ""
+            if who == self.core.memory.settings.actor:
+                who = self.tr("you")
             status = status_label(insight.get("status", ""))
             parts.append(self.tr("{status} {age} by {who}").format(status=status, age=when, who=who)
                          if who else self.tr("{status} {age}").format(status=status, age=when))
