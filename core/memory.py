@@ -7,6 +7,7 @@ item changes nothing, and it names the bad item in the error. Storage semantics 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -178,15 +179,17 @@ class Memory:
     def _check_observation(self, value: str, where: str) -> None:
         if not value.strip():
             raise InvalidInput(f"{where}: observation must not be empty. Nothing was changed.")
-        size = len(value.encode("utf-8"))
-        if size > self.settings.max_observation_bytes:
-            raise InvalidInput(
-                f"{where}: observation is {size} bytes; the limit is "
-                f"{self.settings.max_observation_bytes} (split it into several observations). "
-                "Nothing was changed."
-            )
         if "\x00" in value:
             raise InvalidInput(f"{where}: observation contains a NUL character. Nothing was changed.")
+
+    def _check_request(self, texts: Iterable[str], what: str) -> None:
+        """One protective limit on a whole call's size (``max_request_bytes``), the same everywhere."""
+        size = sum(len(t.encode("utf-8")) for t in texts)
+        if size > self.settings.max_request_bytes:
+            raise InvalidInput(
+                f"{what}: this request holds {size:,} bytes; the limit is {self.settings.max_request_bytes:,} "
+                "(HIPOCAMPO_MAX_REQUEST_BYTES). Send it in several smaller calls. Nothing was changed."
+            )
 
     # -- the official memory server's operations ---------------------------------------------
 
@@ -198,6 +201,7 @@ class Memory:
             self._check_name(e.entityType, f"entities[{i}].entityType", "entityType")
             for j, o in enumerate(e.observations):
                 self._check_observation(o, f"entities[{i}].observations[{j}]")
+        self._check_request((t for e in items for t in (e.name, e.entityType, *e.observations)), "entities")
         created, merged = self.graph.create_entities(items, self._actor(actor))
         self._written()
         return CreateEntitiesResult(entities=created, merged=[m for m in merged if m.addedObservations])
@@ -209,6 +213,7 @@ class Memory:
             self._check_name(r.from_, f"relations[{i}].from", "from")
             self._check_name(r.to, f"relations[{i}].to", "to")
             self._check_name(r.relationType, f"relations[{i}].relationType", "relationType")
+        self._check_request((t for r in items for t in (r.from_, r.to, r.relationType)), "relations")
         created = self.graph.create_relations(items, self._actor(actor))
         self._written()
         return created
@@ -220,6 +225,7 @@ class Memory:
             self._check_name(item.entityName, f"observations[{i}].entityName", "entityName")
             for j, o in enumerate(item.contents):
                 self._check_observation(o, f"observations[{i}].contents[{j}]")
+        self._check_request((t for i in items for t in (i.entityName, *i.contents)), "observations")
         added = self.graph.add_observations(items, self._actor(actor))
         self._written()
         return added
@@ -283,6 +289,7 @@ class Memory:
         self._check_name(name, "name")
         if props is not None and not isinstance(props, Mapping):
             raise InvalidInput(f"props must be an object, got {type(props).__name__}")
+        self._check_request([name, label, json.dumps(props or {}, ensure_ascii=False, default=str)], "properties")
         node = self.graph.merge_node(label, name, dict(props or {}), self._actor(actor))
         self._written()
         return node

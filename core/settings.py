@@ -35,7 +35,10 @@ class Settings(BaseSettings):
     backend: Literal["sqlite"] = "sqlite"
     embeddings: Literal["onnx", "openai", "none"] = "onnx"
     max_name_chars: int = Field(512, ge=1, description="longest entity name / type / relation type")
-    max_observation_bytes: int = Field(64 * 1024, ge=1, description="largest observation, UTF-8 bytes")
+    max_request_bytes: int = Field(
+        8 * 1024 * 1024, ge=1024,
+        description="largest request: one MCP message, one write call, one ingested file (UTF-8 bytes); "
+        "a protective limit, not a data rule — observations of any size fit under it")
     actor: str = Field("cli", description="who is recorded in change_log for writes")
 
     # Embeddings. "onnx": the bundled local model; "openai": any OpenAI-compatible /v1/embeddings

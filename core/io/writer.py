@@ -71,6 +71,11 @@ class BatchWriter:
     # -- entities ---------------------------------------------------------------------------
 
     def _write_entities(self, items: Sequence[Pending]) -> None:
+        chunks = _by_size(items, self.memory.settings.max_request_bytes)
+        if len(chunks) > 1:  # big records: each call stays under the request limit
+            for chunk in chunks:
+                self._write_entities(chunk)
+            return
         try:
             result = self.memory.create_entities([p.record for p in items], actor=self.actor)
         except (InvalidInput, NotFound) as exc:
@@ -137,6 +142,26 @@ class BatchWriter:
                 self.memory.merge_relation(
                     r["from"], r["relationType"], r["to"], item.props, actor=self.actor
                 )
+
+
+def _size(item: Pending) -> int:
+    r = item.record
+    texts = [r.get("name"), r.get("entityType"), *(r.get("observations") or [])]
+    return sum(len(t.encode("utf-8")) for t in texts if isinstance(t, str))
+
+
+def _by_size(items: Sequence[Pending], limit: int) -> list[Sequence[Pending]]:
+    """``items`` cut into runs whose text fits one request (a record bigger than that stands alone)."""
+    chunks: list[Sequence[Pending]] = []
+    start, total = 0, 0
+    for i, item in enumerate(items):
+        size = _size(item)
+        if i > start and total + size > limit:
+            chunks.append(items[start:i])
+            start, total = i, 0
+        total += size
+    chunks.append(items[start:])
+    return chunks
 
 
 def _reason(exc: Exception) -> str:

@@ -39,7 +39,6 @@ def _d(text: str) -> Any:
     return Field(description=text)
 
 
-MAX_INGEST_BYTES = 1_000_000
 NOTE_SUFFIXES = (".md", ".markdown", ".txt")
 # A relation target that does not exist yet becomes a stub; its label is a guess from the relation.
 STUB_LABELS = {
@@ -311,8 +310,10 @@ def engrama_ingest(
                 f"source_type 'note' needs the path of an existing .md or .txt file; "
                 f"{args.source!r} is not one. Pass the content with source_type 'text'."
             )
-        if path.stat().st_size > MAX_INGEST_BYTES:
-            raise InvalidInput(f"{path} is larger than {MAX_INGEST_BYTES} bytes; ingest it in parts.")
+        limit = memory_of(ctx).settings.max_request_bytes
+        if path.stat().st_size > limit:
+            raise InvalidInput(
+                f"{path} is larger than {limit:,} bytes (HIPOCAMPO_MAX_REQUEST_BYTES); ingest it in parts.")
         content, source_path = path.read_text(encoding="utf-8", errors="replace"), str(path)
     known = _known_entities(memory_of(ctx), content)
     return tool_result(

@@ -18,8 +18,6 @@ BAD_ENTITY_BATCHES = [
     ([{"name": "ok"}, {"name": ""}], r"entities\[1\]\.name: name must not be empty"),
     ([{"name": "ok"}, {"name": "   "}], r"entities\[1\]\.name"),
     ([{"name": "x" * 513}], r"entities\[0\]\.name: name is 513 characters; the limit is 512"),
-    ([{"name": "ok", "observations": ["y" * (64 * 1024 + 1)]}], r"entities\[0\]\.observations\[0\]: "
-     r"observation is 65537 bytes"),
     ([{"name": 42}], r"entities\[0\]\.name: Input should be a valid string"),
     ([{"name": "ok", "observations": "not a list"}], r"entities\[0\]\.observations"),
     ([{"name": "ok", "observations": ["fine", 3]}], r"entities\[0\]\.observations\[1\]"),
@@ -38,14 +36,23 @@ def test_bad_entity_batches_change_nothing(seeded: Memory, batch: object, messag
     assert seeded.read_graph().dump() == before
 
 
-def test_observation_limit_is_configurable(tmp_path) -> None:  # noqa: ANN001
-    with Memory.open(tmp_path / "small.db", max_observation_bytes=10) as small:
-        small.create_entities([{"name": "A", "observations": ["ten bytes!"]}])
-        with pytest.raises(InvalidInput, match="limit is 10"):
-            small.add_observations([{"entityName": "A", "contents": ["eleven byte"]}])
-        # a multi-byte character counts by its UTF-8 size
-        with pytest.raises(InvalidInput, match="12 bytes"):
-            small.add_observations([{"entityName": "A", "contents": ["ñññññ12"]}])
+def test_observations_of_any_size_fit_under_one_request_limit(tmp_path) -> None:  # noqa: ANN001
+    with Memory.open(tmp_path / "big.db") as big:  # the official server stores a 100 KB observation
+        big.create_entities([{"name": "A", "observations": ["x" * 100_000]}])
+        big.add_observations([{"entityName": "A", "contents": ["y" * 1_000_000]}])
+        assert sorted(len(o) for o in big.open_nodes(["A"]).entities[0].observations) == [100_000, 1_000_000]
+    with Memory.open(tmp_path / "small.db", max_request_bytes=2048) as small:
+        small.create_entities([{"name": "A", "observations": ["a" * 2000]}])
+        before = small.read_graph().dump()
+        # the whole call counts, whatever way it writes: observations, entities, properties
+        for call in (
+            lambda: small.add_observations([{"entityName": "A", "contents": ["b" * 1100, "c" * 1100]}]),
+            lambda: small.create_entities([{"name": "B", "observations": ["ñ" * 1100]}]),
+            lambda: small.merge_node("Note", "C", {"summary": "d" * 3000}),
+        ):
+            with pytest.raises(InvalidInput, match="the limit is 2,048 .HIPOCAMPO_MAX_REQUEST_BYTES."):
+                call()
+        assert small.read_graph().dump() == before
 
 
 def test_large_batch_with_one_bad_observation_changes_nothing(seeded: Memory) -> None:

@@ -31,9 +31,9 @@ def test_only_backends_that_exist_are_offered(tmp_path: Path, name: str) -> None
 
 def test_settings_come_from_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HIPOCAMPO_DB", str(tmp_path / "env.db"))
-    monkeypatch.setenv("HIPOCAMPO_MAX_OBSERVATION_BYTES", "100")
+    monkeypatch.setenv("HIPOCAMPO_MAX_REQUEST_BYTES", "100000")
     s = Settings()
-    assert s.db == tmp_path / "env.db" and s.max_observation_bytes == 100
+    assert s.db == tmp_path / "env.db" and s.max_request_bytes == 100_000
 
 
 def test_status_command(tmp_path: Path) -> None:

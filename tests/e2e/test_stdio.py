@@ -154,10 +154,14 @@ async def test_semantics_over_stdio_at_size_and_under_load(tmp_path: Path, hub_f
         opened = await client.call_tool("open_nodes", {"names": ["José Ñúñez", "Other"]})
         assert opened.structured_content["relations"] == [] and len(opened.structured_content["entities"]) == 1
 
-        # a 100 KB observation is over the default limit: a clear error, nothing stored
-        huge = await client.call_tool("add_observations", {"observations": [
+        # a 100 KB observation is stored, as the official server stores it; a request over the
+        # protective limit (8 MiB by default) gets a clear error and stores nothing
+        big = await client.call_tool("add_observations", {"observations": [
             {"entityName": "José Ñúñez", "contents": ["x" * 100_000]}]})
-        assert huge.is_error and "100000 bytes; the limit is 65536" in huge.content[0].text
+        assert not big.is_error
+        huge = await client.call_tool("add_observations", {"observations": [
+            {"entityName": "José Ñúñez", "contents": ["z" * (9 << 20)]}]})
+        assert huge.is_error and "HIPOCAMPO_MAX_REQUEST_BYTES" in huge.content[0].text
 
         # malformed calls get errors, and the server keeps answering
         for bad in ({"entities": "not a list"}, {"entities": [{"entityType": "no name"}]}, {}):
@@ -176,4 +180,5 @@ async def test_semantics_over_stdio_at_size_and_under_load(tmp_path: Path, hub_f
     with Memory.open(db, embeddings="none") as memory:
         names = {e.name for e in memory.read_graph().entities}
         assert {f"concurrent-{i}" for i in range(20)} <= names and len(names) == 1021
-        assert memory.open_nodes(["José Ñúñez"]).entities[0].observations == ["canción 🎸 東京", "50% de _todo_"]
+        assert memory.open_nodes(["José Ñúñez"]).entities[0].observations == [
+            "canción 🎸 東京", "50% de _todo_", "x" * 100_000]
