@@ -123,26 +123,56 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """Import files (each all-or-nothing); print what each did."""
-    from core.io import import_path
+    """Import files, each as one unit (``--skip-bad-lines`` for a partial import); say what each did."""
+    from core.io import ImportRefused, import_path
 
-    reports = []
+    reports, refused = [], 0
     with Memory(_settings(args, actor="import")) as memory:
         for path in args.files:
             progress = _progress_printer(path) if sys.stderr.isatty() and not args.json else _quiet
-            reports.append(import_path(memory, path, format=args.format, progress=progress).as_dict())
+            try:
+                reports.append(import_path(memory, path, format=args.format, progress=progress,
+                                           skip_bad_lines=args.skip_bad_lines).as_dict())
+            except ImportRefused as exc:
+                refused += 1
+                print(f"hipocampo: {exc}", file=sys.stderr)
+                reports.append({**exc.report.as_dict(), "refused": True})
+        status = memory.embedding_status()
     if args.json:
         _dump(reports)
     else:
         for r in reports:
+            if r.get("refused"):
+                continue
             print(
                 f"{r['source']} ({r['format']}): {r['entities_imported']} entities new, "
                 f"{r['entities_merged']} updated, {r['relations_imported']} relations new, "
-                f"{r['skipped']} already there, {r['errors']} errors"
+                f"{r['skipped']} already there, {r['errors']} skipped as unreadable"
             )
+            for detail in r["merge_details"][:20]:
+                print(f"  merged: {detail}")
             for detail in r["error_details"][:20]:
-                print(f"  {detail}")
-    return 1 if any(r["errors"] for r in reports) else 0
+                print(f"  skipped: {detail}")
+        _say_pending(status, after_import=True)
+    return 1 if refused or any(r["errors"] for r in reports) else 0
+
+
+def _say_pending(status: dict[str, Any], *, after_import: bool = False) -> None:
+    """Tell the user when some entities have no vector yet (search is full text for them)."""
+    if status.get("model") is None:
+        if not after_import:
+            print(f"hipocampo: searching by full text only ({status.get('error')}).", file=sys.stderr)
+        return
+    pending = status.get("entities", 0) - status.get("embedded", 0)
+    if pending <= 0:
+        return
+    if after_import:
+        print(f"{pending:,} entities still need embedding for search by meaning; the MCP server, the app "
+              "or `hipocampo reindex` will do it.", file=sys.stderr)
+    else:
+        print(f"hipocampo: {pending:,} of {status['entities']:,} entities are not embedded yet: they are "
+              "found by full text only until the server, the app or `hipocampo reindex` embeds them.",
+              file=sys.stderr)
 
 
 def _quiet(done: int, total: int) -> None:
@@ -181,6 +211,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             ]
         else:
             hits = memory.search_semantic(args.query, args.limit)
+            _say_pending(memory.embedding_status())
     if args.json:
         _dump(hits)
         return 0
@@ -300,6 +331,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: detected from each file",
     )
     imp.add_argument("--json", action="store_true", help="machine-readable reports")
+    imp.add_argument(
+        "--skip-bad-lines", action="store_true",
+        help="import what can be read and list the rest (default: a file with unreadable records imports nothing)",
+    )
     imp.set_defaults(func=cmd_import)
 
     exp = sub.add_parser("export", help="export the graph")

@@ -207,7 +207,7 @@ class Memory:
         return CreateEntitiesResult(entities=created, merged=[m for m in merged if m.addedObservations])
 
     def create_relations(self, relations: Any, *, actor: str | None = None) -> list[Relation]:
-        """Create relations between existing entities; returns only the new ones."""
+        """Create relations; returns only the new ones. Missing ends become placeholder entities."""
         items = _coerce(Relation, relations, "relations")
         for i, r in enumerate(items):
             self._check_name(r.from_, f"relations[{i}].from", "from")
@@ -269,11 +269,9 @@ class Memory:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
 
     def search_nodes(self, query: str, *, limit: int | None = None) -> KnowledgeGraph:
-        """Substring search, folding case and accents; every character is literal."""
+        """Substring search, folding case and accents; every character is literal; ``""`` matches all."""
         if not isinstance(query, str):
             raise InvalidInput(f"query must be a string, got {type(query).__name__}")
-        if not query.strip():
-            raise InvalidInput("query must not be empty")
         return self.graph.search_nodes(query, limit=limit)
 
     def open_nodes(self, names: Any) -> KnowledgeGraph:

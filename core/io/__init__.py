@@ -18,7 +18,7 @@ from core.io.graphml import export_graphml
 from core.io.markdown import NOTE_SUFFIXES, export_notes, import_notes
 from core.io.official import export_official, import_official
 from core.io.plan import FilePlan, ImportPlan, ImportSummary, Problem, preview_import, run_import
-from core.io.report import ImportReport, Progress, no_progress
+from core.io.report import ImportRefused, ImportReport, Progress, no_progress
 from core.io.sqlite_db import import_database
 from core.memory import Memory
 
@@ -33,6 +33,7 @@ __all__ = [
     "ImportPlan",
     "ImportSummary",
     "Problem",
+    "ImportRefused",
     "ImportReport",
     "Progress",
     "detect_format",
@@ -90,8 +91,10 @@ def import_path(
     format: ImportFormat | None = None,
     actor: str = "import",
     progress: Progress = no_progress,
+    skip_bad_lines: bool = False,
 ) -> ImportReport:
-    """Import ``path`` (a file, or a folder of notes) into ``memory``."""
+    """Import ``path`` (a file, or a folder of notes) into ``memory`` as one unit: any unreadable
+    record refuses the whole file (``ImportRefused`` lists them) unless ``skip_bad_lines``."""
     kind = format or detect_format(path)
     importer = {
         "jsonl": import_official,
@@ -99,7 +102,11 @@ def import_path(
         "sqlite": import_database,
         "markdown": import_notes,
     }[kind]
-    return importer(memory, path, actor=actor, progress=progress)
+    with memory.transaction():
+        report = importer(memory, path, actor=actor, progress=progress)
+        if report.errors and not skip_bad_lines:
+            raise ImportRefused(report)  # rolls the whole file back
+    return report
 
 
 def export_graph(memory: Memory, format: ExportFormat, out: TextIO | Path) -> dict[str, int]:

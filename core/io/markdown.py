@@ -16,7 +16,8 @@ A note looks like this (front matter optional; Hipocampo's own export writes exa
 
     - worked with → [[Charles Babbage]]
 
-- The entity's name comes from the front matter's ``name`` or ``title``, else the file's stem.
+- The entity's name comes from the front matter's ``name`` or ``title``, else the note's first
+  ``# Title`` heading, else the file's stem.
 - Its type from ``type`` / ``entityType`` / ``label`` (default ``Note``).
 - ``archived_at`` (written for archived entities) archives the entity on import.
 - Every other front-matter key becomes a property. Values are read as JSON when they parse as
@@ -49,6 +50,7 @@ ARCHIVED_KEY = "archived_at"  # set on archived (soft-deleted) entities; importe
 _TYPE_KEYS = ("type", "entityType", "label")
 _RELATION = re.compile(r"^\s*[-*]\s+(?P<type>.+?)\s*(?:→|->)\s*\[\[(?P<target>.+?)\]\]\s*$")
 _HEADING = re.compile(r"^#{1,6}\s")
+_TITLE = re.compile(r"^#\s+(\S.*)$")
 _RELATIONS_HEADING = re.compile(r"^#{1,6}\s+relations\s*$", re.IGNORECASE)
 PAGE = 2000
 
@@ -60,7 +62,8 @@ def parse_note(text: str, stem: str) -> tuple[dict[str, Any], dict[str, Any], li
     """Split one note into (entity, properties, relations). Pure: no I/O."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     front, body = _split_front_matter(text)
-    name = next((str(front.pop(k)) for k in _NAME_KEYS if front.get(k) not in (None, "")), stem)
+    title = next((m[1].strip() for line in body.split("\n") if (m := _TITLE.match(line))), None)
+    name = next((str(front.pop(k)) for k in _NAME_KEYS if front.get(k) not in (None, "")), title or stem)
     for k in _NAME_KEYS:  # a title beside a name is just a property; the one used is the name
         if front.get(k) == name:
             front.pop(k)

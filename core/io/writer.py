@@ -99,6 +99,7 @@ class BatchWriter:
                 self.report.entities_imported += 1
             elif name in merged or changed:
                 self.report.entities_merged += 1
+                self.report.merged(item.where, f"{name!r} was already there; new facts were added to it")
             else:
                 self.report.skipped += 1
 
@@ -106,6 +107,8 @@ class BatchWriter:
         """Set the label/properties and archived state; True if an existing entity changed."""
         name, label = item.record["name"], item.record.get("entityType", "Generic")
         node = self.memory.get_node(name)
+        if node is not None and not created and node.label.casefold() == str(label).casefold():
+            label = node.label  # `technology` stays `technology` when a file says `Technology`
         changed = False
         try:
             if (

@@ -75,7 +75,7 @@ def test_bad_relations_and_observation_inputs(seeded: Memory) -> None:
     with pytest.raises(InvalidInput, match=r"entityNames"):
         seeded.delete_entities("Seed")
     with pytest.raises(InvalidInput, match="query"):
-        seeded.search_nodes("")
+        seeded.search_nodes(None)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="limit"):
         seeded.read_graph(limit=-1)
     assert seeded.read_graph().dump() == before

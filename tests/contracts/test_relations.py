@@ -18,14 +18,25 @@ def test_relation_dedup_returns_only_new(mem: Memory) -> None:
     assert len(mem.read_graph().relations) == 2
 
 
-def test_relation_to_unknown_entity_changes_nothing(mem: Memory) -> None:
+def test_relation_to_unknown_entity_keeps_it_through_a_placeholder(mem: Memory) -> None:
     mem.create_entities([{"name": "A"}, {"name": "B"}])
-    with pytest.raises(NotFound, match="'Ghost'"):
-        mem.create_relations([
-            {"from": "A", "to": "B", "relationType": "ok"},
-            {"from": "A", "to": "Ghost", "relationType": "haunts"},
-        ])
-    assert mem.read_graph().relations == []
+    made = mem.create_relations([
+        {"from": "A", "to": "B", "relationType": "ok"},
+        {"from": "A", "to": "Ghost", "relationType": "haunts"},
+    ])
+    assert [r.to for r in made] == ["B", "Ghost"]
+    ghost = mem.get_node("Ghost")
+    assert ghost is not None and ghost.label == "Unknown" and ghost.props == {"placeholder": True}
+    # a later create fills the placeholder in: its type, its observations, reported as created
+    result = mem.create_entities([{"name": "Ghost", "entityType": "Spirit", "observations": ["boo"]}])
+    assert [(e.name, e.entityType, e.observations) for e in result.entities] == [("Ghost", "Spirit", ["boo"])]
+    assert result.merged == []
+    filled = mem.get_node("Ghost")
+    assert filled is not None and filled.label == "Spirit" and filled.props == {}
+    assert {(r.from_, r.to) for r in mem.read_graph().relations} == {("A", "B"), ("A", "Ghost")}
+    # an entity that is no placeholder keeps its type on a second create, as before
+    mem.create_entities([{"name": "Ghost", "entityType": "Other"}])
+    assert mem.get_node("Ghost").label == "Spirit"  # type: ignore[union-attr]
 
 
 def test_delete_relations_ignores_missing(mem: Memory) -> None:

@@ -41,13 +41,18 @@ def test_import_then_export_then_search(db: Path, hub_file: Path, tmp_path: Path
         '{"type":"relation","from":"Ada","to":"Ada","relationType":"self"}\n',
         encoding="utf-8",
     )
-    imported = hipocampo(db, hub_file, "import", str(source), "--json", check=False)
-    assert imported.returncode == 1  # there was a corrupt line
+    refused = hipocampo(db, hub_file, "import", str(source), check=False)
+    assert refused.returncode == 1  # a corrupt line: the file is one unit, nothing was imported
+    assert "line 2: not valid JSON" in refused.stderr and "--skip-bad-lines" in refused.stderr
+    assert hipocampo(db, hub_file, "export").stdout == ""
+
+    imported = hipocampo(db, hub_file, "import", str(source), "--skip-bad-lines", "--json", check=False)
+    assert imported.returncode == 1  # imported, but not all of it
     report = json.loads(imported.stdout)[0]
     assert (report["entities_imported"], report["relations_imported"], report["errors"]) == (1, 1, 1)
 
-    human = hipocampo(db, hub_file, "import", str(source), check=False)
-    assert "0 entities new" in human.stdout and "line 2" in human.stdout
+    human = hipocampo(db, hub_file, "import", str(source), "--skip-bad-lines", check=False)
+    assert "0 entities new" in human.stdout and "skipped: line 2" in human.stdout
 
     exported = hipocampo(db, hub_file, "export").stdout
     assert exported.splitlines() == [
@@ -133,3 +138,26 @@ def test_http_on_a_taken_port_is_a_clear_error(db: Path, hub_file: Path) -> None
         result = hipocampo(db, hub_file, "mcp", "--http", "--port", str(port), check=False)
     assert result.returncode == 2 and f"127.0.0.1:{port}" in result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_import_says_what_still_needs_embedding_and_search_says_full_text(
+    db: Path, hub_file: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "memory.jsonl"
+    source.write_text("".join(
+        json.dumps({"type": "entity", "name": f"E{i}", "entityType": "t", "observations": [f"fact {i}"]}) + "\n"
+        for i in range(3)), encoding="utf-8")
+    env = {**os.environ, **server_env(hub_file), "HIPOCAMPO_EMBEDDINGS": "onnx"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "core.cli", "--db", str(db), *args], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=300, check=True)
+
+    imported = run("import", str(source))
+    assert "3 entities still need embedding" in imported.stderr and "hipocampo reindex" in imported.stderr
+    searched = run("search", "fact")
+    assert "3 of 3 entities are not embedded yet" in searched.stderr and "full text only" in searched.stderr
+    run("reindex")
+    assert "not embedded" not in run("search", "fact").stderr
+    no_model = hipocampo(db, hub_file, "search", "fact")  # HIPOCAMPO_EMBEDDINGS=none
+    assert "searching by full text only" in no_model.stderr

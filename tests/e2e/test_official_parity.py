@@ -34,12 +34,16 @@ SCRIPT: list[tuple[str, dict[str, Any]]] = [
     ("add_observations", {"observations": [{"entityName": "Ada", "contents": ["born 1815", "met Babbage"]}]}),
     ("search_nodes", {"query": "BABB"}),
     ("search_nodes", {"query": "machine"}),
+    ("search_nodes", {"query": ""}),
     ("open_nodes", {"names": ["Engine", "Nobody"]}),
     ("read_graph", {}),
     ("delete_observations", {"deletions": [{"entityName": "Ada", "observations": ["born 1815"]}]}),
     ("delete_relations", {"relations": [BC]}),
     ("delete_entities", {"entityNames": ["Engine", "Nobody"]}),
     ("read_graph", {}),
+    # an end that does not exist yet: the official server keeps the relation
+    ("create_relations", {"relations": [{"from": "Ada", "to": "Ghost", "relationType": "haunts"}]}),
+    ("open_nodes", {"names": ["Ada"]}),
 ]
 
 

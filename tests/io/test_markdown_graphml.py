@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import InvalidInput
-from core.io import detect_format, export_graph, import_path
+from core.io import ImportRefused, detect_format, export_graph, import_path
 from core.io.markdown import parse_note
 from core.memory import Memory
 from tests.io.conftest import sample_graph
@@ -83,12 +83,15 @@ def test_a_folder_imports_as_one_unit_with_links_between_notes(mem: Memory, tmp_
     (notes / ".obsidian" / "workspace.md").write_text("ignored", encoding="utf-8")
     (notes / "broken.md").write_bytes(b"\xff\xfe\x00bad")
     assert detect_format(notes) == "markdown"
-    report = import_path(mem, notes)
+    with pytest.raises(ImportRefused, match="broken.md: cannot read it") as refused:
+        import_path(mem, notes)  # one unreadable note: the folder is one unit, nothing lands
+    assert refused.value.report.errors == 1 and mem.read_graph().entities == []
+    report = import_path(mem, notes, skip_bad_lines=True)
     assert (report.entities_imported, report.relations_imported, report.errors) == (3, 2, 1)
     assert report.error_details[0].startswith("broken.md:")
     assert mem.get_node("Kerberos").label == "Concept"
     assert mem.get_node("Kerberoasting lab").props["difficulty"] == 3
-    assert import_path(mem, notes).entities_imported == 0  # idempotent
+    assert import_path(mem, notes, skip_bad_lines=True).entities_imported == 0  # idempotent
 
 
 def test_markdown_round_trip(mem: Memory, open_memory: Callable[[str], Memory], tmp_path: Path) -> None:

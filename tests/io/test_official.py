@@ -65,7 +65,7 @@ def test_corrupt_lines_are_skipped_and_named(mem: Memory, tmp_path: Path) -> Non
             {"type": "entity", "name": "", "entityType": "X"},  # 4: empty name
             {"type": "entity", "entityType": "X"},  # 5: no name
             {"type": "thing", "name": "?"},  # 6: unknown type
-            {"type": "relation", "from": "Ada", "to": "Nobody", "relationType": "x"},  # 7: missing end
+            {"type": "relation", "from": "Ada", "to": "Nobody", "relationType": "x"},  # 7: kept (placeholder)
             LINES[1],
             "",
             "   ",
@@ -74,11 +74,12 @@ def test_corrupt_lines_are_skipped_and_named(mem: Memory, tmp_path: Path) -> Non
     )
     path.write_bytes(path.read_bytes() + b"\n\xff\xfe not utf-8\n")  # 12: bad bytes
     report = import_official(mem, path)
-    assert (report.entities_imported, report.relations_imported, report.errors) == (2, 1, 7)
+    assert (report.entities_imported, report.relations_imported, report.errors) == (2, 2, 6)
     lines = {int(d.split(":")[0].removeprefix("line ")): d for d in report.error_details}
-    assert sorted(lines) == [2, 3, 4, 5, 6, 7, 12]
+    assert sorted(lines) == [2, 3, 4, 5, 6, 12]
     assert "not valid JSON" in lines[2] and "not an object" not in lines[2] and "list" in lines[3]
-    assert "empty" in lines[4] and "name" in lines[5] and "'thing'" in lines[6] and "Nobody" in lines[7]
+    assert "empty" in lines[4] and "name" in lines[5] and "'thing'" in lines[6]
+    assert mem.get_node("Nobody").label == "Unknown"
 
 
 def test_a_bom_and_the_older_memory_json_name_are_fine(mem: Memory, tmp_path: Path) -> None:

@@ -43,6 +43,11 @@ MAX_HOPS = 3
 RANK_AT_MOST = 2000
 
 
+# A relation end that does not exist yet: an entity of this type, marked in its properties.
+PLACEHOLDER_TYPE = "Unknown"
+PLACEHOLDER_KEY = "placeholder"
+
+
 def _unique(relations: Sequence[Relation]) -> list[Relation]:
     """``relations`` without repeats (same from, to and type), first occurrence kept."""
     seen: dict[tuple[str, str, str], Relation] = {}
@@ -115,6 +120,8 @@ class SqliteGraphStore:
             new_ids: list[int] = []
             obs_rows: list[tuple[int, str, str]] = []
             log: list[history.LogRow] = []
+            filled = self._fill_placeholders(conn, existing, batch, actor, now)
+            created.extend(filled)
             for name, (etype, obs) in batch.items():
                 if name in existing:
                     continue
@@ -136,7 +143,34 @@ class SqliteGraphStore:
             merged = self._add_observations_locked(
                 conn, [(existing[n], n, batch[n][1]) for n in batch if n in existing], actor, now
             )
-        return created, merged
+        filled_names = {e.name for e in filled}
+        return created, [m for m in merged if m.entityName not in filled_names]
+
+    def _fill_placeholders(
+        self, conn: Any, existing: dict[str, int], batch: dict[str, tuple[str, list[str]]], actor: str, now: str
+    ) -> list[Entity]:
+        """Existing placeholders among ``batch`` take the created type; they count as created."""
+        if not existing:
+            return []
+        stubs = [(name, eid) for name, eid in conn.execute(
+            f"SELECT name, id FROM entities WHERE id IN ({IDS}) AND json_extract(props, '$.{PLACEHOLDER_KEY}')",
+            (json.dumps(list(existing.values())),))]
+        filled: list[Entity] = []
+        for name, eid in stubs:
+            etype, obs = batch[name]
+            old_type, old_props = conn.execute(
+                "SELECT entity_type, props FROM entities WHERE id = ?", (eid,)).fetchone()
+            conn.execute(
+                f"UPDATE entities SET entity_type = ?, props = json_remove(props, '$.{PLACEHOLDER_KEY}'), "
+                "updated_at = ? WHERE id = ?", (etype, now, eid))
+            history.write(conn, [(now, actor, "update_entity", name,
+                                  history.dumps({"entityType": old_type, "props": json.loads(old_props)}),
+                                  history.dumps({"entityType": etype, "props": {}}))])
+            indexing.reindex(conn, [eid])
+            embedding_state.invalidate(conn, [eid])
+            have = reads.observations_of(conn, [eid])[eid]
+            filled.append(Entity(name=name, entityType=etype, observations=list(dict.fromkeys([*have, *obs]))))
+        return filled
 
     def add_observations(self, items: Sequence[ObservationInput], actor: str) -> list[AddedObservations]:
         """Add observations to existing entities; unknown entity → NotFound, nothing changed."""
@@ -241,19 +275,22 @@ class SqliteGraphStore:
             return removed
 
     def create_relations(self, relations: Sequence[Relation], actor: str) -> list[Relation]:
-        """Create relations between existing entities; returns only the new ones."""
+        """Create relations; returns only the new ones. An end that does not exist yet becomes a
+        placeholder entity (type ``Unknown``) that a later create_entities fills in, as the official
+        server keeps relations whose ends are missing."""
         now = self.now()
         with self._lock, atomic(self._conn) as conn:
             ids = reads.ids_by_name(conn, [n for r in relations for n in (r.from_, r.to)])
-            for r in relations:
-                for end in (r.from_, r.to):
-                    if end not in ids:
-                        raise NotFound(
-                            f"Entity {end!r} (in relation {r.from_!r} -{r.relationType}-> {r.to!r}) "
-                            "does not exist; create it first. No relations were created."
-                        )
             created: list[Relation] = []
             log: list[history.LogRow] = []
+            missing = [n for n in dict.fromkeys(n for r in relations for n in (r.from_, r.to)) if n not in ids]
+            for name in missing:
+                ids[name] = conn.execute(
+                    "INSERT INTO entities(name, entity_type, props, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+                    (name, PLACEHOLDER_TYPE, json.dumps({PLACEHOLDER_KEY: True}), now, now)).lastrowid
+                log.append((now, actor, "create_entity", name, None,
+                            history.dumps({"entityType": PLACEHOLDER_TYPE, "props": {PLACEHOLDER_KEY: True}})))
+            indexing.reindex(conn, [ids[n] for n in missing], fresh=True)
             for r in _unique(relations):
                 cur = conn.execute(
                     "INSERT INTO relations(from_entity, to_entity, relation_type, created_at) "
