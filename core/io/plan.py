@@ -196,7 +196,8 @@ def _import_all(
             file.format = kind
             _refuse_self(memory, path)
             mark = memory.latest_change_id()
-            report = import_path(memory, path, format=kind, progress=relay, skip_bad_lines=True)  # the dialog shows problems
+            # bad records are listed as problems for the person to decide on, not a refusal
+            report = import_path(memory, path, format=kind, progress=relay, skip_bad_lines=True)
         except HipocampoError as exc:
             file.failure = str(exc)
             offset += size
