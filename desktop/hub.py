@@ -41,6 +41,7 @@ class Hub(QObject):
         self._task: asyncio.Task[None] | None = None
         self._stop: anyio.Event | None = None
         self._known_clients: tuple[str, ...] = ()
+        self._serving = False
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -50,7 +51,7 @@ class Hub(QObject):
 
     @property
     def starting(self) -> bool:
-        return self._task is not None and not self._task.done() and not self.info
+        return self._serving and not self.info
 
     @property
     def url(self) -> str | None:
@@ -62,7 +63,7 @@ class Hub(QObject):
 
     def poll_clients(self) -> None:
         """Emit ``changed`` when the set of connected clients changed (call on a timer)."""
-        names = tuple(s.session_id for s in self.clients())
+        names = tuple(c.name for c in self.clients())
         if names != self._known_clients:
             self._known_clients = names
             self.changed.emit()
@@ -80,6 +81,7 @@ class Hub(QObject):
             self.changed.emit()
             return
         self.error = None
+        self._serving = True
         self._task = asyncio.ensure_future(self._serve())
         self.changed.emit()
 
@@ -96,6 +98,7 @@ class Hub(QObject):
             self.error = self.tr("The assistant endpoint stopped: {reason}").format(reason=exc)
             log.exception("hub crashed")
         finally:
+            self._serving = False
             self.info = {}
             self._stop = None
             self._known_clients = ()

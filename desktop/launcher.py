@@ -1,12 +1,15 @@
-"""``hipocampo-app``: start the best thing this machine can run.
+"""``hipocampo-app`` (and the bundle's executable): start the best thing this machine can run.
 
-The desktop app where there is a display; the MCP server over stdio where there is none (a server,
-a container, a process spawned by an MCP client); and while neither is built, ``hipocampo status``.
+- ``Hipocampo mcp …``, ``Hipocampo status`` … — any ``hipocampo`` subcommand runs the command line,
+  so an MCP client can point straight at the app's executable;
+- with a display: the desktop app;
+- without one (a server, a container, a process spawned by an MCP client, which gets no DISPLAY):
+  the MCP server over stdio.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import argparse
 import os
 import sys
 
@@ -19,15 +22,26 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _subcommands() -> set[str]:
+    """The ``hipocampo`` subcommand names (status, mcp, import …)."""
+    for action in cli.build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if has_display() and importlib.util.find_spec("desktop.app") is not None:
+    if any(a in _subcommands() for a in args if not a.startswith("-")):
+        return cli.main(args)
+    if has_display():
         from desktop.app import main as desktop_main
 
-        return int(desktop_main(args) or 0)
-    if importlib.util.find_spec("core.server") and importlib.util.find_spec("core.server.stdio"):
-        return cli.main([*args, "mcp"])
-    return cli.main([*args, "status"])
+        return desktop_main(args)
+    if "--version" in args:
+        return cli.main(["--version"])
+    print("hipocampo: no display here; serving MCP over stdio instead of opening the window.", file=sys.stderr)
+    return cli.main([*[a for a in args if a != "--tray"], "mcp"])
 
 
 if __name__ == "__main__":

@@ -1,15 +1,17 @@
-"""Which MCP clients are connected to the hub: an ASGI middleware that watches sessions go by.
+"""Which MCP clients use the hub: an ASGI middleware that notes who sends each request.
 
-Streamable HTTP names each client session with an ``mcp-session-id`` header: the server hands it
-out in its answer to ``initialize`` and the client sends it on every later request, and a
-``DELETE`` ends it. The tracker remembers, per session, the client's name (from the
-``initialize`` request's ``clientInfo``), when it connected and when it was last heard from, so the
-desktop app and ``status`` can say "3 clients: claude-ai, cursor, opencode".
+Clients name themselves with ``clientInfo``: on every request's ``_meta`` in the stateless protocol
+(2026-07-28 and later: ``io.modelcontextprotocol/clientInfo``), or once in ``initialize`` for older
+clients, which then send an ``mcp-session-id`` header (remembered here) and end with ``DELETE``.
+The tracker keeps, per client name, when it was first and last heard from and how many requests
+it made, so the app and ``status`` can say "3 assistants: claude-ai, cursor, opencode".
+The body is only searched (C-speed), never parsed: the hub runs on the app's GUI thread.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -18,111 +20,120 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SESSION_HEADER = b"mcp-session-id"
-IDLE_SECONDS = 15 * 60  # a session silent this long, with no open stream, no longer counts
-_PEEK_LIMIT = 256 * 1024  # initialize requests are small; bigger bodies are never parsed
+IDLE_SECONDS = 15 * 60  # a client silent this long, with no open request, no longer counts
+_PEEK_LIMIT = 4 * 1024 * 1024  # larger bodies are not searched
+_CLIENT_INFO = re.compile(rb'clientInfo"\s*:\s*\{[^{}]*?"name"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
 
 
 @dataclass
 class ClientSession:
-    """One connected client session."""
+    """One assistant seen by the hub (all its processes and sessions together)."""
 
-    session_id: str
     name: str
-    version: str
-    connected_at: float
+    first_seen: float
     last_seen: float
+    requests: int = 0
     open_requests: int = 0
 
 
 class ClientTracker:
-    """ASGI middleware recording the MCP sessions that pass through it (thread-safe reads)."""
+    """ASGI middleware recording which MCP clients talk to the app it wraps (thread-safe reads)."""
 
     def __init__(self, app: ASGIApp | None = None, *, clock: Any = time.time) -> None:
         self.app = app
         self._clock = clock
         self._lock = threading.Lock()
-        self._sessions: dict[str, ClientSession] = {}
+        self._clients: dict[str, ClientSession] = {}
+        self._sessions: dict[str, str] = {}  # mcp-session-id → client name (older protocol)
 
     def wrap(self, app: ASGIApp) -> ClientTracker:
         self.app = app
         return self
 
     def connected(self) -> list[ClientSession]:
-        """Live sessions, oldest first: an open stream, or heard from within ``IDLE_SECONDS``."""
+        """Clients with a request open or heard from within ``IDLE_SECONDS``, first seen first."""
         now = self._clock()
         with self._lock:
-            live = [s for s in self._sessions.values()
-                    if s.open_requests > 0 or now - s.last_seen < IDLE_SECONDS]
-        return sorted(live, key=lambda s: s.connected_at)
+            live = [c for c in self._clients.values() if c.open_requests > 0 or now - c.last_seen < IDLE_SECONDS]
+        return sorted(live, key=lambda c: c.first_seen)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert self.app is not None, "ClientTracker.wrap(app) first"
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope["headers"])
-        sid = headers.get(SESSION_HEADER, b"").decode("latin-1") or None
-        method = scope.get("method", "")
-        if sid and method == "DELETE":
-            with self._lock:
-                self._sessions.pop(sid, None)
+        sid = dict(scope["headers"]).get(SESSION_HEADER, b"").decode("latin-1") or None
+        if scope.get("method") == "DELETE" and sid:
+            self._ended(sid)
             await self.app(scope, receive, send)
             return
-
+        name = self._sessions.get(sid) if sid else None
         body = bytearray()
-        client: dict[str, str] | None = None
+        state = {"name": name, "counted": False}
+
+        def begin(client: str) -> None:
+            state["name"] = client
+            self._seen(client, +1)
+            state["counted"] = True
+
+        if name is not None:
+            begin(name)
 
         async def peek_receive() -> Message:
-            nonlocal client
             message = await receive()
-            if message["type"] == "http.request" and client is None and len(body) < _PEEK_LIMIT:
+            if message["type"] == "http.request" and state["name"] is None and len(body) < _PEEK_LIMIT:
                 body.extend(message.get("body", b""))
                 if not message.get("more_body", False):
-                    client = _initialize_client(bytes(body))
+                    found = _client_name(bytes(body))
+                    if found is not None:
+                        begin(found)
             return message
 
         async def watch_send(message: Message) -> None:
-            if message["type"] == "http.response.start" and client is not None:
+            if message["type"] == "http.response.start" and state["name"] is not None:
                 new_sid = dict(message.get("headers", [])).get(SESSION_HEADER)
                 if new_sid:
-                    self._opened(new_sid.decode("latin-1"), client)
+                    with self._lock:
+                        self._sessions[new_sid.decode("latin-1")] = state["name"]
             await send(message)
 
-        self._touch(sid, +1)
         try:
-            await self.app(scope, peek_receive if method == "POST" else receive, watch_send)
+            await self.app(scope, peek_receive if scope.get("method") == "POST" else receive, watch_send)
         finally:
-            self._touch(sid, -1)
+            if state["counted"]:
+                self._seen(state["name"], -1)
 
-    def _opened(self, sid: str, client: dict[str, str]) -> None:
+    def _seen(self, name: str, delta: int) -> None:
         now = self._clock()
         with self._lock:
-            self._sessions[sid] = ClientSession(sid, client["name"], client["version"], now, now)
+            client = self._clients.get(name)
+            if client is None:
+                client = self._clients[name] = ClientSession(name, now, now)
+            client.last_seen = now
+            client.open_requests = max(0, client.open_requests + delta)
+            if delta > 0:
+                client.requests += 1
 
-    def _touch(self, sid: str | None, delta: int) -> None:
-        if sid is None:
-            return
+    def _ended(self, sid: str) -> None:
         with self._lock:
-            session = self._sessions.get(sid)
-            if session is not None:
-                session.last_seen = self._clock()
-                session.open_requests = max(0, session.open_requests + delta)
+            name = self._sessions.pop(sid, None)
+            if name is not None and name not in self._sessions.values():
+                client = self._clients.get(name)
+                if client is not None and client.open_requests == 0:
+                    del self._clients[name]
 
 
-def _initialize_client(body: bytes) -> dict[str, str] | None:
-    """``clientInfo`` of an ``initialize`` request body, or None for any other body."""
-    if b"initialize" not in body:
+def _client_name(body: bytes) -> str | None:
+    """The ``clientInfo.name`` a JSON-RPC request body carries, if any."""
+    at = body.find(b"clientInfo")
+    if at < 0:
+        return None
+    match = _CLIENT_INFO.search(body, max(0, at - 40))
+    if match is None:
         return None
     try:
-        message = json.loads(body)
+        name = json.loads(b'"' + match.group(1) + b'"')
     except ValueError:
         return None
-    if not isinstance(message, dict) or message.get("method") != "initialize":
-        return None
-    params = message.get("params")
-    info = params.get("clientInfo") if isinstance(params, dict) else None
-    info = info if isinstance(info, dict) else {}
-    name = info.get("name")
-    version = info.get("version")
-    return {"name": name.strip()[:100] if isinstance(name, str) and name.strip() else "unknown client",
-            "version": version[:50] if isinstance(version, str) else ""}
+    name = name.strip()[:100] if isinstance(name, str) else ""
+    return name or None
