@@ -548,6 +548,10 @@ class Memory:
         """The change that deleted ``name`` if it is deleted now (so it can be restored), else None."""
         return self.graph.last_deletion(name)
 
+    def relation_type_counts(self) -> dict[str, int]:
+        """How many relations of each type the memory holds, most used first (for completion)."""
+        return self.graph.relation_type_counts()
+
     def undoable_change(self, *, entity: str | None = None, by: str | None = None) -> dict[str, Any] | None:
         """The change ``undo_change()`` with the same filters would take back, or None."""
         return self.graph.undoable_change(entity, by)

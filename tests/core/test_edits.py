@@ -351,3 +351,9 @@ def test_edits_mark_embeddings_stale(tmp_path: Path, clock: SteppingClock,
             assert m.embed_pending() >= 1
         m.rename_entity("Analytical Engine", "Engine")
         assert m.embed_pending() == 2  # the entity and Ada, whose relation line names it
+
+
+def test_relation_type_counts(mem: Memory, clock: SteppingClock) -> None:
+    _seed(mem, clock)
+    mem.create_relations([{"from": "Babbage", "to": "Engine", "relationType": "knows"}])
+    assert mem.relation_type_counts() == {"knows": 2, "mentors": 1, "programmed": 1}

@@ -179,6 +179,12 @@ def relations_of(conn: Connection, eid: int) -> list[dict[str, Any]]:
             for _, s, d, t, p, c, e in rows]
 
 
+def relation_type_counts(conn: Connection) -> dict[str, int]:
+    """How many relations of each type there are, most used first."""
+    return dict(conn.execute(
+        "SELECT relation_type, count(*) FROM relations GROUP BY relation_type ORDER BY 2 DESC, 1"))
+
+
 def _rows(conn: Connection, where: str, args: Sequence[Any]) -> list[dict[str, Any]]:
     return [
         {"id": i, "at": at, "actor": actor, "op": op, "entity": ent,

@@ -914,3 +914,7 @@ class SqliteGraphStore:
     def last_deletion(self, name: str) -> dict[str, Any] | None:
         with self._lock:
             return edits.last_deletion(self._conn, name)
+
+    def relation_type_counts(self) -> dict[str, int]:
+        with self._lock:
+            return edits.relation_type_counts(self._conn)
