@@ -252,8 +252,8 @@ class HipocampoApp(QObject):
         from desktop.dialogs.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.settings, self.window)
-        if dialog.exec():
-            self.apply_settings(dialog.result_settings())
+        dialog.changed.connect(lambda changes: self.apply_settings(self.settings.model_copy(update=changes)))
+        dialog.exec()
 
     def apply_settings(self, settings: Settings) -> None:
         """Use new settings: reopen the memory when the file or the embeddings changed."""

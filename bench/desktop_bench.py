@@ -1,0 +1,252 @@
+"""The desktop app's speed, as a user meets it.
+
+    .venv/bin/python bench/desktop_bench.py                  # all three, prints a table
+    .venv/bin/python bench/desktop_bench.py --only paint --entities 10000
+
+1. **First paint**: a fresh process starts ``hipocampo-app`` on a 10,000-entity memory (offscreen);
+   time from the process's start to the window's first paint, and to the panes showing the memory.
+2. **Pan and zoom**: the graph pane with 2,000 nodes on screen, re-rendered while its view pans and
+   zooms; frames per second.
+3. **GUI stalls under MCP load**: the whole app (window, panes, live refresh, the hub on its qasync
+   loop) while 4 client processes make 200 tool calls each through the hub; a 20 ms timer on the
+   GUI thread records every gap, and the longest gap is the worst stall a user would feel.
+
+Figures go in ``bench/RESULTS.md`` by hand (with the command and the date); nothing asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+CLIENT_SCRIPT = r"""
+import json, sys, time, anyio, httpx2, mcp_types as types
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+url, token, name, calls = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+async def main():
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    async with Client(streamable_http_client(url, http_client=http),
+                      client_info=types.Implementation(name=name, version="1")) as client:
+        started = time.perf_counter()
+        for i in range(calls):
+            if i % 2 == 0:
+                r = await client.call_tool("create_entities", {"entities": [
+                    {"name": f"{name} note {i}", "entityType": "Note", "observations": [f"load test {i}"]}]})
+            else:
+                r = await client.call_tool("search_nodes", {"query": "note"})
+            assert not r.is_error, r
+        print(json.dumps({"seconds": time.perf_counter() - started}))
+anyio.run(main)
+"""
+
+
+def process_age() -> float:
+    """Seconds since this process started (Linux: /proc), so interpreter start-up is counted."""
+    with open("/proc/self/stat") as fh:
+        start_ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/uptime") as fh:
+        uptime = float(fh.read().split()[0])
+    return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+
+
+def make_memory(path: Path, entities: int) -> Path:
+    from scripts.demo_memory import generate
+
+    if not path.exists():
+        generate(path, entities, reflect=True)
+    return path
+
+
+# -- 1. first paint --------------------------------------------------------------------------------
+
+
+def child_first_paint(db: Path) -> None:
+    """Run in a fresh process: start the app, report when the window painted and when it was ready."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    from core.settings import Settings
+    from desktop.app import HipocampoApp, make_qapplication
+
+    app = make_qapplication()
+    import qasync
+
+    loop = qasync.QEventLoop(app)
+    times: dict[str, float] = {}
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+            if event.type() == QEvent.Type.Paint and "paint" not in times:
+                times["paint"] = process_age()
+            return False
+
+    hipocampo = HipocampoApp(Settings(db=db, actor="gui"), start_hub=False, first_run=False,
+                             hub_file=db.with_suffix(".endpoint.json"))
+    watcher = FirstPaint()
+    hipocampo.window.installEventFilter(watcher)
+
+    def on_ready() -> None:
+        times["ready"] = process_age()
+        QTimer.singleShot(1500, lambda: hipocampo.quit(force=True))
+
+    hipocampo.ready.connect(on_ready)
+    hipocampo.start()
+    with loop:
+        loop.run_forever()
+    print(json.dumps(times))
+
+
+def bench_first_paint(db: Path, runs: int) -> dict[str, Any]:
+    paints, readies = [], []
+    for _ in range(runs):
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HIPOCAMPO_EMBEDDINGS": "onnx"}
+        out = subprocess.run([sys.executable, __file__, "--child-first-paint", str(db)], capture_output=True,
+                             text=True, env=env, timeout=120, check=True)
+        times = json.loads(out.stdout.strip().splitlines()[-1])
+        paints.append(times["paint"])
+        readies.append(times["ready"])
+    return {"first paint (s)": statistics.median(paints), "memory shown (s)": statistics.median(readies),
+            "runs": runs}
+
+
+# -- 2. pan and zoom ---------------------------------------------------------------------------------
+
+
+def bench_pan_zoom(db: Path, seconds: float) -> dict[str, Any]:
+    from PySide6.QtWidgets import QApplication
+
+    from core.memory import Memory
+    from core.settings import Settings
+    from desktop.panes.graph import GraphPane, measure_pan_zoom_fps
+    from desktop.workers import Core
+
+    app = QApplication.instance() or QApplication([])
+    memory = Memory(Settings(db=db, embeddings="none"))
+    core = Core(memory)
+    pane = GraphPane(core)
+    pane.resize(1400, 900)
+    pane.show()
+    names = [e.name for e in memory.read_graph(limit=2000, names_only=True).entities]
+    pane.show_subgraph(names)
+    deadline = time.monotonic() + 60
+    while pane.node_count() < len(names) and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.02)
+    fps = measure_pan_zoom_fps(pane, seconds)
+    shown = pane.node_count()
+    pane.close()
+    core.shutdown()
+    memory.close()
+    return {"nodes on screen": shown, "frames/s": fps}
+
+
+# -- 3. GUI stalls under MCP load -------------------------------------------------------------------
+
+
+def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
+    import asyncio
+
+    import qasync
+    from PySide6.QtCore import QTimer
+
+    from core.server import endpoint as hubfile
+    from core.settings import Settings
+    from desktop.app import HipocampoApp, make_qapplication
+
+    app = make_qapplication()
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    hub_file = db.with_suffix(".endpoint.json")
+    hipocampo = HipocampoApp(Settings(db=db, actor="gui"), hub_file=hub_file, first_run=False)
+    gaps: list[float] = []
+    result: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        hipocampo.start()
+        while hipocampo.hub is None or not hipocampo.hub.running:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)  # let the panes finish their first fill
+        token = hubfile.read_endpoint(hub_file)["token"]
+        last = [time.perf_counter()]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            gaps.append(now - last[0])
+            last[0] = now
+
+        timer = QTimer()
+        timer.setInterval(20)
+        timer.timeout.connect(tick)
+        timer.start()
+        started = time.perf_counter()
+        procs = [await asyncio.create_subprocess_exec(
+            sys.executable, "-c", CLIENT_SCRIPT, hipocampo.hub.url, token, f"client-{i}", str(calls),
+            stdout=asyncio.subprocess.PIPE) for i in range(clients)]
+        outs = [await p.communicate() for p in procs]
+        result["wall (s)"] = time.perf_counter() - started
+        timer.stop()
+        result["calls"] = clients * calls
+        result["failed clients"] = sum(1 for p in procs if p.returncode != 0)
+        result["client names seen"] = len(hipocampo.hub.clients())
+        del outs
+        hipocampo.quit(force=True)
+
+    asyncio.ensure_future(scenario())
+    with loop:
+        loop.run_forever()
+    ordered = sorted(gaps)
+    result["timer gaps"] = len(gaps)
+    result["median gap (ms)"] = 1000 * statistics.median(ordered) if ordered else None
+    result["p99 gap (ms)"] = 1000 * ordered[int(0.99 * (len(ordered) - 1))] if ordered else None
+    result["longest gap (ms)"] = 1000 * ordered[-1] if ordered else None
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Desktop app benchmarks.")
+    parser.add_argument("--entities", type=int, default=10_000)
+    parser.add_argument("--only", choices=["paint", "fps", "stalls"])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--child-first-paint", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child_first_paint:
+        child_first_paint(args.child_first_paint)
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        base = make_memory(Path(tmp) / f"demo-{args.entities}.db", args.entities)
+        rows: list[tuple[str, dict[str, Any]]] = []
+        if args.only in (None, "paint"):
+            rows.append(("first paint", bench_first_paint(base, args.runs)))
+        if args.only in (None, "fps"):
+            rows.append(("pan and zoom", bench_pan_zoom(base, args.seconds)))
+        if args.only in (None, "stalls"):
+            copy = Path(tmp) / "stalls.db"
+            subprocess.run([sys.executable, "-c", "import shutil,sys; shutil.copy(sys.argv[1], sys.argv[2])",
+                            str(base), str(copy)], check=True)
+            rows.append(("GUI under MCP load", bench_stalls(copy, args.clients, args.calls)))
+    print(f"\n| measure ({args.entities:,} entities) | figure |\n|---|---|")
+    for title, figures in rows:
+        for key, value in figures.items():
+            shown = f"{value:.2f}" if isinstance(value, float) else str(value)
+            print(f"| {title}: {key} | {shown} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
