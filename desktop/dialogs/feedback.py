@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 Tone = Literal["info", "success", "error", "muted"]
 
@@ -55,3 +55,19 @@ def heading_font(widget: QWidget, scale: float = 1.6, bold: bool = True) -> QFon
     font.setPointSizeF(font.pointSizeF() * scale)
     font.setBold(bold)
     return font
+
+
+def section_heading(title: str, parent: QWidget) -> QWidget:
+    """A small bold heading with a rule under it, to open a section of a dialog."""
+    box = QWidget(parent)
+    label = QLabel(title)
+    label.setFont(heading_font(parent, 1.1))
+    rule = QFrame()
+    rule.setFrameShape(QFrame.Shape.HLine)
+    rule.setFrameShadow(QFrame.Shadow.Sunken)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    layout.addWidget(label)
+    layout.addWidget(rule)
+    return box

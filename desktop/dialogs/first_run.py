@@ -16,7 +16,6 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -28,7 +27,7 @@ from PySide6.QtWidgets import (
 from core.clients import CLIENTS, TITLES
 from core.settings import Settings, save_user_settings
 from desktop.dialogs.connect_client import ConnectClientPanel
-from desktop.dialogs.feedback import heading_font, monospace_font, show_feedback
+from desktop.dialogs.feedback import heading_font, monospace_font, section_heading, show_feedback
 from desktop.resources import app_icon
 
 log = logging.getLogger(__name__)
@@ -106,11 +105,11 @@ class FirstRunDialog(QDialog):
         layout.addLayout(top)
         layout.addWidget(about)
         layout.addSpacing(6)
-        layout.addWidget(_section(self.tr("Your memory"), self))
+        layout.addWidget(section_heading(self.tr("Your memory"), self))
         layout.addLayout(where)
         layout.addWidget(self.endpoint_label)
         layout.addSpacing(6)
-        layout.addWidget(_section(self.tr("Connect an assistant"), self))
+        layout.addWidget(section_heading(self.tr("Connect an assistant"), self))
         layout.addWidget(self.tabs, 1)
         layout.addWidget(buttons)
         self.resize(720, self.sizeHint().height())
@@ -144,18 +143,3 @@ class FirstRunDialog(QDialog):
             log.warning("Could not record that the welcome screen was seen: %s", exc)
         super().done(result)
 
-
-def _section(title: str, parent: QWidget) -> QWidget:
-    """A small bold heading with a rule under it."""
-    box = QWidget(parent)
-    label = QLabel(title)
-    label.setFont(heading_font(parent, 1.1))
-    rule = QFrame()
-    rule.setFrameShape(QFrame.Shape.HLine)
-    rule.setFrameShadow(QFrame.Shadow.Sunken)
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 0, 0, 0)
-    layout.setSpacing(2)
-    layout.addWidget(label)
-    layout.addWidget(rule)
-    return box
