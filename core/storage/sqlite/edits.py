@@ -284,6 +284,13 @@ def save_entity(store: SqliteGraphStore, conn: Connection, name: str, plan: dict
     for rel, ended_at in plan["end_relations"]:
         set_relation_end(conn, rel.from_, rel.to, rel.relationType, ended_at or now, actor, now)
     if plan["add_relations"]:
+        ends = reads.ids_by_name(conn, [n for r in plan["add_relations"] for n in (r.from_, r.to)])
+        for rel in plan["add_relations"]:
+            for end in (rel.from_, rel.to):
+                if end not in ends:  # an editor relates what exists: no placeholder from a typo
+                    where = _describe(rel.from_, rel.to, rel.relationType)
+                    raise NotFound(f"There is no entity called {end!r} (in {where}); create it first. "
+                                   "Nothing was saved.")
         store.create_relations(plan["add_relations"], actor)
     if plan["new_name"] is not None:
         rename_entity(conn, name, plan["new_name"], actor, now)
