@@ -65,18 +65,19 @@ class InstanceServer(QObject):
         self._server.close()
 
     def on_new_connection(self) -> None:
+        # A launch writes its one line right after connecting: read it here, briefly and
+        # bounded, rather than keeping per-socket callbacks alive.
         while self._server.hasPendingConnections():
             socket = self._server.nextPendingConnection()
             buffer = bytearray()
-
-            def read(sock: QLocalSocket = socket, buf: bytearray = buffer) -> None:
-                buf.extend(bytes(sock.readAll()))
-                if b"\n" in buf:
-                    self._handle(bytes(buf).split(b"\n", 1)[0])
-                    sock.disconnectFromServer()
-
-            socket.readyRead.connect(read)
-            socket.disconnected.connect(socket.deleteLater)
+            while b"\n" not in buffer and len(buffer) < 1 << 20:
+                if not socket.bytesAvailable() and not socket.waitForReadyRead(CONNECT_TIMEOUT_MS):
+                    break
+                buffer.extend(bytes(socket.readAll()))
+            socket.disconnectFromServer()
+            socket.deleteLater()
+            if b"\n" in buffer:
+                self._handle(bytes(buffer).split(b"\n", 1)[0])
 
     def _handle(self, line: bytes) -> None:
         try:
