@@ -64,11 +64,13 @@ def counts_sentence(plan: ImportPlan, *, done: bool) -> str:
     merged = _n(plan.entities_merged, _t("{n} existing one"), _t("{n} existing ones"))
     relations = _n(plan.relations_new, _t("{n} new relation"), _t("{n} new relations"))
     if done:
-        parts = [_t("Added {new} and {relations}, and added to {merged}.").format(
-            new=new, relations=relations, merged=merged)]
+        first = (_t("Added {new} and {relations}, and added to {merged}.") if plan.entities_merged
+                 else _t("Added {new} and {relations}."))
     else:
-        parts = [_t("{new}, {relations}; adds to {merged}.").format(
-            new=new[:1].upper() + new[1:], relations=relations, merged=merged)]
+        new = new[:1].upper() + new[1:]
+        first = (_t("{new}, {relations}; adds to {merged}.") if plan.entities_merged
+                 else _t("{new}, {relations}."))
+    parts = [first.format(new=new, relations=relations, merged=merged)]
     if plan.skipped:
         parts.append(_n(plan.skipped, _t("{n} record is already in the memory."),
                         _t("{n} records are already in the memory.")))
