@@ -263,8 +263,10 @@ def _read(path: Path) -> str | None:
     return text
 
 
-def _indent_of(text: str | None) -> int | str:
+def _indent_of(text: str | None) -> int | str | None:
     """The indentation the file already uses, so a rewrite looks like the original."""
+    if text and text.strip() and "\n" not in text.strip():
+        return None  # all on one line: keep it so
     match = re.search(r"^[{\[][ \t]*\r?\n([ \t]+)\S", text or "", re.MULTILINE)
     if not match:
         return 2

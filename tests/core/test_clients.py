@@ -154,6 +154,7 @@ def test_another_memory_server_is_kept_and_hipocampo_added_beside_it(home: Path,
     assert data["mcp"]["memory"] == official and is_hipocampo_entry(data["mcp"]["hipocampo"])
     assert "$schema" not in data  # only a file Hipocampo creates gets one
     assert install_into("opencode", db).action == "unchanged"
+    assert "\n" not in path.read_text(encoding="utf-8").strip()  # a one-line file stays on one line
 
 
 def test_an_older_hipocampo_entry_is_refreshed_keeping_the_users_additions(home: Path, db: Path,
