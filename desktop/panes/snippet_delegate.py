@@ -21,9 +21,10 @@ def is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Base).lightness() < 128
 
 
-def chip_colours(key: str, palette: QPalette) -> tuple[QColor, QColor]:
-    """A stable background and text colour for ``key`` (a type or a client name), per theme."""
-    hue = zlib.crc32(key.encode("utf-8")) % 360
+def chip_colours(key: str, palette: QPalette, hue: int | None = None) -> tuple[QColor, QColor]:
+    """A stable background and text colour for ``key`` (a type or a client name), per theme;
+    ``hue`` (0–359) overrides the one derived from ``key``."""
+    hue = zlib.crc32(key.encode("utf-8")) % 360 if hue is None else hue
     if is_dark(palette):
         return QColor.fromHsl(hue, 120, 62), QColor.fromHsl(hue, 200, 215)
     return QColor.fromHsl(hue, 170, 222), QColor.fromHsl(hue, 190, 62)
@@ -37,13 +38,13 @@ def mark_colour(palette: QPalette) -> QColor:
 
 
 def draw_chip(painter: QPainter, x: int, mid_y: int, text: str, font: QFont, palette: QPalette,
-              key: str | None = None) -> int:
+              key: str | None = None, hue: int | None = None) -> int:
     """Draw a rounded chip with ``text`` whose left edge is ``x``; return its right edge."""
     metrics = QFontMetrics(font)
     width = metrics.horizontalAdvance(text) + 12
     height = metrics.height() + 2
     rect = QRect(x, mid_y - height // 2, width, height)
-    background, foreground = chip_colours(key or text, palette)
+    background, foreground = chip_colours(key or text, palette, hue)
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(Qt.PenStyle.NoPen)
