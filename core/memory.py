@@ -504,6 +504,7 @@ class Memory:
                 raise InvalidInput(f"edit_observations[{i}]: old must be the observation's text. Nothing was changed.")
             self._check_observation(new, f"edit_observations[{i}].new")
             edits.append((old, new))
+        self._check_request([*adds, *(new for _, new in edits)], "save_entity")
         deletes = list(delete_observations)
         if any(not isinstance(o, str) for o in deletes):
             raise InvalidInput("delete_observations must be observation texts. Nothing was changed.")

@@ -1,0 +1,317 @@
+"""The entity editor over a real memory: edit and save, revert, rename, validation, a write from
+another client while editing (reload or merge), undo, restore, history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from core.memory import Memory
+from core.settings import Settings
+from desktop.panes.editor import EditorPane
+from desktop.panes.editor.pane import DELETED, EDITING, EMPTY
+from desktop.panes.editor.relations import ENDED, OTHER, TYPE
+from desktop.workers import Core
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none", actor="gui")) as m:
+        yield m
+
+
+@pytest.fixture
+def core(memory: Memory) -> Iterator[Core]:
+    core = Core(memory)
+    yield core
+    core.shutdown()
+
+
+def seed(memory: Memory) -> None:
+    memory.create_entities([
+        {"name": "Ada Lovelace", "entityType": "Person",
+         "observations": ["Wrote the first published algorithm", "Daughter of Lord Byron"]},
+        {"name": "Charles Babbage", "entityType": "Person", "observations": ["Designed the Analytical Engine"]},
+        {"name": "Analytical Engine", "entityType": "Machine"},
+    ], actor="claude-code")
+    memory.create_relations([
+        {"from": "Ada Lovelace", "to": "Charles Babbage", "relationType": "worked_with"},
+        {"from": "Charles Babbage", "to": "Ada Lovelace", "relationType": "mentored"},
+        {"from": "Ada Lovelace", "to": "Analytical Engine", "relationType": "programmed"},
+    ], actor="claude-code")
+
+
+@pytest.fixture
+def pane(qtbot, core: Core, memory: Memory) -> EditorPane:  # noqa: ANN001
+    seed(memory)
+    pane = EditorPane(core)
+    qtbot.addWidget(pane)
+    pane.resize(460, 760)
+    pane.show()
+    return pane
+
+
+def settle(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
+    """Wait until every call the pane made has come back."""
+    qtbot.waitUntil(lambda: not pane.is_busy(), timeout=5000)
+    pane.core.wait_idle()
+    qtbot.waitUntil(lambda: not pane.is_busy(), timeout=5000)
+
+
+def open_(qtbot, pane: EditorPane, name: str) -> None:  # noqa: ANN001
+    pane.open_entity(name)
+    qtbot.waitUntil(lambda: pane.stack.currentIndex() != EMPTY and not pane.is_busy(), timeout=5000)
+
+
+def feed(pane: EditorPane, memory: Memory, after: int) -> None:
+    """What the main window's ChangeFeed would deliver."""
+    rows = memory.changes_since(after)
+    if rows:
+        pane.on_changes(rows)
+
+
+def test_empty_state_says_what_to_do(qtbot, core: Core) -> None:  # noqa: ANN001
+    pane = EditorPane(core)
+    qtbot.addWidget(pane)
+    assert pane.stack.currentIndex() == EMPTY and not pane.is_dirty()
+
+
+def test_opens_an_entity_with_observations_relations_and_history(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Ada Lovelace")
+    assert pane.stack.currentIndex() == EDITING
+    assert pane.name_edit.text() == "Ada Lovelace" and pane.type_edit.text() == "Person"
+    assert [o.text for o in pane.observations.items()] == ["Wrote the first published algorithm",
+                                                         "Daughter of Lord Byron"]
+    assert {(r.direction, r.type, r.other) for r in pane.relations.items()} == {
+        ("out", "worked_with", "Charles Babbage"), ("in", "mentored", "Charles Babbage"),
+        ("out", "programmed", "Analytical Engine")}
+    texts = [pane.history.item(i).text() for i in range(pane.history.count())]
+    assert any(t.startswith("claude-code · added Charles Babbage —mentored→ Ada Lovelace") for t in texts)
+    assert texts[-1].startswith("claude-code · created Ada Lovelace")
+    assert not pane.is_dirty() and not pane.save_button.isEnabled()
+    assert "Person" in pane.type_choices.stringList()
+    assert "worked_with" in pane.relations.type_choices.stringList()
+
+
+def test_edit_then_save_writes_everything(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Ada Lovelace")
+    pane.type_edit.setText("Mathematician")
+    pane.type_edit.textEdited.emit("Mathematician")
+    pane.observations.edit_row(1, "Only legitimate child of Lord Byron")
+    pane.observations.add_observation("Wrote Note G\non the Engine")
+    pane.relations.table.selectRow(2)
+    pane.relations.remove_selected()
+    row = pane.relations.add_relation(rtype="admired", other="Analytical Engine")
+    assert row == 2
+    assert pane.is_dirty() and pane.dirty_label.isVisible() and pane.save_button.isEnabled()
+    assert memory.require_node("Ada Lovelace").label == "Person"  # nothing written before Save
+    with qtbot.waitSignal(pane.saved, timeout=5000) as saved:
+        qtbot.keyClick(pane.name_edit, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert saved.args == ["Ada Lovelace"]
+    settle(qtbot, pane)
+    node = memory.require_node("Ada Lovelace")
+    assert node.label == "Mathematician"
+    assert node.observations == ["Wrote the first published algorithm", "Only legitimate child of Lord Byron",
+                                 "Wrote Note G\non the Engine"]
+    rels = {(r["from"], r["to"], r["relationType"]) for r in memory.entity_for_edit("Ada Lovelace")["relations"]}
+    assert ("Ada Lovelace", "Analytical Engine", "admired") in rels
+    assert ("Ada Lovelace", "Analytical Engine", "programmed") not in rels
+    assert not pane.is_dirty()
+    assert memory.entity_history("Ada Lovelace")[0]["actor"] == "gui"
+
+
+def test_revert_discards_edits(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Ada Lovelace")
+    before = memory.latest_change_id()
+    pane.name_edit.setText("Countess")
+    pane.name_edit.textEdited.emit("Countess")
+    pane.observations.list.setCurrentRow(0)
+    pane.observations.delete_selected()
+    assert pane.is_dirty()
+    pane.revert_button.click()
+    assert not pane.is_dirty() and pane.name_edit.text() == "Ada Lovelace"
+    assert len(pane.observations.items()) == 2
+    settle(qtbot, pane)
+    assert memory.latest_change_id() == before
+
+
+def test_rename_keeps_relations(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Charles Babbage")
+    qtbot.keyClicks(pane.name_edit, " (1791-1871)")
+    pane.save()
+    settle(qtbot, pane)
+    assert memory.get_node("Charles Babbage") is None
+    rels = {(r["from"], r["to"], r["relationType"])
+            for r in memory.entity_for_edit("Charles Babbage (1791-1871)")["relations"]}
+    assert rels == {("Ada Lovelace", "Charles Babbage (1791-1871)", "worked_with"),
+                    ("Charles Babbage (1791-1871)", "Ada Lovelace", "mentored")}
+    assert pane.title.text() == "Charles Babbage (1791-1871)"
+    assert pane.history.item(0).text().startswith("you (this app) · renamed Charles Babbage to")
+
+
+def test_validation_errors_shown_in_place_and_nothing_written(qtbot, pane: EditorPane,  # noqa: ANN001
+                                                              memory: Memory) -> None:
+    open_(qtbot, pane, "Ada Lovelace")
+    before = memory.latest_change_id()
+    pane.name_edit.setText("")
+    pane.name_edit.textEdited.emit("")
+    assert pane.name_error.isVisible() and "empty" in pane.name_error.text()
+    assert not pane.save_button.isEnabled()
+    pane.save()  # Ctrl+S anyway: refused, with the reason
+    assert pane.error.isVisible() and "nothing was saved" in pane.error.text()
+    pane.name_edit.setText("x" * 600)
+    pane.name_edit.textEdited.emit("x" * 600)
+    assert "too long" in pane.name_error.text()
+    pane.name_edit.setText("Charles Babbage")  # another entity's name
+    pane.name_edit.textEdited.emit("Charles Babbage")
+    qtbot.waitUntil(lambda: "already exists" in pane.name_error.text(), timeout=5000)
+    assert not pane.save_button.isEnabled()
+    pane.name_edit.setText("Ada Lovelace")
+    pane.name_edit.textEdited.emit("Ada Lovelace")
+    item = pane.observations.add_observation("   ")
+    assert item.toolTip() and "must not be empty" in pane.observations.error.text()
+    assert not pane.save_button.isEnabled()
+    pane.relations.add_relation(rtype="knows", other="")
+    assert "other end" in pane.relations.error.text()
+    pane.save()
+    settle(qtbot, pane)
+    assert memory.latest_change_id() == before
+
+
+def test_clean_editor_reloads_when_another_client_writes(qtbot, pane: EditorPane,  # noqa: ANN001
+                                                        memory: Memory) -> None:
+    open_(qtbot, pane, "Ada Lovelace")
+    mark = memory.latest_change_id()
+    memory.add_observations([{"entityName": "Ada Lovelace", "contents": ["Born in London"]}], actor="claude-code")
+    feed(pane, memory, mark)
+    qtbot.waitUntil(lambda: "Born in London" in [o.text for o in pane.observations.items()], timeout=5000)
+    assert not pane.banner.isVisible() and not pane.is_dirty()
+
+
+def _conflict(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    """Edit, then claude-code changes the same entity: the banner appears and nothing is lost."""
+    open_(qtbot, pane, "Ada Lovelace")
+    mark = memory.latest_change_id()
+    pane.observations.edit_row(0, "Wrote the first algorithm for a machine")
+    pane.observations.add_observation("Mine: poetical science")
+    memory.add_observations([{"entityName": "Ada Lovelace", "contents": ["Theirs: born 1815"]}],
+                            actor="claude-code")
+    memory.set_entity_type("Ada Lovelace", "Mathematician", actor="claude-code")
+    feed(pane, memory, mark)
+    assert pane.banner.isVisible()
+    assert pane.banner.title.text() == "Changed by claude-code while you were editing"
+    assert "Mine: poetical science" in [o.text for o in pane.observations.items()]  # not overwritten
+
+
+def test_conflict_then_reload_discards_mine(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    _conflict(qtbot, pane, memory)
+    pane.banner.reload_button.click()
+    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.banner.isVisible(), timeout=5000)
+    texts = [o.text for o in pane.observations.items()]
+    assert "Theirs: born 1815" in texts and "Mine: poetical science" not in texts
+    assert pane.type_edit.text() == "Mathematician" and not pane.is_dirty()
+
+
+def test_conflict_then_merge_keeps_mine_on_theirs(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    _conflict(qtbot, pane, memory)
+    pane.banner.merge_button.click()
+    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.banner.isVisible(), timeout=5000)
+    assert pane.is_dirty() and pane.type_edit.text() == "Mathematician"
+    pane.save()
+    settle(qtbot, pane)
+    node = memory.require_node("Ada Lovelace")
+    assert node.label == "Mathematician"
+    assert node.observations == ["Wrote the first algorithm for a machine", "Daughter of Lord Byron",
+                                 "Theirs: born 1815", "Mine: poetical science"]
+
+
+def test_save_is_refused_when_the_change_arrives_late(qtbot, pane: EditorPane,  # noqa: ANN001
+                                                     memory: Memory) -> None:
+    open_(qtbot, pane, "Ada Lovelace")
+    pane.observations.add_observation("Mine")
+    memory.delete_observations([{"entityName": "Ada Lovelace", "observations": ["Daughter of Lord Byron"]}],
+                               actor="cursor")
+    pane.save()  # before the change feed said anything
+    qtbot.waitUntil(lambda: pane.banner.isVisible(), timeout=5000)
+    assert "cursor" in pane.banner.detail.text()
+    assert "Mine" not in memory.require_node("Ada Lovelace").observations
+    assert pane.is_dirty()
+
+
+def test_undo_last_change(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Analytical Engine")
+    pane.observations.add_observation("Never completed")
+    pane.save()
+    settle(qtbot, pane)
+    assert pane.undo_button.isEnabled() and "Never completed" in pane.undo_button.toolTip()
+    pane.observations.list.setFocus()
+    qtbot.keyClick(pane.observations.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == []
+    assert pane.observations.items() == []
+    assert pane.history.item(0).text().startswith("you (this app) · undid: added “Never completed”")
+
+
+def test_delete_then_restore(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Charles Babbage")
+    pane.delete_entity(ask=False)
+    qtbot.waitUntil(lambda: pane.stack.currentIndex() == DELETED and not pane.is_busy(), timeout=5000)
+    assert memory.get_node("Charles Babbage") is None
+    assert "deleted by you (this app)" in pane.deleted_label.text()
+    pane.restore_button.click()
+    qtbot.waitUntil(lambda: pane.stack.currentIndex() == EDITING and not pane.is_busy(), timeout=5000)
+    assert memory.require_node("Charles Babbage").observations == ["Designed the Analytical Engine"]
+    assert len(pane.relations.items()) == 2
+
+
+def test_opening_a_deleted_name_offers_restore(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    memory.delete_entities(["Analytical Engine"], actor="claude-code")
+    open_(qtbot, pane, "Analytical Engine")
+    assert pane.stack.currentIndex() == DELETED and pane.restore_button.isVisibleTo(pane)
+    assert "claude-code" in pane.deleted_label.text()
+    open_(qtbot, pane, "Never existed")
+    assert not pane.restore_button.isVisibleTo(pane)
+
+
+def test_end_a_relation(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Ada Lovelace")
+    row = next(i for i, r in enumerate(pane.relations.items()) if r.type == "worked_with")
+    pane.relations.table.selectRow(row)
+    pane.relations.end_selected()
+    assert pane.relations.table.item(row, ENDED).text()
+    pane.save()
+    settle(qtbot, pane)
+    ended = {r["relationType"]: r["ended_at"] for r in memory.entity_for_edit("Ada Lovelace")["relations"]}
+    assert ended["worked_with"] is not None and ended["programmed"] is None
+    item = pane.relations.table.item(row, TYPE)
+    assert item.font().italic() and not item.flags() & Qt.ItemFlag.ItemIsEditable
+
+
+def test_new_entity_is_created_on_save(qtbot, core: Core, memory: Memory) -> None:  # noqa: ANN001
+    seed(memory)
+    pane = EditorPane(core)
+    qtbot.addWidget(pane)
+    pane.new_entity()
+    assert not pane.save_button.isEnabled()
+    qtbot.keyClicks(pane.name_edit, "Mary Somerville")
+    pane.observations.add_observation("Introduced Ada to Babbage")
+    pane.relations.add_relation(rtype="knows", other="Ada Lovelace")
+    pane.save()
+    settle(qtbot, pane)
+    assert memory.require_node("Mary Somerville").observations == ["Introduced Ada to Babbage"]
+    assert pane.title.text() == "Mary Somerville" and not pane.is_dirty()
+
+
+def test_relation_to_a_missing_entity_is_reported_next_to_the_table(qtbot, pane: EditorPane,  # noqa: ANN001
+                                                                   memory: Memory) -> None:
+    open_(qtbot, pane, "Ada Lovelace")
+    before = memory.latest_change_id()
+    pane.relations.add_relation(rtype="knows", other="Nobody At All")
+    pane.save()
+    settle(qtbot, pane)
+    assert "Nobody At All" in pane.relations.error.text() and pane.is_dirty()
+    assert memory.latest_change_id() == before
+    assert pane.relations.table.item(3, OTHER).text() == "Nobody At All"
