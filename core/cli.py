@@ -382,8 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     except HipocampoError as exc:
         print(f"hipocampo: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM for ``mcp`` (128 + the signal's number)
+        return int(getattr(exc, "exit_code", 130))
 
 
 if __name__ == "__main__":

@@ -103,10 +103,10 @@ class Memory:
         return cls(Settings(**overrides), clock=clock)
 
     def close(self) -> None:
-        if self.indexer is not None:
-            self.indexer.stop()
+        """Stop background embedding (releasing its lease), then close the model and the file."""
+        idle = self.indexer.stop() if self.indexer is not None else True
         close = getattr(self.embedder, "close", None)
-        if close is not None and self._owns_embedder:
+        if close is not None and self._owns_embedder and idle:  # never under a running batch
             close()
         self.graph.close()
 

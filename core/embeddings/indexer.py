@@ -13,18 +13,38 @@ import os
 import socket
 import threading
 import uuid
+import weakref
 from collections.abc import Callable
 
 from core.embeddings.text import text_hash
 from core.errors import EmbeddingError
+from core.processes import pid_alive
 from core.protocols import EmbeddingProvider, VectorStore
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (embedded so far, total entities)
-# The background embedder's lease on a database, renewed every batch; a crashed holder's
-# lease runs out after this long and another process takes over.
+# The background embedder's lease on a database, renewed every batch. A holder on this machine
+# whose process is gone loses it at once; one on another machine (a shared folder) after this long.
 LEASE_SECONDS = 120.0
+
+
+def holder_gone(owner: str) -> bool:
+    """True when the lease ``owner`` ("host:pid:nonce") is a process on this machine that has exited."""
+    parts = owner.split(":")
+    if len(parts) < 3 or not parts[-2].isdigit():
+        return False
+    host, pid = ":".join(parts[:-2]), int(parts[-2])
+    return host == socket.gethostname() and pid != os.getpid() and not pid_alive(pid)
+
+
+_RUNNING: weakref.WeakSet[EmbeddingIndexer] = weakref.WeakSet()
+
+
+def release_all_leases() -> None:
+    """Give up every lease this process holds (a last step before exiting in a hurry)."""
+    for indexer in list(_RUNNING):
+        indexer.release_lease()
 
 
 class EmbeddingIndexer:
@@ -40,7 +60,11 @@ class EmbeddingIndexer:
         self._prepare_lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._idle = threading.Event()
+        # notify() bumps _asked; a background pass that began after ask n sets _done = n. Both
+        # change under _progress, so wait_idle can never return while a notified write is due.
+        self._progress = threading.Condition()
+        self._asked = 0
+        self._done = 0
         self._thread: threading.Thread | None = None
         self.last_error: str | None = None
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -60,7 +84,7 @@ class EmbeddingIndexer:
                                 self.provider.model_id)
                 self._prepared = True
 
-    def run_once(self) -> int:
+    def run_once(self, cancel: threading.Event | None = None) -> int:
         """Embed one batch of due entities; returns how many vectors were stored."""
         self.prepare()
         due = self.vectors.pending(self.provider.model_id, self.batch_size)
@@ -68,6 +92,8 @@ class EmbeddingIndexer:
             return 0
         ids = list(due)
         vectors = self.provider.embed_documents([due[i] for i in ids])  # slow: no lock held
+        if cancel is not None and cancel.is_set():
+            return 0  # stopping: what was computed is thrown away, the entities stay due
         stored = self.vectors.store_embedded(
             self.provider.model_id, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)}
         )
@@ -78,7 +104,7 @@ class EmbeddingIndexer:
         """Embed until nothing is due (or ``cancel`` is set); returns vectors stored."""
         total = 0
         while not (cancel is not None and cancel.is_set()):
-            stored = self.run_once()
+            stored = self.run_once(cancel)
             if stored <= 0:
                 break
             total += stored
@@ -94,41 +120,70 @@ class EmbeddingIndexer:
         if self._thread is not None:
             return
         self._thread = threading.Thread(target=self._loop, name="hipocampo-embedder", daemon=True)
+        _RUNNING.add(self)
         self._thread.start()
 
     def notify(self) -> None:
-        self._idle.clear()
+        """Something was written: embed what became due."""
+        with self._progress:
+            self._asked += 1
         self._wake.set()
 
     def wait_idle(self, timeout: float) -> bool:
-        """Block until the background thread has nothing due (for tests and shutdown)."""
-        return self._idle.wait(timeout)
+        """Block until a background pass that began after the latest ``notify()`` has finished
+        (nothing was left due, or another process holds the lease). For tests and shutdown."""
+        with self._progress:
+            target = self._asked
+            return self._progress.wait_for(lambda: self._done >= target or self._thread is None, timeout)
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop(self, timeout: float = 2.0) -> bool:
+        """Stop the background thread and give up the lease; True if the thread has ended.
+
+        A batch being embedded is abandoned, not stored. If the thread is still inside the
+        model after ``timeout`` it is left to finish on its own: it stores nothing once asked to
+        stop, and the store it would write through refuses calls after ``close()``.
+        """
         self._stop.set()
         self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-            try:
-                self.vectors.drop_lease(self.owner)  # let another process take over at once
-            except Exception:  # closing anyway; the lease expires on its own
-                log.debug("could not drop the embedding lease", exc_info=True)
+        thread, self._thread = self._thread, None
+        ended = True
+        if thread is not None:
+            thread.join(timeout)
+            ended = not thread.is_alive()
+            self.release_lease()
+            _RUNNING.discard(self)
+        with self._progress:
+            self._progress.notify_all()
+        return ended
+
+    def release_lease(self) -> None:
+        """Give up the background-embedding lease, so another process may take over at once."""
+        try:
+            self.vectors.drop_lease(self.owner)
+        except Exception:  # closing anyway; a dead holder's lease is taken over by pid
+            log.debug("could not drop the embedding lease", exc_info=True)
 
     def _background_pass(self) -> None:
         """Embed while this process holds the lease; another live holder does it instead."""
         while not self._stop.is_set():
-            if not self.vectors.take_lease(self.owner, LEASE_SECONDS):
-                self.waiting_for = "another Hipocampo process is embedding this memory"
+            if not self.vectors.take_lease(self.owner, LEASE_SECONDS, holder_gone):
+                holder = self.vectors.lease() or {}
+                self.waiting_for = (
+                    f"another Hipocampo process ({holder.get('owner', '?')}) is embedding this memory; "
+                    f"it holds the lease until {holder.get('until', '?')} unless it exits first"
+                )
                 return
             self.waiting_for = None
-            if self.run_once() <= 0:
+            if self.run_once(self._stop) <= 0:
                 return
             self.batches += 1
 
     def _loop(self) -> None:
         backoff = self._idle_check
         while not self._stop.is_set():
+            self._wake.clear()  # a notify() from here on wakes the next pass …
+            with self._progress:
+                began_after = self._asked  # … and one before here is handled by this one
             try:
                 self._background_pass()
                 self.last_error = None
@@ -139,11 +194,14 @@ class EmbeddingIndexer:
                 log.warning("Embedding paused: %s", exc)
                 backoff = min(backoff * 2, 600.0)
             except Exception:  # a bug must not kill the thread silently nor spin
+                if self._stop.is_set():
+                    return  # closing: the store went away under an abandoned batch
                 log.exception("Embedding batch failed")
                 backoff = min(backoff * 2, 600.0)
-            self._idle.set()
+            with self._progress:
+                self._done = max(self._done, began_after)
+                self._progress.notify_all()
             self._wake.wait(backoff)
-            self._wake.clear()
 
     def status(self) -> dict[str, object]:
         done, total = self.vectors.progress(self.provider.model_id)

@@ -7,15 +7,20 @@ database itself, headless. Logs go to stderr; stdout carries nothing but the pro
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 
+from core.embeddings.indexer import release_all_leases
 from core.errors import HipocampoError
 from core.memory import Memory
 from core.server.app import build_server
@@ -35,16 +40,59 @@ def configure_logging() -> None:
     )
 
 
+STOP_GRACE_SECONDS = 2.0  # after SIGINT/SIGTERM, a clean stop gets this long; then we exit anyway
+
+
 def run_stdio(settings: Settings, *, bridge: bool = True) -> None:
-    """Serve MCP on stdin/stdout until the client disconnects."""
-    hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
-    if hub is not None:
-        logging.getLogger(__name__).info("Bridging to the Hipocampo hub at %s", hub.get("url"))
-        anyio.run(run_bridge, hub, settings)
+    """Serve MCP on stdin/stdout until the client disconnects, or SIGINT/SIGTERM arrives."""
+    with stop_on_signals():
+        hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
+        if hub is not None:
+            logging.getLogger(__name__).info("Bridging to the Hipocampo hub at %s", hub.get("url"))
+            anyio.run(run_bridge, hub, settings)
+            return
+        with Memory(settings) as memory:
+            start_background(memory)
+            anyio.run(serve_stdio, build_server(memory))
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGINT or SIGTERM asked the server to stop (a KeyboardInterrupt, which asyncio and anyio
+    unwind through cleanly); ``exit_code`` is 128 + the signal's number, as shells report it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.exit_code = 128 + signum
+
+
+@contextlib.contextmanager
+def stop_on_signals(grace: float = STOP_GRACE_SECONDS) -> Iterator[None]:
+    """While inside, SIGINT and SIGTERM unwind the server (closing the memory and releasing the
+    embedding lease). If that has not ended the process after ``grace`` seconds (a thread stuck
+    in a blocking read, a long model call), the lease is released and the process exits anyway."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
         return
-    with Memory(settings) as memory:
-        start_background(memory)
-        anyio.run(serve_stdio, build_server(memory))
+
+    def on_signal(signum: int, _frame: object) -> None:
+        timer = threading.Timer(grace, _exit_now, (128 + signum,))
+        timer.daemon = True
+        timer.start()
+        raise Stopped(signum)
+
+    originals = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in originals.items():
+            signal.signal(sig, handler)
+
+
+def _exit_now(code: int) -> None:
+    release_all_leases()
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
+    os._exit(code)
 
 
 async def serve_stdio(server: MCPServer[Any]) -> None:
@@ -72,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     except HipocampoError as exc:
         print(f"hipocampo: {exc}", file=sys.stderr)
         return 2
+    except Stopped as stopped:
+        return stopped.exit_code
     except KeyboardInterrupt:
         return 130
     return 0

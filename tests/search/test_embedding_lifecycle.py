@@ -65,6 +65,9 @@ def test_writes_make_entities_due_and_embedding_clears_them(semantic: Memory) ->
     semantic.embed_pending()
     semantic.delete_observations([{"entityName": "Ana", "observations": ["likes tea"]}])
     assert due(semantic) == {"Ana"}
+    semantic.embed_pending()
+    semantic.delete_entities(["Bob"])
+    assert due(semantic) == {"Ana"}  # Ana's text said "knows Bob"; Bob is gone
 
 
 def test_vector_matches_the_current_text(semantic: Memory) -> None:
@@ -246,3 +249,50 @@ def test_only_one_process_embeds_in_the_background(tmp_path: Path) -> None:
         two.stop()
         first.close()
         second.close()
+
+
+class GatedEmbedder(HashingEmbedder):
+    """The hashing model, held inside ``embed_documents`` until the test opens the gate."""
+
+    def __init__(self) -> None:
+        self.inside = threading.Event()
+        self.gate = threading.Event()
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        self.inside.set()
+        self.gate.wait(60)
+        return super().embed_documents(texts)
+
+
+def test_close_under_a_running_batch_stores_nothing_and_raises_nothing(tmp_path: Path,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    mem = Memory(Settings(db=tmp_path / "g.db", embeddings="none"))
+    mem.create_entities([{"name": "slow", "observations": ["a batch still in the model"]}])
+    gated = GatedEmbedder()
+    indexer = EmbeddingIndexer(mem.vectors, gated)
+    indexer.start()
+    indexer.notify()
+    assert gated.inside.wait(30)
+    thread = indexer._thread
+    assert indexer.stop(timeout=0.05) is False  # still inside the model: left to finish
+    mem.close()  # the connection closes while the thread is still running
+    gated.gate.set()
+    thread.join(30)
+    assert not thread.is_alive()
+    assert "Embedding batch failed" not in caplog.text
+    with Memory(Settings(db=tmp_path / "g.db", embeddings="none")) as again:
+        assert again.vectors.count() == 0 and again.vectors.lease() is None
+
+
+def test_wait_idle_returns_only_when_notified_work_is_done(tmp_path: Path) -> None:
+    with Memory(Settings(db=tmp_path / "w.db", embeddings="none")) as mem:
+        indexer = EmbeddingIndexer(mem.vectors, HashingEmbedder(), batch_size=3)
+        indexer.start()
+        try:
+            for round_ in range(20):
+                mem.create_entities([{"name": f"r{round_}-{i}", "observations": ["x"]} for i in range(5)])
+                indexer.notify()
+                assert indexer.wait_idle(30)
+                assert mem.vectors.pending(indexer.model_id, 10) == {}, round_
+        finally:
+            indexer.stop()

@@ -6,7 +6,7 @@ co-occurrence counts that limbic scoring reads and writes.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -109,19 +109,27 @@ def write_vectors(conn: Connection, ids: Sequence[int], vectors: Sequence[np.nda
 LEASE_KEY = "embedding_lease"
 
 
-def take_lease(conn: Connection, owner: str, now: str, until: str) -> bool:
+def take_lease(conn: Connection, owner: str, now: str, until: str,
+               holder_gone: Callable[[str], bool] = lambda _owner: False) -> bool:
     """Become (or stay) the one process that embeds in the background; False if another live
-    process holds the lease. Several MCP servers on one file would otherwise embed everything
-    once each."""
+    process holds the lease. A lease whose time ran out, or whose holder ``holder_gone`` says
+    is dead, is taken over at once.
+    Several MCP servers on one file would otherwise embed everything once each."""
     with atomic(conn):
         row = conn.execute("SELECT value FROM db_metadata WHERE key = ?", (LEASE_KEY,)).fetchone()
         if row is not None:
             lease = json.loads(row[0])
-            if lease["owner"] != owner and lease["until"] > now:
+            if lease["owner"] != owner and lease["until"] > now and not holder_gone(lease["owner"]):
                 return False
         conn.execute("INSERT OR REPLACE INTO db_metadata(key, value) VALUES (?, ?)",
                      (LEASE_KEY, json.dumps({"owner": owner, "until": until})))
         return True
+
+
+def lease(conn: Connection) -> dict[str, str] | None:
+    """The background-embedding lease (``owner``, ``until``), if anyone holds one."""
+    row = conn.execute("SELECT value FROM db_metadata WHERE key = ?", (LEASE_KEY,)).fetchone()
+    return json.loads(row[0]) if row else None
 
 
 def drop_lease(conn: Connection, owner: str) -> None:

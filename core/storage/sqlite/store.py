@@ -32,7 +32,8 @@ from core.model import (
 )
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import activity as activity_log
-from core.storage.sqlite import edits, embedding_state, history, indexing, overview, reads
+from core.storage.sqlite import edits, embedding_state, history, overview, reads
+from core.storage.sqlite import touched as touch
 from core.storage.sqlite.connection import DatabaseError, atomic
 from core.storage.sqlite.reads import IDS
 from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database
@@ -138,7 +139,7 @@ class SqliteGraphStore:
             conn.executemany(
                 "INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)", obs_rows
             )
-            indexing.reindex(conn, new_ids, fresh=True)
+            touch.created(conn, new_ids)
             history.write(conn, log)
             merged = self._add_observations_locked(
                 conn, [(existing[n], n, batch[n][1]) for n in batch if n in existing], actor, now
@@ -166,8 +167,7 @@ class SqliteGraphStore:
             history.write(conn, [(now, actor, "update_entity", name,
                                   history.dumps({"entityType": old_type, "props": json.loads(old_props)}),
                                   history.dumps({"entityType": etype, "props": {}}))])
-            indexing.reindex(conn, [eid])
-            embedding_state.invalidate(conn, [eid])
+            touch.changed(conn, [eid])
             have = reads.observations_of(conn, [eid])[eid]
             filled.append(Entity(name=name, entityType=etype, observations=list(dict.fromkeys([*have, *obs]))))
         return filled
@@ -215,8 +215,7 @@ class SqliteGraphStore:
             conn.execute(
                 f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
             )
-            indexing.reindex(conn, touched)
-            embedding_state.invalidate(conn, touched)
+            touch.changed(conn, touched)
             history.write(conn, log)
         return results
 
@@ -232,9 +231,7 @@ class SqliteGraphStore:
                 return 0
             id_list = list(ids.values())
             snaps = history.entity_snapshots(conn, id_list)
-            embedding_state.delete_vectors(conn, id_list)  # vec0 has no cascade
-            self.vector_cache.forget(id_list)
-            indexing.remove(conn, id_list)
+            touch.deleting(conn, id_list, self.vector_cache)
             for chunk in reads.id_chunks(id_list):
                 conn.execute(f"DELETE FROM entities WHERE id IN ({IDS})", (chunk,))
             history.write(conn, [
@@ -269,8 +266,7 @@ class SqliteGraphStore:
                 conn.execute(
                     f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
                 )
-                indexing.reindex(conn, touched)
-                embedding_state.invalidate(conn, touched)
+                touch.changed(conn, touched)
                 history.write(conn, log)
             return removed
 
@@ -290,7 +286,7 @@ class SqliteGraphStore:
                     (name, PLACEHOLDER_TYPE, json.dumps({PLACEHOLDER_KEY: True}), now, now)).lastrowid
                 log.append((now, actor, "create_entity", name, None,
                             history.dumps({"entityType": PLACEHOLDER_TYPE, "props": {PLACEHOLDER_KEY: True}})))
-            indexing.reindex(conn, [ids[n] for n in missing], fresh=True)
+            touch.created(conn, [ids[n] for n in missing])
             for r in _unique(relations):
                 cur = conn.execute(
                     "INSERT INTO relations(from_entity, to_entity, relation_type, created_at) "
@@ -299,7 +295,7 @@ class SqliteGraphStore:
                 )
                 if cur.rowcount:
                     created.append(r)
-                    embedding_state.invalidate(conn, [ids[r.from_], ids[r.to]])  # "Rel:" is in the text
+                    touch.relinked(conn, [ids[r.from_], ids[r.to]])
                     log.append((now, actor, "create_relation", r.from_, None,
                                 history.dumps([r.to, r.relationType])))
             history.write(conn, log)
@@ -320,7 +316,7 @@ class SqliteGraphStore:
                     (ids[r.from_], ids[r.to], r.relationType),
                 ).fetchone()
                 if gone:
-                    embedding_state.invalidate(conn, [ids[r.from_], ids[r.to]])
+                    touch.relinked(conn, [ids[r.from_], ids[r.to]])
                     snap = {**r.dump(), "props": json.loads(gone[0]), "created_at": gone[1],
                             "ended_at": gone[2]}
                     log.append((now, actor, "delete_relation", r.from_, history.dumps(snap), None))
@@ -484,7 +480,7 @@ class SqliteGraphStore:
                     "VALUES (?, ?, json_patch('{}', ?), ?, ?)",
                     (name, label, patch, now, now),
                 ).lastrowid
-                indexing.reindex(conn, [eid], fresh=True)
+                touch.created(conn, [eid])
                 history.write(conn, [(now, actor, "create_entity", name, None,
                                       history.dumps({"entityType": label, "props": props}))])
             else:
@@ -495,8 +491,7 @@ class SqliteGraphStore:
                         "UPDATE entities SET entity_type = ?, props = ?, updated_at = ? WHERE id = ?",
                         (label, new_props, now, eid),
                     )
-                    indexing.reindex(conn, [eid])
-                    embedding_state.invalidate(conn, [eid])
+                    touch.changed(conn, [eid])
                     history.write(conn, [(
                         now, actor, "update_entity", name,
                         history.dumps({"entityType": old_label, "props": json.loads(old_props)}),
@@ -777,8 +772,8 @@ class SqliteGraphStore:
                         (ids[rel["from"]], ids[rel["to"]], rel["relationType"],
                          json.dumps(rel["props"], ensure_ascii=False), rel["created_at"], rel["ended_at"]),
                     ).rowcount
-            indexing.reindex(conn, [eid], fresh=True)
-            embedding_state.invalidate(conn, list(ids.values()))
+            touch.created(conn, [eid])
+            touch.relinked(conn, list(ids.values()))
             history.write(conn, [(now, actor, "restore_entity", name, history.dumps({"deleted_at": row[1]}),
                                   history.dumps({"relations": restored}))])
             return reads.nodes(conn, [eid])[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 import numpy as np
@@ -46,12 +46,19 @@ class SqliteVecStore:
         with self._graph._lock:
             return embedding_state.texts_for(self._graph._conn, ids)
 
-    def take_lease(self, owner: str, seconds: float) -> bool:
-        """Hold the background-embedding lease for ``seconds`` (renewing it if ours)."""
+    def take_lease(self, owner: str, seconds: float,
+                   holder_gone: Callable[[str], bool] = lambda _owner: False) -> bool:
+        """Hold the background-embedding lease for ``seconds`` (renewing it if ours); False while
+        another live process holds it (one ``holder_gone`` says is dead loses it at once)."""
         with self._graph._lock:
             now = self._graph._clock()
             return embedding_state.take_lease(self._graph._conn, owner, format_ts(now),
-                                              format_ts(now + timedelta(seconds=seconds)))
+                                              format_ts(now + timedelta(seconds=seconds)), holder_gone)
+
+    def lease(self) -> dict[str, str] | None:
+        """Who holds the background-embedding lease, and until when."""
+        with self._graph._lock:
+            return embedding_state.lease(self._graph._conn)
 
     def drop_lease(self, owner: str) -> None:
         with self._graph._lock:
