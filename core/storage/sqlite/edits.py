@@ -23,7 +23,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.errors import Conflict, InvalidInput, NotFound
+from core.errors import Conflict, NotFound
 from core.model import ObservationDeletion, ObservationInput, Relation
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -146,7 +146,8 @@ def set_relation_end(
     conn: Connection, src: str, dst: str, rtype: str, ended_at: str | None, actor: str, now: str
 ) -> bool:
     """End a current relation at ``ended_at`` (op end_relation), or make an ended one current
-    again with ``ended_at=None`` (op reopen_relation)."""
+    again with ``ended_at=None`` (op reopen_relation). The end may be earlier than when the
+    relation was recorded: a fact can be written down after it stopped being true."""
     row = _relation_row(conn, src, dst, rtype)
     if row is None:
         raise NotFound(f"There is no relation {_describe(src, dst, rtype)}. Nothing was changed.")
@@ -155,9 +156,6 @@ def set_relation_end(
         raise Conflict(f"The relation {_describe(src, dst, rtype)} already ended on {old_end}. Nothing was changed.")
     if ended_at is None and old_end is None:
         return False
-    if ended_at is not None and ended_at < created:
-        raise InvalidInput(f"ended_at {ended_at} is before the relation {_describe(src, dst, rtype)} began "
-                           f"({created}). Nothing was changed.")
     conn.execute("UPDATE relations SET ended_at = ? WHERE id = ?", (ended_at, rid))
     embedding_state.invalidate(conn, [from_id, to_id])  # only current relations are in the text
     snap = {"from": src, "to": dst, "relationType": rtype, "created_at": created}
