@@ -15,6 +15,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from desktop.panes.history_view import actor_label  # one wording of who wrote, shared with the editor
+
 Row = dict[str, Any]
 Index = QModelIndex | QPersistentModelIndex
 
@@ -139,6 +141,10 @@ def describe(row: Row, known: dict[int, Row] | None = None) -> str:
     if op == "undo":
         payload = after if isinstance(after, dict) else {}
         original = (known or {}).get(payload.get("undo_of", -1))
+        if original is not None and original.get("op") == "undo":  # undoing an undo redoes
+            first = (known or {}).get((original.get("after") or {}).get("undo_of", -1))
+            if first is not None:
+                return _t("redid: {what}").format(what=describe(first, known))
         if original is not None:
             return _t("undid: {what}").format(what=describe(original, known))
         return _t("undid change #{id} on {name}").format(id=payload.get("undo_of", "?"), name=b_name)
@@ -181,7 +187,7 @@ class ActivityModel(QAbstractTableModel):
     RowRole = Qt.ItemDataRole.UserRole + 1
     HtmlRole = Qt.ItemDataRole.UserRole + 2
     FreshRole = Qt.ItemDataRole.UserRole + 3  # 0..1: how recently the row arrived live
-    UndoneRole = Qt.ItemDataRole.UserRole + 4  # the id of the change that undid it, if any
+    UndoneRole = Qt.ItemDataRole.UserRole + 4  # the id of the undo that took it back and stands
     HueRole = Qt.ItemDataRole.UserRole + 5  # the client's chip colour (a hue, 0–359)
 
     def __init__(self, parent: Any = None) -> None:
@@ -286,6 +292,17 @@ class ActivityModel(QAbstractTableModel):
     def row_at(self, row: int) -> Row:
         return self._rows[row]
 
+    def undone_by(self, change_id: int) -> int | None:
+        """The undo that took ``change_id`` back and still stands (not itself undone, i.e.
+        redone), or None."""
+        undo = self._undone.get(change_id)
+        return undo if undo is not None and self.undone_by(undo) is None else None
+
+    def was_undone(self, change_id: int) -> bool:
+        """Whether any undo ever targeted ``change_id`` (the core then refuses to undo it again:
+        its undo row redoes or undoes it)."""
+        return change_id in self._undone
+
     def known(self, change_id: int) -> Row | None:
         """Any row read so far by id, shown or grouped away."""
         return self._known.get(change_id)
@@ -316,7 +333,7 @@ class ActivityModel(QAbstractTableModel):
         if role == self.HueRole:
             return self.hue_of(row["actor"])
         if role == self.UndoneRole:
-            return self._undone.get(row["id"])
+            return self.undone_by(row["id"])
         if role == self.FreshRole:
             started = self._fresh.get(row["id"])
             return 0.0 if started is None else max(0.0, 1.0 - (time.monotonic() - started) / FRESH_SECONDS)
@@ -326,7 +343,7 @@ class ActivityModel(QAbstractTableModel):
             if column == self.WHEN:
                 return relative_time(row["at"])
             if column == self.CLIENT:
-                return row["actor"]
+                return actor_label(row["actor"])
             return plain(describe(row, self._known))
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, column)
@@ -340,7 +357,7 @@ class ActivityModel(QAbstractTableModel):
         lines = [plain(describe(row, self._known))]
         members = row.get("after", {}).get("rows", []) if row.get("op") in GROUP_OPS else []
         lines += ["  • " + plain(describe(self._known[m], self._known)) for m in members if m in self._known]
-        undone_by = self._undone.get(row["id"])
+        undone_by = self.undone_by(row["id"])
         if undone_by is not None:
             lines.append(self.tr("Undone since (change #{id}).").format(id=undone_by))
         return "\n".join(lines)

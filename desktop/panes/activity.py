@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from core.memory import Memory
 from desktop.models.activity import NOT_UNDOABLE, ActivityModel, Row, describe, matches, plain
 from desktop.panes.activity_delegate import ActivityDelegate
+from desktop.panes.history_view import actor_label
 from desktop.workers import Core
 
 PAGE = 200
@@ -93,6 +94,7 @@ class ActivityPane(QWidget):
         self._loaded = False
         self._has_more = False
         self._loading_more = False
+        self._early: list[Row] = []  # live rows that came while the first page was being read
 
         self.client_combo = QComboBox(self)
         self.client_combo.setToolTip(self.tr("Show the changes of one client only"))
@@ -221,7 +223,9 @@ class ActivityPane(QWidget):
             return
         actor, since, until = self._filters
         shown = [r for r in rows if matches(r, actor, since, until)]
-        if shown and self._loaded:
+        if shown and not self._loaded:
+            self._early.extend(shown)  # the page being read may or may not hold them: merge on arrival
+        elif shown:
             at_top = self.table.verticalScrollBar().value() == 0
             fresh = self.model.prepend_new(shown)
             if fresh:
@@ -246,11 +250,11 @@ class ActivityPane(QWidget):
         self.client_combo.blockSignals(True)
         self.client_combo.clear()
         self.client_combo.addItem(self.tr("All clients"), None)
-        for item in sorted(actors, key=lambda a: a["actor"].casefold()):
-            self.client_combo.addItem(self.tr("{client} ({count})").format(client=item["actor"], count=item["changes"]),
-                                      item["actor"])
+        for item in sorted(actors, key=lambda a: actor_label(a["actor"]).casefold()):
+            self.client_combo.addItem(self.tr("{client} ({count})").format(
+                client=actor_label(item["actor"]), count=item["changes"]), item["actor"])
         if current is not None and self.client_combo.findData(current) < 0:
-            self.client_combo.addItem(current, current)
+            self.client_combo.addItem(actor_label(current), current)
         self.client_combo.setCurrentIndex(max(0, self.client_combo.findData(current)))
         self.client_combo.blockSignals(False)
 
@@ -261,6 +265,9 @@ class ActivityPane(QWidget):
         if before_id is None:
             self.model.set_rows(rows)
             self._loaded = True
+            early, self._early = self._early, []
+            if early and self.model.prepend_new(early) and not self._fade.isActive():
+                self._fade.start()
         else:
             self._loading_more = False
             self.model.append_older(rows)
@@ -294,6 +301,7 @@ class ActivityPane(QWidget):
         self.day_edit.setVisible(self.day_combo.currentData() == ON_DAY)
         self._loaded = False
         self._loading_more = False
+        self._early = []
         self.reload()
 
     def on_show_everything(self, _link: str = "") -> None:
@@ -349,7 +357,7 @@ class ActivityPane(QWidget):
         undo.triggered.connect(lambda: self.undo_change(row["id"]))
         menu.addAction(undo)
         menu.addSeparator()
-        menu.addAction(self.tr("Only changes by {client}").format(client=row["actor"]),
+        menu.addAction(self.tr("Only changes by {client}").format(client=actor_label(row["actor"])),
                        lambda: self._filter_actor(row["actor"]))
         menu.exec(self.table.viewport().mapToGlobal(point))
 
@@ -364,8 +372,7 @@ class ActivityPane(QWidget):
         return self.model.row_at(index.row()) if index.isValid() else None
 
     def _can_undo(self, row: Row) -> bool:
-        return row.get("op") not in NOT_UNDOABLE and self.model.data(
-            self.model.index(self.model.row_of(row["id"]), 0), ActivityModel.UndoneRole) is None
+        return row.get("op") not in NOT_UNDOABLE and not self.model.was_undone(row["id"])
 
     def _undo_label(self, row: Row) -> str:
         return self.tr("Redo") if row.get("op") == "undo" else self.tr("Undo")
@@ -378,14 +385,14 @@ class ActivityPane(QWidget):
             if row.get("op") in NOT_UNDOABLE:
                 self.undo_button.setToolTip(self.tr("This kind of change cannot be undone from here"))
             elif not self._can_undo(row):
-                self.undo_button.setToolTip(self.tr("Already undone: its undo row can redo it"))
+                self.undo_button.setToolTip(self.tr("Already undone: the row of its undo can redo it"))
             else:
                 self.undo_button.setToolTip(self.tr("Take back the selected change (it can be redone)"))
 
     def _filter_actor(self, actor: str) -> None:
         index = self.client_combo.findData(actor)
         if index < 0:
-            self.client_combo.addItem(actor, actor)
+            self.client_combo.addItem(actor_label(actor), actor)
             index = self.client_combo.count() - 1
         self.client_combo.setCurrentIndex(index)
 
@@ -412,9 +419,10 @@ class ActivityPane(QWidget):
                              "Any change can be undone from here."))
         else:
             if actor and (since or until):
-                line = self.tr("No changes by {client} in this time span.").format(client=html.escape(actor))
+                line = self.tr("No changes by {client} in this time span.").format(
+                    client=html.escape(actor_label(actor)))
             elif actor:
-                line = self.tr("No changes by {client} yet.").format(client=html.escape(actor))
+                line = self.tr("No changes by {client} yet.").format(client=html.escape(actor_label(actor)))
             else:
                 line = self.tr("No changes in this time span.")
             text = "<p>{line}</p><p><a href='all'>{link}</a></p>".format(line=line, link=self.tr("Show everything"))

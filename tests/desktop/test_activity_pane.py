@@ -142,6 +142,18 @@ def test_a_new_client_joins_the_client_filter(qtbot, core: Core, memory: Memory)
     assert pane.stack.currentWidget() is pane.table
 
 
+def test_a_write_during_the_first_read_shows_once(qtbot, core: Core, memory: Memory,  # noqa: ANN001
+                                                  clock: SteppingClock) -> None:
+    _write_three_days(memory, clock)
+    pane = _pane(qtbot, core)  # its first page is being read on a worker thread now
+    after = memory.latest_change_id()
+    memory.create_entities([{"name": "Note G", "entityType": "Concept"}], actor="claude-code")
+    pane.on_changes(memory.changes_since(after))
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 6)
+    assert _texts(pane)[0] == "created Note G"
+    assert len({pane.model.row_at(r)["id"] for r in range(6)}) == 6
+
+
 def test_enter_opens_the_entity_and_a_deleted_one_says_so(qtbot, core: Core, memory: Memory,  # noqa: ANN001
                                                           clock: SteppingClock) -> None:
     _write_three_days(memory, clock)
@@ -190,8 +202,12 @@ def test_undo_from_the_pane_reverts_the_change_and_a_refusal_reads_well(qtbot, c
 
     pane.table.setCurrentIndex(pane.model.index(0, 0))  # the undo row itself: redo
     assert pane.undo_button.text() == "Redo"
+    after = memory.latest_change_id()
     pane.undo_button.click()
     qtbot.waitUntil(lambda: len(memory.get_node("Ada Lovelace").observations) == 2)
+    pane.on_changes(memory.changes_since(after))
+    assert pane.model.index(pane.model.row_of(added_id), 0).data(ActivityModel.UndoneRole) is None  # redone
+    assert pane.model.index(0, ActivityModel.WHAT).data() == "redid: added 2 observations to Ada Lovelace"
 
 
 def test_undo_of_a_deletion_brings_the_entity_back(qtbot, core: Core, memory: Memory,  # noqa: ANN001
