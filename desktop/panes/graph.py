@@ -1,0 +1,263 @@
+"""The graph pane: an entity's neighbourhood (1–3 hops), an overview of the whole memory that
+never draws more than a few hundred nodes, or an insight's evidence — laid out off the GUI thread.
+
+Click a node to select it (and open it in the editor); double-click to add its neighbours.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.panes.graph_data import GraphRequest, GraphSnapshot, load_graph
+from desktop.panes.graph_items import GraphStyle
+from desktop.panes.graph_legend import GraphLegend
+from desktop.panes.graph_view import KEY_STEP, GraphView
+from desktop.workers import Core, touched_entities
+
+REFRESH_DELAY_MS = 400  # a burst of writes (an import, a client's batch) redraws once
+LEGEND_MARGIN = 10
+
+
+class GraphPane(QWidget):
+    """The centre of the main window: the knowledge graph, drawn around what the user looks at."""
+
+    entity_activated = Signal(str)
+    status_message = Signal(str)
+    #: a new picture is on screen (after show_*, an expansion or a live refresh)
+    view_changed = Signal()
+
+    def __init__(self, core: Core, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.core = core
+        self.request: GraphRequest | None = None
+        self.snapshot: GraphSnapshot | None = None
+        self._key = f"graph-pane-{id(self)}"
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(REFRESH_DELAY_MS)
+        self._refresh_timer.timeout.connect(self.on_refresh_due)
+
+        self.view = GraphView(GraphStyle.from_palette(self.palette()))
+        self.view.node_clicked.connect(self.on_node_clicked)
+        self.view.node_double_clicked.connect(self.on_node_double_clicked)
+        self.view.installEventFilter(self)
+        self.legend = GraphLegend(self.view)
+        self.legend.type_clicked.connect(self.on_legend_type_clicked)
+        self.legend.hide()
+
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setMargin(40)
+        self.empty.setTextFormat(Qt.TextFormat.RichText)
+        self.empty.setForegroundRole(self.empty.foregroundRole())
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.view)
+        self.stack.addWidget(self.empty)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self._build_toolbar())
+        layout.addWidget(self.stack, 1)
+        self._show_empty(self.tr("Loading the graph…"), "")
+
+    def _build_toolbar(self) -> QWidget:
+        bar = QWidget()
+        bar.setObjectName("graphToolbar")
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(6, 4, 6, 4)
+        row.setSpacing(4)
+        self.overview_button = self._tool(self.tr("Overview"), self.tr("The best-connected entities of the whole "
+                                                                       "memory, coloured by type"), self.show_overview)
+        row.addWidget(self.overview_button)
+        self.hops = QComboBox()
+        for n in (1, 2, 3):
+            self.hops.addItem(self._hops_text(n), n)
+        self.hops.setToolTip(self.tr("How far from the selected entity to look"))
+        self.hops.currentIndexChanged.connect(self.on_hops_changed)
+        row.addWidget(self.hops)
+        row.addSpacing(8)
+        row.addWidget(self._tool(self.tr("Fit"), self.tr("Show everything (F)"), self.fit))
+        row.addWidget(self._tool("−", self.tr("Zoom out (-)"), lambda: self.view.zoom_by(1 / KEY_STEP)))
+        row.addWidget(self._tool("+", self.tr("Zoom in (+)"), lambda: self.view.zoom_by(KEY_STEP)))
+        row.addSpacing(8)
+        self.caption = QLabel()
+        self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row.addWidget(self.caption, 1)
+        return bar
+
+    def _tool(self, text: str, tip: str, slot: Any) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setAutoRaise(True)
+        button.clicked.connect(slot)
+        return button
+
+    # -- what to show --------------------------------------------------------------------------
+
+    def show_entity(self, name: str, hops: int | None = None) -> None:
+        """Show ``name`` and its neighbours within ``hops`` (default: the hops selector), selected."""
+        if hops is not None:
+            self.hops.blockSignals(True)
+            self.hops.setCurrentIndex(max(1, min(3, hops)) - 1)
+            self.hops.blockSignals(False)
+        self.view.selected = name
+        self._load(GraphRequest("entity", name=name, hops=self.hops.currentData()), fresh=True)
+
+    def show_overview(self, entity_type: str | None = None) -> None:
+        """Show the best-connected entities of the whole memory (or of one type), coloured by type."""
+        self._load(GraphRequest("overview", entity_type=entity_type), fresh=True)
+
+    def show_subgraph(self, names: list[str]) -> None:
+        """Show exactly ``names`` and the relations among them (an insight's evidence)."""
+        self._load(GraphRequest("subgraph", names=tuple(dict.fromkeys(names))), fresh=True)
+
+    def fit(self) -> None:
+        """Zoom and pan so every shown node is in view."""
+        self.view.fit()
+
+    def shown_names(self) -> set[str]:
+        return set(self.view.nodes)
+
+    def selected_name(self) -> str | None:
+        return self.view.selected
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def _load(self, request: GraphRequest, *, fresh: bool) -> None:
+        """Read and lay out ``request`` on a worker; a fresh view fits itself, a refresh keeps the
+        user's zoom and starts the layout from where the nodes are now."""
+        self.request = request
+        known = {} if fresh and not request.expanded else self.view.positions()
+        if fresh:
+            self.caption.setText(self.tr("Laying out…"))
+        self.core.read(load_graph, request, known, key=self._key,
+                       done=lambda snap: self.on_loaded(snap, fresh), failed=self.on_load_failed)
+
+    def on_loaded(self, snap: GraphSnapshot, fresh: bool) -> None:
+        if snap.request != self.request:
+            return  # the user asked for something else meanwhile
+        if snap.missing:
+            message = self.tr("“{name}” is no longer in the memory.").format(name=snap.request.name)
+            self.status_message.emit(message)
+            self.show_overview()
+            return
+        self.snapshot = snap
+        if not snap.types:
+            self.view.clear()
+            self.legend.hide()
+            if snap.request.kind == "overview" and snap.request.entity_type is None:
+                self._show_empty(self.tr("Nothing remembered yet"),
+                                 self.tr("When you or your assistants remember people, projects and ideas, "
+                                         "they appear here, linked by what relates them."))
+            else:
+                self._show_empty(self.tr("Nothing to show"), self.tr("None of these entities exist any more."))
+            self.view_changed.emit()
+            return
+        was_empty = self.stack.currentWidget() is not self.view
+        self.stack.setCurrentWidget(self.view)
+        self.view.set_snapshot(snap, animate=not fresh and not was_empty)
+        self.legend.set_counts(snap.type_counts)
+        self._place_legend()
+        if fresh or was_empty:
+            self.view.fit()
+        self.caption.setText(self._describe(snap))
+        self.view_changed.emit()
+
+    def on_load_failed(self, message: str) -> None:
+        self.caption.setText(message)
+        self.status_message.emit(message)
+
+    def _describe(self, snap: GraphSnapshot) -> str:
+        locale = QLocale()
+        shown = len(snap.types)
+        request = snap.request
+        if request.kind == "overview":
+            total = snap.type_counts.get(request.entity_type, 0) if request.entity_type else snap.total
+            if shown >= total:
+                text = self.tr("All {shown} entities").format(shown=locale.toString(shown))
+            else:
+                text = self.tr("The {shown} best-connected of {total} entities").format(
+                    shown=locale.toString(shown), total=locale.toString(total))
+            if request.entity_type:
+                text = self.tr("{type}: {text}").format(type=request.entity_type, text=text)
+        elif request.kind == "entity":
+            text = self.tr("{name}: {count} entities within {hops}").format(
+                name=request.name, count=locale.toString(shown), hops=self._hops_text(request.hops))
+        else:
+            text = self.tr("Evidence: {count} entities").format(count=locale.toString(shown))
+        if request.expanded:
+            text += self.tr(" · {count} expanded").format(count=locale.toString(len(request.expanded)))
+        return text
+
+    def _hops_text(self, hops: int) -> str:
+        return {1: self.tr("1 hop"), 2: self.tr("2 hops")}.get(hops, self.tr("3 hops"))
+
+    def _show_empty(self, title: str, body: str) -> None:
+        self.empty.setText(f"<p style='font-size:15pt'>{title}</p><p>{body}</p>")
+        self.stack.setCurrentWidget(self.empty)
+
+    # -- user input ------------------------------------------------------------------------------
+
+    def on_node_clicked(self, name: str) -> None:
+        self.entity_activated.emit(name)
+
+    def on_node_double_clicked(self, name: str) -> None:
+        if self.request is not None:
+            self._load(self.request.expanding(name), fresh=False)
+
+    def on_hops_changed(self, _index: int) -> None:
+        if self.request is not None and self.request.kind == "entity" and self.request.name:
+            self.show_entity(self.request.name)
+
+    def on_legend_type_clicked(self, entity_type: str) -> None:
+        self.show_overview(entity_type)
+
+    # -- live refresh ------------------------------------------------------------------------------
+
+    def on_changes(self, rows: list[dict[str, Any]]) -> None:
+        """Redraw (once, shortly) if a write touched something shown, keeping the user's zoom."""
+        if self.request is None:
+            return
+        touched = touched_entities(rows)
+        if not touched:
+            return
+        if self.request.kind == "overview" or not self.view.nodes or touched & self.shown_names():
+            self._refresh_timer.start()
+
+    def on_refresh_due(self) -> None:
+        if self.request is not None:
+            self._load(self.request, fresh=False)
+
+    # -- Qt ----------------------------------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.view and event.type() == QEvent.Type.Resize:
+            self._place_legend()
+        return super().eventFilter(watched, event)
+
+    def _place_legend(self) -> None:
+        self.legend.adjustSize()
+        self.legend.move(LEGEND_MARGIN, LEGEND_MARGIN)
+        self.legend.raise_()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.view.restyle(GraphStyle.from_palette(self.palette()))
+            self.legend.update()
+        super().changeEvent(event)

@@ -1,0 +1,86 @@
+"""Where each node of the graph pane goes: igraph's Fruchterman–Reingold layout (a C core; 2,000
+nodes in ≈ 0.2 s), run on a worker thread. No Qt here, so it runs anywhere.
+
+Positions are in scene units. Nodes that are already on screen can be kept where they are
+(``pin_known``) or only nudged, so expanding or refreshing the view never shuffles the picture.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+
+import igraph
+
+Point = tuple[float, float]
+
+UNIT = 40.0  # scene units per igraph layout unit: room between discs even round a busy hub
+_GRID_FROM = 1000  # igraph's own threshold for its faster grid-based repulsion
+
+
+def force_layout(
+    names: Sequence[str],
+    edges: Sequence[tuple[str, str]],
+    *,
+    known: Mapping[str, Point] | None = None,
+    pin_known: bool = False,
+    seed: int = 7,
+) -> dict[str, Point]:
+    """Positions for ``names`` joined by ``edges``; ``known`` positions seed the layout (and stay
+    put with ``pin_known``), new nodes start beside a known neighbour."""
+    if not names:
+        return {}
+    index = {name: i for i, name in enumerate(names)}
+    pairs = sorted({(min(a, b), max(a, b)) for a, b in ((index.get(s), index.get(t)) for s, t in edges)
+                    if a is not None and b is not None and a != b})
+    graph = igraph.Graph(n=len(names), edges=pairs)
+    known = {n: p for n, p in (known or {}).items() if n in index}
+    if len(names) == 1:
+        return {names[0]: known.get(names[0], (0.0, 0.0))}
+    start = _start_positions(names, pairs, known, random.Random(seed))
+    kwargs: dict[str, object] = {"seed": start, "grid": "grid" if len(names) >= _GRID_FROM else "nogrid"}
+    if known:
+        # Everything is already close to where it belongs: a cool start only settles the new nodes.
+        kwargs["start_temp"] = max(0.5, math.sqrt(len(names)) / 40)
+        kwargs["niter"] = 300
+    if known and pin_known:
+        free = 1e9  # igraph wants a bound for every node: the unpinned ones get a far one
+        bounds = {k: [sign * free] * len(names) for k, sign in (("minx", -1), ("maxx", 1), ("miny", -1), ("maxy", 1))}
+        for name, (x, y) in known.items():
+            i = index[name]
+            bounds["minx"][i] = bounds["maxx"][i] = x / UNIT
+            bounds["miny"][i] = bounds["maxy"][i] = y / UNIT
+        kwargs.update(bounds)
+    coords = graph.layout_fruchterman_reingold(**kwargs).coords
+    return {name: (coords[i][0] * UNIT, coords[i][1] * UNIT) for name, i in index.items()}
+
+
+def _start_positions(names: Sequence[str], pairs: Sequence[tuple[int, int]], known: Mapping[str, Point],
+                     rng: random.Random) -> list[list[float]]:
+    """Known nodes where they are; a new node next to a known neighbour if it has one, else
+    anywhere within the current picture (layout units)."""
+    spread = math.sqrt(len(names)) * 2.0
+    if known:
+        xs = [p[0] / UNIT for p in known.values()]
+        ys = [p[1] / UNIT for p in known.values()]
+        box = (min(xs) - 2, max(xs) + 2, min(ys) - 2, max(ys) + 2)
+    else:
+        box = (-spread, spread, -spread, spread)
+    neighbours: dict[int, list[int]] = {}
+    for a, b in pairs:
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    start: list[list[float] | None] = [
+        [known[n][0] / UNIT, known[n][1] / UNIT] if n in known else None for n in names
+    ]
+    for i, point in enumerate(start):
+        if point is not None:
+            continue
+        anchor = next((start[j] for j in neighbours.get(i, []) if j < len(start) and start[j] is not None), None)
+        if anchor is not None and known:
+            angle = rng.uniform(0, 2 * math.pi)
+            start[i] = [anchor[0] + 2.5 * math.cos(angle), anchor[1] + 2.5 * math.sin(angle)]
+        else:
+            start[i] = [rng.uniform(box[0], box[1]), rng.uniform(box[2], box[3])]
+    return [p for p in start if p is not None]

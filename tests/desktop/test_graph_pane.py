@@ -1,0 +1,218 @@
+"""The graph pane over a real SQLite memory: neighbourhoods by hops, a capped overview with type
+groups, click and double-click, an insight's evidence, live refresh, the empty state, dark palette."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QPalette
+
+from core.memory import Memory
+from core.settings import Settings
+from desktop.panes.graph import GraphPane
+from desktop.panes.graph_bench import measure_pan_zoom_fps
+from desktop.panes.graph_data import OVERVIEW_LIMIT, OVERVIEW_PER_TYPE
+from desktop.panes.graph_layout import force_layout
+from desktop.workers import Core
+
+WAIT_MS = 20_000
+
+# A chain A – B – C – D – E with a side branch B – X and a loner.
+CHAIN = [("A", "B"), ("B", "C"), ("C", "D"), ("D", "E"), ("B", "X")]
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    memory = Memory(Settings(db=tmp_path / "m.db", embeddings="none", actor="gui"))
+    yield memory
+    memory.close()
+
+
+@pytest.fixture
+def core(memory: Memory) -> Iterator[Core]:
+    core = Core(memory)
+    yield core
+    core.shutdown()
+
+
+@pytest.fixture
+def chain(memory: Memory) -> Memory:
+    memory.create_entities([{"name": n, "entityType": "Person" if n in "AE" else "Project"} for n in "ABCDEX"]
+                           + [{"name": "Loner", "entityType": "Concept"}])
+    memory.create_relations([{"from": a, "to": b, "relationType": "KNOWS"} for a, b in CHAIN])
+    return memory
+
+
+@pytest.fixture
+def pane(qtbot, core: Core) -> GraphPane:  # noqa: ANN001
+    pane = GraphPane(core)
+    qtbot.addWidget(pane)
+    pane.resize(900, 640)
+    pane.show()
+    return pane
+
+
+def _shown(qtbot, pane: GraphPane, action) -> set[str]:  # noqa: ANN001
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        action()
+    return pane.shown_names()
+
+
+def _node_point(pane: GraphPane, name: str) -> QPoint:
+    return pane.view.mapFromScene(pane.view.nodes[name].pos())
+
+
+def test_neighbourhood_grows_with_hops(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    assert _shown(qtbot, pane, lambda: pane.show_entity("A", hops=1)) == {"A", "B"}
+    assert pane.selected_name() == "A"
+    assert _shown(qtbot, pane, lambda: pane.show_entity("A", hops=2)) == {"A", "B", "C", "X"}
+    assert _shown(qtbot, pane, lambda: pane.show_entity("A", hops=3)) == {"A", "B", "C", "D", "X"}
+    assert {(a, b) for a, b, _ in pane.view.edges} == {("A", "B"), ("B", "C"), ("C", "D"), ("B", "X")}
+    # The hops selector redraws the same entity.
+    assert _shown(qtbot, pane, lambda: pane.hops.setCurrentIndex(0)) == {"A", "B"}
+    assert "A" in pane.caption.text()
+
+
+def test_overview_of_a_large_memory_is_capped_and_shows_every_type(qtbot, pane: GraphPane,
+                                                                   memory: Memory) -> None:  # noqa: ANN001
+    types = ["Person", "Project", "Concept", "Technology", "Decision"]
+    memory.create_entities([{"name": f"E{i}", "entityType": types[i % 5]} for i in range(4990)]
+                           + [{"name": f"Rare {i}", "entityType": "Client"} for i in range(10)])
+    # Hubs: E0..E49 are each related to 40 others; rare Clients have no relations at all.
+    memory.create_relations([{"from": f"E{h}", "to": f"E{50 + h * 40 + k}", "relationType": "HAS"}
+                             for h in range(50) for k in range(40)])
+    shown = _shown(qtbot, pane, pane.show_overview)
+    assert len(shown) == OVERVIEW_LIMIT  # 300 of 5,000
+    assert {f"E{h}" for h in range(50)} <= shown  # the best-connected are all there
+    shown_types = {pane.view.nodes[n].entity_type for n in shown}
+    assert shown_types == {*types, "Client"}
+    assert sum(1 for n in shown if n.startswith("Rare")) == OVERVIEW_PER_TYPE
+    assert pane.legend.isVisible() and set(pane.legend.types()) == shown_types
+    assert "300" in pane.caption.text() and "5" in pane.caption.text()
+    # Clicking a type in the legend shows that type alone.
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        pane.on_legend_type_clicked("Client")
+    assert pane.shown_names() == {f"Rare {i}" for i in range(10)}
+
+
+def test_click_selects_and_activates(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("B", hops=1))
+    with qtbot.waitSignal(pane.entity_activated, timeout=WAIT_MS) as signal:
+        qtbot.mouseClick(pane.view.viewport(), Qt.MouseButton.LeftButton, pos=_node_point(pane, "C"))
+    assert signal.args == ["C"]
+    assert pane.selected_name() == "C"
+    # Empty space pans; it opens nothing.
+    with qtbot.assertNotEmitted(pane.entity_activated, wait=100):
+        qtbot.mouseClick(pane.view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(2, 2))
+
+
+def test_double_click_expands_and_keeps_what_was_shown(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("A", hops=1))
+    before = {n: pane.view.nodes[n].pos() for n in ("A", "B")}
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        qtbot.mouseDClick(pane.view.viewport(), Qt.MouseButton.LeftButton, pos=_node_point(pane, "B"))
+    assert pane.shown_names() == {"A", "B", "C", "X"}
+    qtbot.waitUntil(lambda: all(pane.view.nodes[n].pos() == p for n, p in before.items()), timeout=WAIT_MS)
+    _shown(qtbot, pane, lambda: pane.on_node_double_clicked("C"))
+    assert pane.shown_names() == {"A", "B", "C", "X", "D"}
+    assert "expanded" in pane.caption.text()
+
+
+def test_show_subgraph_shows_exactly_the_names(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    shown = _shown(qtbot, pane, lambda: pane.show_subgraph(["B", "C", "E", "Loner", "No such entity"]))
+    assert shown == {"B", "C", "E", "Loner"}
+    assert [(a, b) for a, b, _ in pane.view.edges] == [("B", "C")]
+    assert pane.caption.text().startswith("Evidence")
+
+
+def test_live_change_adds_the_new_node_and_keeps_the_zoom(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("A", hops=1))
+    pane.view.zoom_by(1.7)
+    zoom = pane.view.zoom()
+    last = chain.latest_change_id()
+    chain.create_entities([{"name": "Newcomer", "entityType": "Person"}])
+    chain.create_relations([{"from": "Newcomer", "to": "A", "relationType": "KNOWS"}])
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        pane.on_changes(chain.changes_since(last))
+    assert pane.shown_names() == {"A", "B", "Newcomer"}
+    assert pane.view.zoom() == pytest.approx(zoom)
+    # A write that touches nothing shown redraws nothing.
+    last = chain.latest_change_id()
+    chain.add_observations([{"entityName": "E", "contents": ["far away"]}])
+    with qtbot.assertNotEmitted(pane.view_changed, wait=800):
+        pane.on_changes(chain.changes_since(last))
+    # Deleting the entity in view falls back to the overview, saying why.
+    last = chain.latest_change_id()
+    chain.delete_entities(["A"])
+    with qtbot.waitSignal(pane.status_message, timeout=WAIT_MS) as said:
+        pane.on_changes(chain.changes_since(last))
+    assert "A" in said.args[0]
+    qtbot.waitUntil(lambda: pane.request is not None and pane.request.kind == "overview", timeout=WAIT_MS)
+
+
+def test_empty_memory_shows_the_empty_state_then_the_first_entity(qtbot, pane: GraphPane,
+                                                                  memory: Memory) -> None:  # noqa: ANN001
+    assert _shown(qtbot, pane, pane.show_overview) == set()
+    assert pane.stack.currentWidget() is pane.empty
+    assert "Nothing remembered yet" in pane.empty.text()
+    assert not pane.legend.isVisible()
+    last = memory.latest_change_id()
+    memory.create_entities([{"name": "First memory", "entityType": "Concept"}])
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        pane.on_changes(memory.changes_since(last))
+    assert pane.shown_names() == {"First memory"}
+    assert pane.stack.currentWidget() is pane.view
+
+
+def test_unknown_entity_says_so_and_shows_the_overview(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    with qtbot.waitSignal(pane.status_message, timeout=WAIT_MS) as said:
+        pane.show_entity("Nobody", hops=9)
+    assert "Nobody" in said.args[0]
+    assert pane.hops.currentData() == 3  # out-of-range hops are clamped, not an error
+    qtbot.waitUntil(lambda: pane.shown_names() == {"A", "B", "C", "D", "E", "X", "Loner"}, timeout=WAIT_MS)
+
+
+def test_zoom_fit_and_keys(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("C", hops=3))
+    fitted = pane.view.zoom()
+    viewport = pane.view.viewport().rect()
+    assert all(viewport.contains(_node_point(pane, n)) for n in pane.shown_names())
+    qtbot.keyClick(pane.view, Qt.Key.Key_Plus)
+    assert pane.view.zoom() > fitted
+    qtbot.keyClick(pane.view, Qt.Key.Key_Minus)
+    qtbot.keyClick(pane.view, Qt.Key.Key_Minus)
+    assert pane.view.zoom() < fitted
+    qtbot.keyClick(pane.view, Qt.Key.Key_F)
+    assert pane.view.zoom() == pytest.approx(fitted)
+
+
+def test_dark_palette_repaints_the_graph(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("B", hops=2))
+    dark = QPalette(pane.palette())
+    dark.setColor(QPalette.ColorRole.Base, QColor("#17181a"))
+    dark.setColor(QPalette.ColorRole.Text, QColor("#e8eaed"))
+    pane.setPalette(dark)
+    assert pane.view.backgroundBrush().color() == QColor("#17181a")
+    assert pane.view.nodes["B"].label._text_colour == QColor("#e8eaed")
+    assert not pane.grab().isNull()
+
+
+def test_pan_zoom_measure_counts_frames_and_restores_the_view(qtbot, pane: GraphPane,
+                                                              chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("C", hops=3))
+    transform = pane.view.transform()
+    assert measure_pan_zoom_fps(pane, 0.2) > 0
+    assert pane.view.transform() == transform
+
+
+def test_layout_keeps_pinned_nodes_and_places_new_ones_near_their_neighbour() -> None:
+    first = force_layout(["a", "b", "c"], [("a", "b"), ("b", "c")])
+    assert set(first) == {"a", "b", "c"} and len(set(first.values())) == 3
+    grown = force_layout(["a", "b", "c", "d"], [("a", "b"), ("b", "c"), ("c", "d")], known=first, pin_known=True)
+    for name in "abc":
+        assert grown[name] == pytest.approx(first[name])
+    assert force_layout([], []) == {}
+    assert force_layout(["solo"], [], known={"solo": (5.0, 6.0)}) == {"solo": (5.0, 6.0)}
