@@ -81,7 +81,7 @@ class GraphPane(QWidget):
         row.setContentsMargins(6, 4, 6, 4)
         row.setSpacing(4)
         self.overview_button = self._tool(self.tr("Overview"), self.tr("The best-connected entities of the whole "
-                                                                       "memory, coloured by type"), self.show_overview)
+                                                                       "memory, coloured by type"), lambda: self.show_overview())
         row.addWidget(self.overview_button)
         self.hops = QComboBox()
         for n in (1, 2, 3):
@@ -90,7 +90,7 @@ class GraphPane(QWidget):
         self.hops.currentIndexChanged.connect(self.on_hops_changed)
         row.addWidget(self.hops)
         row.addSpacing(8)
-        row.addWidget(self._tool(self.tr("Fit"), self.tr("Show everything (F)"), self.fit))
+        row.addWidget(self._tool(self.tr("Fit"), self.tr("Show everything (F)"), lambda: self.fit()))
         row.addWidget(self._tool("−", self.tr("Zoom out (-)"), lambda: self.view.zoom_by(1 / KEY_STEP)))
         row.addWidget(self._tool("+", self.tr("Zoom in (+)"), lambda: self.view.zoom_by(KEY_STEP)))
         row.addSpacing(8)

@@ -167,6 +167,13 @@ def test_empty_memory_shows_the_empty_state_then_the_first_entity(qtbot, pane: G
     assert pane.stack.currentWidget() is pane.view
 
 
+def test_overview_button_shows_the_whole_memory(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("A", hops=1))
+    shown = _shown(qtbot, pane, lambda: qtbot.mouseClick(pane.overview_button, Qt.MouseButton.LeftButton))
+    assert shown == {"A", "B", "C", "D", "E", "X", "Loner"}
+    assert pane.caption.text() == "All 7 entities"
+
+
 def test_unknown_entity_says_so_and_shows_the_overview(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
     with qtbot.waitSignal(pane.status_message, timeout=WAIT_MS) as said:
         pane.show_entity("Nobody", hops=9)
