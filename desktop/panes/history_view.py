@@ -88,7 +88,7 @@ def grouped(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class HistoryView(QListWidget):
-    """Changes to one entity, newest first: "claude-code · added 2 observations · 3 minutes ago"."""
+    """Changes to one entity, newest first: "added 2 observations", then "claude-code · 3 minutes ago"."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,6 +97,7 @@ class HistoryView(QListWidget):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setAlternatingRowColors(True)
+        self.setSpacing(1)
 
     def set_rows(self, rows: list[dict[str, Any]], now: datetime | None = None) -> None:
         """Show ``rows`` (change_log rows, newest first)."""
@@ -104,7 +105,7 @@ class HistoryView(QListWidget):
         by_id = {r["id"]: r for r in rows}
         for row in grouped(rows):
             what = describe_change(row, by_id)
-            text = _t("{who} · {what} · {when}").format(
+            text = _t("{what}\n{who} · {when}").format(
                 who=actor_label(row["actor"]), what=what, when=age_text(row["at"], now))
             item = QListWidgetItem(text)
             item.setToolTip(_t("Change #{id} by {actor} at {at}").format(

@@ -89,8 +89,8 @@ def test_opens_an_entity_with_observations_relations_and_history(qtbot, pane: Ed
         ("out", "worked_with", "Charles Babbage"), ("in", "mentored", "Charles Babbage"),
         ("out", "programmed", "Analytical Engine")}
     texts = [pane.history.item(i).text() for i in range(pane.history.count())]
-    assert any(t.startswith("claude-code · added Charles Babbage —mentored→ Ada Lovelace") for t in texts)
-    assert texts[-1].startswith("claude-code · created Ada Lovelace")
+    assert any(t.startswith("added Charles Babbage —mentored→ Ada Lovelace\nclaude-code · ") for t in texts)
+    assert texts[-1].startswith("created Ada Lovelace\nclaude-code · ")
     assert not pane.is_dirty() and not pane.save_button.isEnabled()
     assert "Person" in pane.type_choices.stringList()
     assert "worked_with" in pane.relations.type_choices.stringList()
@@ -149,7 +149,8 @@ def test_rename_keeps_relations(qtbot, pane: EditorPane, memory: Memory) -> None
     assert rels == {("Ada Lovelace", "Charles Babbage (1791-1871)", "worked_with"),
                     ("Charles Babbage (1791-1871)", "Ada Lovelace", "mentored")}
     assert pane.title.text() == "Charles Babbage (1791-1871)"
-    assert pane.history.item(0).text().startswith("you (this app) · renamed Charles Babbage to")
+    assert pane.history.item(0).text().startswith("renamed Charles Babbage to Charles Babbage (1791-1871)\n"
+                                                  "you (this app) · ")
 
 
 def test_validation_errors_shown_in_place_and_nothing_written(qtbot, pane: EditorPane,  # noqa: ANN001
@@ -252,7 +253,7 @@ def test_undo_last_change(qtbot, pane: EditorPane, memory: Memory) -> None:  # n
     settle(qtbot, pane)
     assert memory.require_node("Analytical Engine").observations == []
     assert pane.observations.items() == []
-    assert pane.history.item(0).text().startswith("you (this app) · undid: added “Never completed”")
+    assert pane.history.item(0).text().startswith("undid: added “Never completed”\nyou (this app) · ")
 
 
 def test_delete_then_restore(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001

@@ -20,7 +20,9 @@ from PySide6.QtWidgets import (
 from desktop.panes.editor.draft import ObservationItem
 from desktop.panes.editor.style import error_color, error_label
 
-ORIGINAL = Qt.ItemDataRole.UserRole + 1  # the stored text the row started as (None: added here)
+ORIGINAL = Qt.ItemDataRole.UserRole + 1  # the stored text the row started as (unset: added here)
+# Never setData(role, None): PySide6 on Python 3.11 can then drop a reference to None too many
+# times and abort the process ("deallocating None").
 EDITOR_MIN_HEIGHT = 84
 
 
@@ -70,6 +72,7 @@ class ObservationList(QWidget):
         self.list = QListWidget(self)
         self.list.setWordWrap(True)
         self.list.setAlternatingRowColors(True)
+        self.list.setSpacing(1)
         self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
@@ -117,12 +120,14 @@ class ObservationList(QWidget):
         self.on_selection_changed()
 
     def items(self) -> list[ObservationItem]:
-        return [ObservationItem(self.list.item(i).data(ORIGINAL), self.list.item(i).text())
+        return [ObservationItem(self.list.item(i).data(ORIGINAL) if self.list.item(i).data(ORIGINAL) else None,
+                                self.list.item(i).text())
                 for i in range(self.list.count())]
 
     def _append(self, obs: ObservationItem) -> QListWidgetItem:
         item = QListWidgetItem(obs.text)
-        item.setData(ORIGINAL, obs.original)
+        if obs.original is not None:
+            item.setData(ORIGINAL, obs.original)
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
         self.list.addItem(item)
         return item

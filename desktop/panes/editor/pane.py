@@ -64,9 +64,9 @@ def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
     return out
 
 
-def _section(title: str, body: QWidget, parent: QWidget) -> QWidget:
+def _section(label: QLabel, body: QWidget, parent: QWidget) -> QWidget:
     box = QWidget(parent)
-    label = QLabel(title, box)
+    label.setParent(box)
     font = label.font()
     font.setBold(True)
     label.setFont(font)
@@ -198,10 +198,12 @@ class EditorPane(QWidget):
         self.history = HistoryView(page)
         self.splitter = QSplitter(Qt.Orientation.Vertical, page)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(_section(self.tr("Observations"), self.observations, page))
-        self.splitter.addWidget(_section(self.tr("Relations"), self.relations, page))
-        self.splitter.addWidget(_section(self.tr("History"), self.history, page))
-        self.splitter.setSizes([300, 240, 160])
+        self.observations_title = QLabel(self.tr("Observations"))
+        self.relations_title = QLabel(self.tr("Relations"))
+        self.splitter.addWidget(_section(self.observations_title, self.observations, page))
+        self.splitter.addWidget(_section(self.relations_title, self.relations, page))
+        self.splitter.addWidget(_section(QLabel(self.tr("History")), self.history, page))
+        self.splitter.setSizes([270, 250, 200])
 
         self.error = error_label(page)
         self.save_button = QPushButton(self.tr("Save"), page)
@@ -422,6 +424,12 @@ class EditorPane(QWidget):
         self.relations.show_problems({int(k[4:]): v for k, v in problems.items() if k.startswith("rel:")},
                                      said if where == "relations" else "")
         self.dirty_label.setVisible(dirty)
+        form = self.form()
+        self.observations_title.setText(self.tr("Observations ({n})").format(n=len(form.observations)))
+        current = sum(1 for r in form.relations if not r.ended_at)
+        ended = len(form.relations) - current
+        self.relations_title.setText(self.tr("Relations ({n})").format(n=current) if not ended else
+                                     self.tr("Relations ({n}, {ended} ended)").format(n=current, ended=ended))
         self.save_button.setEnabled(dirty and not problems and not self._busy)
         self.revert_button.setEnabled(dirty)
         self.delete_button.setEnabled(not self._new and self._loaded is not None)

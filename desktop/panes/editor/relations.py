@@ -116,6 +116,7 @@ class RelationTable(QWidget):
         header.setSectionResizeMode(OTHER, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(ENDED, QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
