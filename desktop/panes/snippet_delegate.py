@@ -86,7 +86,7 @@ def draw_marked(painter: QPainter, rect: QRect, text: str, spans: list[Span], fo
             shown = metrics.elidedText(piece, Qt.TextElideMode.ElideRight, room)
         width = metrics.horizontalAdvance(shown)
         box = QRect(x, rect.top(), width, rect.height())
-        if marked:
+        if marked and shown != "…":
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(mark)
@@ -140,15 +140,19 @@ class SnippetDelegate(QStyledItemDelegate):
         name_font.setBold(True)
         chip_text = hit.entity_type
         chip_width = QFontMetrics(small).horizontalAdvance(chip_text) + 12
-        name_room = max(40, right - top.left() - chip_width - 2 * GAP)
-        name_width = min(QFontMetrics(name_font).horizontalAdvance(hit.name) + 4, name_room)
+        room = right - top.left() - GAP
+        name_width = QFontMetrics(name_font).horizontalAdvance(hit.name) + 4
+        chip_on_top = name_width + GAP + chip_width <= room  # else the chip leads the second line
+        name_width = min(name_width, room)
         draw_marked(painter, QRect(top.left(), top.top(), name_width, top.height()), hit.name, hit.name_spans,
                     name_font, text_colour, mark)
-        chip_x = top.left() + name_width + GAP
-        if chip_x + chip_width < right:
-            draw_chip(painter, chip_x, top.center().y(), chip_text, small, palette)
-
         second = QRect(area.left(), top.bottom() + 3, area.width(), line + 2)
+        if chip_on_top:
+            draw_chip(painter, top.left() + name_width + GAP, top.center().y(), chip_text, small, palette)
+        elif chip_width < second.width() // 2:
+            draw_chip(painter, second.left(), second.center().y(), chip_text, small, palette)
+            second.setLeft(second.left() + chip_width + GAP)
+
         snippet_colour = text_colour if selected else muted
         if hit.snippet:
             draw_marked(painter, second, hit.snippet, hit.snippet_spans, option.font, snippet_colour, mark)
