@@ -20,11 +20,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.panes.graph_bench import measure_pan_zoom_fps
 from desktop.panes.graph_data import GraphRequest, GraphSnapshot, load_graph
 from desktop.panes.graph_items import GraphStyle
 from desktop.panes.graph_legend import GraphLegend
 from desktop.panes.graph_view import KEY_STEP, GraphView
 from desktop.workers import Core, touched_entities
+
+__all__ = ["GraphPane", "measure_pan_zoom_fps"]
 
 REFRESH_DELAY_MS = 400  # a burst of writes (an import, a client's batch) redraws once
 LEGEND_MARGIN = 10
@@ -80,8 +83,8 @@ class GraphPane(QWidget):
         row = QHBoxLayout(bar)
         row.setContentsMargins(6, 4, 6, 4)
         row.setSpacing(4)
-        self.overview_button = self._tool(self.tr("Overview"), self.tr("The best-connected entities of the whole "
-                                                                       "memory, coloured by type"), lambda: self.show_overview())
+        overview_tip = self.tr("The best-connected entities of the whole memory, coloured by type")
+        self.overview_button = self._tool(self.tr("Overview"), overview_tip, lambda: self.show_overview())
         row.addWidget(self.overview_button)
         self.hops = QComboBox()
         for n in (1, 2, 3):
@@ -133,6 +136,10 @@ class GraphPane(QWidget):
 
     def shown_names(self) -> set[str]:
         return set(self.view.nodes)
+
+    def node_count(self) -> int:
+        """How many nodes are on screen now."""
+        return len(self.view.nodes)
 
     def selected_name(self) -> str | None:
         return self.view.selected
