@@ -22,10 +22,14 @@ from core.settings import Settings
 
 
 def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
-    overrides: dict[str, Any] = dict(extra)
-    if args.db is not None:
-        overrides["db"] = args.db
-    return Settings(**overrides)
+    return _dropin(args, **extra)[0]
+
+
+def _dropin(args: argparse.Namespace, **extra: Any) -> tuple[Settings, Path | None]:
+    """Settings, and the official server's file (``MEMORY_FILE_PATH``) when it decides the database."""
+    from core.io.official_sync import dropin_settings
+
+    return dropin_settings(args.db, **extra)
 
 
 def _dump(value: Any) -> None:
@@ -99,16 +103,20 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from core.server.stdio import configure_logging, run_stdio
 
     configure_logging()
-    settings = _settings(args)
+    settings, official = _dropin(args)
     if not args.http:
-        run_stdio(settings, bridge=not args.no_bridge)
+        run_stdio(settings, bridge=not args.no_bridge, official=official)
         return 0
     import anyio
 
+    from core.io.official_sync import open_with_official_file
     from core.server.http import print_ready, serve_http
 
-    with Memory(settings) as memory:
+    memory, sync = open_with_official_file(settings, official)
+    with memory:
         start_background(memory)
+        if sync is not None:
+            sync.start()
         try:
             anyio.run(lambda: serve_http(memory, port=args.port, on_ready=print_ready))
         except OSError as exc:  # the port is taken, or not ours to bind
@@ -116,6 +124,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
                 f"hipocampo: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr
             )
             return 2
+        finally:
+            if sync is not None:
+                sync.stop()
     return 0
 
 

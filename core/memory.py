@@ -408,6 +408,14 @@ class Memory:
         """A number that changes whenever another connection (another process) commits a write."""
         return self.graph.data_version()
 
+    def metadata(self, key: str) -> str | None:
+        """Bookkeeping kept in the database beside the graph (e.g. what was last synced), or None."""
+        return self.graph.get_metadata(key)
+
+    def set_metadata(self, key: str, value: str) -> None:
+        """Keep a bookkeeping value in the database (not part of the graph, not in change_log)."""
+        self.graph.set_metadata(key, value)
+
     def restore_entity(self, name: str, *, actor: str | None = None) -> Node:
         """Undo the latest deletion of ``name`` (entity, observations, relations to what exists)."""
         node = self.graph.restore_entity(name, self._actor(actor))

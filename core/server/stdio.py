@@ -22,7 +22,7 @@ from mcp.server.mcpserver import MCPServer
 
 from core.embeddings.indexer import release_all_leases
 from core.errors import HipocampoError
-from core.memory import Memory
+from core.io.official_sync import dropin_settings
 from core.server.app import build_server
 from core.server.bridge import run_bridge
 from core.server.endpoint import live_hub
@@ -43,17 +43,30 @@ def configure_logging() -> None:
 STOP_GRACE_SECONDS = 2.0  # after SIGINT/SIGTERM, a clean stop gets this long; then we exit anyway
 
 
-def run_stdio(settings: Settings, *, bridge: bool = True) -> None:
-    """Serve MCP on stdin/stdout until the client disconnects, or SIGINT/SIGTERM arrives."""
+def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None = None) -> None:
+    """Serve MCP on stdin/stdout until the client disconnects, or SIGINT/SIGTERM arrives.
+    ``official``: the official server's file (``MEMORY_FILE_PATH``) to merge in at start and while serving."""
+    from core.io.official_sync import open_with_official_file
+
     with stop_on_signals():
         hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
         if hub is not None:
+            if official is not None:  # the hub holds the model: merge once with a light memory
+                light, _ = open_with_official_file(settings.model_copy(update={"embeddings": "none"}), official)
+                light.close()
             logging.getLogger(__name__).info("Bridging to the Hipocampo hub at %s", hub.get("url"))
             anyio.run(run_bridge, hub, settings)
             return
-        with Memory(settings) as memory:
+        memory, sync = open_with_official_file(settings, official)
+        with memory:
             start_background(memory)
-            anyio.run(serve_stdio, build_server(memory))
+            if sync is not None:
+                sync.start()
+            try:
+                anyio.run(serve_stdio, build_server(memory))
+            finally:
+                if sync is not None:
+                    sync.stop()
 
 
 class Stopped(KeyboardInterrupt):
@@ -109,14 +122,15 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mcp-memory`` script (MCP Memory v2's name, for drop-in configs)."""
     parser = argparse.ArgumentParser(prog="mcp-memory", description="Hipocampo's MCP server on stdio.")
     parser.add_argument(
-        "--db", type=Path, default=None, help="SQLite file (default: $HIPOCAMPO_DB or the user data folder)"
+        "--db", type=Path, default=None,
+        help="SQLite file (default: $HIPOCAMPO_DB, else beside $MEMORY_FILE_PATH, else the user data folder)"
     )
     parser.add_argument("--no-bridge", action="store_true", help="never forward to a running desktop app")
     args = parser.parse_args(argv)
     configure_logging()
     try:
-        settings = Settings(**({"db": args.db} if args.db is not None else {}))
-        run_stdio(settings, bridge=not args.no_bridge)
+        settings, official = dropin_settings(args.db)
+        run_stdio(settings, bridge=not args.no_bridge, official=official)
     except HipocampoError as exc:
         print(f"hipocampo: {exc}", file=sys.stderr)
         return 2

@@ -270,16 +270,24 @@ class SqliteGraphStore:
                 history.write(conn, log)
             return removed
 
-    def create_relations(self, relations: Sequence[Relation], actor: str) -> list[Relation]:
+    def create_relations(
+        self, relations: Sequence[Relation], actor: str, *, placeholders: bool = True
+    ) -> list[Relation]:
         """Create relations; returns only the new ones. An end that does not exist yet becomes a
         placeholder entity (type ``Unknown``) that a later create_entities fills in, as the official
-        server keeps relations whose ends are missing."""
+        server keeps relations whose ends are missing; ``placeholders=False`` refuses it (NotFound)."""
         now = self.now()
         with self._lock, atomic(self._conn) as conn:
             ids = reads.ids_by_name(conn, [n for r in relations for n in (r.from_, r.to)])
             created: list[Relation] = []
             log: list[history.LogRow] = []
             missing = [n for n in dict.fromkeys(n for r in relations for n in (r.from_, r.to)) if n not in ids]
+            if missing and not placeholders:
+                r = next(r for r in relations if missing[0] in (r.from_, r.to))
+                raise NotFound(
+                    f"Entity {missing[0]!r} (in relation {r.from_!r} -{r.relationType}-> {r.to!r}) "
+                    "does not exist; create it first. No relations were created."
+                )
             for name in missing:
                 ids[name] = conn.execute(
                     "INSERT INTO entities(name, entity_type, props, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
@@ -547,7 +555,7 @@ class SqliteGraphStore:
         """Create the relation if missing (props merged if present). Returns (relation, created)."""
         rel = Relation(**{"from": from_name, "to": to_name, "relationType": rel_type})
         with self._lock, atomic(self._conn) as conn:
-            created = bool(self.create_relations([rel], actor))
+            created = bool(self.create_relations([rel], actor, placeholders=False))
             if props:
                 conn.execute(
                     "UPDATE relations SET props = json_patch(props, ?) WHERE from_entity = "
@@ -816,6 +824,17 @@ class SqliteGraphStore:
     def data_version(self) -> int:
         with self._lock:
             return history.data_version(self._conn)
+
+    def get_metadata(self, key: str) -> str | None:
+        """A value kept in db_metadata (small bookkeeping beside the graph), or None."""
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM db_metadata WHERE key = ?", (key,)).fetchone()
+            return None if row is None else str(row[0])
+
+    def set_metadata(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key`` in db_metadata."""
+        with self._lock, atomic(self._conn) as conn:
+            conn.execute("INSERT OR REPLACE INTO db_metadata(key, value) VALUES (?, ?)", (key, value))
 
     # -- limbic signals ----------------------------------------------------------------------
 
