@@ -82,34 +82,34 @@ def test_empty_state_says_what_to_do(qtbot, core: Core) -> None:  # noqa: ANN001
 def test_opens_an_entity_with_observations_relations_and_history(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
     open_(qtbot, pane, "Ada Lovelace")
     assert pane.stack.currentIndex() == EDITING
-    assert pane.name_edit.text() == "Ada Lovelace" and pane.type_edit.text() == "Person"
-    assert [o.text for o in pane.observations.items()] == ["Wrote the first published algorithm",
+    assert pane.page.name_edit.text() == "Ada Lovelace" and pane.page.type_edit.text() == "Person"
+    assert [o.text for o in pane.page.observations.items()] == ["Wrote the first published algorithm",
                                                          "Daughter of Lord Byron"]
-    assert {(r.direction, r.type, r.other) for r in pane.relations.items()} == {
+    assert {(r.direction, r.type, r.other) for r in pane.page.relations.items()} == {
         ("out", "worked_with", "Charles Babbage"), ("in", "mentored", "Charles Babbage"),
         ("out", "programmed", "Analytical Engine")}
-    texts = [pane.history.item(i).text() for i in range(pane.history.count())]
+    texts = [pane.page.history.item(i).text() for i in range(pane.page.history.count())]
     assert any(t.startswith("added Charles Babbage —mentored→ Ada Lovelace\nclaude-code · ") for t in texts)
     assert texts[-1].startswith("created Ada Lovelace\nclaude-code · ")
-    assert not pane.is_dirty() and not pane.save_button.isEnabled()
-    assert "Person" in pane.type_choices.stringList()
-    assert "worked_with" in pane.relations.type_choices.stringList()
+    assert not pane.is_dirty() and not pane.page.save_button.isEnabled()
+    assert "Person" in pane.page.type_choices.stringList()
+    assert "worked_with" in pane.page.relations.type_choices.stringList()
 
 
 def test_edit_then_save_writes_everything(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     open_(qtbot, pane, "Ada Lovelace")
-    pane.type_edit.setText("Mathematician")
-    pane.type_edit.textEdited.emit("Mathematician")
-    pane.observations.edit_row(1, "Only legitimate child of Lord Byron")
-    pane.observations.add_observation("Wrote Note G\non the Engine")
-    pane.relations.table.selectRow(2)
-    pane.relations.remove_selected()
-    row = pane.relations.add_relation(rtype="admired", other="Analytical Engine")
+    pane.page.type_edit.setText("Mathematician")
+    pane.page.type_edit.textEdited.emit("Mathematician")
+    pane.page.observations.edit_row(1, "Only legitimate child of Lord Byron")
+    pane.page.observations.add_observation("Wrote Note G\non the Engine")
+    pane.page.relations.table.selectRow(2)
+    pane.page.relations.remove_selected()
+    row = pane.page.relations.add_relation(rtype="admired", other="Analytical Engine")
     assert row == 2
-    assert pane.is_dirty() and pane.dirty_label.isVisible() and pane.save_button.isEnabled()
+    assert pane.is_dirty() and pane.page.dirty_label.isVisible() and pane.page.save_button.isEnabled()
     assert memory.require_node("Ada Lovelace").label == "Person"  # nothing written before Save
     with qtbot.waitSignal(pane.saved, timeout=5000) as saved:
-        qtbot.keyClick(pane.name_edit, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClick(pane.page.name_edit, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert saved.args == ["Ada Lovelace"]
     settle(qtbot, pane)
     node = memory.require_node("Ada Lovelace")
@@ -126,21 +126,21 @@ def test_edit_then_save_writes_everything(qtbot, pane: EditorPane, memory: Memor
 def test_revert_discards_edits(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     open_(qtbot, pane, "Ada Lovelace")
     before = memory.latest_change_id()
-    pane.name_edit.setText("Countess")
-    pane.name_edit.textEdited.emit("Countess")
-    pane.observations.list.setCurrentRow(0)
-    pane.observations.delete_selected()
+    pane.page.name_edit.setText("Countess")
+    pane.page.name_edit.textEdited.emit("Countess")
+    pane.page.observations.list.setCurrentRow(0)
+    pane.page.observations.delete_selected()
     assert pane.is_dirty()
-    pane.revert_button.click()
-    assert not pane.is_dirty() and pane.name_edit.text() == "Ada Lovelace"
-    assert len(pane.observations.items()) == 2
+    pane.page.revert_button.click()
+    assert not pane.is_dirty() and pane.page.name_edit.text() == "Ada Lovelace"
+    assert len(pane.page.observations.items()) == 2
     settle(qtbot, pane)
     assert memory.latest_change_id() == before
 
 
 def test_rename_keeps_relations(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     open_(qtbot, pane, "Charles Babbage")
-    qtbot.keyClicks(pane.name_edit, " (1791-1871)")
+    qtbot.keyClicks(pane.page.name_edit, " (1791-1871)")
     pane.save()
     settle(qtbot, pane)
     assert memory.get_node("Charles Babbage") is None
@@ -148,8 +148,8 @@ def test_rename_keeps_relations(qtbot, pane: EditorPane, memory: Memory) -> None
             for r in memory.entity_for_edit("Charles Babbage (1791-1871)")["relations"]}
     assert rels == {("Ada Lovelace", "Charles Babbage (1791-1871)", "worked_with"),
                     ("Charles Babbage (1791-1871)", "Ada Lovelace", "mentored")}
-    assert pane.title.text() == "Charles Babbage (1791-1871)"
-    assert pane.history.item(0).text().startswith("renamed Charles Babbage to Charles Babbage (1791-1871)\n"
+    assert pane.page.title.text() == "Charles Babbage (1791-1871)"
+    assert pane.page.history.item(0).text().startswith("renamed Charles Babbage to Charles Babbage (1791-1871)\n"
                                                   "you (this app) · ")
 
 
@@ -157,26 +157,26 @@ def test_validation_errors_shown_in_place_and_nothing_written(qtbot, pane: Edito
                                                               memory: Memory) -> None:
     open_(qtbot, pane, "Ada Lovelace")
     before = memory.latest_change_id()
-    pane.name_edit.setText("")
-    pane.name_edit.textEdited.emit("")
-    assert pane.name_error.isVisible() and "empty" in pane.name_error.text()
-    assert not pane.save_button.isEnabled()
+    pane.page.name_edit.setText("")
+    pane.page.name_edit.textEdited.emit("")
+    assert pane.page.name_error.isVisible() and "empty" in pane.page.name_error.text()
+    assert not pane.page.save_button.isEnabled()
     pane.save()  # Ctrl+S anyway: refused, with the reason
-    assert pane.error.isVisible() and "nothing was saved" in pane.error.text()
-    pane.name_edit.setText("x" * 600)
-    pane.name_edit.textEdited.emit("x" * 600)
-    assert "too long" in pane.name_error.text()
-    pane.name_edit.setText("Charles Babbage")  # another entity's name
-    pane.name_edit.textEdited.emit("Charles Babbage")
-    qtbot.waitUntil(lambda: "already exists" in pane.name_error.text(), timeout=5000)
-    assert not pane.save_button.isEnabled()
-    pane.name_edit.setText("Ada Lovelace")
-    pane.name_edit.textEdited.emit("Ada Lovelace")
-    item = pane.observations.add_observation("   ")
-    assert item.toolTip() and "must not be empty" in pane.observations.error.text()
-    assert not pane.save_button.isEnabled()
-    pane.relations.add_relation(rtype="knows", other="")
-    assert "other end" in pane.relations.error.text()
+    assert pane.page.error.isVisible() and "nothing was saved" in pane.page.error.text()
+    pane.page.name_edit.setText("x" * 600)
+    pane.page.name_edit.textEdited.emit("x" * 600)
+    assert "too long" in pane.page.name_error.text()
+    pane.page.name_edit.setText("Charles Babbage")  # another entity's name
+    pane.page.name_edit.textEdited.emit("Charles Babbage")
+    qtbot.waitUntil(lambda: "already exists" in pane.page.name_error.text(), timeout=5000)
+    assert not pane.page.save_button.isEnabled()
+    pane.page.name_edit.setText("Ada Lovelace")
+    pane.page.name_edit.textEdited.emit("Ada Lovelace")
+    item = pane.page.observations.add_observation("   ")
+    assert item.toolTip() and "must not be empty" in pane.page.observations.error.text()
+    assert not pane.page.save_button.isEnabled()
+    pane.page.relations.add_relation(rtype="knows", other="")
+    assert "other end" in pane.page.relations.error.text()
     pane.save()
     settle(qtbot, pane)
     assert memory.latest_change_id() == before
@@ -188,39 +188,39 @@ def test_clean_editor_reloads_when_another_client_writes(qtbot, pane: EditorPane
     mark = memory.latest_change_id()
     memory.add_observations([{"entityName": "Ada Lovelace", "contents": ["Born in London"]}], actor="claude-code")
     feed(pane, memory, mark)
-    qtbot.waitUntil(lambda: "Born in London" in [o.text for o in pane.observations.items()], timeout=5000)
-    assert not pane.banner.isVisible() and not pane.is_dirty()
+    qtbot.waitUntil(lambda: "Born in London" in [o.text for o in pane.page.observations.items()], timeout=5000)
+    assert not pane.page.banner.isVisible() and not pane.is_dirty()
 
 
 def _conflict(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     """Edit, then claude-code changes the same entity: the banner appears and nothing is lost."""
     open_(qtbot, pane, "Ada Lovelace")
     mark = memory.latest_change_id()
-    pane.observations.edit_row(0, "Wrote the first algorithm for a machine")
-    pane.observations.add_observation("Mine: poetical science")
+    pane.page.observations.edit_row(0, "Wrote the first algorithm for a machine")
+    pane.page.observations.add_observation("Mine: poetical science")
     memory.add_observations([{"entityName": "Ada Lovelace", "contents": ["Theirs: born 1815"]}],
                             actor="claude-code")
     memory.set_entity_type("Ada Lovelace", "Mathematician", actor="claude-code")
     feed(pane, memory, mark)
-    assert pane.banner.isVisible()
-    assert pane.banner.title.text() == "Changed by claude-code while you were editing"
-    assert "Mine: poetical science" in [o.text for o in pane.observations.items()]  # not overwritten
+    assert pane.page.banner.isVisible()
+    assert pane.page.banner.title.text() == "Changed by claude-code while you were editing"
+    assert "Mine: poetical science" in [o.text for o in pane.page.observations.items()]  # not overwritten
 
 
 def test_conflict_then_reload_discards_mine(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     _conflict(qtbot, pane, memory)
-    pane.banner.reload_button.click()
-    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.banner.isVisible(), timeout=5000)
-    texts = [o.text for o in pane.observations.items()]
+    pane.page.banner.reload_button.click()
+    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=5000)
+    texts = [o.text for o in pane.page.observations.items()]
     assert "Theirs: born 1815" in texts and "Mine: poetical science" not in texts
-    assert pane.type_edit.text() == "Mathematician" and not pane.is_dirty()
+    assert pane.page.type_edit.text() == "Mathematician" and not pane.is_dirty()
 
 
 def test_conflict_then_merge_keeps_mine_on_theirs(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     _conflict(qtbot, pane, memory)
-    pane.banner.merge_button.click()
-    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.banner.isVisible(), timeout=5000)
-    assert pane.is_dirty() and pane.type_edit.text() == "Mathematician"
+    pane.page.banner.merge_button.click()
+    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=5000)
+    assert pane.is_dirty() and pane.page.type_edit.text() == "Mathematician"
     pane.save()
     settle(qtbot, pane)
     node = memory.require_node("Ada Lovelace")
@@ -232,28 +232,28 @@ def test_conflict_then_merge_keeps_mine_on_theirs(qtbot, pane: EditorPane, memor
 def test_save_is_refused_when_the_change_arrives_late(qtbot, pane: EditorPane,  # noqa: ANN001
                                                      memory: Memory) -> None:
     open_(qtbot, pane, "Ada Lovelace")
-    pane.observations.add_observation("Mine")
+    pane.page.observations.add_observation("Mine")
     memory.delete_observations([{"entityName": "Ada Lovelace", "observations": ["Daughter of Lord Byron"]}],
                                actor="cursor")
     pane.save()  # before the change feed said anything
-    qtbot.waitUntil(lambda: pane.banner.isVisible(), timeout=5000)
-    assert "cursor" in pane.banner.detail.text()
+    qtbot.waitUntil(lambda: pane.page.banner.isVisible(), timeout=5000)
+    assert "cursor" in pane.page.banner.detail.text()
     assert "Mine" not in memory.require_node("Ada Lovelace").observations
     assert pane.is_dirty()
 
 
 def test_undo_last_change(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     open_(qtbot, pane, "Analytical Engine")
-    pane.observations.add_observation("Never completed")
+    pane.page.observations.add_observation("Never completed")
     pane.save()
     settle(qtbot, pane)
-    assert pane.undo_button.isEnabled() and "Never completed" in pane.undo_button.toolTip()
-    pane.observations.list.setFocus()
-    qtbot.keyClick(pane.observations.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert pane.page.undo_button.isEnabled() and "Never completed" in pane.page.undo_button.toolTip()
+    pane.page.observations.list.setFocus()
+    qtbot.keyClick(pane.page.observations.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle(qtbot, pane)
     assert memory.require_node("Analytical Engine").observations == []
-    assert pane.observations.items() == []
-    assert pane.history.item(0).text().startswith("undid: added “Never completed”\nyou (this app) · ")
+    assert pane.page.observations.items() == []
+    assert pane.page.history.item(0).text().startswith("undid: added “Never completed”\nyou (this app) · ")
 
 
 def test_delete_then_restore(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
@@ -265,7 +265,7 @@ def test_delete_then_restore(qtbot, pane: EditorPane, memory: Memory) -> None:  
     pane.restore_button.click()
     qtbot.waitUntil(lambda: pane.stack.currentIndex() == EDITING and not pane.is_busy(), timeout=5000)
     assert memory.require_node("Charles Babbage").observations == ["Designed the Analytical Engine"]
-    assert len(pane.relations.items()) == 2
+    assert len(pane.page.relations.items()) == 2
 
 
 def test_opening_a_deleted_name_offers_restore(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
@@ -279,15 +279,15 @@ def test_opening_a_deleted_name_offers_restore(qtbot, pane: EditorPane, memory: 
 
 def test_end_a_relation(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     open_(qtbot, pane, "Ada Lovelace")
-    row = next(i for i, r in enumerate(pane.relations.items()) if r.type == "worked_with")
-    pane.relations.table.selectRow(row)
-    pane.relations.end_selected()
-    assert pane.relations.table.item(row, ENDED).text()
+    row = next(i for i, r in enumerate(pane.page.relations.items()) if r.type == "worked_with")
+    pane.page.relations.table.selectRow(row)
+    pane.page.relations.end_selected()
+    assert pane.page.relations.table.item(row, ENDED).text()
     pane.save()
     settle(qtbot, pane)
     ended = {r["relationType"]: r["ended_at"] for r in memory.entity_for_edit("Ada Lovelace")["relations"]}
     assert ended["worked_with"] is not None and ended["programmed"] is None
-    item = pane.relations.table.item(row, TYPE)
+    item = pane.page.relations.table.item(row, TYPE)
     assert item.font().italic() and not item.flags() & Qt.ItemFlag.ItemIsEditable
 
 
@@ -296,23 +296,63 @@ def test_new_entity_is_created_on_save(qtbot, core: Core, memory: Memory) -> Non
     pane = EditorPane(core)
     qtbot.addWidget(pane)
     pane.new_entity()
-    assert not pane.save_button.isEnabled()
-    qtbot.keyClicks(pane.name_edit, "Mary Somerville")
-    pane.observations.add_observation("Introduced Ada to Babbage")
-    pane.relations.add_relation(rtype="knows", other="Ada Lovelace")
+    assert not pane.page.save_button.isEnabled()
+    qtbot.keyClicks(pane.page.name_edit, "Mary Somerville")
+    pane.page.observations.add_observation("Introduced Ada to Babbage")
+    pane.page.relations.add_relation(rtype="knows", other="Ada Lovelace")
     pane.save()
     settle(qtbot, pane)
     assert memory.require_node("Mary Somerville").observations == ["Introduced Ada to Babbage"]
-    assert pane.title.text() == "Mary Somerville" and not pane.is_dirty()
+    assert pane.page.title.text() == "Mary Somerville" and not pane.is_dirty()
 
 
 def test_relation_to_a_missing_entity_is_reported_next_to_the_table(qtbot, pane: EditorPane,  # noqa: ANN001
                                                                    memory: Memory) -> None:
     open_(qtbot, pane, "Ada Lovelace")
     before = memory.latest_change_id()
-    pane.relations.add_relation(rtype="knows", other="Nobody At All")
+    pane.page.relations.add_relation(rtype="knows", other="Nobody At All")
     pane.save()
     settle(qtbot, pane)
-    assert "Nobody At All" in pane.relations.error.text() and pane.is_dirty()
+    assert "Nobody At All" in pane.page.relations.error.text() and pane.is_dirty()
     assert memory.latest_change_id() == before
-    assert pane.relations.table.item(3, OTHER).text() == "Nobody At All"
+    assert pane.page.relations.table.item(3, OTHER).text() == "Nobody At All"
+
+
+def test_merge_follows_a_rename_by_another_client(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Charles Babbage")
+    mark = memory.latest_change_id()
+    pane.page.observations.add_observation("Mine: invented the cowcatcher")
+    memory.rename_entity("Charles Babbage", "C. Babbage", actor="claude-code")
+    feed(pane, memory, mark)
+    assert "renamed Charles Babbage to C. Babbage" in pane.page.banner.detail.text()
+    pane.page.banner.merge_button.click()
+    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=5000)
+    assert pane.page.name_edit.text() == "C. Babbage" and pane.is_dirty()
+    pane.save()
+    settle(qtbot, pane)
+    assert memory.require_node("C. Babbage").observations == ["Designed the Analytical Engine",
+                                                              "Mine: invented the cowcatcher"]
+
+
+def test_other_end_completes_from_the_memory(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
+    open_(qtbot, pane, "Ada Lovelace")
+    pane.page.relations.names_wanted.emit("babb")
+    qtbot.waitUntil(lambda: pane.page.relations.name_choices.stringList() == ["Charles Babbage"], timeout=5000)
+
+
+def test_an_observation_is_edited_in_place_over_several_lines(qtbot, pane: EditorPane,  # noqa: ANN001
+                                                             memory: Memory) -> None:
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    open_(qtbot, pane, "Analytical Engine")
+    item = pane.page.observations.add_observation()  # opens the in-place editor
+    editor = pane.page.observations.list.findChild(QPlainTextEdit)
+    assert editor is not None
+    qtbot.keyClicks(editor, "Designed in 1837")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # a new line, not the end of editing
+    qtbot.keyClicks(editor, "never built")
+    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert item.text() == "Designed in 1837\nnever built"
+    pane.save()
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == ["Designed in 1837\nnever built"]

@@ -10,72 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QCompleter,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
     QMessageBox,
-    QPushButton,
-    QSplitter,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from core.errors import NotFound
-from core.memory import Memory
 from desktop.models.insights import age_text
-from desktop.panes.editor.banner import ConflictBanner
 from desktop.panes.editor.draft import Form, Loaded, delta, rebase, save_arguments, validate
-from desktop.panes.editor.observations import ObservationList
-from desktop.panes.editor.relations import RelationTable
-from desktop.panes.editor.style import error_label
-from desktop.panes.history_view import HistoryView, actor_label, describe_change
+from desktop.panes.editor.entity_page import EntityPage
+from desktop.panes.editor.message_page import MessagePage
+from desktop.panes.editor.reads import load_choices, load_for_editor
+from desktop.panes.history_view import actor_label, describe_change
 from desktop.workers import Core, touched_entities
 
 EMPTY, DELETED, EDITING = range(3)
 NAME_CHECK_MS = 250
 NAMES_MS = 150
-
-
-def load_choices(memory: Memory) -> dict[str, Any]:
-    """What type and relation-type fields complete from: the types in use (most used first),
-    then the schema profile's."""
-    profile = memory.schema_profile()
-    return {"types": list(memory.count_labels()), "profile_types": list(profile.labels),
-            "relation_types": list(memory.relation_type_counts()), "profile_relations": list(profile.relations)}
-
-
-def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
-    """Everything the editor shows for ``name`` in one read (or why it cannot be shown)."""
-    out: dict[str, Any] = {"name": name, **load_choices(memory)}
-    try:
-        out["entity"] = memory.entity_for_edit(name)
-    except NotFound:
-        out["entity"] = None
-        out["deletion"] = memory.last_deletion(name)
-        return out
-    out["history"] = memory.entity_history(name, limit=200)
-    out["undoable"] = memory.undoable_change(entity=name)
-    return out
-
-
-def _section(label: QLabel, body: QWidget, parent: QWidget) -> QWidget:
-    box = QWidget(parent)
-    label.setParent(box)
-    font = label.font()
-    font.setBold(True)
-    label.setFont(font)
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 6, 0, 0)
-    layout.setSpacing(4)
-    layout.addWidget(label)
-    layout.addWidget(body, 1)
-    return box
 
 
 class EditorPane(QWidget):
@@ -102,9 +56,7 @@ class EditorPane(QWidget):
         self._save_error: tuple[str, str] | None = None  # (field, what Save said) until the next edit
 
         self.stack = QStackedWidget(self)
-        self.stack.addWidget(self._empty_page())
-        self.stack.addWidget(self._deleted_page())
-        self.stack.addWidget(self._editor_page())
+        self._build_pages()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.stack)
@@ -122,124 +74,30 @@ class EditorPane(QWidget):
 
     # -- pages --------------------------------------------------------------------------------
 
-    def _empty_page(self) -> QWidget:
-        page = QWidget(self)
-        text = QLabel(self.tr("Nothing open.\n\nPick an entity in the graph or in search to see and edit "
-                              "its observations, relations and history here, or create a new one."), page)
-        text.setWordWrap(True)
-        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        new = QPushButton(self.tr("New entity"), page)
-        new.clicked.connect(self.new_entity)
-        layout = QVBoxLayout(page)
-        layout.addStretch(1)
-        layout.addWidget(text)
-        layout.addWidget(new, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
-        return page
-
-    def _deleted_page(self) -> QWidget:
-        page = QWidget(self)
-        self.deleted_label = QLabel(page)
-        self.deleted_label.setWordWrap(True)
-        self.deleted_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.restore_button = QPushButton(self.tr("Restore deleted entity"), page)
-        self.restore_button.setToolTip(self.tr("Bring it back with its observations and the relations "
-                                               "to entities that still exist"))
+    def _build_pages(self) -> None:
+        empty = MessagePage(self.tr("Nothing open.\n\nPick an entity in the graph or in search to see and edit "
+                                    "its observations, relations and history here, or create a new one."),
+                            self.tr("New entity"), parent=self)
+        empty.button.clicked.connect(self.new_entity)
+        deleted = MessagePage("", self.tr("Restore deleted entity"), self.tr(
+            "Bring it back with its observations and the relations to entities that still exist"), self)
+        self.deleted_label, self.restore_button = deleted.label, deleted.button
         self.restore_button.clicked.connect(self.restore)
-        layout = QVBoxLayout(page)
-        layout.addStretch(1)
-        layout.addWidget(self.deleted_label)
-        layout.addWidget(self.restore_button, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
-        return page
-
-    def _editor_page(self) -> QWidget:
-        page = QWidget(self)
-        self.title = QLabel(page)
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.35)
-        font.setBold(True)
-        self.title.setFont(font)
-        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.dirty_label = QLabel(self.tr("● Unsaved changes"), page)
-        self.dirty_label.setToolTip(self.tr("Nothing is written until you press Save (Ctrl+S)"))
-        self.meta = QLabel(page)
-        self.meta.setEnabled(False)  # the palette's quieter text colour
-        self.banner = ConflictBanner(page)
-        self.banner.reload_requested.connect(self.on_reload_clicked)
-        self.banner.merge_requested.connect(self.on_merge_clicked)
-
-        self.name_edit = QLineEdit(page)
-        self.name_edit.setPlaceholderText(self.tr("The entity's name"))
-        self.name_error = error_label(page)
-        self.type_edit = QLineEdit(page)
-        self.type_edit.setPlaceholderText(self.tr("Person, Project, Concept…"))
-        self.type_choices = QStringListModel(self)
-        completer = QCompleter(self.type_choices, self.type_edit)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        self.type_edit.setCompleter(completer)
-        self.type_error = error_label(page)
-        self.name_edit.textEdited.connect(self.on_name_edited)
-        self.type_edit.textEdited.connect(self.on_form_changed)
-        form = QFormLayout()
-        form.setContentsMargins(0, 0, 0, 0)
-        form.addRow(self.tr("Name"), self.name_edit)
-        form.addRow("", self.name_error)
-        form.addRow(self.tr("Type"), self.type_edit)
-        form.addRow("", self.type_error)
-
-        self.observations = ObservationList(page)
-        self.observations.changed.connect(self.on_form_changed)
-        self.relations = RelationTable(page)
-        self.relations.changed.connect(self.on_form_changed)
-        self.relations.names_wanted.connect(self.on_names_wanted)
-        self.relations.entity_activated.connect(self.entity_activated.emit)
-        self.history = HistoryView(page)
-        self.splitter = QSplitter(Qt.Orientation.Vertical, page)
-        self.splitter.setChildrenCollapsible(False)
-        self.observations_title = QLabel(self.tr("Observations"))
-        self.relations_title = QLabel(self.tr("Relations"))
-        self.splitter.addWidget(_section(self.observations_title, self.observations, page))
-        self.splitter.addWidget(_section(self.relations_title, self.relations, page))
-        self.splitter.addWidget(_section(QLabel(self.tr("History")), self.history, page))
-        self.splitter.setSizes([270, 250, 200])
-
-        self.error = error_label(page)
-        self.save_button = QPushButton(self.tr("Save"), page)
-        self.save_button.setToolTip(self.tr("Write every edit at once (Ctrl+S)"))
-        self.save_button.setDefault(True)
-        self.revert_button = QPushButton(self.tr("Revert"), page)
-        self.revert_button.setToolTip(self.tr("Discard your unsaved edits"))
-        self.undo_button = QPushButton(self.tr("Undo last change"), page)
-        self.delete_button = QPushButton(self.tr("Delete…"), page)
-        self.delete_button.setToolTip(self.tr("Delete this entity (it can be restored afterwards)"))
-        self.save_button.clicked.connect(self.save)
-        self.revert_button.clicked.connect(self.revert)
-        self.undo_button.clicked.connect(self.undo_last)
-        self.delete_button.clicked.connect(lambda: self.delete_entity())
-        buttons = QHBoxLayout()
-        buttons.setContentsMargins(0, 0, 0, 0)
-        buttons.addWidget(self.save_button)
-        buttons.addWidget(self.revert_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.undo_button)
-        buttons.addWidget(self.delete_button)
-
-        header = QHBoxLayout()
-        header.addWidget(self.title, 1)
-        header.addWidget(self.dirty_label)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
-        layout.addLayout(header)
-        layout.addWidget(self.meta)
-        layout.addWidget(self.banner)
-        layout.addLayout(form)
-        layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.error)
-        layout.addLayout(buttons)
-        return page
+        self.page = page = EntityPage(self)
+        page.banner.reload_requested.connect(self.on_reload_clicked)
+        page.banner.merge_requested.connect(self.on_merge_clicked)
+        page.name_edit.textEdited.connect(self.on_name_edited)
+        page.type_edit.textEdited.connect(self.on_form_changed)
+        page.observations.changed.connect(self.on_form_changed)
+        page.relations.changed.connect(self.on_form_changed)
+        page.relations.names_wanted.connect(self.on_names_wanted)
+        page.relations.entity_activated.connect(self.entity_activated.emit)
+        page.save_button.clicked.connect(self.save)
+        page.revert_button.clicked.connect(self.revert)
+        page.undo_button.clicked.connect(self.undo_last)
+        page.delete_button.clicked.connect(lambda: self.delete_entity())
+        for widget in (empty, deleted, page):
+            self.stack.addWidget(widget)
 
     # -- the pane contract ----------------------------------------------------------------------
 
@@ -250,7 +108,7 @@ class EditorPane(QWidget):
         if self.is_dirty() and not self._confirm_discard():
             return
         self._name, self._new, self._remote = name, False, []
-        self.banner.hide()
+        self.page.banner.hide()
         self._load("open")
 
     def new_entity(self) -> None:
@@ -258,13 +116,13 @@ class EditorPane(QWidget):
         if self.is_dirty() and not self._confirm_discard():
             return
         self._name, self._new, self._loaded, self._remote = None, True, None, []
-        self.banner.hide()
+        self.page.banner.hide()
         self._fill(Form(name="", entity_type="Generic"))
-        self.title.setText(self.tr("New entity"))
-        self.meta.setText(self.tr("Not saved yet"))
-        self.history.set_rows([])
+        self.page.title.setText(self.tr("New entity"))
+        self.page.meta.setText(self.tr("Not saved yet"))
+        self.page.history.set_rows([])
         self.stack.setCurrentIndex(EDITING)
-        self.name_edit.setFocus()
+        self.page.name_edit.setFocus()
         self._refresh()
         self.core.read(load_choices, done=self._set_choices)
 
@@ -281,8 +139,8 @@ class EditorPane(QWidget):
         return self._busy > 0
 
     def form(self) -> Form:
-        return Form(self.name_edit.text().strip(), self.type_edit.text().strip(),
-                    self.observations.items(), self.relations.items())
+        return Form(self.page.name_edit.text().strip(), self.page.type_edit.text().strip(),
+                    self.page.observations.items(), self.page.relations.items())
 
     def on_changes(self, rows: list[dict[str, Any]]) -> None:
         """Someone wrote: reload quietly when clean, offer Reload or Merge when dirty."""
@@ -295,8 +153,8 @@ class EditorPane(QWidget):
         if self._busy:
             self._pending.extend(mine)
             return
-        for row in mine:  # follow a rename, so a reload finds the entity under its new name
-            if row["op"] == "rename_entity" and row["before"]["name"] == self._name and not self.is_dirty():
+        for row in mine:  # follow a rename, so Reload and Merge find the entity under its new name
+            if row["op"] == "rename_entity" and row["before"]["name"] == self._name:
                 self._name = row["after"]["name"]
         if not self.is_dirty():
             self._load("reload")
@@ -306,7 +164,7 @@ class EditorPane(QWidget):
         by_id = {r["id"]: r for r in self._remote}
         what = "; ".join(describe_change(r, by_id) for r in self._remote[-3:])
         deleted = any(r["op"] == "delete_entity" and r["entity"] == self._name for r in self._remote)
-        self.banner.show_change(actors, what, deleted=deleted)
+        self.page.banner.show_change(actors, what, deleted=deleted)
         self._refresh()
 
     # -- loading ------------------------------------------------------------------------------
@@ -338,10 +196,10 @@ class EditorPane(QWidget):
         self._loaded, self._name = fresh, fresh.name
         self._undoable = data.get("undoable")
         self._fill(form)
-        self.title.setText(fresh.name)
-        self.meta.setText(self.tr("{type} · created {created} · changed {changed}").format(
+        self.page.title.setText(fresh.name)
+        self.page.meta.setText(self.tr("{type} · created {created} · changed {changed}").format(
             type=fresh.entity_type, created=fresh.created_at[:10], changed=age_text(fresh.updated_at)))
-        self.history.set_rows(data.get("history", []))
+        self.page.history.set_rows(data.get("history", []))
         self.stack.setCurrentIndex(EDITING)
         self._after_load()
 
@@ -357,20 +215,20 @@ class EditorPane(QWidget):
         self._after_load()
 
     def _set_choices(self, data: dict[str, Any]) -> None:
-        self.type_choices.setStringList(list(dict.fromkeys([*data["types"], *data["profile_types"]])))
-        self.relations.type_choices.setStringList(
+        self.page.type_choices.setStringList(list(dict.fromkeys([*data["types"], *data["profile_types"]])))
+        self.page.relations.type_choices.setStringList(
             list(dict.fromkeys([*data["relation_types"], *data["profile_relations"]])))
 
     def _fill(self, form: Form) -> None:
         self._filling = True
-        self.name_edit.setText(form.name)
-        self.type_edit.setText(form.entity_type)
-        self.observations.set_items(form.observations)
-        self.relations.set_items(form.relations)
+        self.page.name_edit.setText(form.name)
+        self.page.type_edit.setText(form.entity_type)
+        self.page.observations.set_items(form.observations)
+        self.page.relations.set_items(form.relations)
         self._filling = False
         self._name_taken = None
         self._save_error = None
-        self.error.hide()
+        self.page.error.hide()
 
     # -- editing ------------------------------------------------------------------------------
 
@@ -380,14 +238,14 @@ class EditorPane(QWidget):
         self.on_form_changed()
 
     def on_check_name(self) -> None:
-        wanted = self.name_edit.text().strip()
+        wanted = self.page.name_edit.text().strip()
         own = self._loaded.name if self._loaded is not None else None
         if wanted and wanted != own:
             self.core.read(lambda m, n: m.get_node(n) is not None, wanted, key="editor-name",
                            done=lambda taken: self.on_name_checked(wanted, taken))
 
     def on_name_checked(self, name: str, taken: bool) -> None:
-        if taken and name == self.name_edit.text().strip():
+        if taken and name == self.page.name_edit.text().strip():
             self._name_taken = name
             self._refresh()
 
@@ -399,7 +257,7 @@ class EditorPane(QWidget):
         prefix = self._names_prefix
         if prefix:
             self.core.read(lambda m, p: [e.name for e in m.search_nodes(p, limit=20).entities], prefix,
-                           key="editor-names", done=self.relations.name_choices.setStringList)
+                           key="editor-names", done=self.page.relations.name_choices.setStringList)
 
     def on_form_changed(self) -> None:
         if not self._filling:
@@ -416,32 +274,32 @@ class EditorPane(QWidget):
             problems["name"] = self.tr("An entity called “{name}” already exists.").format(name=self._name_taken)
         self._problems = problems
         where, said = self._save_error or ("", "")
-        for label, key in ((self.name_error, "name"), (self.type_error, "type")):
+        for label, key in ((self.page.name_error, "name"), (self.page.type_error, "type")):
             text = problems.get(key, said if where == key else "")
             label.setText(text)
             label.setVisible(bool(text))
-        self.observations.show_problems({int(k[4:]): v for k, v in problems.items() if k.startswith("obs:")})
-        self.relations.show_problems({int(k[4:]): v for k, v in problems.items() if k.startswith("rel:")},
+        self.page.observations.show_problems({int(k[4:]): v for k, v in problems.items() if k.startswith("obs:")})
+        self.page.relations.show_problems({int(k[4:]): v for k, v in problems.items() if k.startswith("rel:")},
                                      said if where == "relations" else "")
-        self.dirty_label.setVisible(dirty)
+        self.page.dirty_label.setVisible(dirty)
         form = self.form()
-        self.observations_title.setText(self.tr("Observations ({n})").format(n=len(form.observations)))
+        self.page.observations_title.setText(self.tr("Observations ({n})").format(n=len(form.observations)))
         current = sum(1 for r in form.relations if not r.ended_at)
         ended = len(form.relations) - current
-        self.relations_title.setText(self.tr("Relations ({n})").format(n=current) if not ended else
+        self.page.relations_title.setText(self.tr("Relations ({n})").format(n=current) if not ended else
                                      self.tr("Relations ({n}, {ended} ended)").format(n=current, ended=ended))
-        self.save_button.setEnabled(dirty and not problems and not self._busy)
-        self.revert_button.setEnabled(dirty)
-        self.delete_button.setEnabled(not self._new and self._loaded is not None)
+        self.page.save_button.setEnabled(dirty and not problems and not self._busy)
+        self.page.revert_button.setEnabled(dirty)
+        self.page.delete_button.setEnabled(not self._new and self._loaded is not None)
         can_undo = self._undoable is not None and not dirty and not self._new
-        self.undo_button.setEnabled(can_undo)
+        self.page.undo_button.setEnabled(can_undo)
         if dirty:
-            self.undo_button.setToolTip(self.tr("Save or revert your edits first"))
+            self.page.undo_button.setToolTip(self.tr("Save or revert your edits first"))
         elif self._undoable is not None:
-            self.undo_button.setToolTip(self.tr("Undo: {who} {what} (Ctrl+Z)").format(
+            self.page.undo_button.setToolTip(self.tr("Undo: {who} {what} (Ctrl+Z)").format(
                 who=actor_label(self._undoable["actor"]), what=describe_change(self._undoable)))
         else:
-            self.undo_button.setToolTip(self.tr("Nothing to undo"))
+            self.page.undo_button.setToolTip(self.tr("Nothing to undo"))
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -453,19 +311,19 @@ class EditorPane(QWidget):
         if not self.is_dirty():
             return
         if self._problems:
-            self.error.setText(self.tr("Fix the marked fields first; nothing was saved."))
-            self.error.show()
+            self.page.error.setText(self.tr("Fix the marked fields first; nothing was saved."))
+            self.page.error.show()
             return
         form = self.form()
         args = save_arguments(self._loaded, form, delta(self._loaded, form))
         self._busy += 1
-        self.save_button.setEnabled(False)
+        self.page.save_button.setEnabled(False)
         self.core.write(lambda m: m.save_entity(**args), done=self.on_saved, failed=self.on_save_failed)
 
     def on_saved(self, result: dict[str, Any]) -> None:
         self._busy = max(0, self._busy - 1)
         self._name, self._new, self._remote = result["name"], False, []
-        self.banner.hide()
+        self.page.banner.hide()
         self.saved.emit(result["name"])
         self.status_message.emit(self.tr("Saved {name}.").format(name=result["name"]))
         self._load("reload")
@@ -473,16 +331,16 @@ class EditorPane(QWidget):
     def on_save_failed(self, message: str) -> None:
         self._busy = max(0, self._busy - 1)
         if "since you opened it" in message:
-            self.banner.show_change(self.tr("someone else"), message)
+            self.page.banner.show_change(self.tr("someone else"), message)
         elif "already exists" in message:
             self._save_error = ("name", message)
         elif "relation" in message or "entity called" in message:
             self._save_error = ("relations", message)
         else:
-            self.error.setText(message)
-            self.error.show()
+            self.page.error.setText(message)
+            self.page.error.show()
         self.status_message.emit(self.tr("Not saved: {reason}").format(reason=message))
-        self.save_button.setEnabled(True)
+        self.page.save_button.setEnabled(True)
         self._after_load()
 
     def revert(self) -> None:
@@ -493,17 +351,17 @@ class EditorPane(QWidget):
             self.stack.setCurrentIndex(EMPTY)
         elif self._loaded is not None:
             self._fill(self._loaded.form())
-            self.banner.hide()
+            self.page.banner.hide()
             self._remote = []
         self._refresh()
 
     def on_reload_clicked(self) -> None:
-        self.banner.hide()
+        self.page.banner.hide()
         self._remote = []
         self._load("reload")
 
     def on_merge_clicked(self) -> None:
-        self.banner.hide()
+        self.page.banner.hide()
         self._remote = []
         self._merge = delta(self._loaded, self.form())
         self._load("merge")
@@ -550,13 +408,13 @@ class EditorPane(QWidget):
 
     def on_write_failed(self, message: str) -> None:
         self._busy = max(0, self._busy - 1)
-        self.error.setText(message)
-        self.error.show()
+        self.page.error.setText(message)
+        self.page.error.show()
         self.status_message.emit(message)
         self._after_load()
 
     def _confirm_discard(self) -> bool:
         answer = QMessageBox.question(
             self, self.tr("Unsaved changes"),
-            self.tr("Discard your unsaved edits to “{name}”?").format(name=self.name_edit.text()))
+            self.tr("Discard your unsaved edits to “{name}”?").format(name=self.page.name_edit.text()))
         return answer == QMessageBox.StandardButton.Yes
