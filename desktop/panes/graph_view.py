@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, QVariantAnimation, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPen, QWheelEvent
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPen, QWheelEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QWidget
 
 from desktop.panes.graph_data import GraphSnapshot
@@ -22,6 +22,7 @@ LABEL_CELL_PX = 160  # grid for finding overlapping labels quickly
 LABEL_DELAY_MS = 60
 WHEEL_STEP = 1.0015  # per 1/8 degree of wheel turn: one notch (120) zooms by ≈ 20 %
 KEY_STEP = 1.25
+STRONG_EDGES_FULL = 40  # up to this many relations of the selected node are drawn fully strong
 
 
 class GraphView(QGraphicsView):
@@ -60,6 +61,7 @@ class GraphView(QGraphicsView):
         self._label_timer.setInterval(LABEL_DELAY_MS)
         self._label_timer.timeout.connect(self.update_labels)
         self.setBackgroundBrush(style.background)
+        self._strong_count = 0
         self._edge_item = QGraphicsPathItem()
         self._edge_item.setZValue(0)
         self._strong_item = QGraphicsPathItem()
@@ -114,13 +116,21 @@ class GraphView(QGraphicsView):
         selected node's relations as a second, stronger one."""
         every, strong = QPainterPath(), QPainterPath()
         nodes, selected = self.nodes, self.selected
+        strong_count = 0
         for source, target, _ in self.edges:
             a, b = nodes[source].pos(), nodes[target].pos()
-            path = strong if selected in (source, target) else every
+            if selected in (source, target):
+                path = strong
+                strong_count += 1
+            else:
+                path = every
             path.moveTo(a)
             path.lineTo(b)
         self._edge_item.setPath(every)
         self._strong_item.setPath(strong)
+        if strong_count != self._strong_count:
+            self._strong_count = strong_count
+            self._style_edges()
 
     def positions(self) -> dict[str, Point]:
         """Where each shown node is now (the next layout starts from here)."""
@@ -141,8 +151,13 @@ class GraphView(QGraphicsView):
         self._style_edges()
 
     def _style_edges(self) -> None:
+        # A hub's hundreds of relations drawn strong would flood the picture: fainter when many.
+        strong = QColor(self.style_.edge_strong)
+        if self._strong_count > STRONG_EDGES_FULL:
+            strong.setAlpha(max(70, int(strong.alpha() * STRONG_EDGES_FULL / self._strong_count)))
+        strong_width = 2.0 if self._strong_count <= STRONG_EDGES_FULL else 1.2
         for item, colour, width in ((self._edge_item, self.style_.edge, 1.0),
-                                    (self._strong_item, self.style_.edge_strong, 2.0)):
+                                    (self._strong_item, strong, strong_width)):
             pen = QPen(colour, width)
             pen.setCosmetic(True)
             item.setPen(pen)
