@@ -356,3 +356,27 @@ def test_an_observation_is_edited_in_place_over_several_lines(qtbot, pane: Edito
     pane.save()
     settle(qtbot, pane)
     assert memory.require_node("Analytical Engine").observations == ["Designed in 1837\nnever built"]
+
+
+def test_ctrl_s_in_a_window_with_its_own_save_action_is_not_ambiguous(qtbot, core: Core,  # noqa: ANN001
+                                                                      memory: Memory) -> None:
+    from PySide6.QtGui import QAction, QKeySequence
+    from PySide6.QtWidgets import QMainWindow
+
+    seed(memory)
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    pane = EditorPane(core)
+    save = QAction("Save", window)
+    save.setShortcut(QKeySequence.StandardKey.Save)
+    save.triggered.connect(pane.save)  # what the main window's Edit ▸ Save entity does
+    window.addAction(save)
+    window.setCentralWidget(pane)
+    window.show()
+    open_(qtbot, pane, "Analytical Engine")
+    pane.page.observations.add_observation("Steam powered")
+    pane.page.type_edit.setFocus()
+    with qtbot.waitSignal(pane.saved, timeout=5000):
+        qtbot.keyClick(pane.page.type_edit, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == ["Steam powered"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QMessageBox,
     QStackedWidget,
@@ -66,11 +66,19 @@ class EditorPane(QWidget):
         self._names_timer = QTimer(self, singleShot=True, interval=NAMES_MS)
         self._names_timer.timeout.connect(self.on_fetch_names)
         self._names_prefix = ""
-        for keys, slot in ((QKeySequence.StandardKey.Save, self.save), (QKeySequence.StandardKey.Undo, self.undo_last)):
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(slot)
         self.stack.setCurrentIndex(EMPTY)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Ctrl+S saves and Ctrl+Z undoes when a field does not use the key itself. Not QShortcuts:
+        the main window's Save and Undo actions have the same keys, and two would cancel out."""
+        if event.matches(QKeySequence.StandardKey.Save):
+            self.save()
+        elif event.matches(QKeySequence.StandardKey.Undo):
+            self.undo_last()
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
 
     # -- pages --------------------------------------------------------------------------------
 
