@@ -380,3 +380,10 @@ def test_ctrl_s_in_a_window_with_its_own_save_action_is_not_ambiguous(qtbot, cor
         qtbot.keyClick(pane.page.type_edit, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     settle(qtbot, pane)
     assert memory.require_node("Analytical Engine").observations == ["Steam powered"]
+
+
+def test_opening_another_entity_before_the_first_loads_shows_the_last(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
+    pane.open_entity("Ada Lovelace")
+    pane.open_entity("Charles Babbage")
+    settle(qtbot, pane)
+    assert pane.page.title.text() == "Charles Babbage" and not pane.is_busy()

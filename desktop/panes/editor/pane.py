@@ -54,6 +54,7 @@ class EditorPane(QWidget):
         self._filling = False
         self._problems: dict[str, str] = {}
         self._save_error: tuple[str, str] | None = None  # (field, what Save said) until the next edit
+        self._load_seq = 0  # only the newest load is shown
 
         self.stack = QStackedWidget(self)
         self._build_pages()
@@ -180,11 +181,15 @@ class EditorPane(QWidget):
     def _load(self, mode: str) -> None:
         assert self._name is not None
         self._busy += 1
-        self.core.read(load_for_editor, self._name, key="editor-load",
-                       done=lambda data: self.on_loaded(data, mode), failed=self.on_load_failed)
+        self._load_seq += 1
+        seq = self._load_seq
+        self.core.read(load_for_editor, self._name,
+                       done=lambda data: self.on_loaded(data, mode, seq), failed=self.on_load_failed)
 
-    def on_loaded(self, data: dict[str, Any], mode: str) -> None:
+    def on_loaded(self, data: dict[str, Any], mode: str, seq: int) -> None:
         self._busy = max(0, self._busy - 1)
+        if seq != self._load_seq:  # another entity was opened meanwhile: its load will show
+            return
         self._set_choices(data)
         if data["entity"] is None:
             self._loaded = None
