@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -41,6 +43,11 @@ DECAY_RATE = 0.01  # per day: c · exp(−0.01 · days), ≈ 63 % left after 100
 HALF_LIFE_DAYS = 30.0  # temporal score: confidence · 2^(−days / 30)
 
 
+def vocabulary_key(word: str) -> str:
+    """How a label or relation type is compared: case, spaces, ``_``, ``-`` and ``.`` ignored."""
+    return re.sub(r"[\s_.\-]+", "", word.casefold())
+
+
 @dataclass(frozen=True)
 class ReflectRules:
     """The profile's ``reflect`` section: which relation types and statuses mean what."""
@@ -57,6 +64,17 @@ class ReflectRules:
     min_cluster_size: int = 3
     evidence_cap: int = 25
     max_pending_per_pattern: int = 200
+    # Other spellings of the labels and relation types above, as users of the official server
+    # write them ("tech", "fixed by"…): ((canonical, (alias, …)), …). Case, spaces, "_" and "-"
+    # never matter (``technology``, ``uses``, ``solved_by`` match already); these add other words.
+    synonyms: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def spellings(self, canonical: str, present: Iterable[str]) -> list[str]:
+        """The values in ``present`` (types or relation types in the graph) that mean ``canonical``."""
+        key = vocabulary_key(canonical)
+        wanted = {key, *(vocabulary_key(a) for c, aliases in self.synonyms if vocabulary_key(c) == key
+                         for a in aliases)}
+        return sorted({canonical, *(p for p in present if vocabulary_key(p) in wanted)})
 
     def fingerprint(self) -> str:
         """A short hash of every rule: a changed profile forces a full reflect."""

@@ -184,6 +184,9 @@ def _build(layers: list[tuple[str, dict[str, Any]]]) -> Profile:
             if key not in _RULE_FIELDS:
                 raise ConfigError(f"{source}: unknown reflect setting {key!r}; known: "
                                   f"{', '.join(sorted(_RULE_FIELDS))}.")
+            if key == "synonyms":  # each layer adds spellings to the ones before
+                rules[key] = _merge_synonyms(rules.get(key, ()), value, source)
+                continue
             rules[key] = _rule_value(key, value, source)
     return Profile(name=name, labels=MappingProxyType(labels), relations=tuple(relations),
                    reflect=ReflectRules(**rules), sources=tuple(s for s, _ in layers))
@@ -193,6 +196,20 @@ def _mapping(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where} must be a JSON object.")
     return value
+
+
+def _merge_synonyms(
+    before: tuple[tuple[str, tuple[str, ...]], ...], value: Any, source: str
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``{"Technology": ["tech", …], "USES": ["built with", …]}`` added to ``before``."""
+    merged = {c: list(a) for c, a in before}
+    for canonical, aliases in _mapping(value, f"{source}: reflect.synonyms").items():
+        if canonical.startswith("$"):
+            continue
+        if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
+            raise ConfigError(f"{source}: reflect.synonyms.{canonical} must be a list of words.")
+        merged[canonical] = list(dict.fromkeys([*merged.get(canonical, []), *aliases]))
+    return tuple(sorted((c, tuple(a)) for c, a in merged.items()))
 
 
 def _rule_value(key: str, value: Any, source: str) -> Any:

@@ -29,6 +29,7 @@ is 1 when the relation points from the anchor to the member.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -511,15 +512,37 @@ EVIDENCE: dict[str, tuple[str, ...]] = {
 NAMES = "SELECT id, name, entity_type FROM entities WHERE id IN (SELECT value FROM json_each(?))"
 
 
+# The labels the statements above name literally; ``localize`` widens each to its spellings.
+DETECTOR_LABELS = ("Problem", "Vulnerability", "Concept", "Project", "Decision", "Course", "Domain",
+                   "Technique", "Technology", "Insight")
+_ONE_LABEL = re.compile(r"(<>|=)\s*'(" + "|".join(DETECTOR_LABELS) + r")'")
+_LABEL_LIST = re.compile(r"\bIN\s*\(\s*('[^']*'(?:\s*,\s*'[^']*')*)\s*\)")
+_ONE_RELATION = re.compile(r"(\+?r\.relation_type)\s*=\s*:(solved_by|covers|in_domain)\b")
+
+
+def localize(sql: str, labels: dict[str, list[str]]) -> str:
+    """``sql`` matching every spelling of its labels (``= 'X'`` → ``IN ('X', 'x')``) and relation
+    types (``= :covers`` → ``IN`` the ``:covers`` list)."""
+    sql = _ONE_RELATION.sub(r"\1 IN (SELECT value FROM json_each(:\2))", sql)
+    sql = _ONE_LABEL.sub(lambda m: ("NOT IN" if m[1] == "<>" else "IN") + f" ('{m[2]}')", sql)
+
+    def widen(m: re.Match[str]) -> str:
+        words = [w.strip().strip("'") for w in m[1].split(",")]
+        spelled = dict.fromkeys(s for w in words for s in labels.get(w, [w]))
+        return "IN (" + ", ".join("'" + s.replace("'", "''") + "'" for s in spelled) + ")"
+
+    return _LABEL_LIST.sub(widen, sql)
+
+
 def detector_params(rules: ReflectRules, *, cutoff: str) -> dict[str, Any]:
     """Named parameters for every statement above (each binds the ones it names)."""
     return {
         "cap": rules.evidence_cap,
         "min_cluster": rules.min_cluster_size,
         "uses": json.dumps(list(rules.uses_relations)),
-        "solved_by": rules.solved_by_relation,
-        "covers": rules.covers_relation,
-        "in_domain": rules.in_domain_relation,
+        "solved_by": json.dumps([rules.solved_by_relation]),
+        "covers": json.dumps([rules.covers_relation]),
+        "in_domain": json.dumps([rules.in_domain_relation]),
         "resolved": json.dumps([s.lower() for s in rules.resolved_statuses]),
         # No status at all counts as active (Engrama: status in (active, null)).
         "active": json.dumps(["", *(s.lower() for s in rules.active_statuses)]),
@@ -544,10 +567,28 @@ class DetectionSession:
         self.fingerprint = ""
         self._params = detector_params(rules, cutoff=cutoff)
         self._built: set[str] = set()
+        self._labels: dict[str, list[str]] = {}
 
     def open(self) -> None:
         self._drop()
         self.fingerprint = insights.graph_fingerprint(self._conn)
+        self._learn_spellings()
+
+    def _learn_spellings(self) -> None:
+        """Which labels and relation types in this graph mean the ones the detectors name: an
+        official-style graph writes ``technology`` and ``uses`` where Engrama writes ``Technology``
+        and ``USES`` (see ``ReflectRules.spellings``)."""
+        types = [r[0] for r in self._conn.execute("SELECT DISTINCT entity_type FROM entities")]
+        rels = [r[0] for r in self._conn.execute("SELECT DISTINCT relation_type FROM relations")]
+        self._labels = {label: self.rules.spellings(label, types) for label in DETECTOR_LABELS}
+        rules = self.rules
+        for param, names in (("uses", rules.uses_relations), ("solved_by", (rules.solved_by_relation,)),
+                             ("covers", (rules.covers_relation,)), ("in_domain", (rules.in_domain_relation,))):
+            self._params[param] = json.dumps(sorted({s for n in names for s in rules.spellings(n, rels)}))
+
+    def _sql(self, sql: str) -> str:
+        """``sql`` with each detector label widened to its spellings in this graph."""
+        return localize(sql, self._labels)
 
     def close(self) -> None:
         self._drop()
@@ -571,14 +612,14 @@ class DetectionSession:
         for name in NEEDS.get(pattern, ()):
             if name not in self._built:
                 for sql in PREPARE[name]:
-                    self._conn.execute(sql, self._params)
+                    self._conn.execute(self._sql(sql), self._params)
                 self._built.add(name)
 
     def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
         """Every candidate of ``pattern``: the rows of ``CANDIDATES[pattern]``, as tuples (a
         graph of 100k entities gives tens of thousands; tuples keep that cheap)."""
         self._build(pattern)
-        rows = self._conn.execute(CANDIDATES[pattern], self._params).fetchall()
+        rows = self._conn.execute(self._sql(CANDIDATES[pattern]), self._params).fetchall()
         if pattern == "under_connected_nodes":
             rows = [r for r in rows if r[0]]  # the aggregate row exists even when none is found
         return rows
@@ -601,7 +642,7 @@ class DetectionSession:
             chunk = [list(k) if pairs else k for k in keys[start : start + _EVIDENCE_CHUNK]]
             params = {**self._params, "keys" if pairs else "ids": json.dumps(chunk)}
             for sql in EVIDENCE[pattern]:
-                cur = self._conn.execute(sql, params)
+                cur = self._conn.execute(self._sql(sql), params)
                 if cur.description is None:
                     continue
                 columns = [d[0] for d in cur.description]
