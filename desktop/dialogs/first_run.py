@@ -36,8 +36,8 @@ log = logging.getLogger(__name__)
 class FirstRunDialog(QDialog):
     """Welcome, the memory file, the endpoint, and one tab per supported assistant."""
 
-    def __init__(self, settings: Settings, endpoint: dict[str, Any] | None = None, parent: QWidget | None = None,
-                 *, settings_path: Path | None = None) -> None:
+    def __init__(self, settings: Settings, endpoint: dict[str, Any] | Any | None = None,
+                 parent: QWidget | None = None, *, settings_path: Path | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
         self.settings_path = settings_path
@@ -85,6 +85,9 @@ class FirstRunDialog(QDialog):
         self.endpoint_label.setWordWrap(True)
         self.endpoint_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.set_endpoint(endpoint)
+        changed = getattr(endpoint, "changed", None)
+        if changed is not None and hasattr(changed, "connect"):  # a live hub: follow it as it starts or stops
+            changed.connect(lambda: self.set_endpoint(endpoint))
 
         self.tabs = QTabWidget()
         self.panels: dict[str, ConnectClientPanel] = {}
@@ -119,10 +122,14 @@ class FirstRunDialog(QDialog):
         """Whether the welcome screen is still due (it has never been closed)."""
         return not settings.first_run_done
 
-    def set_endpoint(self, endpoint: dict[str, Any] | None) -> None:
-        """Show whether the app is serving assistants now (the hub's info: ``url``, ``running``)."""
-        url = (endpoint or {}).get("url")
-        running = bool(url) and (endpoint or {}).get("running", True)
+    def set_endpoint(self, endpoint: dict[str, Any] | Any | None) -> None:
+        """Show whether the app is serving assistants now: ``endpoint`` is the hub's info (a dict with
+        ``url``, maybe ``running``), an object with ``url`` and ``running`` (the hub itself), or None."""
+        if isinstance(endpoint, dict) or endpoint is None:
+            url, running = (endpoint or {}).get("url"), (endpoint or {}).get("running", True)
+        else:
+            url, running = getattr(endpoint, "url", None), getattr(endpoint, "running", True)
+        running = bool(url) and bool(running)
         if running:
             text = self.tr("Assistants connect to {url} while this app is open, so what they write "
                            "appears here as they write it.").format(url=url)

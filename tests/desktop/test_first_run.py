@@ -11,8 +11,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from core.clients import CLIENTS, TITLES, config_path, server_command, snippet
+from core.memory import Memory
 from core.settings import Settings, user_settings
 from desktop.dialogs.first_run import FirstRunDialog
+from desktop.hub import Hub
+from tests.desktop.test_hub import _wait_for, loop  # noqa: F401 - the qasync loop fixture
 
 
 @pytest.fixture
@@ -43,6 +46,23 @@ def test_it_shows_the_memory_the_endpoint_and_every_client(dialog: FirstRunDialo
         assert panel.snippet.toPlainText() == snippet(client, tmp_path / "data" / "memory.db")
         assert panel.snippet.isReadOnly() and panel.add_button.text() == f"Add to {TITLES[client]}"
     dialog.set_endpoint(None)
+    assert "starts Hipocampo by itself" in dialog.endpoint_label.text()
+
+
+def test_it_follows_the_hub_as_it_starts(qtbot, loop, home: Path, tmp_path: Path) -> None:  # noqa: ANN001, F811
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none", actor="gui")) as memory:
+        hub = Hub(memory, hub_file=tmp_path / "endpoint.json")
+        dialog = FirstRunDialog(memory.settings, endpoint=hub)  # the app's hub itself, not yet serving
+        qtbot.addWidget(dialog)
+        assert "starts Hipocampo by itself" in dialog.endpoint_label.text()
+
+        async def scenario() -> None:
+            hub.start()
+            await _wait_for(lambda: hub.running)
+            assert f"Assistants connect to {hub.url}" in dialog.endpoint_label.text()
+            await hub.stop_and_wait()
+
+        loop.run_until_complete(scenario())
     assert "starts Hipocampo by itself" in dialog.endpoint_label.text()
 
 
