@@ -30,6 +30,7 @@ from core.memory import Memory
 from desktop.models.activity import NOT_UNDOABLE, ActivityModel, Row, describe, matches, plain
 from desktop.panes.activity_delegate import ActivityDelegate
 from desktop.panes.history_view import actor_label
+from desktop.panes.weak_callbacks import weakly
 from desktop.workers import Core
 
 PAGE = 200
@@ -209,13 +210,13 @@ class ActivityPane(QWidget):
         """Read the newest page again for the current filters."""
         self._filters = self.filters()
         self._has_more = False
-        self.core.read(_read_page, self._filters, None, done=self.on_page, failed=self.on_read_failed,
-                       key="activity-page")
+        self.core.read(_read_page, self._filters, None, done=weakly(self.on_page),
+                       failed=weakly(self.on_read_failed), key="activity-page")
 
     def undo_change(self, change_id: int) -> None:
         """Take back change ``change_id`` (redo, when it is itself an undo)."""
         self.banner.hide()  # the last undo's message is about something else
-        self.core.write(_undo, change_id, done=self.on_undone, failed=self.on_undo_failed)
+        self.core.write(_undo, change_id, done=weakly(self.on_undone), failed=weakly(self.on_undo_failed))
 
     def on_changes(self, rows: list[dict]) -> None:
         """New change_log rows (oldest first): the ones that pass the filters go on top, lit."""
@@ -242,7 +243,7 @@ class ActivityPane(QWidget):
     # -- reading ---------------------------------------------------------------------------
 
     def refresh_actors(self) -> None:
-        self.core.read(_read_actors, done=self.on_actors, key="activity-actors")
+        self.core.read(_read_actors, done=weakly(self.on_actors), key="activity-actors")
 
     def on_actors(self, actors: list[dict[str, Any]]) -> None:
         self.model.assign_hues([a["actor"] for a in actors])
@@ -292,8 +293,8 @@ class ActivityPane(QWidget):
         near_end = bar.maximum() - bar.value() <= MORE_WHEN_WITHIN_ROWS * row_height
         if self._has_more and not self._loading_more and near_end and self.model.oldest_id is not None:
             self._loading_more = True
-            self.core.read(_read_page, self._filters, self.model.oldest_id, done=self.on_page,
-                           failed=self.on_read_failed, key="activity-more")
+            self.core.read(_read_page, self._filters, self.model.oldest_id, done=weakly(self.on_page),
+                           failed=weakly(self.on_read_failed), key="activity-more")
 
     # -- acting ----------------------------------------------------------------------------
 
@@ -313,7 +314,7 @@ class ActivityPane(QWidget):
             return
         name = self.model.row_at(index.row()).get("entity")
         if name:
-            self.core.read(_exists, name, done=self.on_entity_checked)
+            self.core.read(_exists, name, done=weakly(self.on_entity_checked))
 
     def on_entity_checked(self, result: tuple[str, bool]) -> None:
         name, exists = result

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from core.memory import Memory
 from desktop.models.search_results import EXACT, MEANING, SearchOutcome, SearchResultsModel, run_search
 from desktop.panes.snippet_delegate import SnippetDelegate
+from desktop.panes.weak_callbacks import weakly
 from desktop.workers import Core
 
 TYPING_DEBOUNCE_MS = 200
@@ -170,7 +171,8 @@ class SearchPane(QWidget):
             self._shown = None
             self._show_empty()
             return
-        self.core.read(run_search, *asked, done=self.on_results, failed=self.on_search_failed, key="search")
+        self.core.read(run_search, *asked, done=weakly(self.on_results), failed=weakly(self.on_search_failed),
+                       key="search")
 
     def on_changes(self, rows: list[dict]) -> None:
         """Something was written: results, types and indexing progress may have moved."""
@@ -259,7 +261,7 @@ class SearchPane(QWidget):
     # -- types and indexing progress -------------------------------------------------------
 
     def refresh_types(self) -> None:
-        self.core.read(_read_types, done=self.on_types, key="search-types")
+        self.core.read(_read_types, done=weakly(self.on_types), key="search-types")
 
     def on_types(self, counts: dict[str, int]) -> None:
         current = self.entity_type()
@@ -274,7 +276,8 @@ class SearchPane(QWidget):
         self.type_combo.blockSignals(False)
 
     def refresh_status(self) -> None:
-        self.core.read(_read_embedding_status, done=self.on_embedding_status, key="search-embedding-status")
+        self.core.read(_read_embedding_status, done=weakly(self.on_embedding_status),
+                       key="search-embedding-status")
 
     def on_embedding_status(self, status: dict[str, Any]) -> None:
         self._status = status
