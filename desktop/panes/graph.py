@@ -30,6 +30,7 @@ from desktop.workers import Core, touched_entities
 __all__ = ["GraphPane", "measure_pan_zoom_fps"]
 
 REFRESH_DELAY_MS = 400  # a burst of writes (an import, a client's batch) redraws once
+OVERVIEW_REFRESH_MS = 3000  # ranking a large memory takes a few hundred ms: not after every write
 LEGEND_MARGIN = 10
 
 
@@ -49,7 +50,6 @@ class GraphPane(QWidget):
         self._key = f"graph-pane-{id(self)}"
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
-        self._refresh_timer.setInterval(REFRESH_DELAY_MS)
         self._refresh_timer.timeout.connect(self.on_refresh_due)
 
         self.view = GraphView(GraphStyle.from_palette(self.palette()))
@@ -245,7 +245,10 @@ class GraphPane(QWidget):
         if not touched:
             return
         if self.request.kind == "overview" or not self.view.nodes or touched & self.shown_names():
-            self._refresh_timer.start()
+            # Not restarted while pending: a steady stream of writes still redraws regularly.
+            if not self._refresh_timer.isActive():
+                big = self.request.kind == "overview" and (self.snapshot is not None and self.snapshot.total > 20_000)
+                self._refresh_timer.start(OVERVIEW_REFRESH_MS if big else REFRESH_DELAY_MS)
 
     def on_refresh_due(self) -> None:
         if self.request is not None:
