@@ -27,6 +27,7 @@ from core.settings import Settings
 from desktop.hub import Hub
 from desktop.resources import app_icon, resource
 from desktop.single_instance import InstanceServer, send_to_running, server_name
+from desktop.theme import apply_theme
 from desktop.tray import Tray
 from desktop.workers import ChangeFeed, Core
 
@@ -260,6 +261,9 @@ class HipocampoApp(QObject):
         old = self.settings
         self.settings = settings
         self.window.close_to_tray = self._close_to_tray()
+        app = QApplication.instance()
+        if isinstance(app, QApplication) and old.theme != settings.theme:
+            apply_theme(app, settings.theme)
         reopen_keys = ("db", "embeddings", "openai_base_url", "openai_model", "openai_api_key",
                        "openai_dimensions", "hub_port")
         if any(getattr(old, k, None) != getattr(settings, k, None) for k in reopen_keys):
@@ -346,7 +350,7 @@ def make_qapplication(argv: list[str] | None = None) -> QApplication:
     app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)  # the tray keeps the hub alive
     if sys.platform.startswith("linux"):
-        app.setStyle("Fusion")  # follows the system's light/dark scheme on every desktop
+        app.setStyle("Fusion")  # one look on every Linux desktop; theme.py gives it light and dark
     install_translations(app)
     return app
 
@@ -375,6 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         overrides["db"] = args.db
     settings = Settings(**overrides)
     app = make_qapplication([sys.argv[0]])
+    apply_theme(app, settings.theme)
 
     from desktop.dialogs.crash import install_crash_handler
 
