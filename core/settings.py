@@ -57,6 +57,7 @@ class Settings(BaseSettings):
     close_to_tray: bool = Field(True, description="closing the window keeps the app in the tray")
     start_with_system: bool = Field(False, description="start the app when the user logs in")
     first_run_done: bool = Field(False, description="the welcome screen has been seen")
+    theme: Literal["system", "light", "dark"] = Field("system", description="the app's colours")
 
     @classmethod
     def settings_customise_sources(
