@@ -270,9 +270,19 @@ class Memory:
 
     def search_nodes(self, query: str, *, limit: int | None = None) -> KnowledgeGraph:
         """Substring search, folding case and accents; every character is literal; ``""`` matches all."""
+        self._check_query(query)
+        return self.graph.search_nodes(query, limit=limit)
+
+    def search_nodes_dump(self, query: str, *, limit: int | None = None) -> dict[str, Any]:
+        """``search_nodes`` as the official JSON shape, built the fastest way the backend knows."""
+        self._check_query(query)
+        dump = getattr(self.graph, "search_nodes_dump", None)  # backends without a fast path: models
+        return dump(query, limit=limit) if dump is not None else self.graph.search_nodes(query, limit=limit).dump()
+
+    @staticmethod
+    def _check_query(query: Any) -> None:
         if not isinstance(query, str):
             raise InvalidInput(f"query must be a string, got {type(query).__name__}")
-        return self.graph.search_nodes(query, limit=limit)
 
     def open_nodes(self, names: Any) -> KnowledgeGraph:
         return self.graph.open_nodes([n.name for n in _coerce(

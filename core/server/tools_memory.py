@@ -171,7 +171,7 @@ def search_nodes(
 ) -> CallToolResult:
     """Search for nodes in the knowledge graph based on a query: a case- and accent-insensitive
     substring of the name, type or any observation. Relations touching a hit come too."""
-    return tool_result(memory_of(ctx).search_nodes(query, limit=limit).dump())
+    return tool_result(memory_of(ctx).search_nodes_dump(query, limit=limit))
 
 
 def open_nodes(

@@ -95,3 +95,30 @@ def test_any_string_is_safe_and_matches_substrings(tricky: Memory, query: str) -
         if name in found:
             assert any(fold(query) in fold(part) for part in text.split("\x1f"))
     tricky.fulltext_search(query)
+
+
+def test_a_match_never_spans_two_fields(mem: Memory) -> None:
+    """Name, type and each observation are matched one at a time, whatever the query holds."""
+    mem.create_entities([
+        {"name": "abc", "entityType": "def", "observations": ["ghi", "jkl"]},
+        {"name": "unit\x1fseparator", "observations": ["line one\nline two"]},
+    ])
+    for query in ["cde", "c\x1fd", "fgh", "f\x1fg", "ij", "i\x1fj", "i\nj", "abcdef"]:
+        assert mem.search_nodes(query).entities == [], query
+    assert [e.name for e in mem.search_nodes("T\x1fS").entities] == ["unit\x1fseparator"]
+    assert [e.name for e in mem.search_nodes("ONE\nLINE").entities] == ["unit\x1fseparator"]
+    assert mem.search_nodes("t\x1fs", limit=1).entities[0].observations == ["line one\nline two"]
+
+
+def test_search_follows_every_kind_of_write(mem: Memory) -> None:
+    mem.create_entities([{"name": "Ana", "observations": ["toca el violín"]}])
+    assert [e.name for e in mem.search_nodes("VIOLIN").entities] == ["Ana"]
+    mem.add_observations([{"entityName": "Ana", "contents": ["y el piano"]}])
+    assert [e.name for e in mem.search_nodes("piano").entities] == ["Ana"]
+    mem.delete_observations([{"entityName": "Ana", "observations": ["toca el violín"]}])
+    assert mem.search_nodes("violin").entities == []
+    mem.merge_node("Musician", "Ana", {"summary": "x"})
+    assert [e.name for e in mem.search_nodes("musician").entities] == ["Ana"]
+    mem.delete_entities(["Ana"])
+    assert mem.search_nodes("piano").entities == []
+    assert mem.search_nodes_dump("an") == {"entities": [], "relations": []}

@@ -168,7 +168,7 @@ def test_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.close()
     before = sha256(path)
-    with pytest.raises(SchemaTooNew, match=r"newer Hipocampo \(schema version 2.*not changed"):
+    with pytest.raises(SchemaTooNew, match=rf"newer Hipocampo \(schema version {SCHEMA_VERSION + 1}.*not changed"):
         Memory.open(path)
     assert sha256(path) == before
     assert not Path(f"{path}-wal").exists()
@@ -192,3 +192,21 @@ def test_a_foreign_sqlite_database_is_refused_untouched(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="invoices"):
         Memory.open(path)
     assert sha256(path) == before
+
+
+def test_version_1_database_is_upgraded_and_searchable(tmp_path: Path) -> None:
+    """Version 2 stores each entity's folded text; a version-1 file gets it filled on opening."""
+    path = tmp_path / "v1.db"
+    with Memory.open(path) as mem:
+        mem.create_entities([{"name": "Canción", "entityType": "Obra", "observations": ["Tocada en ÁVILA"]},
+                             {"name": "Otra", "observations": []}])
+    conn = connect(path)
+    conn.execute("DROP TABLE entity_folded")  # what schema version 1 had
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    with Memory.open(path) as mem:
+        assert mem.graph._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert [e.name for e in mem.search_nodes("cancion").entities] == ["Canción"]
+        assert [e.name for e in mem.search_nodes("en avila").entities] == ["Canción"]
+        assert [e.name for e in mem.search_nodes("tra").entities] == ["Otra"]
+        assert mem.graph._conn.execute("SELECT count(*) FROM entity_folded").fetchone()[0] == 2

@@ -1,8 +1,9 @@
-"""Keeping the full-text indexes in step with the rows, inside the caller's transaction.
+"""Keeping the text indexes in step with the rows, inside the caller's transaction.
 
 Both FTS tables are contentless (the text is stored once, in entities/observations), so an
 entity's index rows are rewritten whole whenever its name, type, props or observations change.
 Text is folded with ``hfold`` (see ``core.search.folding``) on the way in, as queries are.
+``entity_folded`` keeps each entity's folded fields, which search_nodes reads with ``instr``.
 """
 
 from __future__ import annotations
@@ -15,26 +16,34 @@ from core.storage.sqlite.connection import Connection
 # json_each(?) turns one JSON array parameter into a set of ids: no per-id placeholders.
 _IDS = "SELECT value FROM json_each(?)"
 
-_DOC = f"""
-SELECT e.id,
-       hfold(e.name) AS name,
-       hfold(e.entity_type) AS entity_type,
-       hfold(coalesce((SELECT group_concat(o.content, char(10) ORDER BY o.id)
-                         FROM observations o WHERE o.entity_id = e.id), '')) AS obs_text,
-       hfold(coalesce((SELECT group_concat(j.value, char(10))
-                         FROM json_tree(e.props) j WHERE j.type = 'text'), '')) AS props_text
+# Unit separator between fields (and between observations): a substring query without it never
+# spans two fields (search_nodes confirms a query holding it field by field instead).
+SEPARATOR = "\x1f"
+
+_FOLD = f"""
+INSERT OR REPLACE INTO entity_folded(entity_id, text)
+SELECT e.id, hfold(e.name) || char(31) || hfold(e.entity_type) || char(31)
+             || coalesce((SELECT group_concat(hfold(o.content), char(31) ORDER BY o.id)
+                            FROM observations o WHERE o.entity_id = e.id), '')
   FROM entities e WHERE e.id IN ({_IDS})
 """
 
+# Whole words: the observations are cut from the folded text just stored (the long part is
+# folded once per write); name, type and props are folded here.
 _INSERT_WORDS = f"""
 INSERT INTO entity_fts(rowid, name, entity_type, obs_text, props_text)
-SELECT id, name, entity_type, obs_text, props_text FROM ({_DOC})
+SELECT e.id,
+       hfold(e.name),
+       hfold(e.entity_type),
+       substr(f.text, length(hfold(e.name)) + length(hfold(e.entity_type)) + 3),
+       hfold(coalesce((SELECT group_concat(j.value, char(10))
+                         FROM json_tree(e.props) j WHERE j.type = 'text'), ''))
+  FROM entities e JOIN entity_folded f ON f.entity_id = e.id WHERE e.id IN ({_IDS})
 """
 
-# Unit separator between fields: a substring query never spans two fields by accident.
 _INSERT_SUBSTR = f"""
 INSERT INTO entity_substr(rowid, text)
-SELECT id, name || char(31) || entity_type || char(31) || obs_text FROM ({_DOC})
+SELECT entity_id, text FROM entity_folded WHERE entity_id IN ({_IDS})
 """
 
 _CHUNK = 5000
@@ -50,6 +59,7 @@ def remove(conn: Connection, ids: Sequence[int]) -> None:
     for chunk in _chunks(ids):
         conn.execute(f"DELETE FROM entity_fts WHERE rowid IN ({_IDS})", (chunk,))
         conn.execute(f"DELETE FROM entity_substr WHERE rowid IN ({_IDS})", (chunk,))
+        conn.execute(f"DELETE FROM entity_folded WHERE entity_id IN ({_IDS})", (chunk,))
 
 
 def reindex(conn: Connection, ids: Sequence[int], *, fresh: bool = False) -> None:
@@ -61,13 +71,15 @@ def reindex(conn: Connection, ids: Sequence[int], *, fresh: bool = False) -> Non
     if not fresh:
         remove(conn, ids)
     for chunk in _chunks(ids):
+        conn.execute(_FOLD, (chunk,))
         conn.execute(_INSERT_WORDS, (chunk,))
         conn.execute(_INSERT_SUBSTR, (chunk,))
 
 
 def reindex_all(conn: Connection) -> None:
-    """Rebuild both indexes from scratch (after a migration or an import from another tool)."""
+    """Rebuild the indexes from scratch (after a migration or an import from another tool)."""
     conn.execute("DELETE FROM entity_fts")
     conn.execute("DELETE FROM entity_substr")
+    conn.execute("DELETE FROM entity_folded")
     ids = [r[0] for r in conn.execute("SELECT id FROM entities ORDER BY id")]
     reindex(conn, ids, fresh=True)

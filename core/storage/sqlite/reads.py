@@ -125,6 +125,31 @@ def relations_from(conn: Connection, ids: Sequence[int]) -> list[Relation]:
     return [r for _, r in sorted(out, key=lambda p: p[0])]
 
 
+def entity_dicts(conn: Connection, ids: Sequence[int]) -> list[dict[str, Any]]:
+    """Official-shape entities for ``ids`` as plain dicts, in the order given (no models: a broad
+    search returns thousands)."""
+    rows: dict[int, dict[str, Any]] = {}
+    for chunk in id_chunks(ids):
+        rows.update((eid, {"name": name, "entityType": etype, "observations": []}) for eid, name, etype in
+                    conn.execute(f"SELECT id, name, entity_type FROM entities WHERE id IN ({IDS})", (chunk,)))
+        for eid, content in conn.execute(
+            f"SELECT entity_id, content FROM observations WHERE entity_id IN ({IDS}) ORDER BY id", (chunk,)
+        ):
+            rows[eid]["observations"].append(content)
+    return [row for i in ids if (row := rows.get(i)) is not None]
+
+
+def relation_dicts_touching(conn: Connection, ids: Sequence[int]) -> list[dict[str, str]]:
+    """Current relations with either end in ``ids`` as plain dicts, oldest first, each once."""
+    found: dict[int, dict[str, str]] = {}
+    for chunk in id_chunks(ids):
+        found.update((rid, {"from": src, "to": dst, "relationType": rtype}) for rid, src, dst, rtype in conn.execute(
+            f"{_REL_SELECT} WHERE r.id IN (SELECT id FROM relations WHERE from_entity IN ({IDS}) "
+            f"UNION SELECT id FROM relations WHERE to_entity IN ({IDS})) AND r.ended_at IS NULL ORDER BY r.id",
+            (chunk, chunk)))
+    return list(found.values()) if len(ids) <= _CHUNK else [found[k] for k in sorted(found)]
+
+
 def whole_graph(conn: Connection) -> dict[str, list[dict[str, Any]]]:
     """Every live entity and current relation between live entities, as the official JSON shape,
     in three table scans: for a whole graph, plain dicts and full scans are several times faster

@@ -28,7 +28,7 @@ from core.storage.sqlite.migrations import MIGRATIONS, read_sql
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def open_database(path: Path | str) -> Connection:
@@ -172,7 +172,9 @@ def _backup_before_migration(conn: Connection, path: str) -> None:
 def _migrate_from_mcp_memory_v2(conn: Connection) -> None:
     """Upgrade an MCP Memory v2 database in place, in one transaction."""
     with atomic(conn):
-        execute_script(conn, read_sql("legacy_mcp_memory_v2.sql"))
+        execute_script(conn, read_sql("legacy_mcp_memory_v2.sql"))  # to version 1
+        for target in range(2, SCHEMA_VERSION + 1):
+            execute_script(conn, MIGRATIONS[target])
         indexing.reindex_all(conn)
         execute_script(conn, _metadata_sql())
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -1,4 +1,4 @@
--- Hipocampo's knowledge graph, schema version 1 (PRAGMA user_version).
+-- Hipocampo's knowledge graph, schema version 2 (PRAGMA user_version).
 -- A fresh database gets this file whole; older ones are brought here by migrations/.
 -- Timestamps are ISO-8601 UTC with milliseconds ('2026-11-29T20:58:28.123Z'), so they sort as text.
 
@@ -76,6 +76,13 @@ CREATE VIRTUAL TABLE entity_fts USING fts5(
 -- Substrings (the official server's search_nodes semantics), over folded text.
 CREATE VIRTUAL TABLE entity_substr USING fts5(
     text, tokenize = 'trigram', content = '', contentless_delete = 1, detail = 'none'
+);
+
+-- The same text folded, each field (name, type, every observation) joined by U+001F: search_nodes
+-- confirms the trigram index's candidates with instr() here, at C speed.
+CREATE TABLE entity_folded (
+    entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+    text      TEXT    NOT NULL
 );
 
 -- Meaning: one vector per entity, rowid = entities.id. vec0 has no cascade: delete vectors first.

@@ -411,27 +411,45 @@ class SqliteGraphStore:
     ) -> KnowledgeGraph:
         """Case-, accent- and Unicode-form-insensitive substring search over name, type and
         observations; every character of ``query`` is literal. Relations touching a hit come too."""
+        found = self.search_nodes_dump(query, limit=limit, include_archived=include_archived)
+        return KnowledgeGraph(
+            entities=[Entity.model_construct(**e) for e in found["entities"]],
+            relations=[reads.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]],
+        )
+
+    def search_nodes_dump(
+        self, query: str, *, limit: int | None = None, include_archived: bool = False
+    ) -> dict[str, Any]:
+        """``search_nodes(...).dump()``, built without models (a broad word matches thousands)."""
         ids = self._substring_ids(fold(query), limit, include_archived)
         with self._lock:
-            return KnowledgeGraph(entities=reads.entities(self._conn, ids),
-                                  relations=reads.relations_touching(self._conn, ids))
+            return {"entities": reads.entity_dicts(self._conn, ids),
+                    "relations": reads.relation_dicts_touching(self._conn, ids)}
 
     def _substring_ids(self, needle: str, limit: int | None, include_archived: bool) -> list[int]:
         archived = "" if include_archived else " AND e.archived_at IS NULL"
+        if indexing.SEPARATOR in needle:  # could span two stored fields: confirm field by field
+            return self._substring_ids_by_field(needle, limit, archived)
+        # instr() over the stored folded text confirms each candidate exactly, in C.
+        confirm = f"instr(f.text, :needle) > 0{archived} ORDER BY f.entity_id LIMIT :limit"
+        args = {"needle": needle, "limit": -1 if limit is None else limit}
         with self._lock:
-            conn = self._conn
             if len(needle) >= 3:
                 # The trigram index (detail=none) yields the entities holding trigrams that cover
-                # the needle; the exact folded substring test below removes false positives.
-                grams = self._covering_trigrams(needle)
-                match = " AND ".join(fts_phrase(g) for g in grams)
-                candidates = [r[0] for r in conn.execute(
-                    "SELECT s.rowid FROM entity_substr s JOIN entities e ON e.id = s.rowid "
-                    f"WHERE entity_substr MATCH ?{archived} ORDER BY s.rowid", (match,))]
+                # the needle; instr() removes its false positives.
+                args["match"] = " AND ".join(fts_phrase(g) for g in self._covering_trigrams(needle))
+                sql = ("SELECT f.entity_id FROM entity_substr s JOIN entity_folded f ON f.entity_id = s.rowid "
+                       "JOIN entities e ON e.id = s.rowid WHERE entity_substr MATCH :match AND ")
             else:  # too short for trigrams: scan (1–2 characters match nearly everything anyway)
-                candidates = [r[0] for r in conn.execute(
-                    f"SELECT e.id FROM entities e WHERE 1{archived} ORDER BY e.id")]
-            hits: list[int] = []
+                sql = "SELECT f.entity_id FROM entity_folded f JOIN entities e ON e.id = f.entity_id WHERE "
+            return [r[0] for r in self._conn.execute(sql + confirm, args)]
+
+    def _substring_ids_by_field(self, needle: str, limit: int | None, archived: str) -> list[int]:
+        """The slow, exact path for a needle holding the field separator: fold field by field."""
+        hits: list[int] = []
+        with self._lock:
+            conn = self._conn
+            candidates = [r[0] for r in conn.execute(f"SELECT e.id FROM entities e WHERE 1{archived} ORDER BY e.id")]
             for start in range(0, len(candidates), 2000):
                 chunk = candidates[start : start + 2000]
                 texts = {eid: [fold(name), fold(etype)] for eid, name, etype in conn.execute(
@@ -444,7 +462,7 @@ class SqliteGraphStore:
                         hits.append(eid)
                         if limit is not None and len(hits) >= limit:
                             return hits
-            return hits
+        return hits
 
     @staticmethod
     def _covering_trigrams(needle: str, cap: int = 16) -> list[str]:

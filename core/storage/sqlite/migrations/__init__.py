@@ -2,17 +2,20 @@
 
 ``MIGRATIONS[n]`` is the SQL that takes a database from version ``n - 1`` to ``n``; each runs in
 one transaction together with its ``PRAGMA user_version`` bump. ``schema.sql`` is always the whole
-current schema, for fresh files. Version 1 is the first, so the list is empty for now; the
-MCP Memory v2 import (user_version 0, seed 000's tables) is a separate, one-off migration.
+current schema, for fresh files. Version 1 is the first; the MCP Memory v2 import (user_version
+0, seed 000's tables) is a separate, one-off migration to version 1, followed by the numbered ones.
 """
 
 from __future__ import annotations
 
 from importlib import resources
 
-MIGRATIONS: dict[int, str] = {}
-
 
 def read_sql(name: str) -> str:
     """The text of a migration file shipped beside this module."""
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+MIGRATIONS: dict[int, str] = {
+    2: read_sql("002_folded_text.sql"),  # entity_folded: search_nodes confirms substrings in SQL
+}
