@@ -32,7 +32,7 @@ from core.model import (
 )
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import activity as activity_log
-from core.storage.sqlite import edits, embedding_state, history, overview, reads
+from core.storage.sqlite import edits, embedding_state, history, indexing, overview, reads
 from core.storage.sqlite import touched as touch
 from core.storage.sqlite.connection import DatabaseError, atomic
 from core.storage.sqlite.reads import IDS
