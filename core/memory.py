@@ -346,15 +346,18 @@ class Memory:
 
     def search_semantic(
         self, query: str, limit: int = 10, *, entity_type: str | None = None, include_archived: bool = False,
+        record: bool = True,
     ) -> list[dict[str, Any]]:
         """Search by meaning and words (seed 000's ``search_semantic``): vector KNN and BM25 fused
-        by RRF, then bounded limbic scoring; records what was recalled. Without an embedding
-        provider it ranks by full text alone."""
+        by RRF, then bounded limbic scoring; records what was recalled (``record=False``: a look
+        that is no recall, such as the app's search as you type). Without an embedding provider
+        it ranks by full text alone."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidInput("query must be a non-empty string")
         if not isinstance(limit, int) or not 1 <= limit <= 100:
             raise InvalidInput(f"limit must be between 1 and 100, got {limit!r}")
-        return self._searcher().search(query, limit, entity_type=entity_type, include_archived=include_archived)
+        return self._searcher().search(query, limit, entity_type=entity_type, include_archived=include_archived,
+                                       record=bool(record))
 
     def count_labels(self) -> dict[str, int]:
         return self.graph.count_labels()

@@ -161,7 +161,9 @@ def run_search(memory: Memory, query: str, mode: str, entity_type: str | None) -
             if len(hits) >= SHOWN_LIMIT:
                 break
     else:
-        for item in memory.search_semantic(query, MEANING_LIMIT, entity_type=entity_type):
+        # Typing is not recalling: partial queries and live refreshes must not train the limbic
+        # scores that rank what the assistants get back.
+        for item in memory.search_semantic(query, MEANING_LIMIT, entity_type=entity_type, record=False):
             distance = item.get("distance")
             similarity = None if distance is None else max(0.0, 1.0 - float(distance))
             hits.append(_hit(item["name"], item["entityType"], list(item["observations"]), needles,

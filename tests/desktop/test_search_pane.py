@@ -81,6 +81,9 @@ def test_first_use_hint_then_results_after_the_debounce(qtbot, words_core: Core)
     assert hit.entity_type == "Person" and hit.score is not None
     assert [hit.snippet[s:s + n] for s, n in hit.snippet_spans] == ["algorithm"]
     assert pane.stack.currentWidget() is pane.results
+    memory = words_core.memory
+    ids = [memory.get_node(p["name"]).id for p in PEOPLE]
+    assert memory.graph.limbic_stats(ids)["access"] == {}  # looking is not recalling: no limbic training
 
 
 def test_exact_mode_finds_accent_folded_substrings(qtbot, words_core: Core) -> None:  # noqa: ANN001
