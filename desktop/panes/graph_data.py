@@ -73,7 +73,10 @@ def load_graph(memory: Memory, request: GraphRequest, known: Mapping[str, Point]
     _finish(snap)
     # An expansion adds around a node the user is looking at: what was on screen stays put.
     pin = bool(known) and bool(request.expanded) and any(n not in (known or {}) for n in snap.types)
-    snap.positions = force_layout(list(snap.types), [(a, b) for a, b, _ in snap.edges], known=known, pin_known=pin)
+    # Grouped by type, best-connected first: the order unrelated nodes are lined up in.
+    rank = {etype: i for i, etype in enumerate(snap.type_counts)}
+    order = sorted(snap.types, key=lambda n: (rank.get(snap.types[n], len(rank)), -snap.degree.get(n, 0), n))
+    snap.positions = force_layout(order, [(a, b) for a, b, _ in snap.edges], known=known, pin_known=pin)
     return snap
 
 

@@ -17,6 +17,7 @@ Point = tuple[float, float]
 
 UNIT = 40.0  # scene units per igraph layout unit: room between discs even round a busy hub
 _GRID_FROM = 1000  # igraph's own threshold for its faster grid-based repulsion
+LONER_GAP = 56.0  # scene units between nodes that have no relation on screen
 
 
 def force_layout(
@@ -28,14 +29,46 @@ def force_layout(
     seed: int = 7,
 ) -> dict[str, Point]:
     """Positions for ``names`` joined by ``edges``; ``known`` positions seed the layout (and stay
-    put with ``pin_known``), new nodes start beside a known neighbour."""
+    put with ``pin_known``), new nodes start beside a known neighbour. Nodes without a relation on
+    screen go in tidy rows under the rest, in the order given, instead of drifting round the edge."""
     if not names:
         return {}
+    known = known or {}
+    linked = {n for s, t in edges if s != t for n in (s, t)}
+    connected = [n for n in names if n in linked]
+    positions = _force(connected, edges, known, pin_known, seed) if connected else {}
+    loners = [n for n in names if n not in linked]
+    positions.update({n: known[n] for n in loners if n in known})
+    new = [n for n in loners if n not in known]
+    if new:
+        positions.update(_rows(new, list(positions.values())))
+    return positions
+
+
+def _rows(names: Sequence[str], placed: Sequence[Point]) -> dict[str, Point]:
+    """``names`` in a grid centred under ``placed`` (or round the origin), as wide as the picture."""
+    gap = LONER_GAP
+    if placed:
+        xs, ys = [p[0] for p in placed], [p[1] for p in placed]
+        width = max(xs) - min(xs)
+        columns = max(int(width / gap) + 1, math.ceil(math.sqrt(len(names))))
+        left, top = (min(xs) + max(xs)) / 2, max(ys) + 2 * gap
+    else:
+        columns = math.ceil(math.sqrt(len(names) * 1.6))
+        left, top = 0.0, -gap * (math.ceil(len(names) / columns) - 1) / 2
+    columns = min(columns, len(names))
+    left -= gap * (columns - 1) / 2
+    return {name: (left + gap * (i % columns), top + gap * (i // columns)) for i, name in enumerate(names)}
+
+
+def _force(names: Sequence[str], edges: Sequence[tuple[str, str]], known: Mapping[str, Point],
+           pin_known: bool, seed: int) -> dict[str, Point]:
+    """Fruchterman–Reingold over ``names`` (each has a relation among them)."""
     index = {name: i for i, name in enumerate(names)}
     pairs = sorted({(min(a, b), max(a, b)) for a, b in ((index.get(s), index.get(t)) for s, t in edges)
                     if a is not None and b is not None and a != b})
     graph = igraph.Graph(n=len(names), edges=pairs)
-    known = {n: p for n, p in (known or {}).items() if n in index}
+    known = {n: p for n, p in known.items() if n in index}
     if len(names) == 1:
         return {names[0]: known.get(names[0], (0.0, 0.0))}
     start = _start_positions(names, pairs, known, random.Random(seed))

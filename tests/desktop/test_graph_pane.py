@@ -223,3 +223,7 @@ def test_layout_keeps_pinned_nodes_and_places_new_ones_near_their_neighbour() ->
         assert grown[name] == pytest.approx(first[name])
     assert force_layout([], []) == {}
     assert force_layout(["solo"], [], known={"solo": (5.0, 6.0)}) == {"solo": (5.0, 6.0)}
+    # Nodes without a relation line up under the others, in the order given.
+    lined = force_layout(["a", "b", "c", "p", "q"], [("a", "b"), ("b", "c")])
+    assert lined["p"][1] == lined["q"][1] > max(lined[n][1] for n in "abc")
+    assert lined["p"][0] < lined["q"][0]
