@@ -16,6 +16,8 @@ from desktop.panes.editor.pane import DELETED, EDITING, EMPTY
 from desktop.panes.editor.relations import ENDED, OTHER, TYPE
 from desktop.workers import Core
 
+WAIT_MS = 20_000  # a deadline, not a speed claim: the machine may be busy
+
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Iterator[Memory]:
@@ -56,14 +58,14 @@ def pane(qtbot, core: Core, memory: Memory) -> EditorPane:  # noqa: ANN001
 
 def settle(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
     """Wait until every call the pane made has come back."""
-    qtbot.waitUntil(lambda: not pane.is_busy(), timeout=5000)
+    qtbot.waitUntil(lambda: not pane.is_busy(), timeout=WAIT_MS)
     pane.core.wait_idle()
-    qtbot.waitUntil(lambda: not pane.is_busy(), timeout=5000)
+    qtbot.waitUntil(lambda: not pane.is_busy(), timeout=WAIT_MS)
 
 
 def open_(qtbot, pane: EditorPane, name: str) -> None:  # noqa: ANN001
     pane.open_entity(name)
-    qtbot.waitUntil(lambda: pane.stack.currentIndex() != EMPTY and not pane.is_busy(), timeout=5000)
+    qtbot.waitUntil(lambda: pane.stack.currentIndex() != EMPTY and not pane.is_busy(), timeout=WAIT_MS)
 
 
 def feed(pane: EditorPane, memory: Memory, after: int) -> None:
@@ -108,7 +110,7 @@ def test_edit_then_save_writes_everything(qtbot, pane: EditorPane, memory: Memor
     assert row == 2
     assert pane.is_dirty() and pane.page.dirty_label.isVisible() and pane.page.save_button.isEnabled()
     assert memory.require_node("Ada Lovelace").label == "Person"  # nothing written before Save
-    with qtbot.waitSignal(pane.saved, timeout=5000) as saved:
+    with qtbot.waitSignal(pane.saved, timeout=WAIT_MS) as saved:
         qtbot.keyClick(pane.page.name_edit, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert saved.args == ["Ada Lovelace"]
     settle(qtbot, pane)
@@ -168,7 +170,7 @@ def test_validation_errors_shown_in_place_and_nothing_written(qtbot, pane: Edito
     assert "too long" in pane.page.name_error.text()
     pane.page.name_edit.setText("Charles Babbage")  # another entity's name
     pane.page.name_edit.textEdited.emit("Charles Babbage")
-    qtbot.waitUntil(lambda: "already exists" in pane.page.name_error.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "already exists" in pane.page.name_error.text(), timeout=WAIT_MS)
     assert not pane.page.save_button.isEnabled()
     pane.page.name_edit.setText("Ada Lovelace")
     pane.page.name_edit.textEdited.emit("Ada Lovelace")
@@ -188,7 +190,7 @@ def test_clean_editor_reloads_when_another_client_writes(qtbot, pane: EditorPane
     mark = memory.latest_change_id()
     memory.add_observations([{"entityName": "Ada Lovelace", "contents": ["Born in London"]}], actor="claude-code")
     feed(pane, memory, mark)
-    qtbot.waitUntil(lambda: "Born in London" in [o.text for o in pane.page.observations.items()], timeout=5000)
+    qtbot.waitUntil(lambda: "Born in London" in [o.text for o in pane.page.observations.items()], timeout=WAIT_MS)
     assert not pane.page.banner.isVisible() and not pane.is_dirty()
 
 
@@ -210,7 +212,7 @@ def _conflict(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
 def test_conflict_then_reload_discards_mine(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     _conflict(qtbot, pane, memory)
     pane.page.banner.reload_button.click()
-    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=WAIT_MS)
     texts = [o.text for o in pane.page.observations.items()]
     assert "Theirs: born 1815" in texts and "Mine: poetical science" not in texts
     assert pane.page.type_edit.text() == "Mathematician" and not pane.is_dirty()
@@ -219,7 +221,7 @@ def test_conflict_then_reload_discards_mine(qtbot, pane: EditorPane, memory: Mem
 def test_conflict_then_merge_keeps_mine_on_theirs(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     _conflict(qtbot, pane, memory)
     pane.page.banner.merge_button.click()
-    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=WAIT_MS)
     assert pane.is_dirty() and pane.page.type_edit.text() == "Mathematician"
     pane.save()
     settle(qtbot, pane)
@@ -236,7 +238,7 @@ def test_save_is_refused_when_the_change_arrives_late(qtbot, pane: EditorPane,  
     memory.delete_observations([{"entityName": "Ada Lovelace", "observations": ["Daughter of Lord Byron"]}],
                                actor="cursor")
     pane.save()  # before the change feed said anything
-    qtbot.waitUntil(lambda: pane.page.banner.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: pane.page.banner.isVisible(), timeout=WAIT_MS)
     assert "cursor" in pane.page.banner.detail.text()
     assert "Mine" not in memory.require_node("Ada Lovelace").observations
     assert pane.is_dirty()
@@ -259,11 +261,11 @@ def test_undo_last_change(qtbot, pane: EditorPane, memory: Memory) -> None:  # n
 def test_delete_then_restore(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
     open_(qtbot, pane, "Charles Babbage")
     pane.delete_entity(ask=False)
-    qtbot.waitUntil(lambda: pane.stack.currentIndex() == DELETED and not pane.is_busy(), timeout=5000)
+    qtbot.waitUntil(lambda: pane.stack.currentIndex() == DELETED and not pane.is_busy(), timeout=WAIT_MS)
     assert memory.get_node("Charles Babbage") is None
     assert "deleted by you (this app)" in pane.deleted_label.text()
     pane.restore_button.click()
-    qtbot.waitUntil(lambda: pane.stack.currentIndex() == EDITING and not pane.is_busy(), timeout=5000)
+    qtbot.waitUntil(lambda: pane.stack.currentIndex() == EDITING and not pane.is_busy(), timeout=WAIT_MS)
     assert memory.require_node("Charles Babbage").observations == ["Designed the Analytical Engine"]
     assert len(pane.page.relations.items()) == 2
 
@@ -326,7 +328,7 @@ def test_merge_follows_a_rename_by_another_client(qtbot, pane: EditorPane, memor
     feed(pane, memory, mark)
     assert "renamed Charles Babbage to C. Babbage" in pane.page.banner.detail.text()
     pane.page.banner.merge_button.click()
-    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: not pane.is_busy() and not pane.page.banner.isVisible(), timeout=WAIT_MS)
     assert pane.page.name_edit.text() == "C. Babbage" and pane.is_dirty()
     pane.save()
     settle(qtbot, pane)
@@ -337,7 +339,7 @@ def test_merge_follows_a_rename_by_another_client(qtbot, pane: EditorPane, memor
 def test_other_end_completes_from_the_memory(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
     open_(qtbot, pane, "Ada Lovelace")
     pane.page.relations.names_wanted.emit("babb")
-    qtbot.waitUntil(lambda: pane.page.relations.name_choices.stringList() == ["Charles Babbage"], timeout=5000)
+    qtbot.waitUntil(lambda: pane.page.relations.name_choices.stringList() == ["Charles Babbage"], timeout=WAIT_MS)
 
 
 def test_an_observation_is_edited_in_place_over_several_lines(qtbot, pane: EditorPane,  # noqa: ANN001
@@ -376,7 +378,7 @@ def test_ctrl_s_in_a_window_with_its_own_save_action_is_not_ambiguous(qtbot, cor
     open_(qtbot, pane, "Analytical Engine")
     pane.page.observations.add_observation("Steam powered")
     pane.page.type_edit.setFocus()
-    with qtbot.waitSignal(pane.saved, timeout=5000):
+    with qtbot.waitSignal(pane.saved, timeout=WAIT_MS):
         qtbot.keyClick(pane.page.type_edit, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     settle(qtbot, pane)
     assert memory.require_node("Analytical Engine").observations == ["Steam powered"]

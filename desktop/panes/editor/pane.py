@@ -225,6 +225,11 @@ class EditorPane(QWidget):
     def on_load_failed(self, message: str) -> None:
         self._busy = max(0, self._busy - 1)
         self.status_message.emit(message)
+        if self.stack.currentIndex() != EDITING:  # nothing of it shown yet: say why, in place
+            self.deleted_label.setText(self.tr("“{name}” could not be read: {reason}").format(
+                name=self._name or "", reason=message))
+            self.restore_button.hide()
+            self.stack.setCurrentIndex(DELETED)
         self._after_load()
 
     def _set_choices(self, data: dict[str, Any]) -> None:
