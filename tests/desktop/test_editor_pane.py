@@ -256,6 +256,11 @@ def test_undo_last_change(qtbot, pane: EditorPane, memory: Memory) -> None:  # n
     assert memory.require_node("Analytical Engine").observations == []
     assert pane.page.observations.items() == []
     assert pane.page.history.item(0).text().startswith("undid: added “Never completed”\nyou (this app) · ")
+    pane.page.observations.add_observation("unsaved")
+    before = memory.latest_change_id()
+    with qtbot.waitSignal(pane.status_message) as said:
+        pane.undo_last()  # unsaved edits: refused, with the reason
+    assert "Save or revert" in said.args[0] and memory.latest_change_id() == before
 
 
 def test_delete_then_restore(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001

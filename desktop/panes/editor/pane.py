@@ -386,7 +386,13 @@ class EditorPane(QWidget):
 
     def undo_last(self) -> None:
         """Undo the newest change to this entity (by anyone); only while there are no unsaved edits."""
-        if self._name is None or self._new or self.is_dirty() or self._busy or self._undoable is None:
+        if self._name is None or self._new or self._busy:
+            return
+        if self.is_dirty():
+            self.status_message.emit(self.tr("Save or revert your edits before undoing."))
+            return
+        if self._undoable is None:
+            self.status_message.emit(self.tr("Nothing to undo for {name}.").format(name=self._name))
             return
         self._busy += 1
         name = self._name
@@ -396,7 +402,9 @@ class EditorPane(QWidget):
         self._busy = max(0, self._busy - 1)
         if row.get("entity"):
             self._name = row["entity"]
-        self.status_message.emit(self.tr("Undone."))
+        undone = self._undoable
+        self.status_message.emit(self.tr("Undone: {what}.").format(what=describe_change(undone)) if undone
+                                 else self.tr("Undone."))
         self._load("reload")
 
     def restore(self) -> None:
