@@ -229,7 +229,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if not hits:
         print("No matches.")
     for hit in hits:
-        score = f"  {hit['limbic_score']:.3f}" if "limbic_score" in hit else ""
+        score = f"  {hit['score']:.3f}" if "score" in hit else ""
         print(f"{hit['name']} ({hit['entityType']}){score}")
         for obs in hit["observations"][:3]:
             print(f"    {obs if len(obs) <= 100 else obs[:99] + '…'}")

@@ -121,7 +121,8 @@ class HybridSearcher:
             key=lambda t: (-t[0], t[2].id),
         )
         nodes = {n.id: n for n in self.graph.nodes_by_id([c.id for _, _, c in scored])}
-        results = [self._result(nodes[c.id], score, c, factors.get(c.id)) for score, _, c in scored if c.id in nodes]
+        results = [self._result(nodes[c.id], score, rel, c, factors.get(c.id))
+                   for score, rel, c in scored if c.id in nodes]
         if record and results:
             self.graph.record_access([c.id for _, _, c in scored[:RECORD_TOP]])
         return results
@@ -146,11 +147,13 @@ class HybridSearcher:
             by_id[eid].distance = float(1.0 - np.dot(vector, qv))
 
     @staticmethod
-    def _result(node: Node, score: float, c: _Candidate, factors: Any) -> dict[str, Any]:
+    def _result(node: Node, score: float, relevance: float, c: _Candidate, factors: Any) -> dict[str, Any]:
         return {
             "name": node.name,
             "entityType": node.label,
             "observations": node.observations,
+            # Relevance alone: the same search gives the same score, however often it is recalled.
+            "score": round(relevance, 4),
             "limbic_score": round(score, 6),
             "scoring": {
                 "importance": round(factors.importance, 4) if factors else 0.0,

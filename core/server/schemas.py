@@ -95,8 +95,8 @@ GRAPH_OUT = _object(
 SEMANTIC_OUT = _object(
     {
         "results": _array(
-            "best first: objects {name, entityType, observations, limbic_score, scoring: {importance, "
-            "temporal_factor, cooc_boost}, distance, rrf_score}"
+            "best first: objects {name, entityType, observations, score}; with explain also limbic_score, "
+            "scoring: {importance, temporal_factor, cooc_boost, limbic_lift}, distance, rrf_score"
         )
     }
 )

@@ -186,10 +186,20 @@ def search_semantic(
     query: Annotated[str, Field(description="What you are looking for, in any language")],
     ctx: Context,
     limit: Annotated[int, Field(ge=1, le=100, description="Maximum results")] = 10,
+    explain: Annotated[
+        bool, Field(description="also return how each score was made (limbic_score, scoring, distance, rrf_score)")
+    ] = False,
 ) -> CallToolResult:
     """Search the memory by meaning, ranked by relevance, recency and how often entities are used
-    together. Use it when the exact words are unknown; use search_nodes for exact substrings."""
-    return tool_result({"results": memory_of(ctx).search_semantic(query, limit)})
+    together. Use it when the exact words are unknown; use search_nodes for exact substrings.
+    Each result: name, entityType, observations and score (relevance, 0–1.x, higher is better)."""
+    hits = memory_of(ctx).search_semantic(query, limit)
+    if not explain:
+        hits = [{k: h[k] for k in LEAN_HIT} for h in hits]
+    return tool_result({"results": hits})
+
+
+LEAN_HIT = ("name", "entityType", "observations", "score")
 
 
 def migrate(

@@ -25,7 +25,7 @@ PARAMETERS = {
     "read_graph": ["limit", "offset", "names_only"],
     "search_nodes": ["query", "limit"],
     "open_nodes": ["names"],
-    "search_semantic": ["query", "limit"],
+    "search_semantic": ["query", "limit", "explain"],
     "migrate": ["source_path"],
     "engrama_search": ["query", "limit", "params"],
     "engrama_remember": ["label", "properties", "relations", "params"],

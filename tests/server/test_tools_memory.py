@@ -167,11 +167,19 @@ async def test_open_nodes_ignores_unknown_names(client: Client) -> None:
     assert text_of(result) == js_stringify(result.structured_content)
 
 
-async def test_search_semantic_has_seed_000_result_shape(client: Client) -> None:
+async def test_search_semantic_is_lean_and_stable_with_the_breakdown_on_request(client: Client) -> None:
     await seed(client)
-    results = (await ok(client, "search_semantic", {"query": "Analytical Engine", "limit": 5}))["results"]
+    args = {"query": "Analytical Engine", "limit": 5}
+    results = (await ok(client, "search_semantic", args))["results"]
     assert results and results[0]["name"] == "Babbage"
-    assert {"name", "entityType", "observations", "limbic_score", "scoring", "distance"} <= set(results[0])
+    assert all(set(r) == {"name", "entityType", "observations", "score"} for r in results)
+    for _ in range(3):  # each search is recalled (limbic signals grow); the scores stay put
+        again = (await ok(client, "search_semantic", args))["results"]
+        assert {r["name"]: r["score"] for r in again} == {r["name"]: r["score"] for r in results}
+    explained = (await ok(client, "search_semantic", {**args, "explain": True}))["results"]
+    assert {"name", "entityType", "observations", "score", "limbic_score", "scoring", "distance",
+            "rrf_score"} <= set(explained[0])
+    assert explained[0]["score"] == results[0]["score"]
     assert "limit" in await fails(client, "search_semantic", {"query": "x", "limit": 0})
 
 
