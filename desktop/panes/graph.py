@@ -65,7 +65,6 @@ class GraphPane(QWidget):
         self.empty.setWordWrap(True)
         self.empty.setMargin(40)
         self.empty.setTextFormat(Qt.TextFormat.RichText)
-        self.empty.setForegroundRole(self.empty.foregroundRole())
         self.stack = QStackedWidget()
         self.stack.addWidget(self.view)
         self.stack.addWidget(self.empty)
@@ -168,6 +167,7 @@ class GraphPane(QWidget):
         if not snap.types:
             self.view.clear()
             self.legend.hide()
+            self.caption.clear()
             if snap.request.kind == "overview" and snap.request.entity_type is None:
                 self._show_empty(self.tr("Nothing remembered yet"),
                                  self.tr("When you or your assistants remember people, projects and ideas, "

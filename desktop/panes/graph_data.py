@@ -69,7 +69,7 @@ def load_graph(memory: Memory, request: GraphRequest, known: Mapping[str, Point]
         _read_subgraph(memory, snap, request.names)
     for name in request.expanded:
         if name in snap.types:
-            _read_neighbourhood(memory, snap, name, 1, MAX_SHOWN - len(snap.types))
+            _read_neighbourhood(memory, snap, name, 1, MAX_SHOWN)
     _finish(snap)
     # An expansion adds around a node the user is looking at: what was on screen stays put.
     pin = bool(known) and bool(request.expanded) and any(n not in (known or {}) for n in snap.types)
@@ -91,7 +91,8 @@ def _read_overview(memory: Memory, snap: GraphSnapshot) -> None:
     snap.total = view.total_entities
 
 
-def _read_neighbourhood(memory: Memory, snap: GraphSnapshot, name: str, hops: int, room: int) -> None:
+def _read_neighbourhood(memory: Memory, snap: GraphSnapshot, name: str, hops: int, cap: int) -> None:
+    """Add ``name`` and its neighbours within ``hops``, nearest first, until ``cap`` nodes are shown."""
     try:
         found = memory.get_node_with_neighbours(name, hops)
     except NotFound:
@@ -100,7 +101,7 @@ def _read_neighbourhood(memory: Memory, snap: GraphSnapshot, name: str, hops: in
         return
     snap.types.setdefault(found.node.name, found.node.label)
     for neighbour in found.neighbours:  # nearest first: a cap drops the farthest
-        if len(snap.types) >= room and neighbour.node.name not in snap.types:
+        if len(snap.types) >= cap and neighbour.node.name not in snap.types:
             break
         snap.types.setdefault(neighbour.node.name, neighbour.node.label)
     snap.total = max(snap.total, len(found.neighbours) + 1)

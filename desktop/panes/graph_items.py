@@ -161,6 +161,7 @@ class LabelItem(QGraphicsItem):
         self._text_colour = QColor()
         self._back = QColor()
         self._rect = QRectF()
+        self.above = False  # placed over the disc, when below it would cover another label
         self.setVisible(False)
 
     def restyle(self, style: GraphStyle, *, bold: bool) -> None:
@@ -171,23 +172,34 @@ class LabelItem(QGraphicsItem):
         metrics = QFontMetricsF(self._font)
         width = metrics.horizontalAdvance(self.text) + 8
         height = metrics.height() + 2
-        self._rect = QRectF(-width / 2, 3, width, height)
+        self._rect = QRectF(-width / 2, -3 - height if self.above else 3, width, height)
         self._text_colour = style.text
         self._back = style.label_back
         self.setZValue(5)
         self.follow()
 
     def follow(self) -> None:
-        """Hang just below the owner's disc (the radius is in scene units, so the gap scales)."""
+        """Hang just below (or sit just above) the owner's disc; the radius is in scene units, so
+        the gap scales with the zoom while the text does not."""
         pos = self.owner.disc.pos()
-        self.setPos(pos.x(), pos.y() + self.owner.disc.rect().bottom())
+        radius = self.owner.disc.rect().bottom()
+        self.setPos(pos.x(), pos.y() - radius if self.above else pos.y() + radius)
+
+    def place(self, above: bool) -> None:
+        """Put the label above or below its disc."""
+        if above != self.above:
+            self.prepareGeometryChange()
+            self.above = above
+            height = self._rect.height()
+            self._rect.moveTop(-3 - height if above else 3)
+            self.follow()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
         return self._rect
 
     def size_on_screen(self) -> tuple[float, float]:
-        """Width and height in pixels (the label ignores zoom), with the gap above it."""
-        return self._rect.width(), self._rect.bottom()
+        """Width and height in pixels (the label ignores zoom), with the gap to the disc."""
+        return self._rect.width(), self._rect.height() + 3
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setPen(Qt.PenStyle.NoPen)

@@ -225,18 +225,21 @@ class GraphView(QGraphicsView):
             if wanted:
                 width, height = label.size_on_screen()
                 pos = node.pos()
-                rect = QRectF(pos.x() - width / 2 / zoom, pos.y() + node.radius(),
-                              width / zoom, height / zoom)
-                cells = [(i, j) for i in range(int(rect.left() // cell), int(rect.right() // cell) + 1)
-                         for j in range(int(rect.top() // cell), int(rect.bottom() // cell) + 1)]
                 # The best-connected names matter more than the discs they cover; others yield.
-                blockers = (r for c in cells for r in taken.get(c, ()) if r.width() * zoom > 40 or
-                            node.name not in self._important)
-                if not must and any(rect.intersects(r) for r in blockers):
-                    wanted = False
-                else:
-                    for c in cells:
-                        taken.setdefault(c, []).append(rect)
+                important = node.name in self._important
+                wanted = False
+                for above in (False, True):  # below the disc if there is room, else above it
+                    top = pos.y() - node.radius() - height / zoom if above else pos.y() + node.radius()
+                    rect = QRectF(pos.x() - width / 2 / zoom, top, width / zoom, height / zoom)
+                    cells = [(i, j) for i in range(int(rect.left() // cell), int(rect.right() // cell) + 1)
+                             for j in range(int(rect.top() // cell), int(rect.bottom() // cell) + 1)]
+                    blockers = (r for c in cells for r in taken.get(c, ()) if not important or r.width() * zoom > 40)
+                    if must or not any(rect.intersects(r) for r in blockers):
+                        for c in cells:
+                            taken.setdefault(c, []).append(rect)
+                        label.place(above)
+                        wanted = True
+                        break
             label.wanted = wanted
             label.setVisible(wanted or node.name == self._hovered)
 
