@@ -8,6 +8,7 @@ logged). Errors people can act on (bad input, a file that cannot be read) are no
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import logging.handlers
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import platformdirs
 from PySide6 import __version__ as pyside_version
@@ -201,6 +203,20 @@ class CrashHandler(QObject):
             logging.getLogger().removeHandler(self._file_log)
             self._file_log.close()
             self._file_log = None
+
+    def watch_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Report exceptions nobody awaited on ``loop`` (the qasync loop: hub tasks, callbacks) too."""
+
+        def on_loop_exception(_loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            exc = context.get("exception")
+            if exc is None or isinstance(exc, (KeyboardInterrupt, asyncio.CancelledError)):
+                _loop.default_exception_handler(context)
+                return
+            details = f"{context.get('message', 'in the event loop')}\n" + "".join(
+                traceback.format_exception(type(exc), exc, exc.__traceback__))
+            self.crashed.emit(describe(exc), details)
+
+        loop.set_exception_handler(on_loop_exception)
 
     def add_rescue(self, fn: Callable[[], object]) -> None:
         """Run ``fn`` (save a draft, flush a buffer) before a crash is shown; its own errors are logged."""

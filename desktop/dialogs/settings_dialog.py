@@ -32,9 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.clients import display_path
 from core.embeddings.openai_compat import OpenAICompatibleProvider
 from core.errors import HipocampoError
-from core.settings import Settings, save_user_settings
+from core.settings import Settings, save_user_settings, settings_file
 from desktop import autostart
 from desktop.dialogs.feedback import section_heading, show_feedback
 from desktop.resources import app_icon
@@ -278,10 +279,11 @@ class SettingsDialog(QDialog):
         names = [f"HIPOCAMPO_{k.upper()}" for k in ("db", "embeddings", "openai_base_url", "openai_model",
                                                       "openai_api_key", "hub_port", "close_to_tray")]
         present = [n for n in names if os.environ.get(n)]
-        text = ""
+        text = self.tr("Saved in {file}, which the assistants' Hipocampo reads too.").format(
+            file=display_path(self.settings_path or settings_file()))
         if present:
-            text = self.tr("Set in the environment, so it wins over this dialog the next time Hipocampo starts: "
-                           "{names}.").format(names=", ".join(present))
+            text += " " + self.tr("Set in the environment, so it wins over this dialog the next time Hipocampo "
+                                  "starts: {names}.").format(names=", ".join(present))
         show_feedback(self.env_note, text, "muted")
 
     # -- actions -------------------------------------------------------------------------------

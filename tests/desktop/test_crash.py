@@ -133,3 +133,27 @@ def test_a_failed_core_call_goes_to_the_same_dialog(handler: CrashHandler, qtbot
     finally:
         core.shutdown()
         memory.close()
+
+
+def test_exceptions_nobody_awaited_on_the_qasync_loop(handler: CrashHandler, qtbot, qapp: QApplication) -> None:  # noqa: ANN001
+    import asyncio
+
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=False)
+    asyncio.set_event_loop(loop)
+    handler.watch_loop(loop)
+    try:
+        def callback() -> None:
+            raise ValueError("a hub callback broke")
+
+        async def scenario() -> None:
+            asyncio.get_running_loop().call_soon(callback)
+            await asyncio.sleep(0)
+
+        loop.run_until_complete(scenario())
+        qtbot.waitUntil(lambda: bool(visible_dialogs()), timeout=10_000)
+        assert "ValueError: a hub callback broke." in handler.dialog.summary.text()
+    finally:
+        loop.close()
+        asyncio.set_event_loop(None)

@@ -39,6 +39,8 @@ def test_it_shows_the_current_settings(dialog: SettingsDialog, tmp_path: Path) -
     assert dialog.provider() == "onnx" and not dialog.openai_box.isEnabled()
     assert dialog.port_spin.text() == "Automatic" and dialog.tray_box.isChecked()
     assert not dialog.autostart_box.isChecked() and dialog.save_button.isEnabled()
+    saved_in = f"Saved in {tmp_path / 'settings.json'}, which the assistants' Hipocampo reads too."
+    assert dialog.env_note.text() == saved_in
 
 
 def test_saving_writes_what_changed_and_says_what(dialog: SettingsDialog, qtbot, env: Path,  # noqa: ANN001
