@@ -394,3 +394,14 @@ def test_opening_another_entity_before_the_first_loads_shows_the_last(qtbot, pan
     pane.open_entity("Charles Babbage")
     settle(qtbot, pane)
     assert pane.page.title.text() == "Charles Babbage" and not pane.is_busy()
+
+
+def test_problems_stay_readable_on_a_dark_palette(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
+    from PySide6.QtGui import QColor, QPalette
+
+    light = pane.page.name_error.styleSheet()
+    dark = QPalette(pane.palette())
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202124"))
+    pane.setPalette(dark)
+    assert pane.page.name_error.styleSheet() != light
+    assert pane.page.observations.error.styleSheet() == pane.page.name_error.styleSheet()

@@ -3,7 +3,7 @@ history sections, and the buttons. Widgets only: ``EditorPane`` wires and fills 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtCore import QEvent, QStringListModel, Qt
 from PySide6.QtWidgets import (
     QCompleter,
     QFormLayout,
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from desktop.panes.editor.banner import ConflictBanner
 from desktop.panes.editor.observations import ObservationList
 from desktop.panes.editor.relations import RelationTable
-from desktop.panes.editor.style import error_label
+from desktop.panes.editor.style import error_color, error_label
 from desktop.panes.history_view import HistoryView
 
 
@@ -114,3 +114,9 @@ class EntityPage(QWidget):
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.error)
         layout.addLayout(buttons)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:  # light ↔ dark: the error red follows
+            for label in (self.name_error, self.type_error, self.error):
+                label.setStyleSheet(f"color: {error_color(self.palette()).name()};")
+        super().changeEvent(event)
