@@ -159,8 +159,11 @@ def describe(row: Row, known: dict[int, Row] | None = None) -> str:
                 else _t("found the insight {name} holds again")).format(name=b_name)
     if op == "reflect":
         info = after if isinstance(after, dict) else {}
-        return _t("reflected on the memory: {created} new insights, {refreshed} refreshed").format(
-            created=info.get("created", 0), refreshed=info.get("refreshed", 0))
+        created, refreshed = int(info.get("created", 0)), int(info.get("refreshed", 0))
+        found = _t("1 new insight") if created == 1 else _t("{n} new insights").format(n=created)
+        if refreshed:
+            found += ", " + (_t("1 refreshed") if refreshed == 1 else _t("{n} refreshed").format(n=refreshed))
+        return _t("reflected on the memory: {found}").format(found=found)
     if op == "decay_confidence":
         changed = after.get("changed", 0) if isinstance(after, dict) else 0
         return _n("let the confidence of %n insights fade with time", int(changed))
@@ -196,6 +199,7 @@ class ActivityModel(QAbstractTableModel):
         self._ids: set[int] = set()
         self._known: dict[int, Row] = {}  # every row seen, shown or grouped away
         self._covered: set[int] = set()
+        self._reflections: dict[tuple[str, str], list[int]] = {}  # (actor, at) of a reflect → its rows
         self._undone: dict[int, int] = {}
         self._fresh: dict[int, float] = {}
         self._hues: dict[str, int] = {}
@@ -221,6 +225,7 @@ class ActivityModel(QAbstractTableModel):
         """Replace everything with ``rows`` (newest first)."""
         self.beginResetModel()
         self._rows, self._ids, self._known, self._covered, self._undone, self._fresh = [], set(), {}, set(), {}, {}
+        self._reflections = {}
         self.oldest_id = None
         self._take(rows)
         self._rows = [r for r in rows if self._shown(r)]
@@ -259,7 +264,16 @@ class ActivityModel(QAbstractTableModel):
         return fresh
 
     def _take(self, rows: list[Row]) -> None:
+        # One reflect writes its insights' rows and then a summary row, all with one timestamp:
+        # the summary stands for them (and lists them in its tooltip).
         for r in rows:
+            if r.get("op") == "reflect":
+                self._reflections.setdefault((r["actor"], r["at"]), [])
+        for r in rows:
+            stamp = (r["actor"], r["at"])
+            if r.get("op") != "reflect" and stamp in self._reflections and r["id"] not in self._covered:
+                self._covered.add(r["id"])
+                self._reflections[stamp].append(r["id"])
             self._known[r["id"]] = r
             if r.get("op") in GROUP_OPS and isinstance(r.get("after"), dict):
                 self._covered.update(r["after"].get("rows", []))
@@ -356,7 +370,12 @@ class ActivityModel(QAbstractTableModel):
             return self.tr("Written by {actor}").format(actor=row["actor"])
         lines = [plain(describe(row, self._known))]
         members = row.get("after", {}).get("rows", []) if row.get("op") in GROUP_OPS else []
-        lines += ["  • " + plain(describe(self._known[m], self._known)) for m in members if m in self._known]
+        if row.get("op") == "reflect":
+            members = sorted(self._reflections.get((row["actor"], row["at"]), []))
+        parts = ["  • " + plain(describe(self._known[m], self._known)) for m in members if m in self._known]
+        if len(parts) > 12:
+            parts = parts[:10] + ["  " + self.tr("… and {n} more").format(n=len(parts) - 10)]
+        lines += parts
         undone_by = self.undone_by(row["id"])
         if undone_by is not None:
             lines.append(self.tr("Undone since (change #{id}).").format(id=undone_by))

@@ -236,3 +236,23 @@ def test_older_rows_load_on_scroll(qtbot, core: Core, memory: Memory) -> None:  
     qtbot.waitUntil(scrolled_to_the_end)
     assert _texts(pane)[-1] == "created Ada Lovelace"
     assert _texts(pane)[0] == f"added to Ada Lovelace: “fact {PAGE + 59}”"
+
+
+def test_one_reflect_is_one_row_listing_its_insights(qtbot, core: Core, memory: Memory) -> None:  # noqa: ANN001
+    memory.create_entities([{"name": "Idempotency", "entityType": "Concept"}]
+                           + [{"name": f"Service {i}", "entityType": "Project"} for i in range(3)], actor="cursor")
+    memory.create_relations([{"from": f"Service {i}", "to": "Idempotency", "relationType": "USES"} for i in range(3)],
+                            actor="cursor")
+    pane = _pane(qtbot, core)
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 7)
+    after = memory.latest_change_id()
+    memory.reflect(actor="hipocampo")
+    pane.on_changes(memory.changes_since(after))
+    assert pane.model.rowCount() == 8  # the insights it proposed stand behind the one row
+    top = pane.model.index(0, ActivityModel.WHAT)
+    assert top.data() == "reflected on the memory: 2 new insights"
+    assert "proposed the insight Concept cluster: Idempotency" in top.data(Qt.ItemDataRole.ToolTipRole)
+    with qtbot.waitSignal(pane.model.modelReset):
+        pane.reload()  # read back from the memory: the same one row
+    assert pane.model.rowCount() == 8 and pane.model.index(0, 2).data() == "reflected on the memory: 2 new insights"
+    assert not pane.undo_button.isEnabled()  # reflect is reviewed in the insights pane, not undone here
