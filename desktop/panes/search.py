@@ -171,6 +171,8 @@ class SearchPane(QWidget):
             self._shown = None
             self._show_empty()
             return
+        if self.stack.currentWidget() is self.empty:  # results on show stay until new ones replace them
+            self.empty.setText(self.tr("Searching…"))
         self.core.read(run_search, *asked, done=weakly(self.on_results), failed=weakly(self.on_search_failed),
                        key="search")
 

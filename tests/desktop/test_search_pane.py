@@ -76,6 +76,7 @@ def test_first_use_hint_then_results_after_the_debounce(qtbot, words_core: Core)
     assert "Search everything" in pane.empty.text()
     qtbot.keyClicks(pane.box, "algorithm")
     assert pane.model.rowCount() == 0  # nothing yet: the debounce holds the search back
+    qtbot.waitUntil(lambda: pane.empty.text() == "Searching…" or pane.model.rowCount() > 0)
     qtbot.waitUntil(lambda: _names(pane) == ["Ada Lovelace"])
     hit = pane.model.hit(0)
     assert hit.entity_type == "Person" and hit.score is not None
