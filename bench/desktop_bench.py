@@ -95,6 +95,7 @@ def child_first_paint(db: Path) -> None:
 
     hipocampo = HipocampoApp(Settings(db=db, actor="gui"), start_hub=False, first_run=False,
                              hub_file=db.with_suffix(".endpoint.json"))
+    hipocampo.finished.connect(app.quit)
     watcher = FirstPaint()
     hipocampo.window.installEventFilter(watcher)
 
@@ -171,6 +172,7 @@ def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
     asyncio.set_event_loop(loop)
     hub_file = db.with_suffix(".endpoint.json")
     hipocampo = HipocampoApp(Settings(db=db, actor="gui"), hub_file=hub_file, first_run=False)
+    hipocampo.finished.connect(app.quit)
     gaps: list[float] = []
     result: dict[str, Any] = {}
 

@@ -81,6 +81,7 @@ class HipocampoApp(QObject):
     """Owns the window, the tray, and the open memory with its workers, feed and hub."""
 
     ready = Signal()  # the memory is open and the panes show it
+    finished = Signal()  # after quit(): everything is stopped and closed
 
     def __init__(self, settings: Settings, *, start_hidden: bool = False, hub_file: Path | None = None,
                  start_hub: bool = True, first_run: bool | None = None) -> None:
@@ -337,7 +338,7 @@ class HipocampoApp(QObject):
         try:
             await self._close_memory()
         finally:
-            QCoreApplication.quit()
+            self.finished.emit()
 
 
 def make_qapplication(argv: list[str] | None = None) -> QApplication:
@@ -399,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     asyncio.set_event_loop(loop)
     hipocampo = HipocampoApp(settings, start_hidden=args.tray)
     instance.requested.connect(hipocampo.on_instance_request)
+    hipocampo.finished.connect(app.quit)
     if args.files:
         hipocampo.import_paths(list(args.files))
     hipocampo.start()

@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.set_event_loop(loop)
         hipocampo = HipocampoApp(Settings(db=db, actor="gui", close_to_tray=False), hub_file=tmp_path / "endpoint.json",
                                  first_run=False)
+        hipocampo.finished.connect(app.quit)
         window = hipocampo.window
         window.resize(*SIZE)
 

@@ -1,0 +1,127 @@
+"""The whole app in-process (offscreen): it opens a memory behind the painted window, hosts the hub,
+sees what another process writes to the same file, obeys its tray menu, and quits cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+import qasync
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from core.memory import Memory
+from core.settings import Settings
+from desktop.app import HipocampoApp
+
+
+@pytest.fixture
+def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    event_loop = qasync.QEventLoop(qapp, already_running=False)
+    asyncio.set_event_loop(event_loop)
+    yield event_loop
+    event_loop.close()
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def hipocampo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HipocampoApp:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    with Memory(Settings(db=tmp_path / "memory.db", embeddings="none")) as memory:
+        memory.create_entities([{"name": "Ada Lovelace", "entityType": "Person", "observations": ["Writes notes"]}])
+    settings = Settings(db=tmp_path / "memory.db", embeddings="none", actor="gui", close_to_tray=False)
+    return HipocampoApp(settings, hub_file=tmp_path / "endpoint.json", first_run=False)
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise TimeoutError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+async def write_from_another_process(db: Path, tmp_path: Path) -> None:
+    """A stdio server of its own (not bridged: another hub file), as a second client would start."""
+    env = {**os.environ, "HIPOCAMPO_ENDPOINT_FILE": str(tmp_path / "elsewhere.json"), "HIPOCAMPO_EMBEDDINGS": "none"}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "core.cli", "--db", str(db), "mcp"], env=env)
+    async with Client(stdio_client(params), client_info=types.Implementation(name="cursor", version="1")) as client:
+        result = await client.call_tool("create_entities", {"entities": [
+            {"name": "Grace Hopper", "entityType": "Person", "observations": ["Found a moth"]}]})
+        assert not result.is_error
+
+
+def test_app_opens_serves_refreshes_live_and_quits(loop: qasync.QEventLoop, hipocampo: HipocampoApp,
+                                                  tmp_path: Path) -> None:
+    window = hipocampo.window
+    db = tmp_path / "memory.db"
+    finished: list[bool] = []
+    hipocampo.finished.connect(lambda: finished.append(True))
+
+    async def scenario() -> None:
+        hipocampo.start()
+        assert window.isVisible()  # painted before the memory is open
+        await until(lambda: hipocampo.hub is not None and hipocampo.hub.running)
+        assert set(window.panes) == {"graph", "search", "editor", "insights", "activity"}
+        assert "memory.db" in window.windowTitle() and "Hipocampo" in window.windowTitle()
+        assert json.loads((tmp_path / "endpoint.json").read_text())["url"] == hipocampo.hub.url
+
+        seen: list[list[dict[str, Any]]] = []
+        assert hipocampo.feed is not None
+        hipocampo.feed.changed.connect(seen.append)
+        await write_from_another_process(db, tmp_path)
+        await until(lambda: any(r["entity"] == "Grace Hopper" for rows in seen for r in rows))
+        activity = window.panes["activity"]
+        await until(lambda: any("Grace Hopper" in activity.model.row_at(i).get("entity", "")
+                                for i in range(activity.model.rowCount())))
+
+        tray = hipocampo.tray
+        tray.endpoint_action.trigger()  # stop
+        await until(lambda: not hipocampo.hub.running and not hipocampo.hub.starting)
+        assert "port" not in json.loads((tmp_path / "endpoint.json").read_text())
+        assert "Start" in tray.endpoint_action.text()
+        tray.endpoint_action.trigger()  # start again
+        await until(lambda: hipocampo.hub.running)
+        tray.copy_actions["claude-desktop"].trigger()
+        assert json.loads(QGuiApplication.clipboard().text())["mcpServers"]
+        tray.quit_action.trigger()
+        await until(lambda: finished)
+
+    loop.run_until_complete(scenario())
+    assert hipocampo.memory is None and hipocampo.hub is None
+    assert "port" not in json.loads((tmp_path / "endpoint.json").read_text())
+    with Memory(Settings(db=db, embeddings="none")) as memory:
+        assert {e.name for e in memory.read_graph().entities} == {"Ada Lovelace", "Grace Hopper"}
+
+
+def test_a_memory_that_cannot_be_opened_is_said_not_crashed(loop: qasync.QEventLoop, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    messages: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda _parent, title, text: messages.append(f"{title}: {text}"))
+    not_a_db = tmp_path / "notes.db"
+    not_a_db.write_text("these are my notes, not a database\n" * 100)
+    before = not_a_db.read_bytes()
+    app = HipocampoApp(Settings(db=not_a_db, embeddings="none", actor="gui"), hub_file=tmp_path / "endpoint.json",
+                       first_run=False)
+
+    async def scenario() -> None:
+        app.start()
+        await until(lambda: messages)
+        app.quit(force=True)
+        await asyncio.sleep(0.1)
+
+    loop.run_until_complete(scenario())
+    assert "Cannot open the memory" in messages[0] and str(not_a_db) in messages[0]
+    assert not_a_db.read_bytes() == before
