@@ -6,7 +6,7 @@ import html
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPalette
+from PySide6.QtGui import QColor, QIcon, QKeyEvent, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from core.memory import Memory
 from desktop.models.search_results import EXACT, MEANING, SearchOutcome, SearchResultsModel, run_search
+from desktop.panes.graph_items import type_colour
 from desktop.panes.snippet_delegate import SnippetDelegate
 from desktop.panes.weak_callbacks import weakly
 from desktop.workers import Core
@@ -31,6 +32,19 @@ from desktop.workers import Core
 TYPING_DEBOUNCE_MS = 200
 CHANGES_DEBOUNCE_MS = 600  # writes come in bursts; re-search once they settle
 STATUS_POLL_MS = 2000  # while entities are still being embedded
+
+
+def _dot(colour: QColor) -> QIcon:
+    """A small disc of ``colour``: the type's colour in the graph, beside its name."""
+    pixmap = QPixmap(12, 12)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(colour)
+    painter.drawEllipse(1, 1, 10, 10)
+    painter.end()
+    return QIcon(pixmap)
 
 
 def _read_types(memory: Memory) -> dict[str, int]:
@@ -271,7 +285,8 @@ class SearchPane(QWidget):
         self.type_combo.clear()
         self.type_combo.addItem(self.tr("All types"), None)
         for name, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].casefold())):
-            self.type_combo.addItem(self.tr("{type} ({count})").format(type=name, count=count), name)
+            self.type_combo.addItem(_dot(type_colour(name)), self.tr("{type} ({count})").format(type=name, count=count),
+                                    name)
         if current is not None and current not in counts:  # keep a chosen type that emptied out
             self.type_combo.addItem(self.tr("{type} (0)").format(type=current), current)
         self.type_combo.setCurrentIndex(max(0, self.type_combo.findData(current)))

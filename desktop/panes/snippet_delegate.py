@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from desktop.models.search_results import SearchHit, SearchResultsModel, Span
+from desktop.panes.graph_items import type_colour  # a type has the same colour here as in the graph
 
 PAD = 8
 GAP = 6
@@ -21,13 +22,19 @@ def is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Base).lightness() < 128
 
 
-def chip_colours(key: str, palette: QPalette, hue: int | None = None) -> tuple[QColor, QColor]:
-    """A stable background and text colour for ``key`` (a type or a client name), per theme;
-    ``hue`` (0–359) overrides the one derived from ``key``."""
-    hue = zlib.crc32(key.encode("utf-8")) % 360 if hue is None else hue
+def chip_colours(key: str, palette: QPalette, hue: int | None = None,
+                 base: QColor | None = None) -> tuple[QColor, QColor]:
+    """A background and text colour for a chip, per theme: from ``base`` (a type's colour in the
+    graph), else ``hue`` (0–359), else a hue derived from ``key``."""
+    saturation = 1.0
+    if base is not None:
+        hue, saturation = max(0, base.hslHue()), base.hslSaturationF()
+    elif hue is None:
+        hue = zlib.crc32(key.encode("utf-8")) % 360
     if is_dark(palette):
-        return QColor.fromHsl(hue, 120, 62), QColor.fromHsl(hue, 200, 215)
-    return QColor.fromHsl(hue, 170, 222), QColor.fromHsl(hue, 190, 62)
+        return (QColor.fromHsl(hue, int(120 * saturation), 62),
+                QColor.fromHsl(hue, int(200 * saturation), 215))
+    return QColor.fromHsl(hue, int(170 * saturation), 222), QColor.fromHsl(hue, int(190 * saturation), 62)
 
 
 def mark_colour(palette: QPalette) -> QColor:
@@ -38,13 +45,13 @@ def mark_colour(palette: QPalette) -> QColor:
 
 
 def draw_chip(painter: QPainter, x: int, mid_y: int, text: str, font: QFont, palette: QPalette,
-              key: str | None = None, hue: int | None = None) -> int:
+              key: str | None = None, hue: int | None = None, base: QColor | None = None) -> int:
     """Draw a rounded chip with ``text`` whose left edge is ``x``; return its right edge."""
     metrics = QFontMetrics(font)
     width = metrics.horizontalAdvance(text) + 12
     height = metrics.height() + 2
     rect = QRect(x, mid_y - height // 2, width, height)
-    background, foreground = chip_colours(key or text, palette, hue)
+    background, foreground = chip_colours(key or text, palette, hue, base)
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(Qt.PenStyle.NoPen)
@@ -148,9 +155,11 @@ class SnippetDelegate(QStyledItemDelegate):
                     name_font, text_colour, mark)
         second = QRect(area.left(), top.bottom() + 3, area.width(), line + 2)
         if chip_on_top:
-            draw_chip(painter, top.left() + name_width + GAP, top.center().y(), chip_text, small, palette)
+            draw_chip(painter, top.left() + name_width + GAP, top.center().y(), chip_text, small, palette,
+                      base=type_colour(chip_text))
         elif chip_width < second.width() // 2:
-            draw_chip(painter, second.left(), second.center().y(), chip_text, small, palette)
+            draw_chip(painter, second.left(), second.center().y(), chip_text, small, palette,
+                      base=type_colour(chip_text))
             second.setLeft(second.left() + chip_width + GAP)
 
         snippet_colour = text_colour if selected else muted
