@@ -7,12 +7,12 @@ from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QDate, Qt
 
 from core.memory import Memory
 from core.settings import Settings
 from desktop.models.activity import ActivityModel
-from desktop.panes.activity import PAGE, TODAY, YESTERDAY, ActivityPane
+from desktop.panes.activity import ON_DAY, PAGE, TODAY, YESTERDAY, ActivityPane
 from desktop.workers import Core
 from tests.conftest import SteppingClock
 
@@ -107,6 +107,10 @@ def test_filters_by_client_and_by_day(qtbot, core: Core, memory: Memory, clock: 
     assert "cursor" in pane.empty.text()
     pane.on_show_everything()
     qtbot.waitUntil(lambda: pane.model.rowCount() == 5)
+    pane.day_combo.setCurrentIndex(pane.day_combo.findData(ON_DAY))
+    assert pane.day_edit.isVisibleTo(pane)
+    pane.day_edit.setDate(QDate(date.today() - timedelta(days=2)))
+    qtbot.waitUntil(lambda: _texts(pane) == ["created Charles Babbage", "created Ada Lovelace"])
 
 
 def test_a_write_by_claude_code_arrives_on_top_and_lit(qtbot, core: Core, memory: Memory,  # noqa: ANN001
