@@ -17,8 +17,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTimer, QTranslator, Signal
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, Qt, QTimer, QTranslator, Signal
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
 
 from core import __version__
 from core.memory import Memory
@@ -98,6 +98,7 @@ class HipocampoApp(QObject):
         self.feed: ChangeFeed | None = None
         self.hub: Hub | None = None
         self._pending_imports: list[Path] = []
+        self.dialogs: list[QDialog] = []  # open dialogs (kept referenced while shown)
         self._quitting = False
 
         from core.clients import CLIENTS, TITLES, snippet
@@ -209,14 +210,14 @@ class HipocampoApp(QObject):
             return
         from desktop.dialogs.import_dialog import ImportDialog
 
-        ImportDialog(self.core, list(paths), self.window).exec()
+        self._show_dialog(ImportDialog(self.core, list(paths), self.window))
 
     def on_export(self) -> None:
         if self.core is None:
             return
         from desktop.dialogs.export_dialog import ExportDialog
 
-        ExportDialog(self.core, self.window).exec()
+        self._show_dialog(ExportDialog(self.core, self.window))
 
     def on_backup(self) -> None:
         if self.core is None:
@@ -255,7 +256,7 @@ class HipocampoApp(QObject):
 
         dialog = SettingsDialog(self.settings, self.window)
         dialog.changed.connect(lambda changes: self.apply_settings(self.settings.model_copy(update=changes)))
-        dialog.exec()
+        self._show_dialog(dialog)
 
     def apply_settings(self, settings: Settings) -> None:
         """Use new settings: reopen the memory when the file or the embeddings changed."""
@@ -274,7 +275,14 @@ class HipocampoApp(QObject):
         from desktop.dialogs.first_run import FirstRunDialog
 
         dialog = FirstRunDialog(self.settings, endpoint=self.hub.info if self.hub else None, parent=self.window)
-        dialog.exec()
+        self._show_dialog(dialog)
+
+    def _show_dialog(self, dialog: QDialog) -> None:
+        """Show a window-modal dialog without a nested event loop (the hub keeps serving)."""
+        self.dialogs.append(dialog)
+        dialog.finished.connect(lambda _result: self.dialogs.remove(dialog) if dialog in self.dialogs else None)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def show_connect(self) -> None:
         self.show_first_run()

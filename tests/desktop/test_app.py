@@ -125,3 +125,32 @@ def test_a_memory_that_cannot_be_opened_is_said_not_crashed(loop: qasync.QEventL
     loop.run_until_complete(scenario())
     assert "Cannot open the memory" in messages[0] and str(not_a_db) in messages[0]
     assert not_a_db.read_bytes() == before
+
+
+def test_first_run_screen_opens_while_the_hub_already_serves(loop: qasync.QEventLoop, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QMimeData, QUrl
+
+    from desktop.dialogs.first_run import FirstRunDialog
+    from desktop.dialogs.import_dialog import ImportDialog
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = HipocampoApp(Settings(db=tmp_path / "new.db", embeddings="none", actor="gui"),
+                       hub_file=tmp_path / "endpoint.json", first_run=True)
+    notes = tmp_path / "memory.jsonl"
+    notes.write_text('{"type":"entity","name":"Kafka","entityType":"technology","observations":["queue"]}\n')
+
+    async def scenario() -> None:
+        app.start()
+        await until(lambda: any(isinstance(d, FirstRunDialog) and d.isVisible() for d in app.dialogs))
+        await until(lambda: app.hub is not None and app.hub.running)  # serving behind the welcome screen
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(str(notes))])
+        from desktop.drop import importable_paths
+
+        app.window.import_requested.emit(importable_paths(mime))
+        await until(lambda: any(isinstance(d, ImportDialog) for d in app.dialogs))
+        app.quit(force=True)
+        await until(lambda: app.memory is None)
+
+    loop.run_until_complete(scenario())
