@@ -145,6 +145,19 @@ class NodeItem:
         self.label.restyle(style, bold=self.focus or self.selected)
 
 
+_FONTS: dict[bool, tuple[QFont, QFontMetricsF]] = {}
+
+
+def _label_font(bold: bool) -> tuple[QFont, QFontMetricsF]:
+    """The labels' font (a little smaller than the application's) and its metrics, made once."""
+    if bold not in _FONTS:
+        font = QFont()
+        font.setPointSizeF(max(8.0, font.pointSizeF() - 0.5))
+        font.setBold(bold)
+        _FONTS[bold] = (font, QFontMetricsF(font))
+    return _FONTS[bold]
+
+
 class LabelItem(QGraphicsItem):
     """A node's name under it, at a fixed size on screen, on a soft plate so lines don't cross it."""
 
@@ -166,10 +179,7 @@ class LabelItem(QGraphicsItem):
 
     def restyle(self, style: GraphStyle, *, bold: bool) -> None:
         self.prepareGeometryChange()
-        self._font = QFont()
-        self._font.setPointSizeF(max(8.0, self._font.pointSizeF() - 0.5))
-        self._font.setBold(bold)
-        metrics = QFontMetricsF(self._font)
+        self._font, metrics = _label_font(bold)
         width = metrics.horizontalAdvance(self.text) + 8
         height = metrics.height() + 2
         self._rect = QRectF(-width / 2, -3 - height if self.above else 3, width, height)

@@ -12,11 +12,13 @@ import random
 from collections.abc import Mapping, Sequence
 
 import igraph
+import numpy as np
 
 Point = tuple[float, float]
 
 UNIT = 40.0  # scene units per igraph layout unit: room between discs even round a busy hub
 _GRID_FROM = 1000  # igraph's own threshold for its faster grid-based repulsion
+SPACING = 42.0  # scene units from a node to its nearest neighbour, typically
 LONER_GAP = 56.0  # scene units between nodes that have no relation on screen
 
 
@@ -29,20 +31,68 @@ def force_layout(
     seed: int = 7,
 ) -> dict[str, Point]:
     """Positions for ``names`` joined by ``edges``; ``known`` positions seed the layout (and stay
-    put with ``pin_known``), new nodes start beside a known neighbour. Nodes without a relation on
-    screen go in tidy rows under the rest, in the order given, instead of drifting round the edge."""
+    put with ``pin_known``), new nodes start beside a known neighbour. Separate groups are packed
+    in rows under the largest, and nodes without a relation on screen in a grid under those, in
+    the order given, instead of drifting round the edge."""
     if not names:
         return {}
     known = known or {}
-    linked = {n for s, t in edges if s != t for n in (s, t)}
-    connected = [n for n in names if n in linked]
-    positions = _force(connected, edges, known, pin_known, seed) if connected else {}
-    loners = [n for n in names if n not in linked]
+    positions: dict[str, Point] = {}
+    fresh: list[dict[str, Point]] = []
+    loners: list[str] = []
+    for part in _components(names, edges):
+        if len(part) == 1:
+            loners.append(part[0])
+        elif any(n in known for n in part):  # already on screen: settles where it is
+            positions.update(_force(part, edges, known, pin_known, seed))
+        else:
+            fresh.append(_force(part, edges, {}, False, seed))
+    # Each new group of related nodes is laid out on its own and packed beside the others: one
+    # force layout over all of them pushes small groups far out and shrinks the picture.
+    if fresh and not positions:
+        positions.update(fresh.pop(0))  # the largest stays where its layout put it
+    if fresh:
+        positions.update(_shelves(fresh, list(positions.values())))
     positions.update({n: known[n] for n in loners if n in known})
     new = [n for n in loners if n not in known]
     if new:
         positions.update(_rows(new, list(positions.values())))
     return positions
+
+
+def _components(names: Sequence[str], edges: Sequence[tuple[str, str]]) -> list[list[str]]:
+    """``names`` split into groups connected by ``edges``, largest first, each in the order given."""
+    index = {name: i for i, name in enumerate(names)}
+    pairs = [(index[s], index[t]) for s, t in edges if s in index and t in index and s != t]
+    members = igraph.Graph(n=len(names), edges=pairs).connected_components().membership
+    groups: dict[int, list[str]] = {}
+    for name, group in zip(names, members, strict=True):
+        groups.setdefault(group, []).append(name)
+    return sorted(groups.values(), key=len, reverse=True)
+
+
+def _shelves(parts: Sequence[Mapping[str, Point]], placed: Sequence[Point]) -> dict[str, Point]:
+    """Small laid-out groups packed in rows under ``placed``, each keeping its own shape."""
+    gap = LONER_GAP
+    boxes = []
+    for part in parts:
+        xs, ys = [p[0] for p in part.values()], [p[1] for p in part.values()]
+        boxes.append((min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
+    if placed:
+        xs, ys = [p[0] for p in placed], [p[1] for p in placed]
+        left, top, width = min(xs), max(ys) + 2 * gap, max(xs) - min(xs)
+    else:
+        left, top, width = 0.0, 0.0, 0.0
+    width = max(width, math.sqrt(sum((w + gap) * (h + gap) for _, _, w, h in boxes)) * 1.5)
+    out: dict[str, Point] = {}
+    x, y, shelf = left, top, 0.0
+    for part, (bx, by, w, h) in zip(parts, boxes, strict=True):
+        if x > left and x + w > left + width:
+            x, y, shelf = left, y + shelf + gap, 0.0
+        out.update({n: (px - bx + x, py - by + y) for n, (px, py) in part.items()})
+        x += w + gap
+        shelf = max(shelf, h)
+    return out
 
 
 def _rows(names: Sequence[str], placed: Sequence[Point]) -> dict[str, Point]:
@@ -85,8 +135,29 @@ def _force(names: Sequence[str], edges: Sequence[tuple[str, str]], known: Mappin
             bounds["minx"][i] = bounds["maxx"][i] = x / UNIT
             bounds["miny"][i] = bounds["maxy"][i] = y / UNIT
         kwargs.update(bounds)
-    coords = graph.layout_fruchterman_reingold(**kwargs).coords
-    return {name: (coords[i][0] * UNIT, coords[i][1] * UNIT) for name, i in index.items()}
+    coords = np.asarray(graph.layout_fruchterman_reingold(**kwargs).coords, dtype=float)
+    if known and pin_known:
+        scaled = coords * UNIT
+    else:
+        # FR's own scale depends on the graph (2,000 related nodes end up a tenth as far apart as
+        # 300): scale so that nodes sit SPACING apart from their nearest neighbour, whatever the shape.
+        nearest = float(np.median(_nearest_distances(coords)))
+        scaled = coords * (SPACING / nearest if nearest > 0 else UNIT)
+        if known:  # a refresh: keep the picture where it was on screen
+            rows = [index[n] for n in known]
+            scaled += np.asarray([known[n] for n in known]).mean(axis=0) - scaled[rows].mean(axis=0)
+    return {name: (float(scaled[i][0]), float(scaled[i][1])) for name, i in index.items()}
+
+
+def _nearest_distances(points: np.ndarray) -> np.ndarray:
+    """Each point's distance to its nearest other point (in blocks, so 2,000 points stay cheap)."""
+    out = np.empty(len(points))
+    for start in range(0, len(points), 512):
+        block = points[start : start + 512]
+        d = np.sqrt(((block[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
+        d[np.arange(len(block)), np.arange(start, start + len(block))] = np.inf
+        out[start : start + len(block)] = d.min(axis=1)
+    return out
 
 
 def _start_positions(names: Sequence[str], pairs: Sequence[tuple[int, int]], known: Mapping[str, Point],

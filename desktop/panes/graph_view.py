@@ -18,7 +18,8 @@ MAX_SCALE = 6.0
 FIT_MAX_SCALE = 1.4  # fitting three nodes should not blow them up to fill the screen
 MIN_LABEL_ZOOM = 0.2  # zoomed out further, only the best-connected nodes are labelled
 ALWAYS_LABELLED = 24  # …these ones
-LABEL_CELL_PX = 160  # grid for finding overlapping labels quickly
+LABEL_CELL_PX = 60  # grid for finding overlapping labels quickly
+MAX_LABELS = 150  # more names than this on screen is clutter, not information
 LABEL_DELAY_MS = 60
 WHEEL_STEP = 1.0015  # per 1/8 degree of wheel turn: one notch (120) zooms by ≈ 20 %
 KEY_STEP = 1.25
@@ -109,7 +110,7 @@ class GraphView(QGraphicsView):
         if moves and animate:
             self._animate(moves)
         self._draw_edges()
-        self.update_labels()
+        self._labels_soon()
 
     def _draw_edges(self) -> None:
         """All relations as one path (measured: 3× the frame rate of one item per line), and the
@@ -174,7 +175,7 @@ class GraphView(QGraphicsView):
             node.selected = True
             node.restyle(self.style_)
         self._draw_edges()
-        self.update_labels()
+        self._labels_soon()
 
     # -- zoom, pan, fit ------------------------------------------------------------------------
 
@@ -209,39 +210,69 @@ class GraphView(QGraphicsView):
         self.update_labels()
 
     def update_labels(self) -> None:
-        """Label as many nodes as fit without overlapping, the most important first; the selected
-        and focused nodes always. Zooming in makes room, so more labels appear."""
+        """Label as many nodes in view as fit without overlapping, the most important first; the
+        selected and focused nodes always. Zooming in makes room, so more labels appear."""
         self._label_timer.stop()
         zoom = self.zoom()
         cell = LABEL_CELL_PX / zoom
-        taken: dict[tuple[int, int], list[QRectF]] = {}
+        area = self.mapToScene(self.viewport().rect()).boundingRect()
+        view = (area.left(), area.top(), area.right(), area.bottom())
+        # Rectangles as plain tuples (left, top, right, bottom): comparing them in Python is several
+        # times faster than QRectF calls, and this runs for every node after each zoom.
+        taken: dict[tuple[int, int], list[tuple[float, float, float, float, bool]]] = {}
         for node in self._ranked:  # a label over another disc hides it: discs count as taken
-            disc = node.disc.sceneBoundingRect()
-            taken.setdefault((int(disc.center().x() // cell), int(disc.center().y() // cell)), []).append(disc)
+            pos, radius = node.pos(), node.radius()
+            x, y = pos.x(), pos.y()
+            if view[0] - cell < x < view[2] + cell and view[1] - cell < y < view[3] + cell:
+                taken.setdefault((int(x // cell), int(y // cell)), []).append(
+                    (x - radius, y - radius, x + radius, y + radius, True))
+        placed = 0
         for node in self._ranked:
             label: LabelItem = node.label
             must = node.name == self.selected or node.focus
-            wanted = must or (zoom >= MIN_LABEL_ZOOM or node.name in self._important)
+            important = node.name in self._important
+            wanted = must or (placed < MAX_LABELS and (zoom >= MIN_LABEL_ZOOM or important))
             if wanted:
-                width, height = label.size_on_screen()
-                pos = node.pos()
-                # The best-connected names matter more than the discs they cover; others yield.
-                important = node.name in self._important
-                wanted = False
-                for above in (False, True):  # below the disc if there is room, else above it
-                    top = pos.y() - node.radius() - height / zoom if above else pos.y() + node.radius()
-                    rect = QRectF(pos.x() - width / 2 / zoom, top, width / zoom, height / zoom)
-                    cells = [(i, j) for i in range(int(rect.left() // cell), int(rect.right() // cell) + 1)
-                             for j in range(int(rect.top() // cell), int(rect.bottom() // cell) + 1)]
-                    blockers = (r for c in cells for r in taken.get(c, ()) if not important or r.width() * zoom > 40)
-                    if must or not any(rect.intersects(r) for r in blockers):
-                        for c in cells:
-                            taken.setdefault(c, []).append(rect)
-                        label.place(above)
-                        wanted = True
-                        break
+                wanted = must or self._place_label(node, zoom, cell, view, taken, important)
+                placed += wanted
             label.wanted = wanted
             label.setVisible(wanted or node.name == self._hovered)
+
+    def _place_label(self, node: NodeItem, zoom: float, cell: float, view: tuple[float, float, float, float],
+                     taken: dict[tuple[int, int], list[tuple[float, float, float, float, bool]]],
+                     important: bool) -> bool:
+        """Find room for ``node``'s label below its disc, else above; mark it taken."""
+        pos = node.pos()
+        x, y, radius = pos.x(), pos.y(), node.radius()
+        if not (view[0] < x < view[2] and view[1] < y < view[3]):
+            return False  # out of sight: placed when the view pans there
+        width, height = node.label.size_on_screen()
+        half, tall = width / 2 / zoom, height / zoom
+        for above in (False, True):
+            top = y - radius - tall if above else y + radius
+            box = (x - half, top, x + half, top + tall)
+            cells = [(i, j) for i in range(int(box[0] // cell), int(box[2] // cell) + 1)
+                     for j in range(int(box[1] // cell), int(box[3] // cell) + 1)]
+            clash = False
+            for c in cells:
+                for left, up, right, down, disc in taken.get(c, ()):
+                    # The best-connected names matter more than the discs they cover; others yield.
+                    if (not (important and disc) and left < box[2] and box[0] < right
+                            and up < box[3] and box[1] < down):
+                        clash = True
+                        break
+                if clash:
+                    break
+            if not clash:
+                for c in cells:
+                    taken.setdefault(c, []).append((*box, False))
+                node.label.place(above)
+                return True
+        return False
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 (Qt's name)
+        super().scrollContentsBy(dx, dy)
+        self._labels_soon()  # labels are placed for what is in view
 
     def _labels_soon(self) -> None:
         # While the wheel turns, place labels once it pauses: zooming itself stays fluid.

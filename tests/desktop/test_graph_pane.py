@@ -3,6 +3,7 @@ groups, click and double-click, an insight's evidence, live refresh, the empty s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from core.settings import Settings
 from desktop.panes.graph import GraphPane
 from desktop.panes.graph_bench import measure_pan_zoom_fps
 from desktop.panes.graph_data import OVERVIEW_LIMIT, OVERVIEW_PER_TYPE
-from desktop.panes.graph_layout import force_layout
+from desktop.panes.graph_layout import SPACING, force_layout
 from desktop.workers import Core
 
 WAIT_MS = 20_000
@@ -227,3 +228,21 @@ def test_layout_keeps_pinned_nodes_and_places_new_ones_near_their_neighbour() ->
     lined = force_layout(["a", "b", "c", "p", "q"], [("a", "b"), ("b", "c")])
     assert lined["p"][1] == lined["q"][1] > max(lined[n][1] for n in "abc")
     assert lined["p"][0] < lined["q"][0]
+
+
+def test_layout_packs_separate_groups_under_the_largest_and_spaces_nodes_evenly() -> None:
+    ring = [f"r{i}" for i in range(40)]
+    edges = [(ring[i], ring[(i + 1) % 40]) for i in range(40)] + [(f"p{k}a", f"p{k}b") for k in range(6)]
+    pairs = [f"p{k}{side}" for k in range(6) for side in "ab"]
+    laid = force_layout(ring + pairs, edges)
+    main_x = [laid[n][0] for n in ring]
+    main_bottom = max(laid[n][1] for n in ring)
+    assert all(laid[n][1] > main_bottom for n in pairs)
+    spread = max(p[0] for p in laid.values()) - min(p[0] for p in laid.values())
+    assert spread <= 2 * (max(main_x) - min(main_x))
+    # A dense graph and a sparse one end up with nodes about as far apart.
+    dense = force_layout([f"d{i}" for i in range(200)],
+                         [(f"d{i}", f"d{j}") for i in range(200) for j in (i * 7 % 200, i * 13 % 200) if i != j])
+    nearest = sorted(min(math.dist(p, q) for m, q in dense.items() if m != n) for n, p in dense.items())
+    assert 0.5 * SPACING < nearest[len(nearest) // 2] < 2 * SPACING
+
