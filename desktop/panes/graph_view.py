@@ -1,5 +1,6 @@
 """The graph pane's canvas: a QGraphicsView that draws a laid-out snapshot and lets the user zoom
-(wheel around the cursor, +/-), pan (drag), fit (F), click a node and double-click it."""
+(wheel around the cursor, +/-), pan (drag, arrow keys), fit (F), click a node (or Enter on the
+selected one) and double-click it (or Space)."""
 
 from __future__ import annotations
 
@@ -369,5 +370,9 @@ class GraphView(QGraphicsView):
             self.zoom_by(1 / KEY_STEP)
         elif key in (Qt.Key.Key_F, Qt.Key.Key_0):
             self.fit()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.selected:
+            self.node_clicked.emit(self.selected)  # open it, as a click does
+        elif key == Qt.Key.Key_Space and self.selected:
+            self.node_double_clicked.emit(self.selected)  # expand it, as a double-click does
         else:
             super().keyPressEvent(event)

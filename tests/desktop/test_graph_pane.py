@@ -195,6 +195,14 @@ def test_zoom_fit_and_keys(qtbot, pane: GraphPane, chain: Memory) -> None:  # no
     assert pane.view.zoom() < fitted
     qtbot.keyClick(pane.view, Qt.Key.Key_F)
     assert pane.view.zoom() == pytest.approx(fitted)
+    # Enter opens the selected entity, Space expands it.
+    with qtbot.waitSignal(pane.entity_activated, timeout=WAIT_MS) as signal:
+        qtbot.keyClick(pane.view, Qt.Key.Key_Return)
+    assert signal.args == ["C"]
+    _shown(qtbot, pane, lambda: pane.show_entity("A", hops=1))
+    assert _shown(qtbot, pane, lambda: qtbot.keyClick(pane.view, Qt.Key.Key_Space)) == {"A", "B"}  # A's own
+    pane.view.select("B")
+    assert _shown(qtbot, pane, lambda: qtbot.keyClick(pane.view, Qt.Key.Key_Space)) == {"A", "B", "C", "X"}
 
 
 def test_dark_palette_repaints_the_graph(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
