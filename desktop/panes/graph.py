@@ -6,6 +6,7 @@ Click a node to select it (and open it in the editor); double-click to add its n
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer, Signal
@@ -241,6 +242,7 @@ class GraphPane(QWidget):
         """Redraw (once, shortly) if a write touched something shown, keeping the user's zoom."""
         if self.request is None:
             return
+        self._follow_renames(rows)
         touched = touched_entities(rows)
         if not touched:
             return
@@ -249,6 +251,21 @@ class GraphPane(QWidget):
             if not self._refresh_timer.isActive():
                 big = self.request.kind == "overview" and (self.snapshot is not None and self.snapshot.total > 20_000)
                 self._refresh_timer.start(OVERVIEW_REFRESH_MS if big else REFRESH_DELAY_MS)
+
+    def _follow_renames(self, rows: list[dict[str, Any]]) -> None:
+        """A renamed entity keeps its place: in the request, the selection and on screen."""
+        renames = {row["before"]["name"]: row["after"]["name"] for row in rows
+                   if row.get("op") == "rename_entity" and isinstance(row.get("before"), dict)
+                   and isinstance(row.get("after"), dict)}
+        if not renames or self.request is None:
+            return
+        def new(name: str | None) -> str | None:
+            return renames.get(name, name) if name is not None else None
+        request = self.request
+        self.request = replace(request, name=new(request.name),
+                               names=tuple(renames.get(n, n) for n in request.names),
+                               expanded=tuple(renames.get(n, n) for n in request.expanded))
+        self.view.rename(renames)
 
     def on_refresh_due(self) -> None:
         if self.request is not None:

@@ -134,6 +134,17 @@ class GraphView(QGraphicsView):
             self._strong_count = strong_count
             self._style_edges()
 
+    def rename(self, renames: Mapping[str, str]) -> None:
+        """Entities renamed elsewhere: their nodes keep their place until the next picture arrives."""
+        for old, new in renames.items():
+            node = self.nodes.pop(old, None)
+            if node is not None and new not in self.nodes:
+                node.name = new
+                node.disc.setData(0, new)
+                self.nodes[new] = node
+        self.edges = [(renames.get(a, a), renames.get(b, b), t) for a, b, t in self.edges]
+        self.selected = renames.get(self.selected, self.selected) if self.selected else None
+
     def positions(self) -> dict[str, Point]:
         """Where each shown node is now (the next layout starts from here)."""
         return {name: (node.pos().x(), node.pos().y()) for name, node in self.nodes.items()}

@@ -154,6 +154,18 @@ def test_live_change_adds_the_new_node_and_keeps_the_zoom(qtbot, pane: GraphPane
     qtbot.waitUntil(lambda: pane.request is not None and pane.request.kind == "overview", timeout=WAIT_MS)
 
 
+def test_renaming_the_entity_in_view_follows_it(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("B", hops=1))
+    where = pane.view.nodes["B"].pos()
+    last = chain.latest_change_id()
+    chain.rename_entity("B", "Bea")
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        pane.on_changes(chain.changes_since(last))
+    assert pane.shown_names() == {"A", "Bea", "C", "X"}
+    assert pane.selected_name() == "Bea" and "Bea" in pane.caption.text()
+    qtbot.waitUntil(lambda: (pane.view.nodes["Bea"].pos() - where).manhattanLength() < 60, timeout=WAIT_MS)
+
+
 def test_empty_memory_shows_the_empty_state_then_the_first_entity(qtbot, pane: GraphPane,
                                                                   memory: Memory) -> None:  # noqa: ANN001
     assert _shown(qtbot, pane, pane.show_overview) == set()
