@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from datetime import UTC, datetime
@@ -16,7 +17,7 @@ from typing import Any
 
 from core import __version__
 from core.clients import CLIENTS
-from core.errors import HipocampoError
+from core.errors import HipocampoError, InvalidInput, NotFound
 from core.memory import Memory
 from core.settings import Settings
 
@@ -25,11 +26,28 @@ def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
     return _dropin(args, **extra)[0]
 
 
+def _existing(args: argparse.Namespace, **extra: Any) -> Settings:
+    """Settings for a command that only reads: a database that does not exist is an error, not a
+    new empty file."""
+    settings = _settings(args, **extra)
+    db = Path(settings.db)
+    if str(db) != ":memory:" and not db.exists():
+        raise NotFound(
+            f"There is no memory at {db}: nothing has been saved there. Check --db (or HIPOCAMPO_DB); "
+            "the MCP server, the app or `hipocampo import` create it."
+        )
+    return settings
+
+
 def _dropin(args: argparse.Namespace, **extra: Any) -> tuple[Settings, Path | None]:
     """Settings, and the official server's file (``MEMORY_FILE_PATH``) when it decides the database."""
     from core.io.official_sync import dropin_settings
 
-    return dropin_settings(args.db, **extra)
+    settings, official = dropin_settings(args.db, **extra)
+    if Path(settings.db).is_dir():
+        raise InvalidInput(f"{settings.db} is a folder; --db names the database file itself "
+                           f"(for example {Path(settings.db) / 'memory.db'}).")
+    return settings, official
 
 
 def _dump(value: Any) -> None:
@@ -44,7 +62,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     from core.server.endpoint import endpoint_file, probe, read_endpoint
     from core.server.tools_engrama import embeddings_info
 
-    settings = _settings(args)
+    settings = _existing(args)
     with Memory(settings) as memory:
         health = memory.health_check(deep=True)
         labels = memory.count_labels()
@@ -110,8 +128,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     import anyio
 
     from core.io.official_sync import open_with_official_file
-    from core.server.http import print_ready, serve_http
+    from core.server.http import print_ready, refuse_second_hub, serve_http
 
+    refuse_second_hub()  # before loading the model
     memory, sync = open_with_official_file(settings, official)
     with memory:
         start_background(memory)
@@ -202,7 +221,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Export the graph to stdout or ``--out``."""
     from core.io import export_graph
 
-    with Memory(_settings(args)) as memory:
+    with Memory(_existing(args)) as memory:
         counts = export_graph(memory, args.format, args.out if args.out is not None else sys.stdout)
     if args.out is not None:
         print(f"{args.out}: " + ", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
@@ -214,7 +233,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Search by meaning (or by substring with ``--substring``) and print the hits."""
-    with Memory(_settings(args)) as memory:
+    with Memory(_existing(args)) as memory:
         if args.substring:
             hits = [
                 {"name": e.name, "entityType": e.entityType, "observations": getattr(e, "observations", [])}
@@ -237,9 +256,21 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_reflect(args: argparse.Namespace) -> int:
-    """Run reflect and print its summary."""
-    with Memory(_settings(args)) as memory:
-        _dump(memory.reflect(actor="cli"))
+    """Run reflect and print a short summary (``--json``: the whole result)."""
+    with Memory(_existing(args)) as memory:
+        result = memory.reflect(actor="cli")
+        pending = memory.insight_counts().get("pending", 0)
+    if args.json:
+        _dump(result)
+        return 0
+    print(f"{result['created']} new insights, {result['refreshed']} confirmed again, {result['stale']} gone stale; "
+          f"{pending} waiting for review.")
+    for insight in result["insights"][:10]:
+        print(f"  {insight['title']}  ({insight['pattern']}, confidence {insight['confidence']:.2f})")
+    if len(result["insights"]) > 10:
+        print(f"  … and {len(result['insights']) - 10} more (--json lists them)")
+    if pending:
+        print("Review them in the app, or ask your assistant (engrama_surface_insights, engrama_approve_insight).")
     return 0
 
 
@@ -271,7 +302,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     """Copy the database (consistently, even while in use) to DEST or beside it."""
-    settings = _settings(args)
+    settings = _existing(args)
     dest = args.dest
     if dest is None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -318,22 +349,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="hipocampo", description="Local-first memory for AI assistants.")
     parser.add_argument("--version", action="version", version=f"hipocampo {__version__}")
-    parser.add_argument(
-        "--db", type=Path, default=None, help="SQLite file (default: $HIPOCAMPO_DB or the user data folder)"
-    )
+    db_help = "SQLite file (default: $HIPOCAMPO_DB, else beside $MEMORY_FILE_PATH, else the user data folder)"
+    parser.add_argument("--db", type=Path, default=None, help=db_help)
+    # The same global options after the subcommand (``hipocampo search x --db F``): SUPPRESS keeps
+    # a subcommand that was not given one from resetting what came before it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=db_help)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    status = sub.add_parser("status", help="database, counts, model, hub")
+    status = sub.add_parser("status", parents=[common], help="database, counts, model, hub")
     status.add_argument("--json", action="store_true", help="machine-readable output")
     status.set_defaults(func=cmd_status)
 
-    mcp = sub.add_parser("mcp", help="run the MCP server (stdio, or HTTP with --http)")
+    mcp = sub.add_parser("mcp", parents=[common], help="run the MCP server (stdio, or HTTP with --http)")
     mcp.add_argument("--http", action="store_true", help="serve Streamable HTTP on 127.0.0.1 as the hub")
     mcp.add_argument("--port", type=int, default=0, help="HTTP port (default: a free one)")
     mcp.add_argument("--no-bridge", action="store_true", help="stdio: never forward to a running hub")
     mcp.set_defaults(func=cmd_mcp)
 
-    imp = sub.add_parser("import", help="import memory.jsonl, Engrama .ndjson, MCP Memory v2 .db, notes")
+    imp = sub.add_parser(
+        "import", parents=[common], help="import memory.jsonl, Engrama .ndjson, MCP Memory v2 .db, notes")
     imp.add_argument("files", type=Path, nargs="+", help="files, or folders of Markdown/text notes")
     imp.add_argument(
         "--format",
@@ -348,7 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imp.set_defaults(func=cmd_import)
 
-    exp = sub.add_parser("export", help="export the graph")
+    exp = sub.add_parser("export", parents=[common], help="export the graph")
     exp.add_argument(
         "--format",
         choices=EXPORT_FORMATS,
@@ -358,27 +393,28 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--out", type=Path, default=None, help="file (folder for markdown); default: stdout")
     exp.set_defaults(func=cmd_export)
 
-    search = sub.add_parser("search", help="search the memory")
+    search = sub.add_parser("search", parents=[common], help="search the memory")
     search.add_argument("query")
     search.add_argument("--limit", type=int, default=10)
     search.add_argument("--substring", action="store_true", help="substring match (search_nodes)")
     search.add_argument("--json", action="store_true")
     search.set_defaults(func=cmd_search)
 
-    reflect = sub.add_parser("reflect", help="look for patterns; propose insights")
+    reflect = sub.add_parser("reflect", parents=[common], help="look for patterns; propose insights")
+    reflect.add_argument("--json", action="store_true", help="the whole result, machine-readable")
     reflect.set_defaults(func=cmd_reflect)
 
-    reindex = sub.add_parser("reindex", help="compute missing or stale embeddings (resumable)")
+    reindex = sub.add_parser("reindex", parents=[common], help="compute missing or stale embeddings (resumable)")
     reindex.add_argument("--all", action="store_true", help="re-embed every entity, even current ones")
     reindex.set_defaults(func=cmd_reindex)
 
-    backup = sub.add_parser("backup", help="copy the database, safely while it is in use")
+    backup = sub.add_parser("backup", parents=[common], help="copy the database, safely while it is in use")
     backup.add_argument(
         "dest", type=Path, nargs="?", default=None, help="file or folder (default: beside it)"
     )
     backup.set_defaults(func=cmd_backup)
 
-    config = sub.add_parser("config", help="print the setup for an MCP client, or --install it")
+    config = sub.add_parser("config", parents=[common], help="print the setup for an MCP client, or --install it")
     config.add_argument("client", choices=CLIENTS)
     config.add_argument("--install", action="store_true",
                         help="add Hipocampo to the client's configuration file (keeps a backup)")
@@ -395,6 +431,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM for ``mcp`` (128 + the signal's number)
         return int(getattr(exc, "exit_code", 130))
+    except BrokenPipeError:  # ``hipocampo export | head``: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the final flush at exit does not complain
+        return 141  # 128 + SIGPIPE, as a shell reports a pipe's writer that stopped early
 
 
 if __name__ == "__main__":

@@ -134,6 +134,14 @@ def live_hub(db: str, *, path: Path | None = None) -> dict[str, Any] | None:
     return data
 
 
+def running_hub(path: Path | None = None) -> dict[str, Any] | None:
+    """The hub the endpoint file names, if another process runs it and it answers; else None."""
+    data = read_endpoint(path)
+    if not data.get("port") or data.get("pid") == os.getpid() or not _process_alive(data.get("pid")):
+        return None
+    return data if probe(data) is not None else None
+
+
 def _process_alive(pid: Any) -> bool:
     """False only when ``pid`` certainly names no running process (POSIX); True otherwise."""
     if not isinstance(pid, int) or sys.platform == "win32":  # os.kill(pid, 0) is not a probe there

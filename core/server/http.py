@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from core import __version__
+from core.errors import Conflict
 from core.memory import Memory
 from core.server import endpoint as hubfile
 from core.server.app import build_server
@@ -176,6 +177,7 @@ async def serve_http(
     gracefully: open requests finish, the hub file is withdrawn.
     """
     hub_file = hub_file or hubfile.endpoint_file()
+    refuse_second_hub(hub_file)
     sock = bind_socket("127.0.0.1", port)
     bound = sock.getsockname()[1]
     token = hubfile.ensure_token(hub_file)
@@ -210,6 +212,17 @@ async def serve_http(
     finally:
         hubfile.withdraw(hub_file)
         sock.close()
+
+
+def refuse_second_hub(hub_file: Path | None = None) -> None:
+    """One hub per user, so its endpoint file always describes the live one: Conflict if one runs."""
+    hub_file = hub_file or hubfile.endpoint_file()
+    other = hubfile.running_hub(hub_file)
+    if other is not None:
+        raise Conflict(
+            f"A Hipocampo hub is already running (pid {other.get('pid')}, port {other.get('port')}) for "
+            f"{other.get('db')}; clients reach it through {hub_file}. Stop it first to start another."
+        )
 
 
 def print_ready(info: dict[str, Any]) -> None:

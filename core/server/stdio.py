@@ -55,10 +55,12 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
                 light, _ = open_with_official_file(settings.model_copy(update={"embeddings": "none"}), official)
                 light.close()
             logging.getLogger(__name__).info("Bridging to the Hipocampo hub at %s", hub.get("url"))
+            _greet_a_person(settings)
             anyio.run(run_bridge, hub, settings)
             return
         memory, sync = open_with_official_file(settings, official)
         with memory:
+            _greet_a_person(settings)
             start_background(memory)
             if sync is not None:
                 sync.start()
@@ -67,6 +69,18 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
             finally:
                 if sync is not None:
                     sync.stop()
+
+
+def _greet_a_person(settings: Settings) -> None:
+    """Started by hand in a terminal, a stdio server looks hung: say what it waits for."""
+    try:
+        interactive = sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        interactive = False
+    if interactive:
+        print(f"hipocampo: MCP server on stdio for {settings.db}, waiting for an MCP client to talk to it "
+              "(assistants start it themselves; see `hipocampo config`). Press Ctrl-C to stop.",
+              file=sys.stderr, flush=True)
 
 
 class Stopped(KeyboardInterrupt):

@@ -71,6 +71,7 @@ def test_import_then_export_then_search(db: Path, hub_file: Path, tmp_path: Path
 
 
 def test_status_reports_model_and_hub(db: Path, hub_file: Path) -> None:
+    Memory.open(db, embeddings="none").close()
     status = json.loads(hipocampo(db, hub_file, "status", "--json").stdout)
     assert status["ok"] and status["endpoint"]["running"] is False
     assert status["endpoint"]["file"] == str(hub_file)
@@ -120,12 +121,17 @@ def test_config_for_claude_code_is_a_command_that_starts_the_server(db: Path, hu
     assert json.loads(proc.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "hipocampo"
 
 
-def test_reflect_command(db: Path, hub_file: Path) -> None:
-    result = hipocampo(db, hub_file, "reflect", check=False)
-    if hasattr(Memory, "reflect"):
-        assert result.returncode == 0 and isinstance(json.loads(result.stdout), dict)
-    else:
-        assert result.returncode == 2 and "not available" in result.stderr
+def test_reflect_prints_a_short_summary_of_an_official_style_graph(db: Path, hub_file: Path) -> None:
+    with Memory.open(db, embeddings="none") as memory:
+        memory.create_entities([{"name": n, "entityType": t} for n, t in
+                                [("Checkout", "project"), ("Search", "project"), ("Redis", "technology")]])
+        memory.create_relations([{"from": "Checkout", "to": "Redis", "relationType": "uses"},
+                                 {"from": "Search", "to": "Redis", "relationType": "uses"}])
+    text = hipocampo(db, hub_file, "reflect").stdout
+    assert "Shared technology: Redis  (shared_technology, confidence 0.60)" in text
+    assert "waiting for review" in text and not text.lstrip().startswith("{")
+    full = json.loads(hipocampo(db, hub_file, "reflect", "--json").stdout)
+    assert full["created"] == 0 and full["refreshed"] >= 1  # the second run confirms, never duplicates
 
 
 def test_http_on_a_taken_port_is_a_clear_error(db: Path, hub_file: Path) -> None:
