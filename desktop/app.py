@@ -15,21 +15,22 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, Qt, QTimer, QTranslator, Signal
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
 
 from core import __version__
-from core.memory import Memory
-from core.server import endpoint as hubfile
 from core.settings import Settings
-from desktop.hub import Hub
 from desktop.resources import app_icon, resource
-from desktop.single_instance import InstanceServer, send_to_running, server_name
+from desktop.single_instance import InstanceServer, endpoint_file, send_to_running, server_name
 from desktop.theme import apply_theme
 from desktop.tray import Tray
-from desktop.workers import ChangeFeed, Core
+
+if TYPE_CHECKING:  # the memory, the MCP server and the panes load after the window is painted
+    from core.memory import Memory
+    from desktop.hub import Hub
+    from desktop.workers import ChangeFeed, Core
 
 log = logging.getLogger(__name__)
 ORGANIZATION = "Hipocampo"
@@ -58,6 +59,16 @@ def install_translations(app: QApplication, locale: QLocale | None = None) -> li
     return translators
 
 
+def _preload_app_modules() -> None:
+    """Import the hub (the MCP SDK) and the panes (igraph, numpy) on the opener thread, so the
+    GUI thread only builds widgets when the memory arrives instead of freezing on imports."""
+    import importlib
+
+    for name in ("desktop.workers", "desktop.hub", "desktop.panes.graph", "desktop.panes.editor",
+                 "desktop.panes.search", "desktop.panes.insights", "desktop.panes.activity"):
+        importlib.import_module(name)
+
+
 class _Opener(QObject):
     """Opens a Memory on a thread of its own: the window paints while the file is checked."""
 
@@ -67,7 +78,10 @@ class _Opener(QObject):
     def open(self, settings: Settings) -> None:
         def run() -> None:
             try:
+                from core.memory import Memory
+
                 memory = Memory(settings)
+                _preload_app_modules()
             except Exception as exc:  # shown to the user as a sentence; the app stays up
                 log.exception("cannot open the memory")
                 self.failed.emit(str(exc) or type(exc).__name__)
@@ -90,7 +104,7 @@ class HipocampoApp(QObject):
 
         self.settings = settings
         self.start_hidden = start_hidden
-        self.hub_file = hub_file or hubfile.endpoint_file()
+        self.hub_file = hub_file or endpoint_file()
         self.start_hub = start_hub
         self.first_run = first_run
         self.memory: Memory | None = None
@@ -142,6 +156,9 @@ class HipocampoApp(QObject):
         if self._quitting:
             memory.close()
             return
+        from desktop.hub import Hub
+        from desktop.workers import ChangeFeed, Core
+
         self.memory = memory
         self.core = Core(memory, self)
         self.core.crashed.connect(self.on_crashed)

@@ -8,7 +8,7 @@ the app through signals. Geometry and dock layout are remembered between runs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
@@ -22,14 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.drop import importable_paths
-from desktop.hub import Hub
-from desktop.panes.activity import ActivityPane
-from desktop.panes.editor import EditorPane
-from desktop.panes.graph import GraphPane
-from desktop.panes.insights import InsightsPane
-from desktop.panes.search import SearchPane
 from desktop.resources import app_icon
-from desktop.workers import ChangeFeed, Core
+
+if TYPE_CHECKING:  # the panes (and the core under them) load once a memory is open
+    from desktop.hub import Hub
+    from desktop.workers import ChangeFeed, Core
 
 STATUS_INTERVAL_MS = 1500
 LAYOUT_VERSION = 1
@@ -148,6 +145,11 @@ class MainWindow(QMainWindow):
         self.core, self.feed, self.hub = core, feed, hub
         self.db_path = Path(core.memory.settings.db)
         self.set_title(self.db_path)
+        from desktop.panes.activity import ActivityPane
+        from desktop.panes.editor import EditorPane
+        from desktop.panes.graph import GraphPane
+        from desktop.panes.insights import InsightsPane
+        from desktop.panes.search import SearchPane
 
         graph = GraphPane(core)
         search = SearchPane(core)

@@ -11,21 +11,31 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from core.server import endpoint as hubfile
+from core.settings import APP_NAME
 
 log = logging.getLogger(__name__)
 CONNECT_TIMEOUT_MS = 500
 
 
+def endpoint_file() -> Path:
+    """The hub file's path (core.server.endpoint's rule, without importing the HTTP stack)."""
+    override = os.environ.get("HIPOCAMPO_ENDPOINT_FILE")
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "endpoint.json"
+
+
 def server_name(hub_file: Path | None = None) -> str:
     """The local socket name for this user and profile."""
-    key = str((hub_file or hubfile.endpoint_file()).expanduser().resolve())
+    key = str((hub_file or endpoint_file()).expanduser().resolve())
     return "hipocampo-" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 

@@ -9,13 +9,16 @@ quits instead of hiding.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
-from desktop.hub import Hub
 from desktop.resources import app_icon
+
+if TYPE_CHECKING:
+    from desktop.hub import Hub
 
 ClientSnippet = Callable[[str], str]
 

@@ -106,6 +106,10 @@ class Core(QObject):
     def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., Any], args: tuple[Any, ...],
                 kwargs: dict[str, Any], done: Done | None, failed: Failed | None,
                 key: str | None) -> Future[Any]:
+        if self._closed:  # the memory is closing: nothing more runs, nothing is delivered
+            cancelled: Future[Any] = Future()
+            cancelled.cancel()
+            return cancelled
         generation = next(self._counter)
         if key is not None:
             self._latest[key] = generation

@@ -11,8 +11,11 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 
+# np.median loads numpy.ma lazily; doing that on a worker thread under PySide6's import hook
+# recursed without end (seen at 10k entities), so it is loaded here, on the importing thread.
 import igraph
 import numpy as np
+import numpy.ma  # noqa: F401
 
 Point = tuple[float, float]
 
