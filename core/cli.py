@@ -315,6 +315,54 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- history / undo ---------------------------------------------------------------------------
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """Print the change log, newest first: everything, or what happened to one entity."""
+    with Memory(_existing(args)) as memory:
+        rows = (memory.entity_history(args.entity, limit=args.limit) if args.entity
+                else memory.history(limit=args.limit))
+        deletion = memory.last_deletion(args.entity) if args.entity is not None else None
+        lines = [_change_line(memory, r) for r in rows]
+    if args.json:
+        _dump(rows)
+        return 0
+    if not rows:
+        print(f"No changes recorded for {args.entity}." if args.entity else "No changes recorded yet.")
+        return 0
+    print("\n".join(lines))
+    if deletion is not None:
+        print(f"{args.entity} is deleted; `hipocampo undo {deletion['id']}` (or the MCP tool restore_entity) "
+              "brings it back.")
+    return 0
+
+
+def _change_line(memory: Memory, row: dict[str, Any]) -> str:
+    return f"#{row['id']:<6} {str(row['at'])[:19].replace('T', ' ')}  {row['actor']:<16} {memory.describe_change(row)}"
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    """Undo the newest change (or change CHANGE, or the newest about --entity); say what was undone."""
+    with Memory(_existing(args, actor="cli")) as memory:
+        if args.change is not None:
+            found = memory.changes_since(args.change - 1, limit=1) if args.change >= 1 else []
+            target = found[0] if found and found[0]["id"] == args.change else None
+        else:
+            target = memory.undoable_change(entity=args.entity)
+        if target is None:
+            raise NotFound(f"There is no change #{args.change}." if args.change is not None
+                           else "There is no change left to undo.")
+        row = memory.undo_change(target["id"])
+        what = memory.describe_change(target)
+    if args.json:
+        _dump({"undone": target, "undo": row})
+        return 0
+    print(f"Undid #{target['id']}: {what} (by {target['actor']}, {str(target['at'])[:19].replace('T', ' ')}).")
+    print(f"Recorded as change #{row['id']}; `hipocampo undo {row['id']}` redoes it.")
+    return 0
+
+
 # -- config -----------------------------------------------------------------------------------
 
 def cmd_config(args: argparse.Namespace) -> int:
@@ -413,6 +461,18 @@ def build_parser() -> argparse.ArgumentParser:
         "dest", type=Path, nargs="?", default=None, help="file or folder (default: beside it)"
     )
     backup.set_defaults(func=cmd_backup)
+
+    history = sub.add_parser("history", parents=[common], help="what changed, newest first (one entity, or all)")
+    history.add_argument("entity", nargs="?", default=None, help="an entity's name (former names work too)")
+    history.add_argument("--limit", type=int, default=50)
+    history.add_argument("--json", action="store_true", help="the change_log rows, with before and after")
+    history.set_defaults(func=cmd_history)
+
+    undo = sub.add_parser("undo", parents=[common], help="undo the last change, or a given one")
+    undo.add_argument("change", type=int, nargs="?", default=None, help="a change number from `hipocampo history`")
+    undo.add_argument("--entity", default=None, help="the newest change about this entity")
+    undo.add_argument("--json", action="store_true")
+    undo.set_defaults(func=cmd_undo)
 
     config = sub.add_parser("config", parents=[common], help="print the setup for an MCP client, or --install it")
     config.add_argument("client", choices=CLIENTS)

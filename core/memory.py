@@ -566,6 +566,17 @@ class Memory:
             raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
         return self.graph.entity_history(name, limit=limit)
 
+    @staticmethod
+    def describe_change(row: Mapping[str, Any]) -> str:
+        """A short English phrase for a change_log row ("renamed Ada to Ada L.", "delete entity Bob")."""
+        from core.storage.sqlite.edits import describe
+
+        after = row.get("after")
+        if row.get("op") == "undo" and isinstance(after, Mapping) and "undo_of" in after:
+            op = str(after.get("op", "")).replace("_", " ")
+            return f"undid change #{after['undo_of']} ({op} {row.get('entity')})"
+        return describe(dict(row))
+
     def last_deletion(self, name: str) -> dict[str, Any] | None:
         """The change that deleted ``name`` if it is deleted now (so it can be restored), else None."""
         return self.graph.last_deletion(name)

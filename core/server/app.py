@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from core import __version__
 from core.errors import HipocampoError
 from core.memory import Memory
-from core.server import resources, tools_engrama, tools_memory
+from core.server import resources, tools_engrama, tools_history, tools_memory
 from core.server.results import tool_error
 from core.server.state import ServerState
 
@@ -30,6 +30,8 @@ decisions …) with observations (facts) and typed relations, kept on this machi
 - Before creating something, look for it: search_nodes (substring) or search_semantic (meaning).
 - Names are matched exactly and case-sensitively; reuse the name you found.
 - read_graph on a large memory is expensive: pass names_only=true or limit/offset.
+- Every change is kept: entity_history shows who changed an entity and how; restore_entity brings
+  back one that was deleted by mistake.
 - engrama_* tools offer the same graph with labels and properties (summary, details, tags),
   neighbourhood context, and reflect/insights that a human approves.
 """
@@ -74,7 +76,7 @@ def build_server(memory: Memory, *, endpoint: dict[str, Any] | None = None) -> H
 
     server = HipocampoServer(
         SERVER_NAME,
-        tools=[*tools_memory.tools(), *tools_engrama.tools()],
+        tools=[*tools_memory.tools(), *tools_history.tools(), *tools_engrama.tools()],
         title="Hipocampo memory",
         version=__version__,
         instructions=INSTRUCTIONS,

@@ -27,6 +27,8 @@ PARAMETERS = {
     "open_nodes": ["names"],
     "search_semantic": ["query", "limit", "explain"],
     "migrate": ["source_path"],
+    "entity_history": ["name", "limit"],
+    "restore_entity": ["name"],
     "engrama_search": ["query", "limit", "params"],
     "engrama_remember": ["label", "properties", "relations", "params"],
     "engrama_relate": ["from_name", "from_label", "rel_type", "to_name", "to_label", "params"],
