@@ -37,3 +37,7 @@ class ConfigError(HipocampoError):
 
 class EmbeddingError(HipocampoError):
     """The embedding model or endpoint could not produce vectors."""
+
+
+class EmbeddingInterrupted(EmbeddingError):
+    """A background embedding pass was stopped to give a foreground call the CPU; retry it later."""

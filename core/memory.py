@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from core.embeddings.factory import create_embedder
+from core.embeddings.foreground import Foreground
 from core.embeddings.indexer import EmbeddingIndexer
 from core.errors import ConfigError, EmbeddingError, InvalidInput, NotFound
 from core.model import (
@@ -89,8 +90,11 @@ class Memory:
             except EmbeddingError as exc:  # e.g. the model was never built: full text still works
                 self.embedding_error = str(exc)
                 log.warning("Semantic search unavailable: %s", exc)
+        # Calls marked busy() make the background embedder step aside (see core.embeddings.foreground).
+        self.foreground = Foreground()
         self.indexer: EmbeddingIndexer | None = (
-            EmbeddingIndexer(vectors, self.embedder) if self.embedder is not None and vectors is not None else None
+            EmbeddingIndexer(vectors, self.embedder, foreground=self.foreground)
+            if self.embedder is not None and vectors is not None else None
         )
         self._background = False
 
@@ -118,6 +122,10 @@ class Memory:
             self._background = True
             self.indexer.start()
             self.indexer.notify()
+
+    def busy(self) -> contextlib.AbstractContextManager[None]:
+        """Mark a foreground call (an MCP tool, a GUI request): background embedding waits for it."""
+        return self.foreground.call()
 
     def _written(self) -> None:
         if self._background and self.indexer is not None:

@@ -9,9 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from core.model import (
     AddedObservations,
@@ -27,6 +25,9 @@ from core.model import (
     Relation,
     ScoredNode,
 )
+
+if TYPE_CHECKING:  # annotations only: numpy loads with the first vector
+    import numpy as np
 
 
 @runtime_checkable

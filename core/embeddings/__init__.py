@@ -4,7 +4,16 @@
 importing this package is cheap.
 """
 
+from typing import Any
+
 from core.embeddings.model_dir import default_model_dir, model_is_present
-from core.embeddings.onnx_local import OnnxEmbeddingProvider
 
 __all__ = ["OnnxEmbeddingProvider", "default_model_dir", "model_is_present"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "OnnxEmbeddingProvider":  # on first use: it brings numpy
+        from core.embeddings.onnx_local import OnnxEmbeddingProvider
+
+        return OnnxEmbeddingProvider
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,13 +11,15 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 import threading
 import uuid
 import weakref
 from collections.abc import Callable
 
+from core.embeddings.foreground import Foreground
 from core.embeddings.text import text_hash
-from core.errors import EmbeddingError
+from core.errors import EmbeddingError, EmbeddingInterrupted
 from core.processes import pid_alive
 from core.protocols import EmbeddingProvider, VectorStore
 
@@ -27,6 +29,11 @@ Progress = Callable[[int, int], None]  # (embedded so far, total entities)
 # The background embedder's lease on a database, renewed every batch. A holder on this machine
 # whose process is gone loses it at once; one on another machine (a shared folder) after this long.
 LEASE_SECONDS = 120.0
+# Characters of padded text per embed call (~2,000 tokens, one forward pass): texts are sorted by
+# length first, so a call pads little, and a pass a foreground call interrupts wastes little.
+CHARS_PER_CALL = 8000
+# The background thread's niceness (POSIX): the OS runs tool calls first when both want a core.
+BACKGROUND_NICENESS = 10
 
 
 def holder_gone(owner: str) -> bool:
@@ -51,10 +58,15 @@ class EmbeddingIndexer:
     """Embeds due entities with ``provider`` into ``vectors``; one background thread at most."""
 
     def __init__(self, vectors: VectorStore, provider: EmbeddingProvider, *, batch_size: int = 32,
-                 idle_check_seconds: float = 30.0) -> None:
+                 idle_check_seconds: float = 30.0, foreground: Foreground | None = None) -> None:
         self.vectors = vectors
         self.provider = provider
-        self.batch_size = batch_size
+        self.batch_size = batch_size  # due entities read per run_once
+        # Background passes wait for quiet and are interrupted by foreground calls.
+        self.foreground = foreground
+        interrupt = getattr(provider, "interrupt", None)
+        if foreground is not None and callable(interrupt):
+            foreground.on_call_start(interrupt)
         self._idle_check = idle_check_seconds
         self._prepared = False
         self._prepare_lock = threading.Lock()
@@ -84,21 +96,35 @@ class EmbeddingIndexer:
                                 self.provider.model_id)
                 self._prepared = True
 
-    def run_once(self, cancel: threading.Event | None = None) -> int:
-        """Embed one batch of due entities; returns how many vectors were stored."""
+    def run_once(self, cancel: threading.Event | None = None, *, background: bool = False) -> int:
+        """Embed one batch of due entities; returns how many vectors were stored.
+
+        The batch is sorted by length and embedded a pass at a time, each pass stored as it
+        completes; a pass a foreground call interrupted is done again. ``background``: first
+        wait, before each pass, until no foreground call has been in flight for a moment."""
         self.prepare()
         due = self.vectors.pending(self.provider.model_id, self.batch_size)
         if not due:
             return 0
-        ids = list(due)
-        vectors = self.provider.embed_documents([due[i] for i in ids])  # slow: no lock held
-        if cancel is not None and cancel.is_set():
-            return 0  # stopping: what was computed is thrown away, the entities stay due
-        stored = self.vectors.store_embedded(
-            self.provider.model_id, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)}
-        )
+        stored = 0
+        for ids in _calls(sorted(due, key=lambda i: len(due[i])), due):
+            while True:
+                if background and self.foreground is not None:
+                    self.foreground.wait_quiet(cancel)
+                if cancel is not None and cancel.is_set():
+                    return stored  # stopping: the rest stays due
+                try:
+                    vectors = self.provider.embed_documents([due[i] for i in ids])  # slow: no lock held
+                    break
+                except EmbeddingInterrupted:  # a foreground call wanted the cores: this pass again
+                    continue
+            if cancel is not None and cancel.is_set():
+                return stored  # stopping: what was computed is thrown away, the entities stay due
+            stored += self.vectors.store_embedded(
+                self.provider.model_id, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)}
+            )
         # An entity edited mid-batch stays due; if every one was, stop rather than spin.
-        return stored if stored else (-1 if len(ids) else 0)
+        return stored if stored else -1
 
     def run_until_idle(self, progress: Progress | None = None, cancel: threading.Event | None = None) -> int:
         """Embed until nothing is due (or ``cancel`` is set); returns vectors stored."""
@@ -174,11 +200,12 @@ class EmbeddingIndexer:
                 )
                 return
             self.waiting_for = None
-            if self.run_once(self._stop) <= 0:
+            if self.run_once(self._stop, background=True) <= 0:
                 return
             self.batches += 1
 
     def _loop(self) -> None:
+        _lower_priority()
         backoff = self._idle_check
         while not self._stop.is_set():
             self._wake.clear()  # a notify() from here on wakes the next pass …
@@ -207,3 +234,29 @@ class EmbeddingIndexer:
         done, total = self.vectors.progress(self.provider.model_id)
         return {"model": self.provider.model_id, "embedded": done, "entities": total,
                 "running": self._thread is not None, "error": self.last_error or self.waiting_for}
+
+
+def _calls(ids: list[int], texts: dict[int, str]) -> list[list[int]]:
+    """Cut ``ids`` (ascending text length) into embed calls of about ``CHARS_PER_CALL`` padded
+    characters: many short texts together, long ones a few at a time."""
+    calls: list[list[int]] = []
+    current: list[int] = []
+    for i in ids:
+        if current and (len(current) + 1) * len(texts[i]) > CHARS_PER_CALL:
+            calls.append(current)
+            current = []
+        current.append(i)
+    if current:
+        calls.append(current)
+    return calls
+
+
+def _lower_priority() -> None:
+    """Make the calling thread (and the model's worker threads it starts) yield the CPU to the
+    rest of the process: Linux keeps a niceness per thread. Elsewhere this does nothing."""
+    if not sys.platform.startswith("linux"):  # elsewhere a thread id is no pid to renice
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+    except OSError:
+        log.debug("could not lower the embedder's priority", exc_info=True)

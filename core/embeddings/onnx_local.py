@@ -12,16 +12,20 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from core.embeddings.model_dir import MODEL_JSON, REQUIRED_FILES, default_model_dir, read_model_json
-from core.errors import EmbeddingError
+from core.errors import EmbeddingError, EmbeddingInterrupted
+
+if TYPE_CHECKING:  # numpy loads with the model, not with the server
+    import numpy as np
 
 #: A text longer than this many characters per allowed token cannot fit in the
 #: window anyway; cutting it first bounds tokenizer work on huge inputs.
 _CHARS_PER_TOKEN_CAP = 64
+#: Padded tokens per forward pass: enough rows to keep both cores busy, and a pass short
+#: enough (~0.2–0.4 s on 2 cores) that a foreground call interrupting it wastes little.
+TOKENS_PER_PASS = 2048
 
 
 def _open_session(model_path: Path, threads: int) -> Any:
@@ -35,6 +39,8 @@ def _open_session(model_path: Path, threads: int) -> Any:
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3  # errors only; quantised-graph notices are noise
+    # Idle pool threads sleep instead of spinning: spinning burns the cores a tool call needs.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
 
 
@@ -60,6 +66,16 @@ def _clean(text: str, limit: int) -> str:
     return text
 
 
+class _Call:
+    """One interruptible embed_documents call: interrupted, and the pass it is running."""
+
+    __slots__ = ("interrupted", "run")
+
+    def __init__(self) -> None:
+        self.interrupted = False
+        self.run: Any = None  # onnxruntime.RunOptions of the pass in progress
+
+
 class OnnxEmbeddingProvider:
     """Embed text with the local multilingual-e5-small int8 ONNX model.
 
@@ -72,14 +88,15 @@ class OnnxEmbeddingProvider:
         model_dir: folder with ``model.onnx``, ``tokenizer.json`` and
             ``model.json``; defaults to :func:`default_model_dir`.
         threads: onnxruntime intra-op threads; default ``min(4, cpu_count)``.
-        batch_size: texts per forward pass in :meth:`embed_documents`.
+        batch_size: at most this many texts per forward pass; passes are also capped at
+            ``tokens_per_pass`` padded tokens (texts are sorted by length, so padding is small).
 
     Raises:
         EmbeddingError: the folder is missing or its ``model.json`` is invalid.
     """
 
     def __init__(self, model_dir: Path | None = None, threads: int | None = None,
-                 batch_size: int = 32) -> None:
+                 batch_size: int = 64, tokens_per_pass: int = TOKENS_PER_PASS) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         if threads is not None and threads < 1:
@@ -93,7 +110,10 @@ class OnnxEmbeddingProvider:
         self.passage_prefix: str = meta["passage_prefix"]
         self.threads: int = threads or min(4, os.cpu_count() or 1)
         self.batch_size = batch_size
+        self.tokens_per_pass = tokens_per_pass
         self._lock = threading.Lock()
+        self._runs_lock = threading.Lock()
+        self._document_calls: set[_Call] = set()  # embed_documents calls in progress
         self._session: Any = None
         self._tokenizer: Any = None
         self._pad_id = 1
@@ -201,20 +221,39 @@ class OnnxEmbeddingProvider:
     # ---------------------------------------------------------- embedding --
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed passages: float32 array ``(len(texts), dimensions)``, rows L2-normalised."""
+        """Embed passages: float32 array ``(len(texts), dimensions)``, rows L2-normalised.
+
+        Raises ``EmbeddingInterrupted`` if :meth:`interrupt` is called meanwhile."""
         if isinstance(texts, str):
             raise TypeError("embed_documents takes a sequence of texts, not one str")
-        return self._embed([self.passage_prefix + _clean(t, self._char_cap) for t in texts])
+        return self._embed([self.passage_prefix + _clean(t, self._char_cap) for t in texts], interruptible=True)
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one search query: float32 array ``(dimensions,)``, L2-normalised."""
         return self._embed([self.query_prefix + _clean(text, self._char_cap)])[0]
 
+    def interrupt(self) -> None:
+        """Stop the document passes in progress at the next operator (queries are never stopped):
+        a foreground call wants the cores."""
+        with self._runs_lock:
+            for call in self._document_calls:
+                call.interrupted = True
+                if call.run is not None:
+                    call.run.terminate = True
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Tokens each passage would take (prefix and special tokens included, after truncation)."""
+        _, tokenizer = self._ensure_loaded()
+        encoded = tokenizer.encode_batch([self.passage_prefix + _clean(t, self._char_cap) for t in texts])
+        return [len(e.ids) for e in encoded]
+
     @property
     def _char_cap(self) -> int:
         return self.max_tokens * _CHARS_PER_TOKEN_CAP
 
-    def _embed(self, texts: list[str]) -> np.ndarray:
+    def _embed(self, texts: list[str], *, interruptible: bool = False) -> np.ndarray:
+        import numpy as np
+
         out = np.empty((len(texts), self.dimensions), dtype=np.float32)
         if not texts:
             return out
@@ -223,25 +262,63 @@ class OnnxEmbeddingProvider:
             ids = [tokenizer.encode(texts[0], add_special_tokens=True).ids]
         else:
             ids = [enc.ids for enc in tokenizer.encode_batch(texts, add_special_tokens=True)]
-        # Sort by length so each batch pads little; rows go back to their slots.
+        # Sorted by length, each pass pads little; rows go back to their slots.
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start:start + self.batch_size]
-            out[chunk] = self._forward(session, [ids[i] for i in chunk])
+        call = _Call() if interruptible else None
+        if call is not None:
+            with self._runs_lock:
+                self._document_calls.add(call)
+        try:
+            for chunk in self._passes(order, [len(i) for i in ids]):
+                out[chunk] = self._forward(session, [ids[i] for i in chunk], call)
+        finally:
+            if call is not None:
+                with self._runs_lock:
+                    self._document_calls.discard(call)
         return out
 
-    def _forward(self, session: Any, batch: list[list[int]]) -> np.ndarray:
+    def _passes(self, order: list[int], lengths: list[int]) -> list[list[int]]:
+        """Cut ``order`` (ascending length) into passes of at most ``batch_size`` rows and
+        ``tokens_per_pass`` padded tokens (one over-long text still gets its own pass)."""
+        passes: list[list[int]] = []
+        current: list[int] = []
+        for i in order:
+            if current and ((len(current) + 1) * lengths[i] > self.tokens_per_pass
+                            or len(current) >= self.batch_size):
+                passes.append(current)
+                current = []
+            current.append(i)
+        if current:
+            passes.append(current)
+        return passes
+
+    def _forward(self, session: Any, batch: list[list[int]], call: _Call | None = None) -> np.ndarray:
         """One padded forward pass -> mean-pooled, L2-normalised rows."""
+        import numpy as np
+        import onnxruntime as ort
+
         width = max(len(row) for row in batch)
         input_ids = np.full((len(batch), width), self._pad_id, dtype=np.int64)
         mask = np.zeros((len(batch), width), dtype=np.int64)
         for r, row in enumerate(batch):
             input_ids[r, :len(row)] = row
             mask[r, :len(row)] = 1
+        run = ort.RunOptions()
+        if call is not None:
+            with self._runs_lock:
+                if call.interrupted:
+                    raise EmbeddingInterrupted("A foreground call interrupted the embedding.")
+                call.run = run
         try:
-            (hidden,) = session.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": mask})
+            (hidden,) = session.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": mask}, run)
         except Exception as exc:
+            if run.terminate:
+                raise EmbeddingInterrupted("A foreground call interrupted the embedding pass.") from exc
             raise EmbeddingError(f"The embedding model failed on a batch of {len(batch)}: {exc}") from exc
+        finally:
+            if call is not None:
+                with self._runs_lock:
+                    call.run = None
         if hidden.ndim != 3 or hidden.shape[-1] != self.dimensions:
             raise EmbeddingError(
                 f"The embedding model returned shape {hidden.shape}, expected (*, *, {self.dimensions}); "

@@ -11,14 +11,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from core.errors import EmbeddingError
 from core.model import Node
 from core.protocols import EmbeddingProvider, GraphStore, VectorStore
 from core.search.limbic import limbic_factors
+
+if TYPE_CHECKING:  # numpy loads with the first query vector, not with the server
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ class HybridSearcher:
             return
         by_id = {c.id: c for c in waiting}
         for eid, vector in zip(ids, vectors, strict=True):
-            by_id[eid].distance = float(1.0 - np.dot(vector, qv))
+            by_id[eid].distance = float(1.0 - (vector @ qv))
 
     @staticmethod
     def _result(node: Node, score: float, relevance: float, c: _Candidate, factors: Any) -> dict[str, Any]:

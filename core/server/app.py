@@ -40,11 +40,14 @@ decisions …) with observations (facts) and typed relations, kept on this machi
 class HipocampoServer(MCPServer[ServerState]):
     """MCPServer whose tool errors read like advice, not like stack traces."""
 
+    memory: Memory
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[ServerState, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         try:
-            return await super().call_tool(name, arguments, context)
+            with self.memory.busy():  # background embedding steps aside meanwhile
+                return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, HipocampoError):
@@ -83,5 +86,6 @@ def build_server(memory: Memory, *, endpoint: dict[str, Any] | None = None) -> H
         lifespan=lifespan,
         log_level="WARNING",
     )
+    server.memory = memory
     resources.register(server, state)
     return server

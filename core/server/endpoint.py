@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
 import platformdirs
 
 from core.settings import APP_NAME
@@ -103,6 +102,8 @@ def probe(data: dict[str, Any], *, timeout: float = 1.0) -> dict[str, Any] | Non
     if not isinstance(port, int) or not isinstance(token, str):
         return None
     try:
+        import httpx  # only when a hub file exists: most starts have none
+
         response = httpx.get(
             f"http://127.0.0.1:{port}{HEALTH_PATH}",
             timeout=timeout,

@@ -7,11 +7,13 @@ so every connection comes from ``sqlean``, which bundles a current SQLite with F
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib.util
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import sqlean as sqlite3
-import sqlite_vec
 
 from core.errors import StorageError
 from core.search.folding import fold
@@ -46,7 +48,7 @@ def connect(path: Path | str, *, apply_pragmas: bool = True) -> Connection:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     try:
         conn.enable_load_extension(True)
-        sqlite_vec.load(conn)
+        conn.load_extension(_vec0_path())
         conn.enable_load_extension(False)
     except (AttributeError, sqlite3.Error) as exc:
         conn.close()
@@ -55,6 +57,19 @@ def connect(path: Path | str, *, apply_pragmas: bool = True) -> Connection:
     if apply_pragmas:
         apply_connection_pragmas(conn)
     return conn
+
+
+@functools.cache
+def _vec0_path() -> str:
+    """Where sqlite-vec's loadable library is, found without importing the ``sqlite_vec`` package
+    (its ``__init__`` imports numpy, a third of a stdio server's start-up)."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    folder = next(iter(spec.submodule_search_locations or []), None) if spec is not None else None
+    if folder is not None and any(Path(folder).glob("vec0.*")):
+        return os.path.join(folder, "vec0")
+    import sqlite_vec  # an unusual layout (e.g. a frozen app): let the package say
+
+    return sqlite_vec.loadable_path()
 
 
 def apply_connection_pragmas(conn: Connection) -> None:

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from core.embeddings.text import entity_text, text_hash
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
 from core.storage.sqlite.vector_cache import bump_version
+
+if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
+    import numpy as np
 
 DEFAULT_DIMENSIONS = 384
 
@@ -103,7 +104,7 @@ def write_vectors(conn: Connection, ids: Sequence[int], vectors: Sequence[np.nda
     """Replace the vectors of ``ids`` (vec0 has no upsert)."""
     delete_vectors(conn, ids)
     conn.executemany("INSERT INTO entity_embeddings(rowid, embedding) VALUES (?, ?)",
-                     [(int(i), np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(ids, vectors, strict=True)])
+                     [(int(i), _as_f32(v).tobytes()) for i, v in zip(ids, vectors, strict=True)])
 
 
 LEASE_KEY = "embedding_lease"
@@ -169,7 +170,7 @@ def distances(conn: Connection, query: np.ndarray, ids: Sequence[int]) -> dict[i
 
     One lookup per id: vec0 answers ``rowid = ?`` directly but ``rowid IN (…)`` with a full scan.
     """
-    blob = np.asarray(query, dtype=np.float32).tobytes()
+    blob = _as_f32(query).tobytes()
     out: dict[int, float] = {}
     for eid in ids:
         row = conn.execute("SELECT vec_distance_cosine(embedding, ?) FROM entity_embeddings WHERE rowid = ?",
@@ -213,3 +214,9 @@ def record_access(conn: Connection, ids: Sequence[int], now: str) -> None:
             "ON CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + 1, last_co = excluded.last_co",
             [(a, b, now) for k, a in enumerate(ordered) for b in ordered[k + 1:]],
         )
+
+
+def _as_f32(vector: Any) -> np.ndarray:
+    import numpy as np
+
+    return np.asarray(vector, dtype=np.float32)

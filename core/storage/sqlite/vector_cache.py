@@ -9,9 +9,12 @@ db_metadata that every vector write bumps, fetching only what changed since it l
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from core.storage.sqlite.connection import Connection
+
+if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
+    import numpy as np
 
 VERSION_KEY = "vectors_version"
 
@@ -32,8 +35,8 @@ class VectorCache:
     """Unit-normalised vectors by entity id. Not thread-safe: callers hold the store's lock."""
 
     def __init__(self) -> None:
-        self._matrix = np.zeros((0, 0), dtype=np.float32)
-        self._ids = np.zeros(0, dtype=np.int64)
+        self._matrix: np.ndarray | None = None  # allocated by the first load
+        self._ids: np.ndarray | None = None
         self._rows: dict[int, int] = {}
         self._size = 0
         self._version: str | None = None
@@ -43,6 +46,8 @@ class VectorCache:
     def put(self, ids: list[int], vectors: list[np.ndarray]) -> None:
         """Vectors written by this process: in the cache at once, whatever refresh() would find."""
         if self._version is not None:  # not loaded yet: the first refresh reads everything
+            import numpy as np
+
             self._add([(int(i), np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(ids, vectors, strict=True)])
 
     def forget(self, ids: list[int]) -> None:
@@ -72,6 +77,8 @@ class VectorCache:
         """The ``k`` nearest ids with cosine distances (1 − cosine similarity), nearest first."""
         if self._size == 0 or k <= 0:
             return []
+        import numpy as np
+
         live = self._matrix[: self._size]
         sims = live @ (query / max(float(np.linalg.norm(query)), 1e-12))
         sims[self._ids[: self._size] < 0] = -np.inf
@@ -83,6 +90,8 @@ class VectorCache:
     # -- loading -----------------------------------------------------------------------------
 
     def _load_all(self, conn: Connection, dims: int) -> None:
+        import numpy as np
+
         self._dims = dims
         self._rows.clear()
         self._size = 0
@@ -104,6 +113,8 @@ class VectorCache:
         return row[0] or ""
 
     def _add(self, rows: list[tuple[int, bytes]]) -> None:
+        import numpy as np
+
         for eid, blob in rows:
             vector = np.frombuffer(blob, dtype=np.float32)
             if vector.shape[0] != self._dims:

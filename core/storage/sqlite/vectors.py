@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import timedelta
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from core.errors import InvalidInput
 from core.storage.sqlite import embedding_state
 from core.storage.sqlite.connection import atomic
 from core.storage.sqlite.store import SqliteGraphStore, format_ts
+
+if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
+    import numpy as np
 
 
 class SqliteVecStore:
@@ -80,6 +82,8 @@ class SqliteVecStore:
             return embedding_state.distances(self._graph._conn, vector, ids)
 
     def upsert(self, ids: Sequence[int], vectors: np.ndarray) -> None:
+        import numpy as np
+
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape != (len(ids), self.dimensions):
             raise InvalidInput(
@@ -91,6 +95,8 @@ class SqliteVecStore:
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The ``k`` nearest entity ids with their cosine distances, nearest first."""
+        import numpy as np
+
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape != (self.dimensions,):
             raise InvalidInput(f"expected a vector of {self.dimensions} floats, got {query.shape}")
