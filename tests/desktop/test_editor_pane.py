@@ -405,3 +405,23 @@ def test_problems_stay_readable_on_a_dark_palette(qtbot, pane: EditorPane) -> No
     pane.setPalette(dark)
     assert pane.page.name_error.styleSheet() != light
     assert pane.page.observations.error.styleSheet() == pane.page.name_error.styleSheet()
+
+
+def test_clean_editor_follows_a_rename_and_a_dirty_one_hears_of_a_deletion(qtbot, pane: EditorPane,  # noqa: ANN001
+                                                                          memory: Memory) -> None:
+    open_(qtbot, pane, "Charles Babbage")
+    mark = memory.latest_change_id()
+    memory.rename_entity("Charles Babbage", "Babbage", actor="claude-code")
+    feed(pane, memory, mark)
+    qtbot.waitUntil(lambda: pane.page.title.text() == "Babbage" and not pane.is_busy(), timeout=WAIT_MS)
+    assert not pane.page.banner.isVisible()
+    mark = memory.latest_change_id()
+    pane.page.observations.add_observation("Mine")
+    memory.delete_entities(["Babbage"], actor="cursor")
+    feed(pane, memory, mark)
+    assert pane.page.banner.title.text() == "Deleted by cursor while you were editing"
+    assert not pane.page.banner.merge_button.isVisibleTo(pane)  # nothing to merge into
+    assert "Mine" in [o.text for o in pane.page.observations.items()]  # still there until Reload
+    pane.page.banner.reload_button.click()
+    qtbot.waitUntil(lambda: pane.stack.currentIndex() == DELETED and not pane.is_busy(), timeout=WAIT_MS)
+    assert pane.restore_button.isVisibleTo(pane)
