@@ -26,17 +26,25 @@ def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
     return _dropin(args, **extra)[0]
 
 
-def _existing(args: argparse.Namespace, **extra: Any) -> Settings:
-    """Settings for a command that only reads: a database that does not exist is an error, not a
-    new empty file."""
+def _existing(args: argparse.Namespace, *, writes: bool = False, **extra: Any) -> Settings:
+    """Settings for a command on a memory that must exist already: a missing database is an error,
+    not a new empty file. One on a read-only disk or folder is opened read-only, unless the
+    command ``writes``."""
     settings = _settings(args, **extra)
     db = Path(settings.db)
-    if str(db) != ":memory:" and not db.exists():
+    if str(db) == ":memory:":
+        return settings
+    if not db.exists():
         raise NotFound(
             f"There is no memory at {db}: nothing has been saved there. Check --db (or HIPOCAMPO_DB); "
             "the MCP server, the app or `hipocampo import` create it."
         )
-    return settings
+    if os.access(db, os.W_OK) and os.access(db.parent, os.W_OK):
+        return settings
+    if writes:
+        raise InvalidInput(f"{db} is on a read-only location; `hipocampo {args.command}` needs to write to it. "
+                           "Copy it somewhere writable (`hipocampo backup DEST` works) and use that.")
+    return settings.model_copy(update={"read_only": True})
 
 
 def _dropin(args: argparse.Namespace, **extra: Any) -> tuple[Settings, Path | None]:
@@ -257,7 +265,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_reflect(args: argparse.Namespace) -> int:
     """Run reflect and print a short summary (``--json``: the whole result)."""
-    with Memory(_existing(args)) as memory:
+    with Memory(_existing(args, writes=True)) as memory:
         result = memory.reflect(actor="cli")
         pending = memory.insight_counts().get("pending", 0)
     if args.json:
@@ -344,7 +352,7 @@ def _change_line(memory: Memory, row: dict[str, Any]) -> str:
 
 def cmd_undo(args: argparse.Namespace) -> int:
     """Undo the newest change (or change CHANGE, or the newest about --entity); say what was undone."""
-    with Memory(_existing(args, actor="cli")) as memory:
+    with Memory(_existing(args, writes=True, actor="cli")) as memory:
         if args.change is not None:
             found = memory.changes_since(args.change - 1, limit=1) if args.change >= 1 else []
             target = found[0] if found and found[0]["id"] == args.change else None

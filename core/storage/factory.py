@@ -23,6 +23,6 @@ def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = 
         from core.storage.sqlite.store import SqliteGraphStore, utc_now
         from core.storage.sqlite.vectors import SqliteVecStore
 
-        graph = SqliteGraphStore(settings.db, clock=clock or utc_now)
+        graph = SqliteGraphStore(settings.db, clock=clock or utc_now, read_only=settings.read_only)
         return Stores(graph=graph, vectors=SqliteVecStore(graph))
     raise ConfigError(f"Unknown backend {settings.backend!r}; this build has only sqlite.")

@@ -3,6 +3,7 @@ quiet pipes, one hub per user, and a stdio server that says what it waits for an
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pty
@@ -11,7 +12,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from core.memory import Memory
 from tests.e2e.conftest import ROOT, START_TIMEOUT_S, server_env, start_hub
@@ -100,3 +104,50 @@ def test_a_stdio_server_in_a_terminal_explains_itself_and_stops_on_ctrl_c(tmp_pa
         if process.poll() is None:
             process.kill()
         os.close(leader)
+
+
+@contextlib.contextmanager
+def read_only_folder(folder: Path) -> Iterator[Path]:
+    """``folder`` as a read-only location: its permissions for a normal user; for root (whom
+    permissions do not stop) a read-only bind mount of it."""
+    if os.geteuid() != 0:
+        for path in folder.iterdir():
+            path.chmod(0o444)
+        folder.chmod(0o555)
+        try:
+            yield folder
+        finally:
+            folder.chmod(0o755)
+        return
+    view = folder.with_name(folder.name + "-ro")
+    view.mkdir()
+    mounted = subprocess.run(["mount", "--bind", str(folder), str(view)], capture_output=True).returncode == 0
+    if not mounted or subprocess.run(["mount", "-o", "remount,bind,ro", str(view)], capture_output=True).returncode:
+        if mounted:
+            subprocess.run(["umount", str(view)], check=False)
+        pytest.skip("running as root without the right to mount a read-only view")
+    try:
+        yield view
+    finally:
+        subprocess.run(["umount", str(view)], check=True)
+
+
+def test_a_database_on_a_read_only_location_can_be_read_exported_and_backed_up(tmp_path: Path) -> None:
+    hub_file = tmp_path / "endpoint.json"
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    seeded(folder / "memory.db")
+    with read_only_folder(folder) as location:
+        db = location / "memory.db"
+        found = run(hub_file, "--db", str(db), "search", "fact 2", check=True)
+        assert found.stdout.startswith("Note 2 (note)")
+        assert run(hub_file, "--db", str(db), "search", "--substring", "fact", check=True).stdout.count("(note)") == 3
+        assert len(run(hub_file, "--db", str(db), "export", check=True).stdout.splitlines()) == 3
+        assert "entities     3" in run(hub_file, "--db", str(db), "status", check=True).stdout
+        copy = tmp_path / "copy.db"
+        assert run(hub_file, "--db", str(db), "backup", str(copy), check=True).stdout.strip() == str(copy)
+        refused = run(hub_file, "--db", str(db), "reflect")
+        assert refused.returncode == 2 and "read-only location" in refused.stderr
+        assert sorted(p.name for p in location.iterdir()) == ["memory.db"]  # nothing written beside it
+    with Memory.open(copy, embeddings="none") as memory:
+        assert len(memory.read_graph().entities) == 3

@@ -34,7 +34,7 @@ _PRAGMAS = (
 BUSY_TIMEOUT_MS = 10_000  # another process writing: wait up to 10 s rather than fail
 
 
-def connect(path: Path | str, *, apply_pragmas: bool = True) -> Connection:
+def connect(path: Path | str, *, apply_pragmas: bool = True, read_only: bool = False) -> Connection:
     """Open ``path`` with sqlite-vec loaded and the ``hfold`` SQL function registered.
 
     The connection is in autocommit mode: transactions are opened explicitly (see ``atomic``).
@@ -42,7 +42,11 @@ def connect(path: Path | str, *, apply_pragmas: bool = True) -> Connection:
     before the file is touched (switching to WAL writes the header).
     """
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        if read_only:  # a read-only location: no -wal/-shm can be made there, and nobody can write
+            uri = Path(path).absolute().as_uri() + "?mode=ro&immutable=1"
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        else:
+            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:  # e.g. the folder does not exist or is not writable
         raise StorageError(f"Cannot open the database {path}: {exc}") from exc
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -54,7 +58,7 @@ def connect(path: Path | str, *, apply_pragmas: bool = True) -> Connection:
         conn.close()
         raise StorageError(f"Cannot load sqlite-vec into SQLite: {exc}") from exc
     conn.create_function("hfold", 1, _hfold, deterministic=True)
-    if apply_pragmas:
+    if apply_pragmas and not read_only:
         apply_connection_pragmas(conn)
     return conn
 

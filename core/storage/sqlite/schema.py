@@ -31,6 +31,23 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 2
 
 
+def open_database_read_only(path: Path | str) -> Connection:
+    """A connection that only reads ``path`` (on a read-only disk or folder): nothing is created,
+    upgraded or written. A file that would need an upgrade first is refused."""
+    conn = connect(path, read_only=True)
+    try:
+        version, tables = _inspect(conn, str(path))
+        if version != SCHEMA_VERSION:
+            raise StorageError(
+                f"{path} is on a read-only location and needs an upgrade Hipocampo cannot write there "
+                f"(schema {version}, this Hipocampo uses {SCHEMA_VERSION}). Copy it somewhere writable first."
+            )
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 def open_database(path: Path | str) -> Connection:
     """Return a ready connection to ``path``, creating or upgrading the schema as needed.
 
@@ -180,9 +197,10 @@ def _migrate_from_mcp_memory_v2(conn: Connection) -> None:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def copy_database(source: Path, dest: Path) -> None:
-    """A consistent copy of a live database (the SQLite backup API, not a file copy)."""
-    src = connect(source, apply_pragmas=False)
+def copy_database(source: Path, dest: Path, *, read_only: bool = False) -> None:
+    """A consistent copy of a live database (the SQLite backup API, not a file copy); ``read_only``
+    for a source on a read-only location."""
+    src = connect(source, apply_pragmas=False, read_only=read_only)
     target = connect(files.private_file(dest), apply_pragmas=False)
     try:
         src.backup(target)

@@ -36,7 +36,7 @@ from core.storage.sqlite import edits, embedding_state, history, indexing, overv
 from core.storage.sqlite import touched as touch
 from core.storage.sqlite.connection import DatabaseError, atomic
 from core.storage.sqlite.reads import IDS
-from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database
+from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database, open_database_read_only
 from core.storage.sqlite.vector_cache import VectorCache
 
 Clock = Callable[[], datetime]
@@ -72,11 +72,12 @@ class SqliteGraphStore:
 
     backend = "sqlite"
 
-    def __init__(self, path: Path | str, *, clock: Clock = utc_now) -> None:
+    def __init__(self, path: Path | str, *, clock: Clock = utc_now, read_only: bool = False) -> None:
         self.path = str(path)
         self._clock = clock
         self._lock = threading.RLock()
-        self._conn = open_database(self.path)
+        self.read_only = read_only
+        self._conn = open_database_read_only(self.path) if read_only else open_database(self.path)
         self._totals_cache: tuple[tuple[int, int], tuple[int, int]] | None = None
         self.vector_cache = VectorCache()  # searched by SqliteVecStore; kept here for deletions
 
@@ -101,7 +102,7 @@ class SqliteGraphStore:
     def backup(self, dest: Path) -> Path:
         """Write a consistent copy of the database to ``dest`` while it stays in use."""
         with self._lock:
-            copy_database(Path(self.path), dest)
+            copy_database(Path(self.path), dest, read_only=self.read_only)
         return dest
 
     # -- the official memory server's operations ---------------------------------------------
