@@ -291,7 +291,7 @@ class HipocampoApp(QObject):
     def show_first_run(self) -> None:
         from desktop.dialogs.first_run import FirstRunDialog
 
-        dialog = FirstRunDialog(self.settings, endpoint=self.hub.info if self.hub else None, parent=self.window)
+        dialog = FirstRunDialog(self.settings, endpoint=self.hub, parent=self.window)
         self._show_dialog(dialog)
 
     def _show_dialog(self, dialog: QDialog) -> None:
@@ -409,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from desktop.dialogs.crash import install_crash_handler
 
-    install_crash_handler(app)
+    handler = install_crash_handler(app)
     name = server_name()
     files = [str(p.resolve()) for p in args.files]
     request = {"action": "import", "paths": files} if files else {"action": "show"}
@@ -423,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    handler.watch_loop(loop)
     hipocampo = HipocampoApp(settings, start_hidden=args.tray)
     instance.requested.connect(hipocampo.on_instance_request)
     hipocampo.finished.connect(app.quit)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -10,6 +11,11 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Tests never read or write the real user's settings file, hub file or Qt settings.
+_SANDBOX = Path(tempfile.mkdtemp(prefix="hipocampo-tests-"))
+os.environ["HIPOCAMPO_SETTINGS_FILE"] = str(_SANDBOX / "settings.json")
+os.environ.setdefault("HIPOCAMPO_ENDPOINT_FILE", str(_SANDBOX / "endpoint.json"))
+os.environ["XDG_CONFIG_HOME"] = str(_SANDBOX / "config")
 
 from core.embeddings.model_dir import default_model_dir, model_is_present  # noqa: E402
 from core.embeddings.onnx_local import OnnxEmbeddingProvider  # noqa: E402
