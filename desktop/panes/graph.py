@@ -10,10 +10,12 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QSizePolicy,
     QStackedWidget,
     QToolButton,
@@ -83,8 +85,19 @@ class GraphPane(QWidget):
         row = QHBoxLayout(bar)
         row.setContentsMargins(6, 4, 6, 4)
         row.setSpacing(4)
-        overview_tip = self.tr("The best-connected entities of the whole memory, coloured by type")
+        overview_tip = self.tr("The best-connected (or most recalled) entities of the whole memory, "
+                               "coloured by type")
         self.overview_button = self._tool(self.tr("Overview"), overview_tip, lambda: self.show_overview())
+        ranking = QMenu(self.overview_button)
+        self.rank_actions: dict[str, QAction] = {}
+        for by, text in (("degree", self.tr("Most connected")), ("access", self.tr("Most recalled"))):
+            action = ranking.addAction(text)
+            action.setCheckable(True)
+            action.setChecked(by == "degree")
+            action.triggered.connect(lambda _checked=False, by=by: self.show_overview(by=by))
+            self.rank_actions[by] = action
+        self.overview_button.setMenu(ranking)
+        self.overview_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         row.addWidget(self.overview_button)
         self.hops = QComboBox()
         for n in (1, 2, 3):
@@ -122,9 +135,14 @@ class GraphPane(QWidget):
         self.view.selected = name
         self._load(GraphRequest("entity", name=name, hops=self.hops.currentData()), fresh=True)
 
-    def show_overview(self, entity_type: str | None = None) -> None:
-        """Show the best-connected entities of the whole memory (or of one type), coloured by type."""
-        self._load(GraphRequest("overview", entity_type=entity_type), fresh=True)
+    def show_overview(self, entity_type: str | None = None, by: str | None = None) -> None:
+        """Show the most connected (``by="degree"``) or most recalled (``"access"``) entities of the
+        whole memory, or of one type, coloured by type; ``by`` defaults to the last choice."""
+        if by is None:
+            by = next((b for b, action in self.rank_actions.items() if action.isChecked()), "degree")
+        for name, action in self.rank_actions.items():
+            action.setChecked(name == by)
+        self._load(GraphRequest("overview", entity_type=entity_type, by=by), fresh=True)
 
     def show_subgraph(self, names: list[str]) -> None:
         """Show exactly ``names`` and the relations among them (an insight's evidence)."""
@@ -200,8 +218,9 @@ class GraphPane(QWidget):
             if shown >= total:
                 text = self.tr("All {shown} entities").format(shown=locale.toString(shown))
             else:
-                text = self.tr("The {shown} best-connected of {total} entities").format(
-                    shown=locale.toString(shown), total=locale.toString(total))
+                template = (self.tr("The {shown} most recalled of {total} entities") if request.by == "access"
+                            else self.tr("The {shown} best-connected of {total} entities"))
+                text = template.format(shown=locale.toString(shown), total=locale.toString(total))
             if request.entity_type:
                 text = self.tr("{type}: {text}").format(type=request.entity_type, text=text)
         elif request.kind == "entity":

@@ -32,6 +32,7 @@ class GraphRequest:
     names: tuple[str, ...] = ()
     expanded: tuple[str, ...] = ()
     entity_type: str | None = None  # the overview of one type only
+    by: str = "degree"  # the overview's ranking: "degree" (most connected) or "access" (most recalled)
 
     def expanding(self, name: str) -> GraphRequest:
         """This view with ``name``'s neighbours added."""
@@ -82,7 +83,7 @@ def load_graph(memory: Memory, request: GraphRequest, known: Mapping[str, Point]
 
 def _read_overview(memory: Memory, snap: GraphSnapshot) -> None:
     view = memory.graph_overview(limit=OVERVIEW_LIMIT, per_type=OVERVIEW_PER_TYPE,
-                                 entity_type=snap.request.entity_type)
+                                 entity_type=snap.request.entity_type, by=snap.request.by)
     for node in view.entities:
         snap.types[node.name] = node.entityType
         snap.degree[node.name] = node.degree

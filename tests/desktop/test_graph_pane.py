@@ -185,6 +185,17 @@ def test_overview_button_shows_the_whole_memory(qtbot, pane: GraphPane, chain: M
     shown = _shown(qtbot, pane, lambda: qtbot.mouseClick(pane.overview_button, Qt.MouseButton.LeftButton))
     assert shown == {"A", "B", "C", "D", "E", "X", "Loner"}
     assert pane.caption.text() == "All 7 entities"
+    # Ranked by recall instead: the recalled entity comes first, the choice sticks.
+    chain.create_entities([{"name": f"Note {i}", "entityType": "Note"} for i in range(400)]
+                          + [{"name": "Quiet", "entityType": "Note"}])
+    chain.create_relations([{"from": f"Note {i}", "to": "E", "relationType": "ABOUT"} for i in range(400)])
+    chain.graph.record_access(list(chain.graph.ids_for(["Quiet"]).values()))
+    assert "Quiet" not in _shown(qtbot, pane, lambda: pane.show_overview())  # unrelated: not connected
+    _shown(qtbot, pane, lambda: pane.rank_actions["access"].trigger())
+    assert pane.request is not None and pane.request.by == "access"
+    assert "Quiet" in pane.shown_names() and "most recalled" in pane.caption.text()
+    _shown(qtbot, pane, lambda: pane.show_overview())
+    assert pane.request.by == "access"
 
 
 def test_unknown_entity_says_so_and_shows_the_overview(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
