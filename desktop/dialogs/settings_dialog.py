@@ -18,6 +18,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -127,6 +128,12 @@ class SettingsDialog(QDialog):
         self.autostart_box.setChecked(autostart.is_enabled())
         self.tray_box = QCheckBox(self.tr("Keep serving assistants from the tray when the window is closed"))
         self.tray_box.setChecked(settings.close_to_tray)
+        self.theme_combo = QComboBox()
+        for key, label in (("system", self.tr("Like the system")), ("light", self.tr("Light")),
+                           ("dark", self.tr("Dark"))):
+            self.theme_combo.addItem(label, key)
+        self.theme_combo.setCurrentIndex(max(0, self.theme_combo.findData(settings.theme)))
+        self.theme_combo.currentIndexChanged.connect(self.on_edited)
         self.env_note = QLabel()
         self.env_note.setWordWrap(True)
         self.app_error = QLabel()
@@ -157,6 +164,7 @@ class SettingsDialog(QDialog):
         port_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         self.port_spin.setMinimumWidth(160)
         port_form.addRow(self.tr("Port for assistants"), self.port_spin)
+        port_form.addRow(self.tr("Appearance"), self.theme_combo)
         layout.addLayout(port_form)
         layout.addWidget(self.port_note)
         layout.addWidget(self.autostart_box)
@@ -186,6 +194,7 @@ class SettingsDialog(QDialog):
             "hub_port": self.port_spin.value(),
             "close_to_tray": self.tray_box.isChecked(),
             "start_with_system": self.autostart_box.isChecked(),
+            "theme": self.theme_combo.currentData(),
         }
 
     def changes(self) -> dict[str, Any]:

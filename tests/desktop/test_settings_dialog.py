@@ -145,3 +145,25 @@ def test_test_connection_reports_an_unreachable_server(dialog: SettingsDialog, q
     ok, text = tested.args
     assert not ok and text.startswith(f"The embedding endpoint http://127.0.0.1:{port}/v1/embeddings failed")
     assert "ConnectError" in dialog.test_result.text() and "HIPOCAMPO_EMBEDDINGS" not in dialog.test_result.text()
+
+
+def test_appearance_is_saved_and_applied(dialog: SettingsDialog, qtbot, env: Path) -> None:  # noqa: ANN001
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.theme import apply_theme
+
+    assert dialog.theme_combo.currentData() == "system"
+    dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("dark"))
+    with qtbot.waitSignal(dialog.changed) as changed:
+        dialog.save_button.click()
+    assert changed.args[0] == {"theme": "dark"}
+    assert Settings().theme == "dark"
+    app = QApplication.instance()
+    try:
+        apply_theme(app, Settings().theme)
+        assert app.palette().color(QPalette.ColorRole.Window).lightness() < 80
+        apply_theme(app, "light")
+        assert app.palette().color(QPalette.ColorRole.Window).lightness() > 180
+    finally:
+        apply_theme(app, "light")
