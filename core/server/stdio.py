@@ -40,6 +40,7 @@ def configure_logging() -> None:
     )
 
 
+INTERACTIVE_GRACE_SECONDS = 0.2
 STOP_GRACE_SECONDS = 2.0  # after SIGINT/SIGTERM, a clean stop gets this long; then we exit anyway
 
 
@@ -48,7 +49,9 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
     ``official``: the official server's file (``MEMORY_FILE_PATH``) to merge in at start and while serving."""
     from core.io.official_sync import open_with_official_file
 
-    with stop_on_signals():
+    # In a terminal the SDK reads stdin on a thread that only an Enter would wake: no client is
+    # writing there, so Ctrl-C need not wait for a clean unwind that cannot come.
+    with stop_on_signals(grace=INTERACTIVE_GRACE_SECONDS if _interactive() else STOP_GRACE_SECONDS):
         hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
         if hub is not None:
             if official is not None:  # the hub holds the model: merge once with a light memory
@@ -71,13 +74,16 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
                     sync.stop()
 
 
+def _interactive() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _greet_a_person(settings: Settings) -> None:
     """Started by hand in a terminal, a stdio server looks hung: say what it waits for."""
-    try:
-        interactive = sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        interactive = False
-    if interactive:
+    if _interactive():
         print(f"hipocampo: MCP server on stdio for {settings.db}, waiting for an MCP client to talk to it "
               "(assistants start it themselves; see `hipocampo config`). Press Ctrl-C to stop.",
               file=sys.stderr, flush=True)
