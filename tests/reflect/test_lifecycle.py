@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import ConfigError, Conflict, InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from core.memory import Memory
-from core.settings import Settings
 from tests.conftest import SteppingClock
 from tests.reflect.conftest import build, one
 
@@ -155,12 +154,6 @@ def test_surface_insights_filters_and_validates(pending: Memory) -> None:
     insight = pending.surface_insights(title=TITLE)[0]
     assert set(insight) >= {"title", "pattern", "confidence", "status", "stale", "evidence", "summary",
                             "created_at", "decided_at", "decided_by", "score"}
-
-
-def test_reflect_needs_a_backend_with_insights(tmp_path) -> None:  # noqa: ANN001
-    with Memory(Settings(db=tmp_path / "x.db", backend="null", embeddings="none")) as m:
-        with pytest.raises(ConfigError, match="sqlite backend"):
-            m.reflect()
 
 
 def test_insight_counts(pending: Memory) -> None:
