@@ -127,14 +127,16 @@ def bench_first_paint(db: Path, runs: int) -> dict[str, Any]:
 
 
 def bench_pan_zoom(db: Path, seconds: float) -> dict[str, Any]:
+    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
     from core.memory import Memory
     from core.settings import Settings
-    from desktop.panes.graph import GraphPane, measure_pan_zoom_fps
+    from desktop.panes.graph import GraphPane
+    from desktop.panes.graph_bench import measure_pan_zoom_fps
     from desktop.workers import Core
 
-    app = QApplication.instance() or QApplication([])
+    _app = QApplication.instance() or QApplication([])  # noqa: F841 (kept alive for the pane)
     memory = Memory(Settings(db=db, embeddings="none"))
     core = Core(memory)
     pane = GraphPane(core)
@@ -144,8 +146,7 @@ def bench_pan_zoom(db: Path, seconds: float) -> dict[str, Any]:
     pane.show_subgraph(names)
     deadline = time.monotonic() + 60
     while pane.node_count() < len(names) and time.monotonic() < deadline:
-        app.processEvents()
-        time.sleep(0.02)
+        QTest.qWait(50)
     fps = measure_pan_zoom_fps(pane, seconds)
     shown = pane.node_count()
     pane.close()
