@@ -7,12 +7,9 @@ outlines, no shadows or gradients, labels that ignore the zoom so text stays cri
 
 from __future__ import annotations
 
-import ctypes
-import sys
 import zlib
 from dataclasses import dataclass
 
-import shiboken6
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
@@ -40,18 +37,6 @@ TYPE_COLOURS: dict[str, str] = {
 _OTHER_COLOURS = ("#6f8fd8", "#c77ddb", "#52b96b", "#e0875a", "#3fb8c9", "#b58c6b", "#d46a8f", "#8c9be8",
                   "#c4a23a", "#5fa8a0")
 MAX_LABEL_CHARS = 32
-
-
-def _keep_none_alive() -> None:
-    """PySide6 6.12.0 drops a reference to None on every call of a method that returns nothing
-    (measured: -1 per call on Python 3.11; 6.11.3 does not). Python 3.12+ never frees None, but on
-    3.11 a few thousand calls free it and abort the process ("none_dealloc"), and drawing a graph
-    makes tens of thousands. Give None the near-immortal count 3.12 gives it."""
-    if sys.version_info < (3, 12) and shiboken6.__version__.startswith("6.12."):
-        ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
-
-
-_keep_none_alive()
 
 
 def type_colour(entity_type: str) -> QColor:

@@ -20,3 +20,17 @@ def test_a_widget_renders_offscreen(qtbot) -> None:  # noqa: ANN001
                if QColor(image.pixel(x, y)).lightness() < 128)
     assert dark > 20  # the text was drawn: fonts and the raster engine work
     assert label.text().endswith("🧠") and label.alignment() & Qt.AlignmentFlag.AlignLeft
+
+
+def test_qt_bindings_keep_their_references_to_none() -> None:
+    """PySide6 6.12.0 dropped a reference to None on every call returning nothing; on Python 3.11
+    a few thousand calls freed None and aborted the process (pyproject.toml keeps it below 6.12)."""
+    import sys
+
+    from PySide6.QtCore import QObject
+
+    probe = QObject()
+    before = sys.getrefcount(None)
+    for _ in range(1000):
+        probe.setObjectName("probe")
+    assert before - sys.getrefcount(None) < 10
