@@ -37,6 +37,7 @@ PAGE = 200
 MORE_WHEN_WITHIN_ROWS = 10  # start reading the next page this close to the bottom
 FADE_TICK_MS = 100
 CLOCK_TICK_MS = 30_000
+RECOUNT_MS = 3000
 
 ALL, TODAY, YESTERDAY, WEEK, MONTH, ON_DAY = "all", "today", "yesterday", "week", "month", "day"
 
@@ -96,6 +97,7 @@ class ActivityPane(QWidget):
         self._has_more = False
         self._loading_more = False
         self._early: list[Row] = []  # live rows that came while the first page was being read
+        self._filtered_on = date.today()  # the day "Today", "Yesterday"… were worked out on
 
         self.client_combo = QComboBox(self)
         self.client_combo.setToolTip(self.tr("Show the changes of one client only"))
@@ -178,8 +180,10 @@ class ActivityPane(QWidget):
         self._fade = QTimer(self, interval=FADE_TICK_MS)
         self._fade.timeout.connect(self.on_fade_tick)
         self._clock = QTimer(self, interval=CLOCK_TICK_MS)
-        self._clock.timeout.connect(self.model.tick)
+        self._clock.timeout.connect(self.on_clock_tick)
         self._clock.start()
+        self._recount = QTimer(self, singleShot=True, interval=RECOUNT_MS)
+        self._recount.timeout.connect(self.refresh_actors)
         self._info_timeout = QTimer(self, singleShot=True, interval=6000)
         self._info_timeout.timeout.connect(self.banner.hide)
 
@@ -209,6 +213,7 @@ class ActivityPane(QWidget):
     def reload(self) -> None:
         """Read the newest page again for the current filters."""
         self._filters = self.filters()
+        self._filtered_on = date.today()
         self._has_more = False
         self.core.read(_read_page, self._filters, None, done=weakly(self.on_page),
                        failed=weakly(self.on_read_failed), key="activity-page")
@@ -239,6 +244,8 @@ class ActivityPane(QWidget):
         known = {self.client_combo.itemData(i) for i in range(self.client_combo.count())}
         if any(r["actor"] not in known for r in rows):
             self.refresh_actors()
+        elif not self._recount.isActive():
+            self._recount.start()  # the counts beside the clients' names, once writes settle
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -361,6 +368,13 @@ class ActivityPane(QWidget):
         menu.addAction(self.tr("Only changes by {client}").format(client=actor_label(row["actor"])),
                        lambda: self._filter_actor(row["actor"]))
         menu.exec(self.table.viewport().mapToGlobal(point))
+
+    def on_clock_tick(self) -> None:
+        """Relative times move on; past midnight, "Today" and its kin mean other days."""
+        if self._filtered_on != date.today() and self.day_combo.currentData() not in (ALL, ON_DAY):
+            self.on_filter_changed()
+        else:
+            self.model.tick()
 
     def on_fade_tick(self) -> None:
         if not self.model.fade():

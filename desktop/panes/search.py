@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.memory import Memory
-from desktop.models.search_results import EXACT, MEANING, SearchOutcome, SearchResultsModel, run_search
+from desktop.models.search_results import EXACT, MEANING, SHOWN_LIMIT, SearchOutcome, SearchResultsModel, run_search
 from desktop.panes.graph_items import type_colour
 from desktop.panes.snippet_delegate import SnippetDelegate
 from desktop.panes.weak_callbacks import weakly
@@ -74,11 +74,10 @@ class SearchPane(QWidget):
         self.box.setClearButtonEnabled(True)
         self.box.installEventFilter(self)
 
-        self.meaning_button = self._mode_button(self.tr("Meaning"), self.tr(
+        self.meaning_button = self._mode_button(self.tr("&Meaning"), self.tr(
             "Find memories about the same thing, in any language, even without the same words"))
-        self.exact_button = self._mode_button(self.tr("Exact text"), self.tr(
+        self.exact_button = self._mode_button(self.tr("E&xact text"), self.tr(
             "Find the letters you typed anywhere in names, types and observations (ignoring case and accents)"))
-        self.meaning_button.setChecked(True)
         self.modes = QButtonGroup(self)
         self.modes.setExclusive(True)
         self.modes.addButton(self.meaning_button)
@@ -91,6 +90,7 @@ class SearchPane(QWidget):
 
         self.hint = QLabel(self)
         self.hint.setWordWrap(True)
+        self.hint.setTextFormat(Qt.TextFormat.PlainText)  # it quotes what was typed
         self.hint.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         font = self.hint.font()
         font.setPointSizeF(font.pointSizeF() * 0.9)
@@ -143,6 +143,7 @@ class SearchPane(QWidget):
         self.modes.buttonToggled.connect(self.on_mode_toggled)
         self.type_combo.currentIndexChanged.connect(self.on_type_changed)
 
+        self.meaning_button.setChecked(True)
         self._show_empty()
         self.refresh_types()
         self.refresh_status()
@@ -201,7 +202,10 @@ class SearchPane(QWidget):
         self._open_when_shown = False
         self._typing.start()
 
-    def on_mode_toggled(self, _button: QToolButton, checked: bool) -> None:
+    def on_mode_toggled(self, button: QToolButton, checked: bool) -> None:
+        font = button.font()
+        font.setBold(checked)  # which mode is on must read at a glance, in any theme
+        button.setFont(font)
         if checked:
             self.box.setPlaceholderText(self.tr("Search your memory…") if self.mode() == MEANING
                                         else self.tr("Find exact text…"))
@@ -316,6 +320,11 @@ class SearchPane(QWidget):
             elif done < total:
                 text = self.tr("Searching words only until {count} entities are indexed ({done} of {total} done)."
                                ).format(count=f"{total - done:,}", done=f"{done:,}", total=f"{total:,}")
+        elif self.mode() == EXACT and self._shown is not None and self.stack.currentWidget() is self.results:
+            count = self.model.rowCount()
+            text = (self.tr("The first {count} entities that contain “{query}”.") if count >= SHOWN_LIMIT
+                    else self.tr("1 entity contains “{query}”.") if count == 1
+                    else self.tr("{count} entities contain “{query}”.")).format(count=count, query=self._shown[0])
         self.hint.setText(text)
         self.hint.setVisible(bool(text))
 

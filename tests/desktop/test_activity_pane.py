@@ -128,6 +128,8 @@ def test_a_write_by_claude_code_arrives_on_top_and_lit(qtbot, core: Core, memory
     assert pane.model.index(0, ActivityModel.CLIENT).data() == "claude-code"
     assert top.data(ActivityModel.FreshRole) > 0
     qtbot.waitUntil(lambda: top.data(ActivityModel.FreshRole) == 0, timeout=6000)  # the highlight fades
+    combo = pane.client_combo
+    qtbot.waitUntil(lambda: combo.itemText(combo.findData("claude-code")) == "claude-code (3)", timeout=8000)
 
     pane.client_combo.setCurrentIndex(pane.client_combo.findData("cursor"))
     qtbot.waitUntil(lambda: pane.model.rowCount() == 2)

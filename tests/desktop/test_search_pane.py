@@ -97,6 +97,7 @@ def test_exact_mode_finds_accent_folded_substrings(qtbot, words_core: Core) -> N
     assert [song.snippet[s:s + n] for s, n in song.snippet_spans] == ["José"]
     person = pane.model.hit(pane.model.row_of("José Martínez"))
     assert [person.name[s:s + n] for s, n in person.name_spans] == ["José"]
+    assert pane.hint.text() == "2 entities contain “JOSE”."
 
 
 def test_no_results_says_so(qtbot, words_core: Core) -> None:  # noqa: ANN001
