@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
 
 from desktop.models.insights import age_text
@@ -14,13 +14,10 @@ from desktop.models.insights import age_text
 GROUP_OPS = ("save_entity", "undo")
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("HistoryView", text)
-
-
 def actor_label(actor: str) -> str:
     """Who made a change, for people: 'you (this app)', 'command line', 'import' or the client's name."""
-    return {"gui": _t("you (this app)"), "cli": _t("command line"), "import": _t("import")}.get(actor, actor)
+    return {"gui": HistoryView.tr("you (this app)"), "cli": HistoryView.tr("command line"),
+            "import": HistoryView.tr("import")}.get(actor, actor)
 
 
 def _clip(text: str, at_most: int = 48) -> str:
@@ -34,50 +31,50 @@ def describe_change(row: dict[str, Any], by_id: dict[int, dict[str, Any]] | None
     before, after = row.get("before"), row.get("after")
     by_id = by_id or {}
     if op == "create_entity":
-        return _t("created {name}").format(name=name)
+        return HistoryView.tr("created {name}").format(name=name)
     if op == "delete_entity":
-        return _t("deleted {name}").format(name=name)
+        return HistoryView.tr("deleted {name}").format(name=name)
     if op == "restore_entity":
-        return _t("restored {name}").format(name=name)
+        return HistoryView.tr("restored {name}").format(name=name)
     if op == "archive_entity":
-        return _t("archived {name}").format(name=name)
+        return HistoryView.tr("archived {name}").format(name=name)
     if op == "unarchive_entity":
-        return _t("brought {name} back from the archive").format(name=name)
+        return HistoryView.tr("brought {name} back from the archive").format(name=name)
     if op == "update_entity":
-        return _t("updated the properties of {name}").format(name=name)
+        return HistoryView.tr("updated the properties of {name}").format(name=name)
     if op == "add_observations" and isinstance(after, list):
         if len(after) == 1:
-            return _t("added “{text}”").format(text=_clip(after[0]))
-        return _t("added {n} observations").format(n=len(after))
+            return HistoryView.tr("added “{text}”").format(text=_clip(after[0]))
+        return HistoryView.tr("added {n} observations").format(n=len(after))
     if op == "delete_observations" and isinstance(before, dict):
         gone = before.get("observations", [])
         if len(gone) == 1:
-            return _t("deleted “{text}”").format(text=_clip(gone[0][0]))
-        return _t("deleted {n} observations").format(n=len(gone))
+            return HistoryView.tr("deleted “{text}”").format(text=_clip(gone[0][0]))
+        return HistoryView.tr("deleted {n} observations").format(n=len(gone))
     if op == "replace_observation" and isinstance(after, dict):
-        return _t("edited an observation to “{text}”").format(text=_clip(after["observation"]))
+        return HistoryView.tr("edited an observation to “{text}”").format(text=_clip(after["observation"]))
     if op == "rename_entity" and isinstance(before, dict) and isinstance(after, dict):
-        return _t("renamed {old} to {new}").format(old=before["name"], new=after["name"])
+        return HistoryView.tr("renamed {old} to {new}").format(old=before["name"], new=after["name"])
     if op == "set_entity_type" and isinstance(after, dict):
-        return _t("set the type to {type}").format(type=after["entityType"])
+        return HistoryView.tr("set the type to {type}").format(type=after["entityType"])
     if op == "create_relation" and isinstance(after, list):
-        return _t("added {src} —{type}→ {dst}").format(src=name, type=after[1], dst=after[0])
+        return HistoryView.tr("added {src} —{type}→ {dst}").format(src=name, type=after[1], dst=after[0])
     if op in ("delete_relation", "end_relation", "reopen_relation"):
         snap = before if op == "delete_relation" else after
         if isinstance(snap, dict):
-            text = {"delete_relation": _t("removed {src} —{type}→ {dst}"),
-                    "end_relation": _t("ended {src} —{type}→ {dst}"),
-                    "reopen_relation": _t("made {src} —{type}→ {dst} current again")}[op]
+            text = {"delete_relation": HistoryView.tr("removed {src} —{type}→ {dst}"),
+                    "end_relation": HistoryView.tr("ended {src} —{type}→ {dst}"),
+                    "reopen_relation": HistoryView.tr("made {src} —{type}→ {dst} current again")}[op]
             return text.format(src=snap["from"], type=snap["relationType"], dst=snap["to"])
     if op == "save_entity" and isinstance(after, dict):
         parts = [describe_change(by_id[i], by_id) for i in after.get("rows", []) if i in by_id]
-        return "; ".join(parts) if parts else _t("saved {n} changes").format(n=len(after.get("rows", [])))
+        return "; ".join(parts) if parts else HistoryView.tr("saved {n} changes").format(n=len(after.get("rows", [])))
     if op == "undo" and isinstance(after, dict):
         undone = by_id.get(after.get("undo_of", -1))
         if undone is not None:
-            return _t("undid: {what}").format(what=describe_change(undone, by_id))
-        return _t("undid a change")
-    return _t("{op} {name}").format(op=op.replace("_", " "), name=name).strip()
+            return HistoryView.tr("undid: {what}").format(what=describe_change(undone, by_id))
+        return HistoryView.tr("undid a change")
+    return HistoryView.tr("{op} {name}").format(op=op.replace("_", " "), name=name).strip()
 
 
 def grouped(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -105,14 +102,14 @@ class HistoryView(QListWidget):
         by_id = {r["id"]: r for r in rows}
         for row in grouped(rows):
             what = describe_change(row, by_id)
-            text = _t("{what}\n{who} · {when}").format(
+            text = HistoryView.tr("{what}\n{who} · {when}").format(
                 who=actor_label(row["actor"]), what=what, when=age_text(row["at"], now))
             item = QListWidgetItem(text)
-            item.setToolTip(_t("Change #{id} by {actor} at {at}").format(
+            item.setToolTip(HistoryView.tr("Change #{id} by {actor} at {at}").format(
                 id=row["id"], actor=row["actor"], at=row["at"].replace("T", " ")[:19]))
             item.setData(Qt.ItemDataRole.UserRole, row["id"])
             self.addItem(item)
         if not rows:
-            empty = QListWidgetItem(_t("No changes recorded yet."))
+            empty = QListWidgetItem(HistoryView.tr("No changes recorded yet."))
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
             self.addItem(empty)

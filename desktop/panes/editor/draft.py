@@ -9,9 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("EntityEditor", text)
+translate = QCoreApplication.translate  # called by this name, so lupdate finds the strings
 
 OUT, IN = "out", "in"
 
@@ -220,20 +218,22 @@ def validate(form: Form, *, max_name_chars: int) -> dict[str, str]:
     problems: dict[str, str] = {}
     for key, value, what in (("name", form.name, "name"), ("type", form.entity_type, "type")):
         if not value.strip():
-            problems[key] = _t("The name must not be empty.") if what == "name" else _t("The type must not be empty.")
+            problems[key] = (translate("EntityEditor", "The name must not be empty.") if what == "name"
+                             else translate("EntityEditor", "The type must not be empty."))
         elif len(value) > max_name_chars:
-            problems[key] = _t("{n} characters is too long: at most {limit} fit.").format(
+            problems[key] = translate("EntityEditor", "{n} characters is too long: at most {limit} fit.").format(
                 n=len(value), limit=max_name_chars)
     seen: set[str] = set()
     for row, item in enumerate(form.observations):
         if not item.text.strip():
-            problems[f"obs:{row}"] = _t("An observation must not be empty: write it or delete it.")
+            problems[f"obs:{row}"] = translate("EntityEditor",
+                                               "An observation must not be empty: write it or delete it.")
         elif item.text in seen:
-            problems[f"obs:{row}"] = _t("This observation is already in the list.")
+            problems[f"obs:{row}"] = translate("EntityEditor", "This observation is already in the list.")
         seen.add(item.text)
     for row, item in enumerate(form.relations):
         if not item.type.strip():
-            problems[f"rel:{row}"] = _t("Give the relation a type.")
+            problems[f"rel:{row}"] = translate("EntityEditor", "Give the relation a type.")
         elif not item.other.strip():
-            problems[f"rel:{row}"] = _t("Name the entity at the other end.")
+            problems[f"rel:{row}"] = translate("EntityEditor", "Name the entity at the other end.")
     return problems

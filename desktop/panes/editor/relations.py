@@ -59,8 +59,8 @@ class _CellDelegate(QStyledItemDelegate):
         column = index.column()
         if column == DIRECTION:
             combo = QComboBox(parent)
-            combo.addItem(self.owner.tr("→ to"), OUT)
-            combo.addItem(self.owner.tr("← from"), IN)
+            combo.addItem(RelationTable.tr("→ to"), OUT)
+            combo.addItem(RelationTable.tr("← from"), IN)
             return combo
         if column == ENDED:
             edit = QDateEdit(parent)
