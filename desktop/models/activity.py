@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from desktop.panes.history_view import actor_label  # one wording of who wrote, shared with the editor
@@ -29,14 +29,6 @@ FRESH_SECONDS = 3.0  # how long a row that just arrived stays highlighted
 QUOTE_CHARS = 60
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("Activity", text)
-
-
-def _n(text: str, n: int) -> str:
-    return QCoreApplication.translate("Activity", text, None, n)
-
-
 def parse_at(at: str) -> datetime:
     """A change_log timestamp (ISO-8601 UTC, ``Z``) as an aware datetime."""
     return datetime.fromisoformat(at.replace("Z", "+00:00"))
@@ -48,15 +40,15 @@ def relative_time(at: str, now: datetime | None = None) -> str:
     now = (now or datetime.now(UTC)).astimezone()
     seconds = (now - moment).total_seconds()
     if seconds < 45:
-        return _t("just now")
+        return ActivityModel.tr("just now")
     if seconds < 3600:
-        return _n("%n min ago", max(1, round(seconds / 60)))
+        return ActivityModel.tr("%n min ago", "", max(1, round(seconds / 60)))
     days = (now.date() - moment.date()).days
     clock = moment.strftime("%H:%M")
     if days == 0:
-        return _n("%n h ago", int(seconds // 3600))
+        return ActivityModel.tr("%n h ago", "", int(seconds // 3600))
     if days == 1:
-        return _t("yesterday {time}").format(time=clock)
+        return ActivityModel.tr("yesterday {time}").format(time=clock)
     if days < 7:
         return moment.strftime("%a ") + clock
     if moment.year == now.year:
@@ -94,79 +86,85 @@ def describe(row: Row, known: dict[int, Row] | None = None) -> str:
     b_name = _b(name)
     if op == "create_entity":
         kind = after.get("entityType") if isinstance(after, dict) else None
-        return (_t("created {name} ({type})").format(name=b_name, type=html.escape(kind)) if kind
-                else _t("created {name}").format(name=b_name))
+        return (ActivityModel.tr("created {name} ({type})").format(name=b_name, type=html.escape(kind)) if kind
+                else ActivityModel.tr("created {name}").format(name=b_name))
     if op == "add_observations":
         added = after if isinstance(after, list) else []
         if len(added) == 1:
-            return _t("added to {name}: {text}").format(name=b_name, text=_quote(added[0]))
-        return _n("added %n observations to {name}", len(added)).format(name=b_name)
+            return ActivityModel.tr("added to {name}: {text}").format(name=b_name, text=_quote(added[0]))
+        return ActivityModel.tr("added %n observations to {name}", "", len(added)).format(name=b_name)
     if op == "delete_observations":
         gone = (before or {}).get("observations", []) if isinstance(before, dict) else []
         if len(gone) == 1:
-            return _t("removed from {name}: {text}").format(name=b_name, text=_quote(gone[0][0]))
-        return _n("removed %n observations from {name}", len(gone)).format(name=b_name)
+            return ActivityModel.tr("removed from {name}: {text}").format(name=b_name, text=_quote(gone[0][0]))
+        return ActivityModel.tr("removed %n observations from {name}", "", len(gone)).format(name=b_name)
     if op == "replace_observation":
         new = after.get("observation", "") if isinstance(after, dict) else ""
-        return _t("edited an observation of {name}: {text}").format(name=b_name, text=_quote(new))
+        return ActivityModel.tr("edited an observation of {name}: {text}").format(name=b_name, text=_quote(new))
     if op == "delete_entity":
         snap = before if isinstance(before, dict) else {}
         count = len(snap.get("observations", []))
-        return _n("deleted {name} ({type}, %n observations)", count).format(
+        return ActivityModel.tr("deleted {name} ({type}, %n observations)", "", count).format(
             name=b_name, type=html.escape(str(snap.get("entityType", "?"))))
     if op in ("create_relation", "delete_relation", "end_relation", "reopen_relation"):
         src, dst, kind = _relation(after if op in ("create_relation", "reopen_relation") else before, name)
-        template = {"create_relation": _t("related {src} → {dst} ({type})"),
-                    "delete_relation": _t("removed the relation {src} → {dst} ({type})"),
-                    "end_relation": _t("ended the relation {src} → {dst} ({type})"),
-                    "reopen_relation": _t("reopened the relation {src} → {dst} ({type})")}[op]
+        template = {"create_relation": ActivityModel.tr("related {src} → {dst} ({type})"),
+                    "delete_relation": ActivityModel.tr("removed the relation {src} → {dst} ({type})"),
+                    "end_relation": ActivityModel.tr("ended the relation {src} → {dst} ({type})"),
+                    "reopen_relation": ActivityModel.tr("reopened the relation {src} → {dst} ({type})")}[op]
         return template.format(src=_b(src), dst=_b(dst), type=html.escape(kind))
     if op in ("update_entity", "set_entity_type"):
         old = before.get("entityType") if isinstance(before, dict) else None
         new = after.get("entityType") if isinstance(after, dict) else None
         if old and new and old != new:
-            return _t("changed {name} from {old} to {new}").format(
+            return ActivityModel.tr("changed {name} from {old} to {new}").format(
                 name=b_name, old=html.escape(old), new=html.escape(new))
-        return _t("updated the details of {name}").format(name=b_name)
+        return ActivityModel.tr("updated the details of {name}").format(name=b_name)
     if op == "rename_entity":
         old = before.get("name", "?") if isinstance(before, dict) else "?"
-        return _t("renamed {old} to {new}").format(old=_b(old), new=b_name)
-    simple = {"archive_entity": _t("archived {name}"), "unarchive_entity": _t("took {name} out of the archive"),
-              "restore_entity": _t("restored {name}"), "create_insight": _t("proposed the insight {name}")}
+        return ActivityModel.tr("renamed {old} to {new}").format(old=_b(old), new=b_name)
+    simple = {"archive_entity": ActivityModel.tr("archived {name}"),
+              "unarchive_entity": ActivityModel.tr("took {name} out of the archive"),
+              "restore_entity": ActivityModel.tr("restored {name}"),
+              "create_insight": ActivityModel.tr("proposed the insight {name}")}
     if op in simple:
         return simple[op].format(name=b_name)
     if op == "save_entity":
         count = len(after.get("rows", [])) if isinstance(after, dict) else 0
-        return _n("saved {name} (%n changes)", count).format(name=b_name)
+        return ActivityModel.tr("saved {name} (%n changes)", "", count).format(name=b_name)
     if op == "undo":
         payload = after if isinstance(after, dict) else {}
         original = (known or {}).get(payload.get("undo_of", -1))
         if original is not None and original.get("op") == "undo":  # undoing an undo redoes
             first = (known or {}).get((original.get("after") or {}).get("undo_of", -1))
             if first is not None:
-                return _t("redid: {what}").format(what=describe(first, known))
+                return ActivityModel.tr("redid: {what}").format(what=describe(first, known))
         if original is not None:
-            return _t("undid: {what}").format(what=describe(original, known))
-        return _t("undid change #{id} on {name}").format(id=payload.get("undo_of", "?"), name=b_name)
+            return ActivityModel.tr("undid: {what}").format(what=describe(original, known))
+        return ActivityModel.tr("undid change #{id} on {name}").format(id=payload.get("undo_of", "?"), name=b_name)
     if op == "decide_insight":
         status = after.get("status") if isinstance(after, dict) else None
-        template = {"approved": _t("approved the insight {name}"), "dismissed": _t("dismissed the insight {name}"),
-                    "synced": _t("wrote out the insight {name}")}.get(status or "", _t("reviewed the insight {name}"))
+        template = {"approved": ActivityModel.tr("approved the insight {name}"),
+                    "dismissed": ActivityModel.tr("dismissed the insight {name}"),
+                    "synced": ActivityModel.tr("wrote out the insight {name}")}.get(
+            status or "", ActivityModel.tr("reviewed the insight {name}"))
         return template.format(name=b_name)
     if op == "mark_insight_stale":
         stale = isinstance(after, dict) and after.get("stale")
-        return (_t("marked the insight {name} as stale") if stale
-                else _t("found the insight {name} holds again")).format(name=b_name)
+        return (ActivityModel.tr("marked the insight {name} as stale") if stale
+                else ActivityModel.tr("found the insight {name} holds again")).format(name=b_name)
     if op == "reflect":
         info = after if isinstance(after, dict) else {}
         created, refreshed = int(info.get("created", 0)), int(info.get("refreshed", 0))
-        found = _t("1 new insight") if created == 1 else _t("{n} new insights").format(n=created)
+        found = (ActivityModel.tr("1 new insight") if created == 1
+                 else ActivityModel.tr("{n} new insights").format(n=created))
         if refreshed:
-            found += ", " + (_t("1 refreshed") if refreshed == 1 else _t("{n} refreshed").format(n=refreshed))
-        return _t("reflected on the memory: {found}").format(found=found)
+            found += ", " + (ActivityModel.tr("1 refreshed") if refreshed == 1
+                             else ActivityModel.tr("{n} refreshed").format(n=refreshed))
+        return ActivityModel.tr("reflected on the memory: {found}").format(found=found)
     if op == "decay_confidence":
         changed = after.get("changed", 0) if isinstance(after, dict) else 0
-        return _n("let the confidence of %n insights fade with time", int(changed))
+        return ActivityModel.tr("let the confidence of %n insights fade with time", "", int(changed))
     words = html.escape(op.replace("_", " "))
     return f"{words} {b_name}" if name else words
 
