@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
@@ -24,28 +24,25 @@ InsightRole = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("Insights", text)
-
-
 def pattern_label(pattern: str) -> str:
     """A reflect pattern's name for people: ``shared_technology`` → "Shared technology"."""
     labels = {
-        "cross_project_solutions": _t("Cross-project solution"),
-        "shared_technology": _t("Shared technology"),
-        "training_opportunities": _t("Training opportunity"),
-        "technique_transfer": _t("Technique transfer"),
-        "concept_clusters": _t("Concept cluster"),
-        "stale_knowledge": _t("Stale knowledge"),
-        "under_connected_nodes": _t("Under-connected nodes"),
+        "cross_project_solutions": InsightListModel.tr("Cross-project solution"),
+        "shared_technology": InsightListModel.tr("Shared technology"),
+        "training_opportunities": InsightListModel.tr("Training opportunity"),
+        "technique_transfer": InsightListModel.tr("Technique transfer"),
+        "concept_clusters": InsightListModel.tr("Concept cluster"),
+        "stale_knowledge": InsightListModel.tr("Stale knowledge"),
+        "under_connected_nodes": InsightListModel.tr("Under-connected nodes"),
     }
     return labels.get(pattern, pattern.replace("_", " ").capitalize())
 
 
 def status_label(status: str) -> str:
     """A decided insight's status for people."""
-    return {"pending": _t("To review"), "approved": _t("Approved"), "dismissed": _t("Dismissed"),
-            "synced": _t("Approved, written out")}.get(status, status)
+    return {"pending": InsightListModel.tr("To review"), "approved": InsightListModel.tr("Approved"),
+            "dismissed": InsightListModel.tr("Dismissed"),
+            "synced": InsightListModel.tr("Approved, written out")}.get(status, status)
 
 
 def role_label(role: str) -> str:
@@ -65,16 +62,16 @@ def age_text(stamp: str | None, now: datetime | None = None) -> str:
         when = when.replace(tzinfo=UTC)
     seconds = max(0, int(((now or datetime.now(UTC)) - when).total_seconds()))
     if seconds < 60:
-        return _t("just now")
-    for size, one, many in ((86400 * 365, _t("1 year ago"), _t("{n} years ago")),
-                            (86400 * 30, _t("1 month ago"), _t("{n} months ago")),
-                            (86400, _t("yesterday"), _t("{n} days ago")),
-                            (3600, _t("1 hour ago"), _t("{n} hours ago")),
-                            (60, _t("1 minute ago"), _t("{n} minutes ago"))):
+        return InsightListModel.tr("just now")
+    for size, one, many in ((86400 * 365, InsightListModel.tr("1 year ago"), InsightListModel.tr("{n} years ago")),
+                            (86400 * 30, InsightListModel.tr("1 month ago"), InsightListModel.tr("{n} months ago")),
+                            (86400, InsightListModel.tr("yesterday"), InsightListModel.tr("{n} days ago")),
+                            (3600, InsightListModel.tr("1 hour ago"), InsightListModel.tr("{n} hours ago")),
+                            (60, InsightListModel.tr("1 minute ago"), InsightListModel.tr("{n} minutes ago"))):
         if seconds >= size:
             n = seconds // size
             return one if n == 1 else many.format(n=n)
-    return _t("just now")
+    return InsightListModel.tr("just now")
 
 
 def evidence_names(insight: dict[str, Any]) -> list[str]:
@@ -185,7 +182,7 @@ class InsightDelegate(QStyledItemDelegate):
         if insight.get("status") == "pending":
             parts.append(age_text(insight.get("created_at")))
             if insight.get("stale"):
-                parts.append(_t("evidence changed"))
+                parts.append(InsightListModel.tr("evidence changed"))
         else:
             parts.append(age_text(insight.get("decided_at")))
         painter.setFont(option.font)
