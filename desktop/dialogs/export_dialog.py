@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -33,17 +33,13 @@ DEFAULT_NAMES = {"jsonl": "memory.jsonl", "ndjson": "memory.ndjson", "graphml": 
                  "markdown": "memory-notes"}
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ExportDialog", text)
-
-
 def format_choices() -> list[tuple[str, str]]:
     """(format, label) for every format ``hipocampo export`` writes, in its order."""
     labels = {
-        "jsonl": _t("Official memory file (memory.jsonl), for the official MCP memory server"),
-        "ndjson": _t("Engrama export (NDJSON), for Engrama or another Hipocampo"),
-        "graphml": _t("GraphML, for Gephi, yEd or Cytoscape"),
-        "markdown": _t("Markdown notes, one file per entity in a folder"),
+        "jsonl": ExportDialog.tr("Official memory file (memory.jsonl), for the official MCP memory server"),
+        "ndjson": ExportDialog.tr("Engrama export (NDJSON), for Engrama or another Hipocampo"),
+        "graphml": ExportDialog.tr("GraphML, for Gephi, yEd or Cytoscape"),
+        "markdown": ExportDialog.tr("Markdown notes, one file per entity in a folder"),
     }
     return [(fmt, labels.get(fmt, fmt)) for fmt in EXPORT_FORMATS]
 
@@ -214,4 +210,5 @@ def _export(memory: Memory, fmt: str, path: Path) -> dict[str, int]:
             partial.unlink(missing_ok=True)
         return counts
     except OSError as exc:  # a read-only folder, a full disk: the user's to fix, not a bug
-        raise InvalidInput(f"Cannot write {exc.filename or path}: {exc.strerror or exc}.") from exc
+        raise InvalidInput(ExportDialog.tr("Cannot write {path}: {reason}.").format(
+            path=exc.filename or path, reason=exc.strerror or exc)) from exc
