@@ -68,6 +68,7 @@ class SearchPane(QWidget):
         self._shown: tuple[str, str, str | None] | None = None  # the search the list shows
         self._status: dict[str, Any] = {}
         self._open_when_shown = False  # Enter pressed before the results caught up
+        self._entities: int | None = None  # how many there are to search (None: not read yet)
 
         self.box = QLineEdit(self)
         self.box.setPlaceholderText(self.tr("Search your memory…"))
@@ -284,6 +285,9 @@ class SearchPane(QWidget):
         self.core.read(_read_types, done=weakly(self.on_types), key="search-types")
 
     def on_types(self, counts: dict[str, int]) -> None:
+        self._entities = sum(counts.values())
+        if self.stack.currentWidget() is self.empty and not self.box.text().strip():
+            self._show_empty()  # the first-use words depend on whether there is anything yet
         current = self.entity_type()
         self.type_combo.blockSignals(True)
         self.type_combo.clear()
@@ -341,6 +345,11 @@ class SearchPane(QWidget):
             else:
                 text = self.tr("Nothing found for “{query}”.<br>Try other words, or all types.")
             self.empty.setText(text.format(query=html.escape(query)))
+        elif self._entities == 0:
+            self.empty.setText("<p style='font-size:large'><b>{title}</b></p><p>{body}</p>".format(
+                title=self.tr("Nothing to search yet"),
+                body=self.tr("What your assistants remember — people, projects, decisions — can be searched "
+                             "here as soon as they write it, by meaning or by exact text.")))
         else:
             self.empty.setText("<p style='font-size:large'><b>{title}</b></p><p>{body}</p><p>{keys}</p>".format(
                 title=self.tr("Search everything your assistants remembered"),

@@ -70,6 +70,21 @@ def test_snippet_marks_folded_matches_in_the_original_text() -> None:
     assert best_snippet(["first", "second"], ["zzz"]) == ("first", [])
 
 
+def test_an_empty_memory_says_there_is_nothing_yet(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    memory = Memory(Settings(db=tmp_path / "m.db", embeddings="none", actor="gui"))
+    core = Core(memory)
+    try:
+        pane = _pane(qtbot, core)
+        qtbot.waitUntil(lambda: "Nothing to search yet" in pane.empty.text())
+        after = memory.latest_change_id()
+        memory.create_entities(PEOPLE, actor="claude-code")
+        pane.on_changes(memory.changes_since(after))
+        qtbot.waitUntil(lambda: "Search everything" in pane.empty.text())
+    finally:
+        core.shutdown()
+        memory.close()
+
+
 def test_first_use_hint_then_results_after_the_debounce(qtbot, words_core: Core) -> None:  # noqa: ANN001
     pane = _pane(qtbot, words_core)
     assert pane.stack.currentWidget() is pane.empty
