@@ -261,6 +261,12 @@ class ActivityModel(QAbstractTableModel):
         self._refresh_marks()
         return fresh
 
+    def learn(self, rows: list[Row]) -> None:
+        """Take note of rows the filters keep out of sight: an undo by another client still
+        strikes through the change it undid."""
+        self._take(rows)
+        self._refresh_marks()
+
     def _take(self, rows: list[Row]) -> None:
         # One reflect writes its insights' rows and then a summary row, all with one timestamp:
         # the summary stands for them (and lists them in its tooltip).

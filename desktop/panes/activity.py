@@ -229,6 +229,9 @@ class ActivityPane(QWidget):
             return
         actor, since, until = self._filters
         shown = [r for r in rows if matches(r, actor, since, until)]
+        hidden = [r for r in rows if not matches(r, actor, since, until)]
+        if hidden and self._loaded:
+            self.model.learn(hidden)
         if shown and not self._loaded:
             self._early.extend(shown)  # the page being read may or may not hold them: merge on arrival
         elif shown:

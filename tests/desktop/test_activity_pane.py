@@ -262,3 +262,18 @@ def test_one_reflect_is_one_row_listing_its_insights(qtbot, core: Core, memory: 
         pane.reload()  # read back from the memory: the same one row
     assert pane.model.rowCount() == 8 and pane.model.index(0, 2).data() == "reflected on the memory: 2 new insights"
     assert not pane.undo_button.isEnabled()  # reflect is reviewed in the insights pane, not undone here
+
+
+def test_an_undo_by_another_client_strikes_through_a_filtered_view(qtbot, core: Core, memory: Memory,  # noqa: ANN001
+                                                                   clock: SteppingClock) -> None:
+    _write_three_days(memory, clock)
+    pane = _pane(qtbot, core)
+    qtbot.waitUntil(lambda: pane.client_combo.findData("claude-code") > 0)
+    pane.client_combo.setCurrentIndex(pane.client_combo.findData("claude-code"))
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 2)
+    added = pane.model.row_at(0)["id"]
+    after = memory.latest_change_id()
+    memory.undo_change(added, actor="cursor")
+    pane.on_changes(memory.changes_since(after))
+    assert pane.model.rowCount() == 2  # the undo itself is by cursor: not shown here
+    assert pane.model.index(0, 0).data(ActivityModel.UndoneRole) is not None
