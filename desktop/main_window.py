@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QLocale, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -321,14 +321,14 @@ class MainWindow(QMainWindow):
     def _show_status(self, status: dict[str, Any]) -> None:
         total = int(status.get("entities") or 0)
         done = int(status.get("embedded") or 0)
-        self.count_label.setText(self.tr("{count} entities").format(count=f"{total:,}"))
+        self.count_label.setText(self.tr("{count} entities").format(count=QLocale().toString(total)))
         if status.get("model") is None:
             self.embed_label.setText(self.tr("Search by words only"))
             self.embed_label.setToolTip(str(status.get("error") or ""))
             self.embed_bar.hide()
         elif done < total:
             self.embed_label.setText(self.tr("Indexing meaning {done}/{total}").format(
-                done=f"{done:,}", total=f"{total:,}"))
+                done=QLocale().toString(done), total=QLocale().toString(total)))
             self.embed_bar.setRange(0, total)
             self.embed_bar.setValue(done)
             self.embed_bar.show()
