@@ -1,0 +1,2693 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="es" sourcelanguage="en">
+<context>
+    <name>ActivityDelegate</name>
+    <message>
+        <location filename="../../desktop/panes/activity_delegate.py" line="78"/>
+        <source>undone</source>
+        <translation>deshecho</translation>
+    </message>
+</context>
+<context>
+    <name>ActivityModel</name>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="43"/>
+        <source>just now</source>
+        <extracomment>bookkeeping the core keeps for reflect and insight review: not something to take back from here client chip hues, most distinct first: the first few clients get colours far apart</extracomment>
+        <translation>ahora mismo</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/activity.py" line="45"/>
+        <source>%n min ago</source>
+        <translation>
+            <numerusform>hace %n min</numerusform>
+            <numerusform>hace %n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/activity.py" line="49"/>
+        <source>%n h ago</source>
+        <translation>
+            <numerusform>hace %n h</numerusform>
+            <numerusform>hace %n h</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="51"/>
+        <source>yesterday {time}</source>
+        <translation>ayer {time}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="89"/>
+        <source>created {name} ({type})</source>
+        <translation>creó {name} ({type})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="90"/>
+        <source>created {name}</source>
+        <translation>creó {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="94"/>
+        <source>added to {name}: {text}</source>
+        <translation>añadió a {name}: {text}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/activity.py" line="95"/>
+        <source>added %n observations to {name}</source>
+        <translation>
+            <numerusform>añadió %n observación a {name}</numerusform>
+            <numerusform>añadió %n observaciones a {name}</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="99"/>
+        <source>removed from {name}: {text}</source>
+        <translation>quitó de {name}: {text}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/activity.py" line="100"/>
+        <source>removed %n observations from {name}</source>
+        <translation>
+            <numerusform>quitó %n observación de {name}</numerusform>
+            <numerusform>quitó %n observaciones de {name}</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="103"/>
+        <source>edited an observation of {name}: {text}</source>
+        <translation>editó una observación de {name}: {text}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/activity.py" line="107"/>
+        <source>deleted {name} ({type}, %n observations)</source>
+        <translation>
+            <numerusform>eliminó {name} ({type}, %n observación)</numerusform>
+            <numerusform>eliminó {name} ({type}, %n observaciones)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="111"/>
+        <source>related {src} → {dst} ({type})</source>
+        <translation>relacionó {src} → {dst} ({type})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="112"/>
+        <source>removed the relation {src} → {dst} ({type})</source>
+        <translation>quitó la relación {src} → {dst} ({type})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="113"/>
+        <source>ended the relation {src} → {dst} ({type})</source>
+        <translation>dio por terminada la relación {src} → {dst} ({type})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="114"/>
+        <source>reopened the relation {src} → {dst} ({type})</source>
+        <translation>reabrió la relación {src} → {dst} ({type})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="120"/>
+        <source>changed {name} from {old} to {new}</source>
+        <translation>cambió {name} de {old} a {new}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="122"/>
+        <source>updated the details of {name}</source>
+        <translation>actualizó los detalles de {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="125"/>
+        <source>renamed {old} to {new}</source>
+        <translation>renombró {old} como {new}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="126"/>
+        <source>archived {name}</source>
+        <translation>archivó {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="127"/>
+        <source>took {name} out of the archive</source>
+        <translation>sacó {name} del archivo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="128"/>
+        <source>restored {name}</source>
+        <translation>restauró {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="129"/>
+        <source>proposed the insight {name}</source>
+        <translation>propuso la idea {name}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/activity.py" line="134"/>
+        <source>saved {name} (%n changes)</source>
+        <translation>
+            <numerusform>guardó {name} (%n cambio)</numerusform>
+            <numerusform>guardó {name} (%n cambios)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="141"/>
+        <source>redid: {what}</source>
+        <translation>rehízo: {what}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="143"/>
+        <source>undid: {what}</source>
+        <translation>deshizo: {what}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="144"/>
+        <source>undid change #{id} on {name}</source>
+        <translation>deshizo el cambio n.º {id} en {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="147"/>
+        <source>approved the insight {name}</source>
+        <translation>aprobó la idea {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="148"/>
+        <source>dismissed the insight {name}</source>
+        <translation>descartó la idea {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="149"/>
+        <source>wrote out the insight {name}</source>
+        <translation>guardó por escrito la idea {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="150"/>
+        <source>reviewed the insight {name}</source>
+        <translation>revisó la idea {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="154"/>
+        <source>marked the insight {name} as stale</source>
+        <translation>marcó la idea {name} como desactualizada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="155"/>
+        <source>found the insight {name} holds again</source>
+        <translation>comprobó que la idea {name} vuelve a ser válida</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="159"/>
+        <source>1 new insight</source>
+        <translation>1 idea nueva</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="160"/>
+        <source>{n} new insights</source>
+        <translation>{n} ideas nuevas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="162"/>
+        <source>1 refreshed</source>
+        <translation>1 actualizada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="163"/>
+        <source>{n} refreshed</source>
+        <translation>{n} actualizadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="164"/>
+        <source>reflected on the memory: {found}</source>
+        <translation>reflexionó sobre la memoria: {found}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/activity.py" line="167"/>
+        <source>let the confidence of %n insights fade with time</source>
+        <translation>
+            <numerusform>dejó que la confianza de %n idea bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n ideas bajara con el tiempo</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="342"/>
+        <source>When</source>
+        <translation>Cuándo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="342"/>
+        <source>Client</source>
+        <translation>Cliente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="342"/>
+        <source>What happened</source>
+        <translation>Qué pasó</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="374"/>
+        <source>Written by {actor}</source>
+        <translation>Escrito por {actor}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="381"/>
+        <source>… and {n} more</source>
+        <translation>… y {n} más</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="385"/>
+        <source>Undone since (change #{id}).</source>
+        <translation>Deshecho después (cambio n.º {id}).</translation>
+    </message>
+</context>
+<context>
+    <name>ActivityPane</name>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="103"/>
+        <source>Show the changes of one client only</source>
+        <translation>Mostrar solo los cambios de un cliente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="105"/>
+        <location filename="../../desktop/panes/activity.py" line="263"/>
+        <source>All clients</source>
+        <translation>Todos los clientes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="107"/>
+        <source>Show the changes of a time span only</source>
+        <translation>Mostrar solo los cambios de un periodo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="108"/>
+        <source>Any time</source>
+        <translation>Cualquier fecha</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="108"/>
+        <source>Today</source>
+        <translation>Hoy</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="109"/>
+        <source>Yesterday</source>
+        <translation>Ayer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="109"/>
+        <source>Last 7 days</source>
+        <translation>Últimos 7 días</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="110"/>
+        <source>Last 30 days</source>
+        <translation>Últimos 30 días</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="110"/>
+        <source>On a day…</source>
+        <translation>Un día concreto…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="116"/>
+        <location filename="../../desktop/panes/activity.py" line="396"/>
+        <source>Undo</source>
+        <translation>Deshacer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="117"/>
+        <location filename="../../desktop/panes/activity.py" line="408"/>
+        <source>Take back the selected change (it can be redone)</source>
+        <translation>Deshacer el cambio seleccionado (se puede rehacer)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="130"/>
+        <source>Hide this message</source>
+        <translation>Ocultar este mensaje</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="265"/>
+        <source>{client} ({count})</source>
+        <translation>{client} ({count})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="298"/>
+        <source>The activity could not be read: {message}</source>
+        <translation>No se pudo leer la actividad: {message}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="334"/>
+        <source>“{name}” no longer exists. Undo its deletion to bring it back.</source>
+        <translation>«{name}» ya no existe. Deshaz su eliminación para recuperarla.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="348"/>
+        <source>change #{id}</source>
+        <translation>cambio n.º {id}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="349"/>
+        <source>Undone: {what}</source>
+        <translation>Deshecho: {what}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="354"/>
+        <source>Could not undo: {message}</source>
+        <translation>No se pudo deshacer: {message}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="364"/>
+        <source>Open “{name}”</source>
+        <translation>Abrir «{name}»</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="371"/>
+        <source>Only changes by {client}</source>
+        <translation>Solo cambios de {client}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="396"/>
+        <source>Redo</source>
+        <translation>Rehacer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="404"/>
+        <source>This kind of change cannot be undone from here</source>
+        <translation>Este tipo de cambio no se puede deshacer desde aquí</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="406"/>
+        <source>Already undone: the row of its undo can redo it</source>
+        <translation>Ya está deshecho: la fila de su deshacer puede rehacerlo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="434"/>
+        <source>Nothing has been written yet</source>
+        <translation>Todavía no se ha escrito nada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="435"/>
+        <source>What your assistants write to this memory — Claude, Cursor, any MCP client — appears here as it happens, newest first, with who wrote it. Any change can be undone from here.</source>
+        <translation>Lo que tus asistentes escriben en esta memoria —Claude, Cursor, cualquier cliente MCP— aparece aquí en el momento, lo más reciente primero y con quién lo escribió. Cualquier cambio se puede deshacer desde aquí.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="440"/>
+        <source>No changes by {client} in this time span.</source>
+        <translation>No hay cambios de {client} en este periodo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="443"/>
+        <source>No changes by {client} yet.</source>
+        <translation>Todavía no hay cambios de {client}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="445"/>
+        <source>No changes in this time span.</source>
+        <translation>No hay cambios en este periodo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="446"/>
+        <source>Show everything</source>
+        <translation>Mostrar todo</translation>
+    </message>
+</context>
+<context>
+    <name>ConflictBanner</name>
+    <message>
+        <location filename="../../desktop/panes/editor/banner.py" line="27"/>
+        <source>Reload (discard mine)</source>
+        <translation>Recargar (descartar lo mío)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/banner.py" line="28"/>
+        <source>Throw away your unsaved edits and show the entity as it is now</source>
+        <translation>Descartar tus cambios sin guardar y mostrar la entidad como está ahora</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/banner.py" line="29"/>
+        <source>Merge</source>
+        <translation>Combinar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/banner.py" line="30"/>
+        <source>Keep your edits, re-applied on top of the new state; then review and save</source>
+        <translation>Conservar tus cambios, aplicados de nuevo sobre el estado actual; después revísalos y guarda</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/banner.py" line="51"/>
+        <source>Deleted by {who} while you were editing</source>
+        <translation>{who} la eliminó mientras la editabas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/banner.py" line="53"/>
+        <source>Changed by {who} while you were editing</source>
+        <translation>{who} la cambió mientras la editabas</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectClientPanel</name>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="34"/>
+        <source>Run this command in a terminal, or let Hipocampo add the server to {file} for you.</source>
+        <extracomment>a sentence saying what was done, for a status bar Hipocampo was written into the client&apos;s file</extracomment>
+        <translation>Ejecuta esta orden en una terminal, o deja que Hipocampo añada el servidor a {file} por ti.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="37"/>
+        <source>{client} reads its servers from {file}. Let Hipocampo add itself there, or paste this into the file yourself.</source>
+        <translation>{client} lee sus servidores de {file}. Deja que Hipocampo se añada ahí, o pega esto tú en el archivo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="55"/>
+        <source>Copy</source>
+        <translation>Copiar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="57"/>
+        <source>Add to {client}</source>
+        <translation>Añadir a {client}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="83"/>
+        <source>Tip: in Claude Desktop, Settings → Developer → Edit Config opens the same file.</source>
+        <translation>Consejo: en Claude Desktop, Settings → Developer → Edit Config abre el mismo archivo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="85"/>
+        <source>Servers you add for all your projects live under “mcpServers” in that file; “claude mcp list” shows them.</source>
+        <translation>Los servidores que añades para todos tus proyectos están en «mcpServers» de ese archivo; «claude mcp list» los muestra.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="88"/>
+        <source>For one project only, put the same lines in .cursor/mcp.json inside it.</source>
+        <translation>Para un solo proyecto, pon las mismas líneas en .cursor/mcp.json dentro de él.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="89"/>
+        <source>For one project only, put the same lines in opencode.json at its root.</source>
+        <translation>Para un solo proyecto, pon las mismas líneas en opencode.json en su raíz.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="93"/>
+        <source>Copied to the clipboard.</source>
+        <translation>Copiado al portapapeles.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="112"/>
+        <source>{client} is already set up: {file} starts Hipocampo.</source>
+        <translation>{client} ya está configurado: {file} inicia Hipocampo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="114"/>
+        <source>Added to {file} (backup: {backup}).</source>
+        <translation>Añadido a {file} (copia de seguridad: {backup}).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
+        <source>Added to {file}.</source>
+        <translation>Añadido a {file}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="118"/>
+        <source>Your existing “{other}” server was kept; Hipocampo is “{key}” beside it.</source>
+        <translation>Se conservó tu servidor «{other}»; Hipocampo es «{key}», a su lado.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="120"/>
+        <source>Restart {client} to use it.</source>
+        <translation>Reinicia {client} para usarlo.</translation>
+    </message>
+</context>
+<context>
+    <name>CrashDialog</name>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="80"/>
+        <source>Hipocampo: something went wrong</source>
+        <translation>Hipocampo: algo salió mal</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="85"/>
+        <source>Something went wrong</source>
+        <translation>Algo salió mal</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="92"/>
+        <source>Your memory is safe: every change is written to its file as it is made, and nothing that was saved is lost. You can keep working; if something looks wrong, restart Hipocampo.</source>
+        <translation>Tu memoria está a salvo: cada cambio se escribe en su archivo en el momento y no se pierde nada de lo guardado. Puedes seguir trabajando; si algo no parece ir bien, reinicia Hipocampo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="98"/>
+        <source>A report was saved to {file}.</source>
+        <translation>Se guardó un informe en {file}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="109"/>
+        <source>Details</source>
+        <translation>Detalles</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="124"/>
+        <source>Copy details</source>
+        <translation>Copiar detalles</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="126"/>
+        <source>Open log folder</source>
+        <translation>Abrir la carpeta de registros</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="147"/>
+        <source>Hipocampo ran into a problem it did not expect: {summary}</source>
+        <translation>Hipocampo se encontró con un problema inesperado: {summary}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="151"/>
+        <source>Something went wrong ({count} problems)</source>
+        <translation>Algo salió mal ({count} problemas)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/crash.py" line="162"/>
+        <source>Copied</source>
+        <translation>Copiado</translation>
+    </message>
+</context>
+<context>
+    <name>EditorPane</name>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="87"/>
+        <source>Nothing open.
+
+Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
+        <translation>No hay nada abierto.
+
+Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="89"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="130"/>
+        <source>New entity</source>
+        <translation>Nueva entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="91"/>
+        <source>Restore deleted entity</source>
+        <translation>Restaurar la entidad eliminada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="92"/>
+        <source>Bring it back with its observations and the relations to entities that still exist</source>
+        <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="131"/>
+        <source>Not saved yet</source>
+        <translation>Aún sin guardar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="198"/>
+        <source>“{name}” was deleted by {who}, {when}.</source>
+        <translation>{who} eliminó «{name}» {when}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="201"/>
+        <source>There is no entity called “{name}”.</source>
+        <translation>No hay ninguna entidad llamada «{name}».</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="213"/>
+        <source>{type} · created {created} · changed {changed}</source>
+        <translation>{type} · creada {created} · cambiada {changed}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="229"/>
+        <source>“{name}” could not be read: {reason}</source>
+        <translation>No se pudo leer «{name}»: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="292"/>
+        <source>An entity called “{name}” already exists.</source>
+        <translation>Ya existe una entidad llamada «{name}».</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="304"/>
+        <source>Observations ({n})</source>
+        <translation>Observaciones ({n})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="307"/>
+        <source>Relations ({n})</source>
+        <translation>Relaciones ({n})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="308"/>
+        <source>Relations ({n}, {ended} ended)</source>
+        <translation>Relaciones ({n}, {ended} terminadas)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="315"/>
+        <source>Save or revert your edits first</source>
+        <translation>Primero guarda o revierte tus cambios</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="317"/>
+        <source>Undo: {who} {what} (Ctrl+Z)</source>
+        <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="320"/>
+        <source>Nothing to undo</source>
+        <translation>No hay nada que deshacer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
+        <source>Fix the marked fields first; nothing was saved.</source>
+        <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="346"/>
+        <source>Saved {name}.</source>
+        <translation>{name} guardada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="352"/>
+        <source>someone else</source>
+        <translation>otra persona</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="360"/>
+        <source>Not saved: {reason}</source>
+        <translation>No se guardó: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="392"/>
+        <source>Save or revert your edits before undoing.</source>
+        <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="395"/>
+        <source>Nothing to undo for {name}.</source>
+        <translation>No hay nada que deshacer en {name}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="406"/>
+        <source>Undone: {what}.</source>
+        <translation>Deshecho: {what}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="407"/>
+        <source>Undone.</source>
+        <translation>Deshecho.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="424"/>
+        <source>Delete entity</source>
+        <translation>Eliminar la entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="425"/>
+        <source>Delete “{name}” with its observations and relations?
+
+You can restore it afterwards.</source>
+        <translation>¿Eliminar «{name}» con sus observaciones y relaciones?
+
+Podrás restaurarla después.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="444"/>
+        <source>Unsaved changes</source>
+        <translation>Cambios sin guardar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="445"/>
+        <source>Discard your unsaved edits to “{name}”?</source>
+        <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
+    </message>
+</context>
+<context>
+    <name>EntityEditor</name>
+    <message>
+        <location filename="../../desktop/panes/editor/draft.py" line="221"/>
+        <source>The name must not be empty.</source>
+        <translation>El nombre no puede estar vacío.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/draft.py" line="222"/>
+        <source>The type must not be empty.</source>
+        <translation>El tipo no puede estar vacío.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/draft.py" line="224"/>
+        <source>{n} characters is too long: at most {limit} fit.</source>
+        <translation>{n} caracteres es demasiado largo: caben como máximo {limit}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/draft.py" line="229"/>
+        <source>An observation must not be empty: write it or delete it.</source>
+        <translation>Una observación no puede estar vacía: escríbela o elimínala.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/draft.py" line="232"/>
+        <source>This observation is already in the list.</source>
+        <translation>Esta observación ya está en la lista.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/draft.py" line="236"/>
+        <source>Give the relation a type.</source>
+        <translation>Indica el tipo de la relación.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/draft.py" line="238"/>
+        <source>Name the entity at the other end.</source>
+        <translation>Indica la entidad del otro extremo.</translation>
+    </message>
+</context>
+<context>
+    <name>EntityPage</name>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="51"/>
+        <source>● Unsaved changes</source>
+        <translation>● Cambios sin guardar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="52"/>
+        <source>Nothing is written until you press Save (Ctrl+S)</source>
+        <translation>No se escribe nada hasta que pulses Guardar (Ctrl+S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="58"/>
+        <source>The entity&apos;s name</source>
+        <translation>El nombre de la entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="61"/>
+        <source>Person, Project, Concept…</source>
+        <translation>Persona, Proyecto, Concepto…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="70"/>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="72"/>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="80"/>
+        <source>Observations</source>
+        <translation>Observaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="81"/>
+        <source>Relations</source>
+        <translation>Relaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="84"/>
+        <source>History</source>
+        <translation>Historial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="88"/>
+        <source>Save</source>
+        <translation>Guardar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="89"/>
+        <source>Write every edit at once (Ctrl+S)</source>
+        <translation>Escribir todos los cambios a la vez (Ctrl+S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="91"/>
+        <source>Revert</source>
+        <translation>Revertir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="92"/>
+        <source>Discard your unsaved edits</source>
+        <translation>Descartar tus cambios sin guardar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="93"/>
+        <source>Undo last change</source>
+        <translation>Deshacer el último cambio</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="94"/>
+        <source>Delete…</source>
+        <translation>Eliminar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="95"/>
+        <source>Delete this entity (it can be restored afterwards)</source>
+        <translation>Eliminar esta entidad (se puede restaurar después)</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="39"/>
+        <source>Official memory file (memory.jsonl), for the official MCP memory server</source>
+        <extracomment>the file name each format gets by default; markdown writes a folder</extracomment>
+        <translation>Archivo de memoria oficial (memory.jsonl), para el servidor de memoria MCP oficial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="40"/>
+        <source>Engrama export (NDJSON), for Engrama or another Hipocampo</source>
+        <translation>Exportación de Engrama (NDJSON), para Engrama u otro Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="41"/>
+        <source>GraphML, for Gephi, yEd or Cytoscape</source>
+        <translation>GraphML, para Gephi, yEd o Cytoscape</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="42"/>
+        <source>Markdown notes, one file per entity in a folder</source>
+        <translation>Notas en Markdown, un archivo por entidad en una carpeta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="58"/>
+        <source>Export the memory</source>
+        <translation>Exportar la memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="62"/>
+        <source>Export every entity and relation</source>
+        <translation>Exportar todas las entidades y relaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="73"/>
+        <source>Format:</source>
+        <translation>Formato:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="76"/>
+        <source>Choose…</source>
+        <translation>Elegir…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="81"/>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="117"/>
+        <source>File:</source>
+        <translation>Archivo:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="95"/>
+        <source>Export</source>
+        <translation>Exportar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="117"/>
+        <source>Folder:</source>
+        <translation>Carpeta:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="130"/>
+        <source>Choose where to write the export.</source>
+        <translation>Elige dónde escribir la exportación.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="132"/>
+        <source>The folder is not empty: notes with the same names will be replaced.</source>
+        <translation>La carpeta no está vacía: se reemplazarán las notas con el mismo nombre.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="134"/>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="158"/>
+        <source>That is a folder; this format writes one file.</source>
+        <translation>Eso es una carpeta; este formato escribe un solo archivo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="136"/>
+        <source>{name} exists and will be replaced.</source>
+        <translation>{name} ya existe y se reemplazará.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="144"/>
+        <source>Export notes into</source>
+        <translation>Exportar las notas en</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="146"/>
+        <source>Export to</source>
+        <translation>Exportar a</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="165"/>
+        <source>Exporting…</source>
+        <translation>Exportando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="175"/>
+        <source>1 entity</source>
+        <translation>1 entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="175"/>
+        <source>{n} entities</source>
+        <translation>{n} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="177"/>
+        <source>Wrote {what}, one note each, with their relations, to {path}.</source>
+        <translation>Se escribieron {what}, una nota por entidad, con sus relaciones, en {path}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="179"/>
+        <source>1 relation</source>
+        <translation>1 relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="179"/>
+        <source>{n} relations</source>
+        <translation>{n} relaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="180"/>
+        <source>Wrote {what} and {links} to {path}.</source>
+        <translation>Se escribieron {what} y {links} en {path}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="186"/>
+        <source>The export failed: {reason}</source>
+        <translation>La exportación falló: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/export_dialog.py" line="213"/>
+        <source>Cannot write {path}: {reason}.</source>
+        <translation>No se puede escribir {path}: {reason}.</translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunDialog</name>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="45"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="51"/>
+        <source>Welcome to Hipocampo</source>
+        <translation>Te damos la bienvenida a Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="53"/>
+        <source>A memory for your AI assistants, kept on this computer.</source>
+        <translation>Una memoria para tus asistentes de IA, guardada en este equipo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="67"/>
+        <source>Claude, Cursor, opencode and other assistants save what they learn — people, projects, decisions, preferences — into a knowledge graph here, and recall it in later conversations. In this window you can see that graph, search it by meaning, correct it, and approve the connections Hipocampo notices. Nothing leaves your computer.</source>
+        <translation>Claude, Cursor, opencode y otros asistentes guardan aquí lo que aprenden —personas, proyectos, decisiones, preferencias— en un grafo de conocimiento, y lo recuerdan en conversaciones posteriores. En esta ventana puedes ver ese grafo, buscar en él por significado, corregirlo y aprobar las conexiones que Hipocampo descubre. Nada sale de tu equipo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="78"/>
+        <source>Open folder</source>
+        <translation>Abrir carpeta</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="100"/>
+        <source>Start using Hipocampo</source>
+        <translation>Empezar a usar Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="111"/>
+        <source>Your memory</source>
+        <translation>Tu memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="115"/>
+        <source>Connect an assistant</source>
+        <translation>Conecta un asistente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="134"/>
+        <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
+        <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="137"/>
+        <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
+        <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
+    </message>
+</context>
+<context>
+    <name>GraphLegend</name>
+    <message>
+        <location filename="../../desktop/panes/graph_legend.py" line="26"/>
+        <source>Click a type to see its best-connected entities</source>
+        <translation>Haz clic en un tipo para ver sus entidades mejor conectadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph_legend.py" line="46"/>
+        <source>{count} more types</source>
+        <translation>{count} tipos más</translation>
+    </message>
+</context>
+<context>
+    <name>GraphPane</name>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="80"/>
+        <source>Loading the graph…</source>
+        <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
+        <translation>Cargando el grafo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="88"/>
+        <source>The best-connected (or most recalled) entities of the whole memory, coloured by type</source>
+        <translation>Las entidades mejor conectadas (o más recordadas) de toda la memoria, coloreadas por tipo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="90"/>
+        <source>Overview</source>
+        <translation>Vista general</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <source>Most connected</source>
+        <translation>Más conectadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <source>Most recalled</source>
+        <translation>Más recordadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="105"/>
+        <source>How far from the selected entity to look</source>
+        <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="109"/>
+        <source>Fit</source>
+        <translation>Ajustar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="109"/>
+        <source>Show everything (F)</source>
+        <translation>Mostrar todo (F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
+        <source>Zoom out (-)</source>
+        <translation>Alejar (-)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="111"/>
+        <source>Zoom in (+)</source>
+        <translation>Acercar (+)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="173"/>
+        <source>Laying out…</source>
+        <translation>Distribuyendo…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="181"/>
+        <source>“{name}” is no longer in the memory.</source>
+        <translation>«{name}» ya no está en la memoria.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="191"/>
+        <source>Nothing remembered yet</source>
+        <translation>Todavía no se recuerda nada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="192"/>
+        <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
+        <translation>Cuando tú o tus asistentes recordéis personas, proyectos y conceptos, aparecerán aquí, enlazados por lo que los relaciona.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <source>Nothing to show</source>
+        <translation>Nada que mostrar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <source>None of these entities exist any more.</source>
+        <translation>Ya no existe ninguna de estas entidades.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="219"/>
+        <source>All {shown} entities</source>
+        <translation>Las {shown} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="221"/>
+        <source>The {shown} most recalled of {total} entities</source>
+        <translation>Las {shown} más recordadas de {total} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="222"/>
+        <source>The {shown} best-connected of {total} entities</source>
+        <translation>Las {shown} mejor conectadas de {total} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="225"/>
+        <source>{type}: {text}</source>
+        <translation>{type}: {text}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="227"/>
+        <source>{name}: {count} entities within {hops}</source>
+        <translation>{name}: {count} entidades a {hops}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="230"/>
+        <source>Evidence: {count} entities</source>
+        <translation>Pruebas: {count} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="232"/>
+        <source> · {count} expanded</source>
+        <translation> · {count} desplegadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <source>1 hop</source>
+        <translation>1 salto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <source>2 hops</source>
+        <translation>2 saltos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <source>3 hops</source>
+        <translation>3 saltos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph_items.py" line="96"/>
+        <source>{name}
+{type}</source>
+        <translation>{name}
+{type}</translation>
+    </message>
+</context>
+<context>
+    <name>HipocampoApp</name>
+    <message>
+        <location filename="../../desktop/app.py" line="186"/>
+        <source>Cannot open the memory</source>
+        <translation>No se puede abrir la memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="187"/>
+        <source>Hipocampo could not open {path}:
+
+{reason}
+
+Choose another file with File → Open memory, or check the file.</source>
+        <translation>Hipocampo no pudo abrir {path}:
+
+{reason}
+
+Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="219"/>
+        <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
+        <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="244"/>
+        <source>Back up the memory</source>
+        <translation>Copia de seguridad de la memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="245"/>
+        <location filename="../../desktop/app.py" line="255"/>
+        <source>Hipocampo memory (*.db)</source>
+        <translation>Memoria de Hipocampo (*.db)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="249"/>
+        <source>Backed up to {path}</source>
+        <translation>Copia de seguridad guardada en {path}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="250"/>
+        <source>Backup failed</source>
+        <translation>La copia de seguridad falló</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="253"/>
+        <location filename="../../desktop/app.py" line="259"/>
+        <source>New memory</source>
+        <translation>Nueva memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="260"/>
+        <source>{path} already exists; use Open memory for an existing file.</source>
+        <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="266"/>
+        <source>Open memory</source>
+        <translation>Abrir memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="267"/>
+        <source>Memories (*.db *.sqlite);;All files (*)</source>
+        <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="309"/>
+        <source>About Hipocampo</source>
+        <translation>Acerca de Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="310"/>
+        <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryView</name>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="19"/>
+        <source>you (this app)</source>
+        <translation>tú (esta aplicación)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="19"/>
+        <source>command line</source>
+        <translation>línea de órdenes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="20"/>
+        <source>import</source>
+        <translation>importación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="34"/>
+        <source>created {name}</source>
+        <translation>creó {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="36"/>
+        <source>deleted {name}</source>
+        <translation>eliminó {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="38"/>
+        <source>restored {name}</source>
+        <translation>restauró {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="40"/>
+        <source>archived {name}</source>
+        <translation>archivó {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="42"/>
+        <source>brought {name} back from the archive</source>
+        <translation>sacó {name} del archivo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="44"/>
+        <source>updated the properties of {name}</source>
+        <translation>actualizó las propiedades de {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="47"/>
+        <source>added “{text}”</source>
+        <translation>añadió «{text}»</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="48"/>
+        <source>added {n} observations</source>
+        <translation>añadió {n} observaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="52"/>
+        <source>deleted “{text}”</source>
+        <translation>eliminó «{text}»</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="53"/>
+        <source>deleted {n} observations</source>
+        <translation>eliminó {n} observaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="55"/>
+        <source>edited an observation to “{text}”</source>
+        <translation>cambió una observación a «{text}»</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="57"/>
+        <source>renamed {old} to {new}</source>
+        <translation>renombró {old} como {new}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="59"/>
+        <source>set the type to {type}</source>
+        <translation>cambió el tipo a {type}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="61"/>
+        <source>added {src} —{type}→ {dst}</source>
+        <translation>añadió {src} —{type}→ {dst}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="65"/>
+        <source>removed {src} —{type}→ {dst}</source>
+        <translation>quitó {src} —{type}→ {dst}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="66"/>
+        <source>ended {src} —{type}→ {dst}</source>
+        <translation>terminó {src} —{type}→ {dst}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="67"/>
+        <source>made {src} —{type}→ {dst} current again</source>
+        <translation>volvió a dar por vigente {src} —{type}→ {dst}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="71"/>
+        <source>saved {n} changes</source>
+        <translation>guardó {n} cambios</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="75"/>
+        <source>undid: {what}</source>
+        <translation>deshizo: {what}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="76"/>
+        <source>undid a change</source>
+        <translation>deshizo un cambio</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="77"/>
+        <source>{op} {name}</source>
+        <translation>{op} {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="105"/>
+        <source>{what}
+{who} · {when}</source>
+        <translation>{what}
+{who} · {when}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="108"/>
+        <source>Change #{id} by {actor} at {at}</source>
+        <translation>Cambio n.º {id} de {actor} el {at}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="113"/>
+        <source>No changes recorded yet.</source>
+        <translation>Todavía no hay cambios registrados.</translation>
+    </message>
+</context>
+<context>
+    <name>Hub</name>
+    <message>
+        <location filename="../../desktop/hub.py" line="79"/>
+        <source>Another Hipocampo hub serves this memory (process {pid}, port {port}); assistants use that one.</source>
+        <translation>Otro servidor de Hipocampo atiende esta memoria (proceso {pid}, puerto {port}); los asistentes usan ese.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/hub.py" line="94"/>
+        <source>The assistant endpoint could not listen on port {port}: {reason}</source>
+        <translation>El servidor para asistentes no pudo escuchar en el puerto {port}: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/hub.py" line="98"/>
+        <source>The assistant endpoint stopped: {reason}</source>
+        <translation>El servidor para asistentes se detuvo: {reason}</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="103"/>
+        <source>Import into this memory</source>
+        <translation>Importar a esta memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="124"/>
+        <source>Import</source>
+        <translation>Importar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="157"/>
+        <source>Cancelling undoes the whole import: the memory stays exactly as it was.</source>
+        <translation>Cancelar deshace toda la importación: la memoria queda exactamente como estaba.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
+        <source>File</source>
+        <translation>Archivo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
+        <source>Kind</source>
+        <translation>Clase</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
+        <source>New</source>
+        <translation>Nuevas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
+        <source>Merged</source>
+        <translation>Combinadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="176"/>
+        <source>Relations</source>
+        <translation>Relaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="176"/>
+        <source>Unreadable</source>
+        <translation>Ilegibles</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="190"/>
+        <source>Checking what would change…</source>
+        <translation>Comprobando qué cambiaría…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="191"/>
+        <source>Reading {n} file(s); nothing is written yet.</source>
+        <translation>Leyendo {n} archivo(s); todavía no se escribe nada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="215"/>
+        <source>Nothing new to import</source>
+        <translation>Nada nuevo que importar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="217"/>
+        <source>Ready to import</source>
+        <translation>Listo para importar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="229"/>
+        <source>Importing…</source>
+        <translation>Importando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="236"/>
+        <source>Cancel import</source>
+        <translation>Cancelar la importación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="237"/>
+        <source>Stop and undo everything this import wrote</source>
+        <translation>Detener y deshacer todo lo que escribió esta importación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="246"/>
+        <source>Reading {name}…</source>
+        <translation>Leyendo {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="254"/>
+        <source>Cancelling…</source>
+        <translation>Cancelando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="255"/>
+        <source>Undoing what was written so far…</source>
+        <translation>Deshaciendo lo escrito hasta ahora…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="264"/>
+        <source>Import cancelled</source>
+        <translation>Importación cancelada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="265"/>
+        <source>Nothing was imported: the memory is exactly as it was before.</source>
+        <translation>No se importó nada: la memoria está exactamente como antes.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="268"/>
+        <source>Import finished</source>
+        <translation>Importación terminada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="282"/>
+        <source>These files cannot be read</source>
+        <translation>Estos archivos no se pueden leer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="284"/>
+        <source>The import failed</source>
+        <translation>La importación falló</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="285"/>
+        <source>{reason} Nothing was imported: the memory is as it was.</source>
+        <translation>{reason} No se importó nada: la memoria está como estaba.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="338"/>
+        <source>Added to: {names}</source>
+        <translation>Se completó: {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="338"/>
+        <source>Adds to: {names}</source>
+        <translation>Completa: {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="344"/>
+        <source>{where}: {reason}</source>
+        <translation>{where}: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="349"/>
+        <source>…and {n} more unreadable records</source>
+        <translation>…y {n} registros ilegibles más</translation>
+    </message>
+</context>
+<context>
+    <name>InsightListModel</name>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="30"/>
+        <source>Cross-project solution</source>
+        <translation>Solución entre proyectos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="31"/>
+        <source>Shared technology</source>
+        <translation>Tecnología compartida</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="32"/>
+        <source>Training opportunity</source>
+        <translation>Oportunidad de formación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="33"/>
+        <source>Technique transfer</source>
+        <translation>Transferencia de técnica</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="34"/>
+        <source>Concept cluster</source>
+        <translation>Grupo de conceptos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="35"/>
+        <source>Stale knowledge</source>
+        <translation>Conocimiento desactualizado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="36"/>
+        <source>Under-connected nodes</source>
+        <translation>Nodos poco conectados</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="43"/>
+        <source>To review</source>
+        <translation>Por revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="43"/>
+        <source>Approved</source>
+        <translation>Aprobada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="44"/>
+        <source>Dismissed</source>
+        <translation>Descartada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="45"/>
+        <source>Approved, written out</source>
+        <translation>Aprobada y guardada por escrito</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="65"/>
+        <location filename="../../desktop/models/insights.py" line="74"/>
+        <source>just now</source>
+        <translation>ahora mismo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="66"/>
+        <source>1 year ago</source>
+        <translation>hace 1 año</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="66"/>
+        <source>{n} years ago</source>
+        <translation>hace {n} años</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="67"/>
+        <source>1 month ago</source>
+        <translation>hace 1 mes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="67"/>
+        <source>{n} months ago</source>
+        <translation>hace {n} meses</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="68"/>
+        <source>yesterday</source>
+        <translation>ayer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="68"/>
+        <source>{n} days ago</source>
+        <translation>hace {n} días</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="69"/>
+        <source>1 hour ago</source>
+        <translation>hace 1 hora</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="69"/>
+        <source>{n} hours ago</source>
+        <translation>hace {n} horas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="70"/>
+        <source>1 minute ago</source>
+        <translation>hace 1 minuto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="70"/>
+        <source>{n} minutes ago</source>
+        <translation>hace {n} minutos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="185"/>
+        <source>evidence changed</source>
+        <translation>las pruebas cambiaron</translation>
+    </message>
+</context>
+<context>
+    <name>InsightsPane</name>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="120"/>
+        <location filename="../../desktop/panes/insights.py" line="152"/>
+        <source>Reflect now</source>
+        <extracomment>change_log operations that change what this pane lists</extracomment>
+        <translation>Reflexionar ahora</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="121"/>
+        <source>Look for patterns in the memory and propose insights to review</source>
+        <translation>Buscar patrones en la memoria y proponer ideas para revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="134"/>
+        <source>No insights yet</source>
+        <translation>Todavía no hay ideas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="141"/>
+        <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
+        <translation>Las ideas son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada una espera aquí a que la apruebes o la descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="166"/>
+        <source>Nothing left to review. Reflect now looks for new patterns.</source>
+        <translation>No queda nada por revisar. Reflexionar ahora busca patrones nuevos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="171"/>
+        <location filename="../../desktop/panes/insights.py" line="329"/>
+        <source>To review</source>
+        <translation>Por revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="174"/>
+        <source>Insights you approve or dismiss are listed here.</source>
+        <translation>Aquí aparecen las ideas que apruebas o descartas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="179"/>
+        <location filename="../../desktop/panes/insights.py" line="331"/>
+        <source>Decided</source>
+        <translation>Decididas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="196"/>
+        <source>Select an insight to see why it was proposed.</source>
+        <translation>Selecciona una idea para ver por qué se propuso.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="206"/>
+        <source>The evidence has changed since this was found. Reflect again to check it, or dismiss it.</source>
+        <translation>Las pruebas han cambiado desde que se encontró. Reflexiona de nuevo para comprobarla, o descártala.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="208"/>
+        <source>Built from</source>
+        <translation>Basada en</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="214"/>
+        <source>How they connect</source>
+        <translation>Cómo se relacionan</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="238"/>
+        <source>Show in graph</source>
+        <translation>Mostrar en el grafo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="240"/>
+        <source>Dismiss</source>
+        <translation>Descartar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="241"/>
+        <source>Dismiss: never propose it again (D or Delete)</source>
+        <translation>Descartar: no volver a proponerla (D o Supr)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="243"/>
+        <source>Approve</source>
+        <translation>Aprobar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="245"/>
+        <source>Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)</source>
+        <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="281"/>
+        <source>Looking for patterns…</source>
+        <translation>Buscando patrones…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="329"/>
+        <source>To review ({n})</source>
+        <translation>Por revisar ({n})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="331"/>
+        <source>Decided ({n})</source>
+        <translation>Decididas ({n})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="341"/>
+        <source>Cannot read the insights: {reason}</source>
+        <translation>No se pueden leer las ideas: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="345"/>
+        <source>No insights to review</source>
+        <translation>No hay ideas por revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="347"/>
+        <source>1 insight to review</source>
+        <translation>1 idea por revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="348"/>
+        <source>{n} insights to review</source>
+        <translation>{n} ideas por revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="429"/>
+        <source>confidence {percent} %</source>
+        <translation>confianza {percent} %</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="431"/>
+        <source>found {age}</source>
+        <translation>encontrada {age}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="436"/>
+        <source>you</source>
+        <translation>tú</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="438"/>
+        <source>{status} {age} by {who}</source>
+        <translation>{status} {age} por {who}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="439"/>
+        <source>{status} {age}</source>
+        <translation>{status} {age}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="457"/>
+        <source>and {n} more</source>
+        <translation>y {n} más</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="482"/>
+        <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
+        <translation>Una idea desactualizada no se puede aprobar: reflexiona de nuevo o descártala.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="493"/>
+        <source>Approved “{title}”.</source>
+        <translation>«{title}» aprobada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="494"/>
+        <source>Dismissed “{title}”.</source>
+        <translation>«{title}» descartada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="532"/>
+        <source>No new insights.</source>
+        <translation>No hay ideas nuevas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="534"/>
+        <source>1 new insight.</source>
+        <translation>1 idea nueva.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="536"/>
+        <source>{n} new insights.</source>
+        <translation>{n} ideas nuevas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="538"/>
+        <source>1 no longer holds.</source>
+        <translation>1 ya no es válida.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="539"/>
+        <source>{n} no longer hold.</source>
+        <translation>{n} ya no son válidas.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="541"/>
+        <source>Reflect: {result}</source>
+        <translation>Reflexión: {result}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="546"/>
+        <source>Reflect failed: {reason}</source>
+        <translation>La reflexión falló: {reason}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop/main_window.py" line="63"/>
+        <location filename="../../desktop/main_window.py" line="208"/>
+        <source>Opening your memory…</source>
+        <translation>Abriendo tu memoria…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="103"/>
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="104"/>
+        <source>&amp;New memory…</source>
+        <translation>&amp;Nueva memoria…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="105"/>
+        <source>Start an empty memory in a new file</source>
+        <translation>Empezar una memoria vacía en un archivo nuevo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="106"/>
+        <source>&amp;Open memory…</source>
+        <translation>&amp;Abrir memoria…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="108"/>
+        <source>&amp;Import…</source>
+        <translation>&amp;Importar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="109"/>
+        <source>Import memory.jsonl, Engrama NDJSON, MCP Memory .db or notes</source>
+        <translation>Importar memory.jsonl, NDJSON de Engrama, .db de MCP Memory o notas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="110"/>
+        <source>&amp;Export…</source>
+        <translation>&amp;Exportar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="111"/>
+        <source>&amp;Back up…</source>
+        <translation>&amp;Copia de seguridad…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="113"/>
+        <source>&amp;Settings…</source>
+        <translation>Con&amp;figuración…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="114"/>
+        <source>&amp;Close window</source>
+        <translation>Cerrar &amp;ventana</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="115"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Salir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="117"/>
+        <source>&amp;Edit</source>
+        <translation>&amp;Editar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="118"/>
+        <source>&amp;Undo last change</source>
+        <translation>&amp;Deshacer el último cambio</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="119"/>
+        <source>&amp;New entity</source>
+        <translation>&amp;Nueva entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="120"/>
+        <source>&amp;Save entity</source>
+        <translation>&amp;Guardar entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="122"/>
+        <source>&amp;Find…</source>
+        <translation>&amp;Buscar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="123"/>
+        <source>&amp;Reflect now</source>
+        <translation>&amp;Reflexionar ahora</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="124"/>
+        <source>Look for patterns and propose insights to review</source>
+        <translation>Buscar patrones y proponer ideas para revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="126"/>
+        <source>&amp;View</source>
+        <translation>&amp;Ver</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="127"/>
+        <source>Whole-memory &amp;overview</source>
+        <translation>&amp;Vista general de la memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="128"/>
+        <source>&amp;Fit graph to window</source>
+        <translation>&amp;Ajustar el grafo a la ventana</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="131"/>
+        <source>&amp;Reset layout</source>
+        <translation>&amp;Restablecer la disposición</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="133"/>
+        <source>&amp;Help</source>
+        <translation>Ay&amp;uda</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="134"/>
+        <source>&amp;Connect an assistant…</source>
+        <translation>&amp;Conectar un asistente…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="135"/>
+        <source>&amp;About Hipocampo</source>
+        <translation>&amp;Acerca de Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="162"/>
+        <source>Search</source>
+        <translation>Búsqueda</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="163"/>
+        <source>Entity</source>
+        <translation>Entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="164"/>
+        <location filename="../../desktop/main_window.py" line="257"/>
+        <source>Insights</source>
+        <translation>Ideas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="165"/>
+        <source>Activity</source>
+        <translation>Actividad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="226"/>
+        <source>{name} — Hipocampo</source>
+        <translation>{name} — Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="257"/>
+        <source>Insights ({count})</source>
+        <translation>Ideas ({count})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="268"/>
+        <source>Import into this memory</source>
+        <translation>Importar a esta memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="269"/>
+        <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
+        <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="324"/>
+        <source>{count} entities</source>
+        <translation>{count} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="326"/>
+        <source>Search by words only</source>
+        <translation>Búsqueda solo por palabras</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="330"/>
+        <source>Indexing meaning {done}/{total}</source>
+        <translation>Indexando el significado {done}/{total}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="336"/>
+        <source>Search by meaning ready</source>
+        <translation>Búsqueda por significado lista</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="344"/>
+        <source>Endpoint off</source>
+        <translation>Servidor apagado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="348"/>
+        <source>Assistants: {count} connected</source>
+        <translation>Asistentes conectados: {count}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="349"/>
+        <source>none yet</source>
+        <translation>ninguno todavía</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="350"/>
+        <source>Endpoint {url}
+Connected: {names}</source>
+        <translation>Servidor {url}
+Conectados: {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="353"/>
+        <source>Endpoint unavailable</source>
+        <translation>Servidor no disponible</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="356"/>
+        <source>Endpoint starting…</source>
+        <translation>Iniciando el servidor…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="358"/>
+        <source>Endpoint stopped</source>
+        <translation>Servidor detenido</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="405"/>
+        <source>Unsaved changes</source>
+        <translation>Cambios sin guardar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="406"/>
+        <source>The entity you are editing has unsaved changes. Save them?</source>
+        <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
+    </message>
+</context>
+<context>
+    <name>ObservationList</name>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="81"/>
+        <source>Double-click or press F2 to edit; Ctrl+Enter finishes</source>
+        <translation>Doble clic o F2 para editar; Ctrl+Intro termina</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="85"/>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="86"/>
+        <source>Add an observation</source>
+        <translation>Añadir una observación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="87"/>
+        <source>Edit</source>
+        <translation>Editar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="88"/>
+        <source>Delete</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="89"/>
+        <source>Delete the selected observations (Delete)</source>
+        <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="199"/>
+        <source>Observation {n}: {problem}</source>
+        <translation>Observación {n}: {problem}</translation>
+    </message>
+</context>
+<context>
+    <name>RelationTable</name>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="62"/>
+        <source>→ to</source>
+        <translation>→ hacia</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="63"/>
+        <source>← from</source>
+        <translation>← desde</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <source>Dir.</source>
+        <translation>Dir.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <source>Relation</source>
+        <translation>Relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <source>Other entity</source>
+        <translation>Otra entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="112"/>
+        <source>Ended</source>
+        <translation>Terminada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="128"/>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="129"/>
+        <source>Relate this entity to another one</source>
+        <translation>Relacionar esta entidad con otra</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="130"/>
+        <source>Remove</source>
+        <translation>Quitar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="131"/>
+        <source>Forget the selected relations</source>
+        <translation>Olvidar las relaciones seleccionadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="132"/>
+        <source>End</source>
+        <translation>Terminar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="133"/>
+        <source>The selected relations stopped being true today: they are kept, marked as ended (double-click the date to change it)</source>
+        <translation>Las relaciones seleccionadas dejaron de ser ciertas hoy: se conservan, marcadas como terminadas (doble clic en la fecha para cambiarla)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="187"/>
+        <source>Ended {date}: kept as history, no longer current</source>
+        <translation>Terminada el {date}: se conserva como historial, ya no está vigente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/relations.py" line="284"/>
+        <source>Relation {n}: {problem}</source>
+        <translation>Relación {n}: {problem}</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPane</name>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="74"/>
+        <location filename="../../desktop/panes/search.py" line="211"/>
+        <source>Search your memory…</source>
+        <translation>Busca en tu memoria…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="78"/>
+        <source>&amp;Meaning</source>
+        <translation>&amp;Significado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="79"/>
+        <source>Find memories about the same thing, in any language, even without the same words</source>
+        <translation>Encontrar recuerdos sobre lo mismo, en cualquier idioma, aunque no usen las mismas palabras</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="80"/>
+        <source>E&amp;xact text</source>
+        <translation>&amp;Texto exacto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="81"/>
+        <source>Find the letters you typed anywhere in names, types and observations (ignoring case and accents)</source>
+        <translation>Encontrar las letras que escribiste en nombres, tipos y observaciones (sin distinguir mayúsculas ni acentos)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="88"/>
+        <source>Show only entities of one type</source>
+        <translation>Mostrar solo entidades de un tipo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="90"/>
+        <location filename="../../desktop/panes/search.py" line="294"/>
+        <source>All types</source>
+        <translation>Todos los tipos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="191"/>
+        <source>Searching…</source>
+        <translation>Buscando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="212"/>
+        <source>Find exact text…</source>
+        <translation>Buscar texto exacto…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="248"/>
+        <source>The search could not run: {message}</source>
+        <translation>No se pudo hacer la búsqueda: {message}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="296"/>
+        <source>{type} ({count})</source>
+        <translation>{type} ({count})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="299"/>
+        <source>{type} (0)</source>
+        <translation>{type} (0)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="322"/>
+        <source>Meaning search is off ({reason}); searching words only.</source>
+        <translation>La búsqueda por significado está desactivada ({reason}); solo se buscan palabras.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="323"/>
+        <source>no embedding model</source>
+        <translation>no hay modelo de embeddings</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="325"/>
+        <source>Searching words only until {count} entities are indexed ({done} of {total} done).</source>
+        <translation>Solo se buscan palabras hasta que se indexen {count} entidades (van {done} de {total}).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="329"/>
+        <source>The first {count} entities that contain “{query}”.</source>
+        <translation>Las primeras {count} entidades que contienen «{query}».</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="330"/>
+        <source>1 entity contains “{query}”.</source>
+        <translation>1 entidad contiene «{query}».</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="331"/>
+        <source>{count} entities contain “{query}”.</source>
+        <translation>{count} entidades contienen «{query}».</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="344"/>
+        <source>No entity contains “{query}”.&lt;br&gt;Try &lt;b&gt;Meaning&lt;/b&gt; to find related memories.</source>
+        <translation>Ninguna entidad contiene «{query}».&lt;br&gt;Prueba &lt;b&gt;Significado&lt;/b&gt; para encontrar recuerdos relacionados.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="346"/>
+        <source>Nothing found for “{query}”.&lt;br&gt;Try other words, or all types.</source>
+        <translation>No se encontró nada para «{query}».&lt;br&gt;Prueba otras palabras o todos los tipos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="350"/>
+        <source>Nothing to search yet</source>
+        <translation>Todavía no hay nada que buscar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="351"/>
+        <source>What your assistants remember — people, projects, decisions — can be searched here as soon as they write it, by meaning or by exact text.</source>
+        <translation>Lo que recuerdan tus asistentes —personas, proyectos, decisiones— se puede buscar aquí en cuanto lo escriben, por significado o por texto exacto.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="355"/>
+        <source>Search everything your assistants remembered</source>
+        <translation>Busca en todo lo que recuerdan tus asistentes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="356"/>
+        <source>&lt;b&gt;Meaning&lt;/b&gt; finds related ideas in any language, even in other words. &lt;b&gt;Exact text&lt;/b&gt; finds the letters you type, ignoring case and accents.</source>
+        <translation>&lt;b&gt;Significado&lt;/b&gt; encuentra conceptos relacionados en cualquier idioma, aunque se digan con otras palabras. &lt;b&gt;Texto exacto&lt;/b&gt; encuentra las letras que escribes, sin distinguir mayúsculas ni acentos.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="358"/>
+        <source>↑ ↓ move through the results; Enter opens one.</source>
+        <translation>↑ ↓ recorren los resultados; Intro abre uno.</translation>
+    </message>
+</context>
+<context>
+    <name>SearchResultsModel</name>
+    <message>
+        <location filename="../../desktop/models/search_results.py" line="229"/>
+        <source>{name} ({type}), {count} observations</source>
+        <translation>{name} ({type}), {count} observaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/search_results.py" line="232"/>
+        <source>Score {score:.2f}</source>
+        <translation>Puntuación {score:.2f}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/search_results.py" line="234"/>
+        <source>Closeness in meaning {value:.0%}</source>
+        <translation>Cercanía de significado {value:.0%}</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="63"/>
+        <source>Hipocampo settings</source>
+        <extracomment>after Save: {setting name: new value} for what the user changed a connection test finished: (it worked, the sentence shown)</extracomment>
+        <translation>Configuración de Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="70"/>
+        <source>Browse…</source>
+        <translation>Examinar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="81"/>
+        <source>Local model: private, works offline (built in)</source>
+        <translation>Modelo local: privado, funciona sin conexión (incluido)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="82"/>
+        <source>OpenAI-compatible server: Ollama, LM Studio, vLLM, OpenAI…</source>
+        <translation>Servidor compatible con OpenAI: Ollama, LM Studio, vLLM, OpenAI…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="83"/>
+        <source>None: search by words only</source>
+        <translation>Ninguno: buscar solo por palabras</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="96"/>
+        <source>only if the server asks for one</source>
+        <translation>solo si el servidor la pide</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="99"/>
+        <source>Test connection</source>
+        <translation>Probar la conexión</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="108"/>
+        <source>Base URL</source>
+        <translation>URL base</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="109"/>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="110"/>
+        <source>API key</source>
+        <translation>Clave de API</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="122"/>
+        <source>Automatic</source>
+        <translation>Automático</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="127"/>
+        <source>Start Hipocampo when I log in (in the tray)</source>
+        <translation>Iniciar Hipocampo al iniciar sesión (en la bandeja)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="129"/>
+        <source>Keep serving assistants from the tray when the window is closed</source>
+        <translation>Seguir atendiendo a los asistentes desde la bandeja al cerrar la ventana</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="132"/>
+        <source>Like the system</source>
+        <translation>Como el sistema</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="132"/>
+        <source>Light</source>
+        <translation>Claro</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="133"/>
+        <source>Dark</source>
+        <translation>Oscuro</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="151"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="303"/>
+        <source>Memory file</source>
+        <translation>Archivo de memoria</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="155"/>
+        <source>Search by meaning</source>
+        <translation>Búsqueda por significado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="162"/>
+        <source>Assistants and the app</source>
+        <translation>Asistentes y aplicación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="166"/>
+        <source>Port for assistants</source>
+        <translation>Puerto para asistentes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="167"/>
+        <source>Appearance</source>
+        <translation>Apariencia</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="218"/>
+        <source>Hipocampo will close the memory it has open and open this one (a file that does not exist yet starts an empty memory).</source>
+        <translation>Hipocampo cerrará la memoria abierta y abrirá esta (un archivo que aún no existe empieza una memoria vacía).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="221"/>
+        <source>Everything your assistants remember is kept in this one file.</source>
+        <translation>Todo lo que recuerdan tus asistentes se guarda en este archivo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="230"/>
+        <source>After saving, the meaning of every memory is computed again in the background; search by words works meanwhile.</source>
+        <translation>Al guardar, el significado de cada recuerdo se vuelve a calcular en segundo plano; mientras tanto, la búsqueda por palabras funciona.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="233"/>
+        <source>Meaning lets a search for “holiday plans” find “a trip to Lisbon in May”, in any language the model knows.</source>
+        <translation>El significado permite que una búsqueda de «planes de vacaciones» encuentre «un viaje a Lisboa en mayo», en cualquier idioma que conozca el modelo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="239"/>
+        <source>Ports below 1024 need administrator rights: choose 1024 or above, or Automatic.</source>
+        <translation>Los puertos por debajo de 1024 necesitan permisos de administrador: elige 1024 o más, o Automático.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="242"/>
+        <source>Only this computer can connect (127.0.0.1). Automatic picks a free port each time; a fixed one suits clients set up with a URL.</source>
+        <translation>Solo este equipo puede conectarse (127.0.0.1). Automático elige un puerto libre cada vez; uno fijo va bien para clientes configurados con una URL.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="258"/>
+        <source>Choose the file that holds the memory.</source>
+        <translation>Elige el archivo que contiene la memoria.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="261"/>
+        <source>{path} is a folder; choose a file inside it.</source>
+        <translation>{path} es una carpeta; elige un archivo dentro de ella.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="267"/>
+        <source>Hipocampo cannot read {path}: {reason}.</source>
+        <translation>Hipocampo no puede leer {path}: {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="269"/>
+        <source>{name} is not a Hipocampo memory (it is not an SQLite database).</source>
+        <translation>{name} no es una memoria de Hipocampo (no es una base de datos SQLite).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="276"/>
+        <source>Hipocampo cannot create files in {folder}.</source>
+        <translation>Hipocampo no puede crear archivos en {folder}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="282"/>
+        <source>Enter the server&apos;s address, like http://127.0.0.1:11434/v1.</source>
+        <translation>Escribe la dirección del servidor, como http://127.0.0.1:11434/v1.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="284"/>
+        <source>Enter the name of the embedding model, like nomic-embed-text.</source>
+        <translation>Escribe el nombre del modelo de embeddings, como nomic-embed-text.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="291"/>
+        <source>Saved in {file}, which the assistants&apos; Hipocampo reads too.</source>
+        <translation>Se guarda en {file}, que también lee el Hipocampo de los asistentes.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="294"/>
+        <source>Set in the environment, so it wins over this dialog the next time Hipocampo starts: {names}.</source>
+        <translation>Definido en el entorno, así que tendrá prioridad sobre este diálogo la próxima vez que Hipocampo se inicie: {names}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="303"/>
+        <source>Hipocampo memory (*.db *.sqlite);;All files (*)</source>
+        <translation>Memoria de Hipocampo (*.db *.sqlite);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="315"/>
+        <source>Testing {url}…</source>
+        <translation>Probando {url}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="325"/>
+        <source>The test failed: {reason}</source>
+        <translation>La prueba falló: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="327"/>
+        <source>Connected: {model} answers with {dims}-dimensional vectors.</source>
+        <translation>Conectado: {model} responde con vectores de {dims} dimensiones.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="353"/>
+        <source>Could not save the settings: {reason}</source>
+        <translation>No se pudo guardar la configuración: {reason}</translation>
+    </message>
+</context>
+<context>
+    <name>SnippetDelegate</name>
+    <message>
+        <location filename="../../desktop/panes/snippet_delegate.py" line="174"/>
+        <source>no observations yet</source>
+        <translation>todavía sin observaciones</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <location filename="../../desktop/tray.py" line="40"/>
+        <source>Starting…</source>
+        <translation>Iniciando…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="42"/>
+        <source>Connected assistants</source>
+        <translation>Asistentes conectados</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="44"/>
+        <location filename="../../desktop/tray.py" line="122"/>
+        <source>Stop the assistant endpoint</source>
+        <translation>Detener el servidor para asistentes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="46"/>
+        <source>Copy configuration for</source>
+        <translation>Copiar la configuración para</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="53"/>
+        <source>Open Hipocampo</source>
+        <translation>Abrir Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="55"/>
+        <source>Quit Hipocampo</source>
+        <translation>Salir de Hipocampo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="110"/>
+        <source>Opening the memory…</source>
+        <translation>Abriendo la memoria…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="112"/>
+        <source>Assistant endpoint on port {port}</source>
+        <translation>Servidor para asistentes en el puerto {port}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="114"/>
+        <source>Starting the assistant endpoint…</source>
+        <translation>Iniciando el servidor para asistentes…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="118"/>
+        <source>Assistant endpoint stopped</source>
+        <translation>Servidor para asistentes detenido</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="123"/>
+        <source>Start the assistant endpoint</source>
+        <translation>Iniciar el servidor para asistentes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="131"/>
+        <source>None connected yet</source>
+        <translation>Ninguno conectado todavía</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="132"/>
+        <source>Connected assistants ({count})</source>
+        <translation>Asistentes conectados ({count})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="136"/>
+        <source>{count} assistant(s) connected</source>
+        <translation>{count} asistente(s) conectado(s)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/tray.py" line="140"/>
+        <source>{count} insight(s) to review</source>
+        <translation>{count} idea(s) por revisar</translation>
+    </message>
+</context>
+</TS>
