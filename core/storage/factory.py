@@ -25,4 +25,13 @@ def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = 
 
         graph = SqliteGraphStore(settings.db, clock=clock or utc_now, read_only=settings.read_only)
         return Stores(graph=graph, vectors=SqliteVecStore(graph))
-    raise ConfigError(f"Unknown backend {settings.backend!r}; this build has only sqlite.")
+    if settings.backend == "falkordb":
+        from core.storage.cypher.falkordb import FalkorDialect
+        from core.storage.cypher.rows import utc_now as cypher_now
+        from core.storage.cypher.store import CypherGraphStore
+        from core.storage.cypher.vectors import CypherVectorStore
+
+        dialect = FalkorDialect(settings.graph_url, settings.graph_name, settings.graph_user, settings.graph_password)
+        store = CypherGraphStore(dialect, clock=clock or cypher_now, read_only=settings.read_only)
+        return Stores(graph=store, vectors=CypherVectorStore(store))
+    raise ConfigError(f"Unknown backend {settings.backend!r}; this build has sqlite and falkordb.")

@@ -1,6 +1,8 @@
-"""The contract suite runs against every backend the build has (today: SQLite).
+"""The contract suite runs against every backend the build has: SQLite, and FalkorDB on a server
+the session starts (tests/graph_server.py).
 
-A backend joins by adding its name to ``BACKENDS`` (skipping itself where its server is missing).
+A backend joins by adding its name to ``BACKENDS``. A test of something a backend does not do yet
+is marked with ``not_on(backend, reason)``: it then checks that the backend says so (ConfigError).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from core.memory import Memory
 from core.settings import Settings
 from tests.conftest import SteppingClock
 
-BACKENDS = ["sqlite"]
+BACKENDS = ["sqlite", "falkordb"]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -23,6 +25,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def mem(backend: str, tmp_path: Path, clock: SteppingClock) -> Iterator[Memory]:
-    with Memory(Settings(db=tmp_path / "contract.db", backend=backend), clock=clock) as m:
+def mem(backend: str, tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest) -> Iterator[Memory]:
+    server = request.getfixturevalue("graph_settings") if backend != "sqlite" else {}
+    with Memory(Settings(db=tmp_path / "contract.db", **{"backend": backend, **server}), clock=clock) as m:
         yield m

@@ -23,6 +23,18 @@ def test_sqlite_stores_satisfy_the_protocols(tmp_path: Path) -> None:
     stores.graph.close()
 
 
+def test_falkordb_stores_satisfy_the_protocols(graph_settings: dict[str, object], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in graph_settings.items():  # chosen by settings alone, here from the environment
+        monkeypatch.setenv(f"HIPOCAMPO_{key.upper()}", str(value))
+    stores = create_stores(Settings(db=tmp_path / "unused.db"))
+    assert stores.graph.backend == "falkordb"
+    assert isinstance(stores.graph, GraphStore)
+    assert isinstance(stores.vectors, VectorStore)
+    assert not (tmp_path / "unused.db").exists()
+    stores.graph.close()
+
+
 @pytest.mark.parametrize("name", ["null", "neo4j"])
 def test_only_backends_that_exist_are_offered(tmp_path: Path, name: str) -> None:
     with pytest.raises(ValidationError, match="sqlite"):

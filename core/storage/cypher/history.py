@@ -1,0 +1,137 @@
+"""change_log on a Cypher server: ``:Change`` nodes, and the graph as it stood on a past date.
+
+The rows hold exactly what SQLite's change_log holds (before/after as JSON text), so history,
+the change feed, the activity pane and time travel read the same on every backend.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from core.model import Entity, KnowledgeGraph, Relation
+from core.storage.cypher import rows as R
+
+CHANGE = "c.id, c.at, c.actor, c.op, c.entity, c.before, c.after"
+
+
+def change_dicts(found: list[list[Any]]) -> list[dict[str, Any]]:
+    return [{"id": i, "at": at, "actor": actor, "op": op, "entity": ent, "before": R.loads(b), "after": R.loads(a)}
+            for i, at, actor, op, ent, b, a in found]
+
+
+class HistoryMixin:
+    """The change_log reads of ``CypherGraphStore`` (``self.db`` is its dialect)."""
+
+    db: Any
+
+    def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+        """The latest change_log rows, newest first, for one entity or for all."""
+        where = "WHERE c.entity = $name " if name is not None else ""
+        return change_dicts(self.db.read(f"MATCH (c:Change) {where}RETURN {CHANGE} ORDER BY c.id DESC LIMIT $limit",
+                                         {"name": name, "limit": limit}))
+
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+        """change_log rows newer than ``after_id``, oldest first."""
+        return change_dicts(self.db.read(f"MATCH (c:Change) WHERE c.id > $after RETURN {CHANGE} ORDER BY c.id "
+                                         "LIMIT $limit", {"after": after_id, "limit": limit}))
+
+    def latest_change_id(self) -> int:
+        found = self.db.read("MATCH (c:Counter {name: 'change'}) RETURN c.value")
+        return int(found[0][0]) if found else 0
+
+    def data_version(self) -> int:
+        """Moves whenever any client writes to this memory."""
+        return self.db.version()
+
+    def activity(self, *, before_id: int | None = None, actor: str | None = None,
+                 since: datetime | str | None = None, until: datetime | str | None = None,
+                 limit: int = 200) -> list[dict[str, Any]]:
+        """change_log rows newest first, filtered by writer and time span, paged by id."""
+        since, until = (R.format_ts(t) if isinstance(t, datetime) else t for t in (since, until))
+        return change_dicts(self.db.read(
+            "MATCH (c:Change) WHERE ($before IS NULL OR c.id < $before) AND ($actor IS NULL OR c.actor = $actor) "
+            "AND ($since IS NULL OR c.at >= $since) AND ($until IS NULL OR c.at < $until) "
+            f"RETURN {CHANGE} ORDER BY c.id DESC LIMIT $limit",
+            {"before": before_id, "actor": actor, "since": since, "until": until, "limit": limit}))
+
+    def activity_actors(self) -> list[dict[str, Any]]:
+        """Everyone who has written: actor, number of changes, time of the latest, latest first."""
+        found = self.db.read("MATCH (c:Change) RETURN c.actor, count(c), max(c.at) AS last ORDER BY last DESC, c.actor")
+        return [{"actor": who, "changes": int(n), "last_at": last} for who, n, last in found]
+
+    def relation_type_counts(self) -> dict[str, int]:
+        """How many relations of each type there are, most used first."""
+        return {t: int(n) for t, n in self.db.read(
+            "MATCH ()-[r:REL]->() RETURN r.type, count(r) AS n ORDER BY n DESC, r.type")}
+
+    def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
+        """change_log rows about ``name``, newest first (renames are not followed on this backend)."""
+        return change_dicts(self.db.read(
+            f"MATCH (c:Change) WHERE c.entity = $n OR (c.op IN ['create_relation', 'delete_relation'] "
+            f"AND (c.after CONTAINS $quoted OR c.before CONTAINS $quoted)) RETURN {CHANGE} "
+            "ORDER BY c.id DESC LIMIT $limit", {"n": name, "quoted": json.dumps(name, ensure_ascii=False),
+                                                "limit": limit}))
+
+    def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
+        """The graph as it stood at ``when``: the live rows created by then, plus what change_log says was
+        deleted or overwritten after then."""
+        when = R.format_ts(when) if isinstance(when, datetime) else when
+        entities: dict[str, dict[str, Any]] = {}
+        for name, etype, obs, obs_at in self.db.read(
+            "MATCH (e:Entity) WHERE e.created_at <= $w RETURN e.name, e.type, e.obs, e.obs_at ORDER BY e.id",
+            {"w": when},
+        ):
+            entities[name] = {"type": etype, "obs": {o: t for o, t in zip(obs or [], obs_at or [], strict=True)
+                                                     if t <= when}}
+        relations: dict[tuple[str, str, str], str] = {}
+        for src, dst, rtype, created in self.db.read(
+            "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.created_at <= $w AND (r.ended_at IS NULL OR r.ended_at > $w) "
+            "RETURN a.name, b.name, r.type, r.created_at ORDER BY r.id", {"w": when},
+        ):
+            relations[(src, dst, rtype)] = created
+        for op, name, before, after in self.db.read(
+            "MATCH (c:Change) WHERE c.at > $w AND c.before IS NOT NULL RETURN c.op, c.entity, c.before, c.after "
+            "ORDER BY c.id DESC", {"w": when},
+        ):
+            snap = json.loads(before)
+            if op == "delete_entity" and snap["created_at"] <= when:
+                entities[name] = {"type": snap["entityType"],
+                                  "obs": {c: t for c, t in snap["observations"] if t <= when}}
+                for rel in snap["relations"]:
+                    if rel["created_at"] <= when and (rel["ended_at"] is None or rel["ended_at"] > when):
+                        relations[(rel["from"], rel["to"], rel["relationType"])] = rel["created_at"]
+            elif op == "delete_observations" and name in entities:
+                for content, created in snap["observations"]:
+                    if created <= when:
+                        entities[name]["obs"][content] = created
+            elif op == "delete_relation" and snap["created_at"] <= when:
+                relations[(snap["from"], snap["to"], snap["relationType"])] = snap["created_at"]
+            elif op in ("update_entity", "set_entity_type") and name in entities:
+                entities[name]["type"] = snap.get("entityType", entities[name]["type"])
+            elif op == "rename_entity" and name in entities:
+                entities[snap["name"]] = entities.pop(name)
+                relations = {(snap["name"] if s == name else s, snap["name"] if d == name else d, t): c
+                             for (s, d, t), c in relations.items()}
+            elif op == "replace_observation" and name in entities:
+                entities[name]["obs"].pop(json.loads(after)["observation"], None)
+                if snap["created_at"] <= when:
+                    entities[name]["obs"][snap["observation"]] = snap["created_at"]
+            elif op in ("end_relation", "reopen_relation"):
+                key = (snap["from"], snap["to"], snap["relationType"])
+                if snap["created_at"] <= when and (snap["ended_at"] is None or snap["ended_at"] > when):
+                    relations[key] = snap["created_at"]
+                else:
+                    relations.pop(key, None)
+            elif op == "restore_entity" and snap.get("deleted_at", when) <= when:
+                entities.pop(name, None)
+        names = set(entities)
+        return KnowledgeGraph(
+            entities=[Entity(name=n, entityType=e["type"],
+                             observations=[c for c, _ in sorted(e["obs"].items(), key=lambda kv: kv[1])])
+                      for n, e in sorted(entities.items())],
+            relations=[Relation(**{"from": s, "to": d, "relationType": t})
+                       for (s, d, t), _ in sorted(relations.items(), key=lambda kv: kv[1])
+                       if s in names and d in names],
+        )

@@ -1,0 +1,110 @@
+"""Entity rows as the Cypher backend stores them, and the small pure helpers around them.
+
+An entity is one ``:Entity`` node holding its observations as two parallel lists (text and
+creation time) plus the folded copies search reads: ``folded`` (name, type and each observation,
+one list item each, so a substring match never spans two fields) and ``ft_name``/``ft_body`` for
+the full-text index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from core.model import Entity, Node, Relation
+from core.search.folding import fold
+
+# A relation end that does not exist yet: an entity of this type, marked in its properties.
+PLACEHOLDER_TYPE = "Unknown"
+PLACEHOLDER_KEY = "placeholder"
+
+ENTITY = ("e {.id, .name, .type, .props, .obs, .obs_at, .created_at, .updated_at, .archived_at}")
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def format_ts(moment: datetime) -> str:
+    """ISO-8601 UTC with milliseconds: sorts correctly as text (the same form SQLite stores)."""
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def dumps(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def loads(value: str | None) -> Any:
+    return json.loads(value) if value else None
+
+
+def unique_relations(relations: Sequence[Relation]) -> list[Relation]:
+    """``relations`` without repeats (same from, to and type), first occurrence kept."""
+    seen: dict[tuple[str, str, str], Relation] = {}
+    for r in relations:
+        seen.setdefault(r.key(), r)
+    return list(seen.values())
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7396 JSON merge patch (what SQLite's ``json_patch`` does): ``None`` removes a key."""
+    if not isinstance(patch, dict):
+        return patch
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value)
+    return result
+
+
+def row_of(found: dict[str, Any]) -> dict[str, Any]:
+    """A stored entity map (``ENTITY`` projection) as a plain row with lists and decoded props."""
+    return {
+        "id": found["id"], "name": found["name"], "type": found["type"],
+        "props": json.loads(found.get("props") or "{}"),
+        "obs": list(found.get("obs") or []), "obs_at": list(found.get("obs_at") or []),
+        "created_at": found["created_at"], "updated_at": found["updated_at"],
+        "archived_at": found.get("archived_at"),
+    }
+
+
+def stored(row: dict[str, Any]) -> dict[str, Any]:
+    """The node properties for ``row``, folded search copies included; the vector goes stale."""
+    summary = row["props"].get("summary")
+    body = [row["type"], *row["obs"]]
+    if isinstance(summary, str):
+        body.append(summary)
+    return {
+        "id": row["id"], "name": row["name"], "type": row["type"], "props": dumps(row["props"]),
+        "obs": row["obs"], "obs_at": row["obs_at"],
+        "created_at": row["created_at"], "updated_at": row["updated_at"], "archived_at": row["archived_at"],
+        "folded": [fold(row["name"]), fold(row["type"]), *(fold(o) for o in row["obs"])],
+        "ft_name": fold(row["name"]), "ft_body": fold("\n".join(body)), "emb_model": None,
+    }
+
+
+def node(row: dict[str, Any]) -> Node:
+    return Node(id=row["id"], name=row["name"], label=row["type"], props=row["props"],
+                observations=row["obs"], created_at=row["created_at"], updated_at=row["updated_at"],
+                archived_at=row["archived_at"])
+
+
+def entity(row: dict[str, Any]) -> Entity:
+    return Entity.model_construct(name=row["name"], entityType=row["type"], observations=row["obs"])
+
+
+def relation(src: str, dst: str, rtype: str) -> Relation:
+    return Relation.model_construct(from_=src, to=dst, relationType=rtype)
+
+
+def snapshot(row: dict[str, Any], relations: list[dict[str, Any]]) -> dict[str, Any]:
+    """What change_log keeps of a deleted entity (the same shape SQLite keeps)."""
+    return {"name": row["name"], "entityType": row["type"], "props": row["props"],
+            "created_at": row["created_at"], "updated_at": row["updated_at"], "archived_at": row["archived_at"],
+            "observations": [[o, t] for o, t in zip(row["obs"], row["obs_at"], strict=True)],
+            "relations": relations}

@@ -1,0 +1,726 @@
+"""CypherGraphStore: the knowledge graph on a Cypher graph server.
+
+Every write reads what it needs, then sends all its changes (entity nodes, relations, change_log
+nodes) in one atomic batch through the dialect; a reader never sees an entity without its search
+copies or a change without its history. Inputs arrive validated (``core.memory`` does that).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from typing import Any
+
+from core.errors import ConfigError, Conflict, InvalidInput, NotFound
+from core.model import (
+    AddedObservations,
+    Entity,
+    EntityInput,
+    EntitySummary,
+    GraphOverview,
+    KnowledgeGraph,
+    Neighbour,
+    Node,
+    NodeWithNeighbours,
+    ObservationDeletion,
+    ObservationInput,
+    Relation,
+    ScoredNode,
+)
+from core.search.folding import content_words, fold
+from core.storage.cypher import rows as R
+from core.storage.cypher.history import HistoryMixin
+
+Clock = Callable[[], datetime]
+MAX_HOPS = 3
+LogRow = tuple[str, str, str, str | None, str | None, str | None]
+
+
+class CypherGraphStore(HistoryMixin):
+    """GraphStore over a Cypher server. Thread-safe: writes of one process go one at a time; writes
+    of several processes are serialised by the dialect's optimistic commit."""
+
+    def __init__(self, dialect: Any, *, clock: Clock = R.utc_now, read_only: bool = False) -> None:
+        self.db = dialect
+        self.backend = dialect.name
+        self.path = f"{dialect.url} graph {dialect.graph_name}"
+        self._clock = clock
+        self._lock = threading.RLock()
+        self.read_only = read_only
+        self._in_transaction = 0
+        if not read_only:
+            dialect.ensure_schema()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.db.close()
+
+    def now(self) -> str:
+        return R.format_ts(self._clock())
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Group several calls into one all-or-nothing unit (e.g. one imported file)."""
+        with self._lock:
+            if self._in_transaction:
+                self._in_transaction += 1
+                try:
+                    yield
+                finally:
+                    self._in_transaction -= 1
+                return
+            self._in_transaction = 1
+            try:
+                with self.db.snapshot():
+                    yield
+            finally:
+                self._in_transaction = 0
+
+    def _write(self, fn: Callable[[Any], Any]) -> Any:
+        if self.read_only:
+            raise ConfigError("This memory is open read-only (HIPOCAMPO_READ_ONLY); nothing was changed.")
+        with self._lock:
+            return self.db.write(fn)
+
+    def unsupported(self, what: str) -> ConfigError:
+        return ConfigError(f"{what} is not available on the {self.backend} backend yet; use the sqlite backend "
+                           "for it (hipocampo migrate --to sqlite).")
+
+    # -- reading rows --------------------------------------------------------------------------
+
+    def _rows_by_name(self, reader: Any, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+        if not names:
+            return {}
+        found = reader.read(f"UNWIND $names AS n MATCH (e:Entity {{name: n}}) RETURN {R.ENTITY}",
+                            {"names": list(dict.fromkeys(names))})
+        return {r[0]["name"]: R.row_of(r[0]) for r in found}
+
+    def _rows_by_id(self, reader: Any, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+        if not ids:
+            return {}
+        found = reader.read(f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) RETURN {R.ENTITY}",
+                            {"ids": [int(i) for i in dict.fromkeys(ids)]})
+        return {r[0]["id"]: R.row_of(r[0]) for r in found}
+
+    def _rows_in_order(self, reader: Any, ids: Sequence[int]) -> list[dict[str, Any]]:
+        found = self._rows_by_id(reader, ids)
+        return [found[i] for i in ids if i in found]
+
+    @staticmethod
+    def _put(tx: Any, rows: Sequence[dict[str, Any]], *, create: bool = False) -> None:
+        if not rows:
+            return
+        verb = "CREATE (e:Entity) SET e = r" if create else "MATCH (e:Entity {id: r.id}) SET e += r"
+        tx.write(f"UNWIND $rows AS r {verb}", {"rows": [R.stored(r) for r in rows]})
+
+    @staticmethod
+    def _stale(tx: Any, ids: Sequence[int]) -> None:
+        """The embedding text of ``ids`` changed (a relation came or went): re-embed them."""
+        if ids:
+            tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) SET e.emb_model = null",
+                     {"ids": list(dict.fromkeys(ids))})
+
+    @staticmethod
+    def _log(tx: Any, log: Sequence[LogRow]) -> None:
+        if not log:
+            return
+        ids = tx.next_ids("change", len(log))
+        tx.write("UNWIND $rows AS r CREATE (c:Change) SET c = r", {"rows": [
+            {"id": i, "at": at, "actor": actor, "op": op, "entity": ent, "before": b, "after": a}
+            for i, (at, actor, op, ent, b, a) in zip(ids, log, strict=True)]})
+
+    # -- the official memory server's operations ---------------------------------------------
+
+    def create_entities(
+        self, entities: Sequence[EntityInput], actor: str
+    ) -> tuple[list[Entity], list[AddedObservations]]:
+        """Create new entities; merge observations into existing ones. Returns (created, merged)."""
+        batch: dict[str, tuple[str, list[str]]] = {}
+        for e in entities:  # one name twice in a batch: the first's type, both's observations
+            etype, obs = batch.setdefault(e.name, (e.entityType, []))
+            obs.extend(e.observations)
+        now = self.now()
+
+        def write(tx: Any) -> tuple[list[Entity], list[AddedObservations]]:
+            existing = self._rows_by_name(tx, list(batch))
+            created: list[Entity] = []
+            log: list[LogRow] = []
+            filled: set[str] = set()
+            for name, row in existing.items():
+                if row["props"].get(R.PLACEHOLDER_KEY):
+                    etype = batch[name][0]
+                    log.append((now, actor, "update_entity", name,
+                                R.dumps({"entityType": row["type"], "props": row["props"]}),
+                                R.dumps({"entityType": etype, "props": {}})))
+                    row["type"] = etype
+                    row["props"] = {k: v for k, v in row["props"].items() if k != R.PLACEHOLDER_KEY}
+                    row["updated_at"] = now
+                    filled.add(name)
+            new = [n for n in batch if n not in existing]
+            new_rows = []
+            for eid, name in zip(tx.next_ids("entity", len(new)), new, strict=True):
+                etype, obs = batch[name]
+                unique_obs = list(dict.fromkeys(obs))
+                new_rows.append({"id": eid, "name": name, "type": etype, "props": {}, "obs": unique_obs,
+                                 "obs_at": [now] * len(unique_obs), "created_at": now, "updated_at": now,
+                                 "archived_at": None})
+                created.append(Entity(name=name, entityType=etype, observations=unique_obs))
+                log.append((now, actor, "create_entity", name, None, None))
+            self._put(tx, new_rows, create=True)
+            merged = self._add_observations(tx, [(existing[n], batch[n][1]) for n in existing], actor, now, log)
+            self._put(tx, [existing[n] for n in filled if not any(m.entityName == n and m.addedObservations
+                                                                    for m in merged)])
+            created = [Entity(name=n, entityType=existing[n]["type"], observations=existing[n]["obs"])
+                       for n in filled] + created
+            self._log(tx, log)
+            return created, [m for m in merged if m.entityName not in filled]
+
+        return self._write(write)
+
+    def _add_observations(self, tx: Any, targets: list[tuple[dict[str, Any], list[str]]], actor: str, now: str,
+                          log: list[LogRow]) -> list[AddedObservations]:
+        results: list[AddedObservations] = []
+        changed: list[dict[str, Any]] = []
+        for row, obs in targets:
+            known = set(row["obs"])
+            added = [o for o in dict.fromkeys(obs) if o not in known]
+            results.append(AddedObservations(entityName=row["name"], addedObservations=added))
+            if added:
+                row["obs"] = [*row["obs"], *added]
+                row["obs_at"] = [*row["obs_at"], *([now] * len(added))]
+                row["updated_at"] = now
+                changed.append(row)
+                log.append((now, actor, "add_observations", row["name"], None, R.dumps(added)))
+        self._put(tx, changed)
+        return results
+
+    def add_observations(self, items: Sequence[ObservationInput], actor: str) -> list[AddedObservations]:
+        """Add observations to existing entities; unknown entity → NotFound, nothing changed."""
+        now = self.now()
+
+        def write(tx: Any) -> list[AddedObservations]:
+            rows = self._rows_by_name(tx, [i.entityName for i in items])
+            missing = [i.entityName for i in items if i.entityName not in rows]
+            if missing:
+                raise NotFound(f"Entity {missing[0]!r} does not exist; create it with create_entities first. "
+                               "No observations were added.")
+            merged: dict[str, list[str]] = {}
+            for i in items:
+                merged.setdefault(i.entityName, []).extend(i.contents)
+            log: list[LogRow] = []
+            result = self._add_observations(tx, [(rows[n], obs) for n, obs in merged.items()], actor, now, log)
+            self._log(tx, log)
+            return result
+
+        return self._write(write)
+
+    def _relation_snaps(self, reader: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+        """Every relation touching each of ``ids`` (ended ones too), as change_log keeps them."""
+        snaps: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+        for anchor, src, dst, rtype, props, created, ended in reader.read(
+            "UNWIND $ids AS i MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE a.id = i OR b.id = i "
+            "RETURN i, a.name, b.name, r.type, r.props, r.created_at, r.ended_at ORDER BY r.id",
+            {"ids": list(ids)},
+        ):
+            snaps[anchor].append({"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
+                                  "created_at": created, "ended_at": ended})
+        return snaps
+
+    def delete_entities(self, names: Sequence[str], actor: str) -> int:
+        """Delete entities with their observations, relations and vectors. Unknown names are ignored."""
+        now = self.now()
+
+        def write(tx: Any) -> int:
+            rows = self._rows_by_name(tx, names)
+            if not rows:
+                return 0
+            ids = [r["id"] for r in rows.values()]
+            rels = self._relation_snaps(tx, ids)
+            others = [r[0] for r in tx.read(
+                "UNWIND $ids AS i MATCH (e:Entity {id: i})-[:REL]-(o:Entity) RETURN DISTINCT o.id", {"ids": ids})]
+            tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) DETACH DELETE e", {"ids": ids})
+            self._stale(tx, [o for o in others if o not in ids])
+            self._log(tx, [(now, actor, "delete_entity", r["name"], R.dumps(R.snapshot(r, rels[r["id"]])), None)
+                           for r in rows.values()])
+            return len(ids)
+
+        return self._write(write)
+
+    def delete_observations(self, items: Sequence[ObservationDeletion], actor: str) -> int:
+        """Remove the given observations; unknown entities or texts are ignored. Returns count."""
+        now = self.now()
+
+        def write(tx: Any) -> int:
+            rows = self._rows_by_name(tx, [i.entityName for i in items])
+            removed = 0
+            log: list[LogRow] = []
+            changed: dict[int, dict[str, Any]] = {}
+            for item in items:
+                row = rows.get(item.entityName)
+                if row is None or not item.observations:
+                    continue
+                wanted = set(item.observations)
+                gone = [[o, t] for o, t in zip(row["obs"], row["obs_at"], strict=True) if o in wanted]
+                if gone:
+                    removed += len(gone)
+                    keep = [(o, t) for o, t in zip(row["obs"], row["obs_at"], strict=True) if o not in wanted]
+                    row["obs"], row["obs_at"] = [o for o, _ in keep], [t for _, t in keep]
+                    row["updated_at"] = now
+                    changed[row["id"]] = row
+                    log.append((now, actor, "delete_observations", item.entityName,
+                                R.dumps({"observations": gone}), None))
+            self._put(tx, list(changed.values()))
+            self._log(tx, log)
+            return removed
+
+        return self._write(write)
+
+    def create_relations(
+        self, relations: Sequence[Relation], actor: str, *, placeholders: bool = True
+    ) -> list[Relation]:
+        """Create relations; returns only the new ones. A missing end becomes a placeholder entity
+        (type ``Unknown``) unless ``placeholders=False``, which refuses it (NotFound)."""
+        now = self.now()
+
+        def write(tx: Any) -> list[Relation]:
+            wanted = list(dict.fromkeys(n for r in relations for n in (r.from_, r.to)))
+            ids = {n: row["id"] for n, row in self._rows_by_name(tx, wanted).items()}
+            missing = [n for n in wanted if n not in ids]
+            if missing and not placeholders:
+                r = next(r for r in relations if missing[0] in (r.from_, r.to))
+                raise NotFound(f"Entity {missing[0]!r} (in relation {r.from_!r} -{r.relationType}-> {r.to!r}) "
+                               "does not exist; create it first. No relations were created.")
+            log: list[LogRow] = []
+            stubs = []
+            for eid, name in zip(tx.next_ids("entity", len(missing)), missing, strict=True):
+                ids[name] = eid
+                stubs.append({"id": eid, "name": name, "type": R.PLACEHOLDER_TYPE,
+                              "props": {R.PLACEHOLDER_KEY: True}, "obs": [], "obs_at": [],
+                              "created_at": now, "updated_at": now, "archived_at": None})
+                log.append((now, actor, "create_entity", name, None,
+                            R.dumps({"entityType": R.PLACEHOLDER_TYPE, "props": {R.PLACEHOLDER_KEY: True}})))
+            self._put(tx, stubs, create=True)
+            unique = R.unique_relations(relations)
+            have = {tuple(r) for r in tx.read(
+                "UNWIND $rels AS p MATCH (a:Entity {id: p[0]})-[r:REL]->(b:Entity {id: p[1]}) WHERE r.type = p[2] "
+                "RETURN p[0], p[1], p[2]", {"rels": [[ids[r.from_], ids[r.to], r.relationType] for r in unique]})}
+            created = [r for r in unique if (ids[r.from_], ids[r.to], r.relationType) not in have]
+            rel_ids = tx.next_ids("relation", len(created))
+            if created:
+                tx.write("UNWIND $rels AS p MATCH (a:Entity {id: p.a}), (b:Entity {id: p.b}) "
+                         "CREATE (a)-[:REL {id: p.id, type: p.type, props: '{}', created_at: p.at}]->(b)",
+                         {"rels": [{"a": ids[r.from_], "b": ids[r.to], "type": r.relationType, "id": i, "at": now}
+                                   for i, r in zip(rel_ids, created, strict=True)]})
+                self._stale(tx, [ids[n] for r in created for n in (r.from_, r.to)])
+            log.extend((now, actor, "create_relation", r.from_, None, R.dumps([r.to, r.relationType]))
+                       for r in created)
+            self._log(tx, log)
+            return created
+
+        return self._write(write)
+
+    def delete_relations(self, relations: Sequence[Relation], actor: str) -> int:
+        """Delete the given relations; ones that do not exist are ignored. Returns count."""
+        now = self.now()
+
+        def write(tx: Any) -> int:
+            unique = R.unique_relations(relations)
+            found = tx.read(
+                "UNWIND $rels AS p MATCH (a:Entity {name: p[0]})-[r:REL]->(b:Entity {name: p[1]}) "
+                "WHERE r.type = p[2] RETURN p[0], p[1], p[2], r.props, r.created_at, r.ended_at, r.id, a.id, b.id",
+                {"rels": [[r.from_, r.to, r.relationType] for r in unique]})
+            if not found:
+                return 0
+            tx.write("UNWIND $ids AS i MATCH ()-[r:REL {id: i}]->() DELETE r", {"ids": [f[6] for f in found]})
+            self._stale(tx, [i for f in found for i in (f[7], f[8])])
+            self._log(tx, [(now, actor, "delete_relation", src, R.dumps(
+                {"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
+                 "created_at": created, "ended_at": ended}), None)
+                for src, dst, rtype, props, created, ended, *_ in found])
+            return len(found)
+
+        return self._write(write)
+
+    # -- reading the graph -------------------------------------------------------------------
+
+    def _totals(self) -> tuple[int, int]:
+        entities = self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN count(e)")[0][0]
+        relations = self.db.read(
+            "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NULL AND a.archived_at IS NULL "
+            "AND b.archived_at IS NULL RETURN count(r)")[0][0]
+        return int(entities), int(relations)
+
+    def _live_ids(self, limit: int | None, offset: int) -> list[int]:
+        page = " SKIP $skip" + (" LIMIT $limit" if limit is not None else "")
+        return [r[0] for r in self.db.read(
+            f"MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.id ORDER BY e.id{page}",
+            {"skip": offset, "limit": limit})]
+
+    def _relation_dicts(self, where: str, params: dict[str, Any]) -> list[dict[str, str]]:
+        return [{"from": a, "to": b, "relationType": t} for a, b, t in self.db.read(
+            f"MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NULL AND {where} "
+            "RETURN a.name, b.name, r.type ORDER BY r.id", params)]
+
+    def read_graph(self, *, limit: int | None = None, offset: int = 0, names_only: bool = False) -> KnowledgeGraph:
+        """The whole graph, or one page of it (entities by creation order); archived entities left out."""
+        found = self.read_graph_dump(limit=limit, offset=offset, names_only=names_only)
+        entities: list[Entity | EntitySummary] = (
+            [EntitySummary(**e) for e in found["entities"]] if names_only
+            else [Entity.model_construct(**e) for e in found["entities"]])
+        return KnowledgeGraph(entities=entities,
+                              relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]],
+                              total_entities=found.get("total_entities"), total_relations=found.get("total_relations"))
+
+    def read_graph_dump(self, *, limit: int | None = None, offset: int = 0, names_only: bool = False) -> dict[str, Any]:
+        """``read_graph(...).dump()``."""
+        whole = limit is None and offset == 0 and not names_only
+        if whole:
+            rows = self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.name, e.type, e.obs "
+                                "ORDER BY e.id")
+            return {"entities": [{"name": n, "entityType": t, "observations": list(o or [])} for n, t, o in rows],
+                    "relations": self._relation_dicts("a.archived_at IS NULL AND b.archived_at IS NULL", {})}
+        ids = self._live_ids(limit, offset)
+        total_e, total_r = self._totals()
+        rows = self._rows_in_order(self.db, ids)
+        if names_only:
+            return {"entities": [{"name": r["name"], "entityType": r["type"]} for r in rows], "relations": [],
+                    "total_entities": total_e, "total_relations": total_r}
+        return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
+                "relations": self._relation_dicts("a.id IN $ids AND b.archived_at IS NULL", {"ids": ids}),
+                "total_entities": total_e, "total_relations": total_r}
+
+    def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
+        """Every current relation with its properties, archived ends included, oldest first."""
+        last = 0
+        while True:
+            rows = self.db.read("MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.id > $last AND r.ended_at IS NULL "
+                                "RETURN r.id, a.name, b.name, r.type, r.props ORDER BY r.id LIMIT $page",
+                                {"last": last, "page": page})
+            if not rows:
+                return
+            for _, src, dst, rtype, props in rows:
+                yield Relation(**{"from": src, "to": dst, "relationType": rtype}), json.loads(props or "{}")
+            last = rows[-1][0]
+
+    def search_nodes(self, query: str, *, limit: int | None = None, include_archived: bool = False) -> KnowledgeGraph:
+        """Case-, accent- and Unicode-form-insensitive substring search over name, type and observations."""
+        found = self.search_nodes_dump(query, limit=limit, include_archived=include_archived)
+        return KnowledgeGraph(
+            entities=[Entity.model_construct(**e) for e in found["entities"]],
+            relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]])
+
+    def search_nodes_dump(self, query: str, *, limit: int | None = None,
+                          include_archived: bool = False) -> dict[str, Any]:
+        """``search_nodes(...).dump()``."""
+        archived = "" if include_archived else " AND e.archived_at IS NULL"
+        page = " LIMIT $limit" if limit is not None else ""
+        ids = [r[0] for r in self.db.read(
+            f"MATCH (e:Entity) WHERE any(f IN e.folded WHERE f CONTAINS $needle){archived} "
+            f"RETURN e.id ORDER BY e.id{page}", {"needle": fold(query), "limit": limit})]
+        rows = self._rows_in_order(self.db, ids)
+        return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
+                "relations": self._relation_dicts("(a.id IN $ids OR b.id IN $ids)", {"ids": ids}) if ids else []}
+
+    def open_nodes(self, names: Sequence[str]) -> KnowledgeGraph:
+        """The named entities (unknown names ignored) and the relations touching them."""
+        found = self._rows_by_name(self.db, names)
+        rows = [found[n] for n in dict.fromkeys(names) if n in found]
+        ids = [r["id"] for r in rows]
+        rels = self._relation_dicts("(a.id IN $ids OR b.id IN $ids)", {"ids": ids}) if ids else []
+        return KnowledgeGraph(entities=[R.entity(r) for r in rows],
+                              relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in rels])
+
+    # -- Engrama's GraphStore contract -------------------------------------------------------
+
+    def merge_node(self, label: str, name: str, props: dict[str, Any], actor: str) -> Node:
+        """Create the node or merge ``props`` into it (JSON merge patch: ``None`` removes a key)."""
+        now = self.now()
+
+        def write(tx: Any) -> Node:
+            row = self._rows_by_name(tx, [name]).get(name)
+            if row is None:
+                row = {"id": tx.next_ids("entity", 1)[0], "name": name, "type": label,
+                       "props": R.merge_patch({}, props), "obs": [], "obs_at": [], "created_at": now,
+                       "updated_at": now, "archived_at": None}
+                self._put(tx, [row], create=True)
+                self._log(tx, [(now, actor, "create_entity", name, None,
+                                R.dumps({"entityType": label, "props": props}))])
+                return R.node(row)
+            new_props = R.merge_patch(row["props"], props)
+            if new_props != row["props"] or row["type"] != label:
+                before = {"entityType": row["type"], "props": row["props"]}
+                row.update(type=label, props=new_props, updated_at=now)
+                self._put(tx, [row])
+                self._log(tx, [(now, actor, "update_entity", name, R.dumps(before),
+                                R.dumps({"entityType": label, "props": new_props}))])
+            return R.node(row)
+
+        return self._write(write)
+
+    def get_node(self, name: str) -> Node | None:
+        """The node called ``name``, archived or not; ``None`` if there is none."""
+        row = self._rows_by_name(self.db, [name]).get(name)
+        return R.node(row) if row else None
+
+    def delete_node(self, name: str, actor: str, *, soft: bool = True) -> bool:
+        """Soft delete (archive: still readable) or hard delete. False if there is no such node."""
+        if not soft:
+            return self.delete_entities([name], actor) == 1
+        return self.archive_node(name, actor)
+
+    def archive_node(self, name: str, actor: str) -> bool:
+        """Mark the node archived (kept and readable, left out of searches). Idempotent."""
+        now = self.now()
+
+        def write(tx: Any) -> bool:
+            found = tx.read("MATCH (e:Entity {name: $n}) RETURN e.archived_at IS NULL", {"n": name})
+            if not found:
+                return False
+            if found[0][0]:
+                tx.write("MATCH (e:Entity {name: $n}) SET e.archived_at = $now, e.updated_at = $now",
+                         {"n": name, "now": now})
+                self._log(tx, [(now, actor, "archive_entity", name, None, None)])
+            return True
+
+        return self._write(write)
+
+    def list_nodes(self, *, label: str | None = None, include_archived: bool = False,
+                   limit: int | None = None, offset: int = 0) -> list[Node]:
+        where = ["true"]
+        if label is not None:
+            where.append("e.type = $label")
+        if not include_archived:
+            where.append("e.archived_at IS NULL")
+        page = " SKIP $skip" + (" LIMIT $limit" if limit is not None else "")
+        ids = [r[0] for r in self.db.read(
+            f"MATCH (e:Entity) WHERE {' AND '.join(where)} RETURN e.id ORDER BY e.id{page}",
+            {"label": label, "skip": offset, "limit": limit})]
+        return [R.node(r) for r in self._rows_in_order(self.db, ids)]
+
+    def merge_relation(self, from_name: str, rel_type: str, to_name: str, props: dict[str, Any] | None,
+                       actor: str) -> tuple[Relation, bool]:
+        """Create the relation if missing (props merged if present). Returns (relation, created)."""
+        rel = Relation(**{"from": from_name, "to": to_name, "relationType": rel_type})
+        with self.transaction():
+            created = bool(self.create_relations([rel], actor, placeholders=False))
+            if props:
+                def write(tx: Any) -> None:
+                    found = tx.read("MATCH (:Entity {name: $a})-[r:REL]->(:Entity {name: $b}) WHERE r.type = $t "
+                                    "RETURN r.id, r.props", {"a": from_name, "b": to_name, "t": rel_type})
+                    for rid, old in found:
+                        tx.write("MATCH ()-[r:REL {id: $i}]->() SET r.props = $p",
+                                 {"i": rid, "p": R.dumps(R.merge_patch(json.loads(old or "{}"), props))})
+
+                self._write(write)
+            return rel, created
+
+    def get_neighbours(self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None) -> list[Neighbour]:
+        """Nodes within ``hops`` (1–3) relations of ``name``, either direction, nearest first."""
+        if not 1 <= hops <= MAX_HOPS:
+            raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
+        start = self._rows_by_name(self.db, [name]).get(name)
+        if start is None:
+            raise NotFound(f"Entity {name!r} does not exist.")
+        types = list(rel_types) if rel_types else None
+        paths: dict[int, list[str]] = {start["id"]: []}
+        depth = {start["id"]: 0}
+        frontier = [start["id"]]
+        for level in range(1, hops + 1):
+            if not frontier:
+                break
+            found = self.db.read(
+                "UNWIND $ids AS i MATCH (a:Entity {id: i})-[r:REL]-(b:Entity) WHERE r.ended_at IS NULL "
+                "AND ($types IS NULL OR r.type IN $types) RETURN i, b.id, r.type ORDER BY i, r.id",
+                {"ids": frontier, "types": types})
+            nxt = []
+            for src, dst, rtype in found:
+                if dst not in depth:
+                    depth[dst] = level
+                    paths[dst] = [*paths[src], rtype]
+                    nxt.append(dst)
+            frontier = nxt
+        order = sorted((d, i) for i, d in depth.items() if i != start["id"])
+        rows = self._rows_by_id(self.db, [i for _, i in order])
+        return [Neighbour(node=R.node(rows[i]), distance=d, path=paths[i]) for d, i in order]
+
+    def get_node_with_neighbours(self, name: str, hops: int = 1) -> NodeWithNeighbours:
+        """A node, its neighbours within ``hops``, and the relations among all of them."""
+        node = self.get_node(name)
+        if node is None:
+            raise NotFound(f"Entity {name!r} does not exist.")
+        neighbours = self.get_neighbours(name, hops)
+        ids = [node.id, *(n.node.id for n in neighbours)]
+        rels = self._relation_dicts("a.id IN $ids AND b.id IN $ids", {"ids": ids})
+        return NodeWithNeighbours(node=node, neighbours=neighbours,
+                                  relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in rels])
+
+    def lookup_node_label(self, name: str) -> str | None:
+        found = self.db.read("MATCH (e:Entity {name: $n}) RETURN e.type", {"n": name})
+        return found[0][0] if found else None
+
+    def fulltext_search(self, query: str, *, limit: int = 10, label: str | None = None,
+                        include_archived: bool = False) -> list[ScoredNode]:
+        """Whole-word search ranked by the server's full-text score (name weighted highest)."""
+        words = content_words(query)[:16]
+        if not words:
+            return []
+        where = ["true"]
+        if not include_archived:
+            where.append("node.archived_at IS NULL")
+        if label is not None:
+            where.append("node.type = $label")
+        found = self.db.read(
+            f"{self.db.FULLTEXT_CALL} WHERE {' AND '.join(where)} RETURN node.id, score "
+            "ORDER BY score DESC, node.id LIMIT $limit",
+            {"q": self.db.fulltext_query(words), "label": label, "limit": limit})
+        rows = self._rows_by_id(self.db, [i for i, _ in found])
+        return [ScoredNode(node=R.node(rows[i]), score=float(s)) for i, s in found if i in rows]
+
+    def count_labels(self) -> dict[str, int]:
+        return {t: int(n) for t, n in self.db.read(
+            "MATCH (e:Entity) RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
+
+    def graph_overview(self, *, limit: int = 300, by: str = "degree", per_type: int = 3,
+                       entity_type: str | None = None) -> GraphOverview:
+        raise self.unsupported("The graph overview")
+
+    def health_check(self, *, deep: bool = False) -> dict[str, Any]:
+        """Counts and the server's reach: what ``hipocampo status`` shows."""
+        counts = {
+            "entities": self.db.read("MATCH (e:Entity) RETURN count(e)")[0][0],
+            "observations": self.db.read("MATCH (e:Entity) RETURN coalesce(sum(size(e.obs)), 0)")[0][0],
+            "relations": self.db.read("MATCH ()-[r:REL]->() RETURN count(r)")[0][0],
+            "insights": self.db.read("MATCH (i:Insight) RETURN count(i)")[0][0],
+        }
+        return {"ok": True, "backend": self.backend, "path": self.path, "quick_check": "not run",
+                "counts": {k: int(v) for k, v in counts.items()},
+                "archived": int(self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NOT NULL RETURN count(e)")[0][0])}
+
+    def restore_entity(self, name: str, actor: str) -> Node:
+        """Undo the latest deletion of ``name`` from its change_log snapshot (relations to entities that
+        still exist come back too)."""
+        now = self.now()
+
+        def write(tx: Any) -> Node:
+            if tx.read("MATCH (e:Entity {name: $n}) RETURN e.id", {"n": name}):
+                raise Conflict(f"Entity {name!r} exists; only a deleted entity can be restored.")
+            found = tx.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'delete_entity' RETURN c.before, c.at "
+                            "ORDER BY c.id DESC LIMIT 1", {"n": name})
+            if not found:
+                raise NotFound(f"No deletion of {name!r} is recorded; nothing to restore.")
+            snap, deleted_at = json.loads(found[0][0]), found[0][1]
+            row = {"id": tx.next_ids("entity", 1)[0], "name": name, "type": snap["entityType"],
+                   "props": snap["props"], "obs": [o for o, _ in snap["observations"]],
+                   "obs_at": [t for _, t in snap["observations"]], "created_at": snap["created_at"],
+                   "updated_at": now, "archived_at": snap["archived_at"]}
+            self._put(tx, [row], create=True)
+            ends = {n: r["id"] for n, r in self._rows_by_name(
+                tx, [n for r in snap["relations"] for n in (r["from"], r["to"]) if n != name]).items()}
+            ends[name] = row["id"]
+            rels = [r for r in snap["relations"] if r["from"] in ends and r["to"] in ends]
+            if rels:
+                tx.write("UNWIND $rels AS p MATCH (a:Entity {id: p.a}), (b:Entity {id: p.b}) "
+                         "CREATE (a)-[:REL {id: p.id, type: p.type, props: p.props, created_at: p.created, "
+                         "ended_at: p.ended}]->(b)",
+                         {"rels": [{"a": ends[r["from"]], "b": ends[r["to"]], "type": r["relationType"], "id": i,
+                                    "props": R.dumps(r["props"]), "created": r["created_at"],
+                                    "ended": r["ended_at"]}
+                                   for i, r in zip(tx.next_ids("relation", len(rels)), rels, strict=True)]})
+                self._stale(tx, list(ends.values()))
+            self._log(tx, [(now, actor, "restore_entity", name, R.dumps({"deleted_at": deleted_at}),
+                            R.dumps({"relations": len(rels)}))])
+            return R.node(row)
+
+        return self._write(write)
+
+    def get_metadata(self, key: str) -> str | None:
+        """A value kept beside the graph (small bookkeeping), or None."""
+        found = self.db.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": key})
+        return None if not found else str(found[0][0])
+
+    def set_metadata(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key``."""
+        self._write(lambda tx: tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": key, "v": value}))
+
+    # -- limbic signals ----------------------------------------------------------------------
+
+    def limbic_stats(self, ids: Sequence[int]) -> dict[str, Any]:
+        """Access counts and last access, degree, and co-occurrence counts among ``ids``."""
+        ids = [int(i) for i in ids]
+        access: dict[int, tuple[int, str]] = {}
+        degree = dict.fromkeys(ids, 0)
+        for eid, count, last, deg in self.db.read(
+            "UNWIND $ids AS i MATCH (e:Entity {id: i}) OPTIONAL MATCH (e)-[r:REL]-() WHERE r.ended_at IS NULL "
+            "RETURN i, e.access_count, e.last_access, count(r)", {"ids": ids}):
+            degree[eid] = int(deg)
+            if count:
+                access[eid] = (int(count), last)
+        cooc = {(a, b): int(n) for a, b, n in self.db.read(
+            "MATCH (a:Entity)-[c:COOC]->(b:Entity) WHERE a.id IN $ids AND b.id IN $ids RETURN a.id, b.id, c.count",
+            {"ids": ids})}
+        return {"access": access, "degree": degree, "cooc": cooc}
+
+    def record_access(self, ids: Sequence[int]) -> None:
+        """Note that ``ids`` were recalled together now (one short write)."""
+        ordered = sorted({int(i) for i in ids})
+        if not ordered or self.read_only:
+            return
+        now = self.now()
+
+        def write(tx: Any) -> None:
+            tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) "
+                     "SET e.access_count = coalesce(e.access_count, 0) + 1, e.last_access = $now",
+                     {"ids": ordered, "now": now})
+            pairs = [[a, b] for k, a in enumerate(ordered) for b in ordered[k + 1:]]
+            if pairs:
+                tx.write("UNWIND $pairs AS p MATCH (a:Entity {id: p[0]}), (b:Entity {id: p[1]}) "
+                         "MERGE (a)-[c:COOC]->(b) SET c.count = coalesce(c.count, 0) + 1, c.last = $now",
+                         {"pairs": pairs, "now": now})
+
+        with self._lock:
+            self.db.write(write)
+
+    def ids_for(self, names: Sequence[str]) -> dict[str, int]:
+        return {n: r["id"] for n, r in self._rows_by_name(self.db, names).items()}
+
+    def nodes_by_id(self, ids: Sequence[int]) -> list[Node]:
+        return [R.node(r) for r in self._rows_in_order(self.db, ids)]
+
+    # -- what this backend does not do yet ---------------------------------------------------
+
+    def insight_store(self) -> Any:
+        raise self.unsupported("Reflect and insights")
+
+    def backup(self, dest: Any) -> Any:
+        raise self.unsupported("A file backup")
+
+    def rename_entity(self, old: str, new: str, actor: str) -> bool:
+        raise self.unsupported("Renaming an entity")
+
+    def set_entity_type(self, name: str, entity_type: str, actor: str) -> bool:
+        raise self.unsupported("Changing an entity's type")
+
+    def replace_observation(self, name: str, old: str, new: str, actor: str) -> bool:
+        raise self.unsupported("Editing an observation")
+
+    def end_relation(self, from_name: str, to_name: str, rel_type: str, ended_at: str | None, actor: str) -> bool:
+        raise self.unsupported("Ending a relation")
+
+    def save_entity(self, name: str, plan: dict[str, Any], expected_version: int | None, actor: str) -> int | None:
+        raise self.unsupported("Saving an edited entity")
+
+    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> dict[str, Any]:
+        raise self.unsupported("Undo")
+
+    def undoable_change(self, entity: str | None, by: str | None) -> dict[str, Any] | None:
+        raise self.unsupported("Undo")
+
+    def entity_for_edit(self, name: str) -> dict[str, Any]:
+        raise self.unsupported("The entity editor")
+
+    def last_deletion(self, name: str) -> dict[str, Any] | None:
+        raise self.unsupported("Showing the last deletion")
