@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QDate, QDateTime, QLocale, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from desktop.panes.history_view import actor_label  # one wording of who wrote, shared with the editor
@@ -49,16 +49,18 @@ def relative_time(at: str, now: datetime | None = None) -> str:
         return ActivityModel.tr("%n h ago", "", int(seconds // 3600))
     if days == 1:
         return ActivityModel.tr("yesterday {time}").format(time=clock)
+    locale = QLocale()  # day and month names in the user's language, not Python's C locale
     if days < 7:
-        return moment.strftime("%a ") + clock
+        return f"{locale.dayName(moment.isoweekday(), QLocale.FormatType.ShortFormat)} {clock}"
+    day = QDate(moment.year, moment.month, moment.day)
     if moment.year == now.year:
-        return moment.strftime("%d %b ").lstrip("0") + clock
-    return moment.strftime("%d %b %Y").lstrip("0")
+        return f"{locale.toString(day, 'd MMM')} {clock}"
+    return locale.toString(day, "d MMM yyyy")
 
 
 def full_time(at: str) -> str:
-    moment = parse_at(at).astimezone()
-    return moment.strftime("%A %d %B %Y, %H:%M:%S %Z")
+    moment = parse_at(at)
+    return QLocale().toString(QDateTime.fromSecsSinceEpoch(int(moment.timestamp())), QLocale.FormatType.LongFormat)
 
 
 def _b(name: Any) -> str:
