@@ -47,7 +47,27 @@ def status_label(status: str) -> str:
 
 def role_label(role: str) -> str:
     """An evidence role (``open_problem``) as words ("open problem")."""
-    return role.replace("_", " ")
+    words = {
+        "open_problem": InsightListModel.tr("open problem"),
+        "solved_problem": InsightListModel.tr("solved problem"),
+        "project": InsightListModel.tr("project"),
+        "source_project": InsightListModel.tr("source project"),
+        "concept": InsightListModel.tr("concept"),
+        "decision": InsightListModel.tr("decision"),
+        "technology": InsightListModel.tr("technology"),
+        "user": InsightListModel.tr("user"),
+        "member": InsightListModel.tr("member"),
+        "issue": InsightListModel.tr("issue"),
+        "course": InsightListModel.tr("course"),
+        "technique": InsightListModel.tr("technique"),
+        "target_domain": InsightListModel.tr("target domain"),
+        "home_domain": InsightListModel.tr("home domain"),
+        "example": InsightListModel.tr("example"),
+        "stale_node": InsightListModel.tr("stale"),
+        "active": InsightListModel.tr("active"),
+        "under_connected": InsightListModel.tr("under-connected"),
+    }
+    return words.get(role, role.replace("_", " "))
 
 
 def age_text(stamp: str | None, now: datetime | None = None) -> str:
