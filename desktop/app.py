@@ -47,13 +47,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def install_translations(app: QApplication, locale: QLocale | None = None) -> list[QTranslator]:
-    """Hipocampo's and Qt's own translations for the system language (English needs none)."""
+    """Hipocampo's and Qt's own translations for the system language; English (its plural forms) when
+    Hipocampo has none for it."""
     locale = locale or QLocale.system()
     translators = []
     for name, folder in (("hipocampo", str(resource("i18n"))),
                          ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))):
         translator = QTranslator(app)
-        if translator.load(locale, name, "_", folder):
+        if translator.load(locale, name, "_", folder) or (name == "hipocampo" and translator.load(
+                QLocale(QLocale.Language.English), name, "_", folder)):
             app.installTranslator(translator)
             translators.append(translator)
     return translators
