@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="95"/>
+        <location filename="../../desktop/models/activity.py" line="97"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>added %n observation to {name}</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="100"/>
+        <location filename="../../desktop/models/activity.py" line="102"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>removed %n observation from {name}</numerusform>
@@ -36,7 +36,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="107"/>
+        <location filename="../../desktop/models/activity.py" line="109"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>deleted {name} ({type}, %n observation)</numerusform>
@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="134"/>
+        <location filename="../../desktop/models/activity.py" line="136"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>saved {name} (%n change)</numerusform>
@@ -52,7 +52,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="167"/>
+        <location filename="../../desktop/models/activity.py" line="169"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>let the confidence of %n insight fade with time</numerusform>

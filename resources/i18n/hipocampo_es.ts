@@ -39,22 +39,22 @@
         <translation>ayer {time}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="89"/>
+        <location filename="../../desktop/models/activity.py" line="91"/>
         <source>created {name} ({type})</source>
         <translation>creó {name} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="90"/>
+        <location filename="../../desktop/models/activity.py" line="92"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="94"/>
+        <location filename="../../desktop/models/activity.py" line="96"/>
         <source>added to {name}: {text}</source>
         <translation>añadió a {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="95"/>
+        <location filename="../../desktop/models/activity.py" line="97"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>añadió %n observación a {name}</numerusform>
@@ -62,12 +62,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="99"/>
+        <location filename="../../desktop/models/activity.py" line="101"/>
         <source>removed from {name}: {text}</source>
         <translation>quitó de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="100"/>
+        <location filename="../../desktop/models/activity.py" line="102"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>quitó %n observación de {name}</numerusform>
@@ -75,12 +75,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="103"/>
+        <location filename="../../desktop/models/activity.py" line="105"/>
         <source>edited an observation of {name}: {text}</source>
         <translation>editó una observación de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="107"/>
+        <location filename="../../desktop/models/activity.py" line="109"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>eliminó {name} ({type}, %n observación)</numerusform>
@@ -88,62 +88,62 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="111"/>
+        <location filename="../../desktop/models/activity.py" line="113"/>
         <source>related {src} → {dst} ({type})</source>
         <translation>relacionó {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="112"/>
+        <location filename="../../desktop/models/activity.py" line="114"/>
         <source>removed the relation {src} → {dst} ({type})</source>
         <translation>quitó la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="113"/>
+        <location filename="../../desktop/models/activity.py" line="115"/>
         <source>ended the relation {src} → {dst} ({type})</source>
         <translation>dio por terminada la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="114"/>
+        <location filename="../../desktop/models/activity.py" line="116"/>
         <source>reopened the relation {src} → {dst} ({type})</source>
         <translation>reabrió la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="120"/>
+        <location filename="../../desktop/models/activity.py" line="122"/>
         <source>changed {name} from {old} to {new}</source>
         <translation>cambió {name} de {old} a {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="122"/>
+        <location filename="../../desktop/models/activity.py" line="124"/>
         <source>updated the details of {name}</source>
         <translation>actualizó los detalles de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="125"/>
+        <location filename="../../desktop/models/activity.py" line="127"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="126"/>
+        <location filename="../../desktop/models/activity.py" line="128"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="127"/>
+        <location filename="../../desktop/models/activity.py" line="129"/>
         <source>took {name} out of the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="128"/>
+        <location filename="../../desktop/models/activity.py" line="130"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="129"/>
+        <location filename="../../desktop/models/activity.py" line="131"/>
         <source>proposed the insight {name}</source>
         <translation>propuso la idea {name}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="134"/>
+        <location filename="../../desktop/models/activity.py" line="136"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>guardó {name} (%n cambio)</numerusform>
@@ -151,77 +151,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="141"/>
+        <location filename="../../desktop/models/activity.py" line="143"/>
         <source>redid: {what}</source>
         <translation>rehízo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="143"/>
+        <location filename="../../desktop/models/activity.py" line="145"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="144"/>
+        <location filename="../../desktop/models/activity.py" line="146"/>
         <source>undid change #{id} on {name}</source>
         <translation>deshizo el cambio n.º {id} en {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="147"/>
+        <location filename="../../desktop/models/activity.py" line="149"/>
         <source>approved the insight {name}</source>
         <translation>aprobó la idea {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="148"/>
+        <location filename="../../desktop/models/activity.py" line="150"/>
         <source>dismissed the insight {name}</source>
         <translation>descartó la idea {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="149"/>
+        <location filename="../../desktop/models/activity.py" line="151"/>
         <source>wrote out the insight {name}</source>
         <translation>guardó por escrito la idea {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="150"/>
+        <location filename="../../desktop/models/activity.py" line="152"/>
         <source>reviewed the insight {name}</source>
         <translation>revisó la idea {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="154"/>
+        <location filename="../../desktop/models/activity.py" line="156"/>
         <source>marked the insight {name} as stale</source>
         <translation>marcó la idea {name} como desactualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="155"/>
+        <location filename="../../desktop/models/activity.py" line="157"/>
         <source>found the insight {name} holds again</source>
         <translation>comprobó que la idea {name} vuelve a ser válida</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="159"/>
+        <location filename="../../desktop/models/activity.py" line="161"/>
         <source>1 new insight</source>
         <translation>1 idea nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="160"/>
+        <location filename="../../desktop/models/activity.py" line="162"/>
         <source>{n} new insights</source>
         <translation>{n} ideas nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="162"/>
+        <location filename="../../desktop/models/activity.py" line="164"/>
         <source>1 refreshed</source>
         <translation>1 actualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="163"/>
+        <location filename="../../desktop/models/activity.py" line="165"/>
         <source>{n} refreshed</source>
         <translation>{n} actualizadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="164"/>
+        <location filename="../../desktop/models/activity.py" line="166"/>
         <source>reflected on the memory: {found}</source>
         <translation>reflexionó sobre la memoria: {found}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="167"/>
+        <location filename="../../desktop/models/activity.py" line="169"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>dejó que la confianza de %n idea bajara con el tiempo</numerusform>
@@ -229,32 +229,32 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="342"/>
+        <location filename="../../desktop/models/activity.py" line="344"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="342"/>
+        <location filename="../../desktop/models/activity.py" line="344"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="342"/>
+        <location filename="../../desktop/models/activity.py" line="344"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="374"/>
+        <location filename="../../desktop/models/activity.py" line="376"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="381"/>
+        <location filename="../../desktop/models/activity.py" line="383"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="385"/>
+        <location filename="../../desktop/models/activity.py" line="387"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho después (cambio n.º {id}).</translation>
     </message>
@@ -1185,12 +1185,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="186"/>
+        <location filename="../../desktop/app.py" line="188"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="187"/>
+        <location filename="../../desktop/app.py" line="189"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1203,59 +1203,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="219"/>
+        <location filename="../../desktop/app.py" line="221"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="244"/>
+        <location filename="../../desktop/app.py" line="246"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="245"/>
-        <location filename="../../desktop/app.py" line="255"/>
+        <location filename="../../desktop/app.py" line="247"/>
+        <location filename="../../desktop/app.py" line="257"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="249"/>
+        <location filename="../../desktop/app.py" line="251"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="250"/>
+        <location filename="../../desktop/app.py" line="252"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="253"/>
-        <location filename="../../desktop/app.py" line="259"/>
+        <location filename="../../desktop/app.py" line="255"/>
+        <location filename="../../desktop/app.py" line="261"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="260"/>
+        <location filename="../../desktop/app.py" line="262"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="266"/>
+        <location filename="../../desktop/app.py" line="268"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="267"/>
+        <location filename="../../desktop/app.py" line="269"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="309"/>
+        <location filename="../../desktop/app.py" line="311"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="310"/>
+        <location filename="../../desktop/app.py" line="312"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1443,7 +1443,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
         <source>Kind</source>
-        <translation>Clase</translation>
+        <translation>Tipo</translation>
     </message>
     <message>
         <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
@@ -1548,12 +1548,12 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/dialogs/import_dialog.py" line="338"/>
         <source>Added to: {names}</source>
-        <translation>Se completó: {names}</translation>
+        <translation>Se añadió a: {names}</translation>
     </message>
     <message>
         <location filename="../../desktop/dialogs/import_dialog.py" line="338"/>
         <source>Adds to: {names}</source>
-        <translation>Completa: {names}</translation>
+        <translation>Añade a: {names}</translation>
     </message>
     <message>
         <location filename="../../desktop/dialogs/import_dialog.py" line="344"/>
@@ -1624,63 +1624,153 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Aprobada y guardada por escrito</translation>
     </message>
     <message>
+        <location filename="../../desktop/models/insights.py" line="51"/>
+        <source>open problem</source>
+        <translation>problema abierto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="52"/>
+        <source>solved problem</source>
+        <translation>problema resuelto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="53"/>
+        <source>project</source>
+        <translation>proyecto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="54"/>
+        <source>source project</source>
+        <translation>proyecto de origen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="55"/>
+        <source>concept</source>
+        <translation>concepto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="56"/>
+        <source>decision</source>
+        <translation>decisión</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="57"/>
+        <source>technology</source>
+        <translation>tecnología</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="58"/>
+        <source>user</source>
+        <translation>usuario</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="59"/>
+        <source>member</source>
+        <translation>miembro</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="60"/>
+        <source>issue</source>
+        <translation>incidencia</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="61"/>
+        <source>course</source>
+        <translation>curso</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="62"/>
+        <source>technique</source>
+        <translation>técnica</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="63"/>
+        <source>target domain</source>
+        <translation>dominio de destino</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="64"/>
+        <source>home domain</source>
+        <translation>dominio de origen</translation>
+    </message>
+    <message>
         <location filename="../../desktop/models/insights.py" line="65"/>
-        <location filename="../../desktop/models/insights.py" line="74"/>
+        <source>example</source>
+        <translation>ejemplo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="66"/>
+        <source>stale</source>
+        <translation>desactualizado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="67"/>
+        <source>active</source>
+        <translation>activo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="68"/>
+        <source>under-connected</source>
+        <translation>poco conectado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="85"/>
+        <location filename="../../desktop/models/insights.py" line="94"/>
         <source>just now</source>
         <translation>ahora mismo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="66"/>
+        <location filename="../../desktop/models/insights.py" line="86"/>
         <source>1 year ago</source>
         <translation>hace 1 año</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="66"/>
+        <location filename="../../desktop/models/insights.py" line="86"/>
         <source>{n} years ago</source>
         <translation>hace {n} años</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="67"/>
+        <location filename="../../desktop/models/insights.py" line="87"/>
         <source>1 month ago</source>
         <translation>hace 1 mes</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="67"/>
+        <location filename="../../desktop/models/insights.py" line="87"/>
         <source>{n} months ago</source>
         <translation>hace {n} meses</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="68"/>
+        <location filename="../../desktop/models/insights.py" line="88"/>
         <source>yesterday</source>
         <translation>ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="68"/>
+        <location filename="../../desktop/models/insights.py" line="88"/>
         <source>{n} days ago</source>
         <translation>hace {n} días</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="69"/>
+        <location filename="../../desktop/models/insights.py" line="89"/>
         <source>1 hour ago</source>
         <translation>hace 1 hora</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="69"/>
+        <location filename="../../desktop/models/insights.py" line="89"/>
         <source>{n} hours ago</source>
         <translation>hace {n} horas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="70"/>
+        <location filename="../../desktop/models/insights.py" line="90"/>
         <source>1 minute ago</source>
         <translation>hace 1 minuto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="70"/>
+        <location filename="../../desktop/models/insights.py" line="90"/>
         <source>{n} minutes ago</source>
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="185"/>
+        <location filename="../../desktop/models/insights.py" line="205"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
     </message>
