@@ -18,6 +18,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from core.errors import HipocampoError
@@ -74,6 +75,7 @@ class Core(QObject):
         self._reads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hipocampo-read")
         self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hipocampo-write")
         self._latest: dict[str, int] = {}
+        self._calls: dict[int, _Call] = {}
         self._counter = itertools.count(1)
         self._closed = False
         self._finished.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
@@ -113,35 +115,50 @@ class Core(QObject):
         generation = next(self._counter)
         if key is not None:
             self._latest[key] = generation
-        call = _Call(done, failed, key, generation)
+        # The callbacks stay on the GUI thread; the job (whose function may capture a widget)
+        # travels back with the result, so no widget is ever released on a worker thread.
+        self._calls[generation] = _Call(done, failed, key, generation)
+        job: list[Any] = [fn, args, kwargs]
 
         def run() -> Any:
+            work, work_args, work_kwargs = job
             try:
-                result = fn(self.memory, *args, **kwargs)
+                result = work(self.memory, *work_args, **work_kwargs)
             except HipocampoError as exc:
-                self._emit(call, str(exc), False)
+                self._emit(generation, str(exc), False, job)
                 raise
             except Exception as exc:
                 details = traceback.format_exc()
                 log.exception("Unexpected error in a core call")
-                self._emit(call, _sentence(exc), False)
+                self._emit(generation, _sentence(exc), False, job)
                 if not self._closed:
                     self.crashed.emit(_sentence(exc), details)
                 raise
-            self._emit(call, result, True)
+            finally:
+                del work, work_args, work_kwargs
+            self._emit(generation, result, True, job)
             return result
 
         return pool.submit(run)
 
-    def _emit(self, call: _Call, value: Any, ok: bool) -> None:
+    def _emit(self, generation: int, value: Any, ok: bool, job: list[Any]) -> None:
+        payload = (generation, list(job))
+        job.clear()
         if not self._closed:
-            self._finished.emit(call, value, ok)
+            self._finished.emit(payload, value, ok)
 
     @Slot(object, object, bool)
-    def _deliver(self, call: _Call, value: Any, ok: bool) -> None:
+    def _deliver(self, payload: tuple[int, list[Any]], value: Any, ok: bool) -> None:
+        generation, _job = payload  # released here, on the GUI thread
+        call = self._calls.pop(generation, None)
+        if call is None:
+            return
         if call.key is not None and self._latest.get(call.key) != call.generation:
             return  # superseded by a newer call with the same key
         callback = call.done if ok else call.failed
+        owner = getattr(callback, "__self__", None)
+        if isinstance(owner, QObject) and not shiboken6.isValid(owner):
+            return  # its widget was closed while the call ran
         if callback is not None:
             callback(value)
 
@@ -155,6 +172,7 @@ class Core(QObject):
         self._closed = True
         for pool in (self._reads, self._writes):
             pool.shutdown(wait=True, cancel_futures=True)
+        self._calls.clear()
 
 
 class _ProgressRelay(QObject):
