@@ -74,6 +74,10 @@ class OfficialFileSync:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    def first_time(self) -> bool:
+        """True until this file has been merged into this database once."""
+        return not self._state()
+
     def _state(self) -> dict[str, Any]:
         raw = self.memory.metadata(SYNC_KEY)
         try:
@@ -160,7 +164,7 @@ def open_with_official_file(settings: Settings, source: Path | None) -> tuple[Me
     if source is None:
         return memory, None
     sync = OfficialFileSync(memory, source)
-    if not sync._state():
+    if sync.first_time():
         _say(f"{ENV} is set: this memory is kept in {settings.db}, beside {source}.")
     try:
         sync.sync()
