@@ -256,7 +256,7 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="387"/>
         <source>Undone since (change #{id}).</source>
-        <translation>Deshecho después (cambio n.º {id}).</translation>
+        <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
 </context>
 <context>
@@ -377,7 +377,7 @@
     <message>
         <location filename="../../desktop/panes/activity.py" line="406"/>
         <source>Already undone: the row of its undo can redo it</source>
-        <translation>Ya está deshecho: la fila de su deshacer puede rehacerlo</translation>
+        <translation>Ya está deshecho: se puede rehacer desde la fila que lo deshizo</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/activity.py" line="434"/>
@@ -1112,7 +1112,7 @@ Podrás restaurarla después.</translation>
     <message>
         <location filename="../../desktop/panes/graph.py" line="192"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
-        <translation>Cuando tú o tus asistentes recordéis personas, proyectos y conceptos, aparecerán aquí, enlazados por lo que los relaciona.</translation>
+        <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/graph.py" line="195"/>
@@ -1127,7 +1127,7 @@ Podrás restaurarla después.</translation>
     <message>
         <location filename="../../desktop/panes/graph.py" line="219"/>
         <source>All {shown} entities</source>
-        <translation>Las {shown} entidades</translation>
+        <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/graph.py" line="221"/>
