@@ -234,3 +234,21 @@ async def test_reflect_proposes_insights_a_human_then_decides(client: Client, me
 
 async def test_deciding_an_unknown_insight_is_an_error(client: Client) -> None:
     await fails(client, "engrama_approve_insight", {"title": "No such insight", "action": "approve"})
+
+
+async def test_one_request_limit_for_every_tool(client: Client, mem: Memory) -> None:
+    """A 1 MB observation is fine everywhere; a summary over max_request_bytes is refused like an
+    observation over it would be (engrama_remember used to take 4 MB where add_observations refused 1)."""
+    await ok(client, "create_entities", {"entities": [{"name": "Big", "entityType": "Note"}]})
+    await ok(client, "add_observations", {"observations": [{"entityName": "Big", "contents": ["o" * 1_000_000]}]})
+    await ok(client, "engrama_remember",
+             {"label": "Note", "properties": {"name": "Summary", "summary": "s" * 1_000_000}})
+    too_big = "x" * (mem.settings.max_request_bytes + 1)
+    before = mem.read_graph().dump()
+    for tool, args in (
+        ("engrama_remember", {"label": "Note", "properties": {"name": "Huge", "summary": too_big}}),
+        ("add_observations", {"observations": [{"entityName": "Big", "contents": [too_big]}]}),
+        ("create_entities", {"entities": [{"name": "Huge", "observations": [too_big]}]}),
+    ):
+        assert "HIPOCAMPO_MAX_REQUEST_BYTES" in await fails(client, tool, args), tool
+    assert mem.read_graph().dump() == before
