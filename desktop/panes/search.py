@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QKeyEvent, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -323,7 +323,8 @@ class SearchPane(QWidget):
                     reason=str(status.get("error") or self.tr("no embedding model")).rstrip("."))
             elif done < total:
                 text = self.tr("Searching words only until {count} entities are indexed ({done} of {total} done)."
-                               ).format(count=f"{total - done:,}", done=f"{done:,}", total=f"{total:,}")
+                               ).format(count=QLocale().toString(total - done), done=QLocale().toString(done),
+                                        total=QLocale().toString(total))
         elif self.mode() == EXACT and self._shown is not None and self.stack.currentWidget() is self.results:
             count = self.model.rowCount()
             text = (self.tr("The first {count} entities that contain “{query}”.") if count >= SHOWN_LIMIT
