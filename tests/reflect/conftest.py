@@ -1,4 +1,4 @@
-"""Fixtures for reflect: a real SQLite memory on a stepping clock, and a tiny graph builder."""
+"""Fixtures for reflect: a real memory of each backend on a stepping clock, and a tiny graph builder."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from tests.conftest import SteppingClock
 NodeSpec = str | tuple[str, Mapping[str, Any]]
 
 
-@pytest.fixture
-def mem(tmp_path: Path, clock: SteppingClock) -> Iterator[Memory]:
-    """The real SQLite store; no embedding model (reflect does not need one)."""
-    with Memory(Settings(db=tmp_path / "reflect.db", embeddings="none"), clock=clock) as m:
+@pytest.fixture(params=["sqlite", "falkordb"])
+def mem(tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest) -> Iterator[Memory]:
+    """A real store of each backend (FalkorDB on the session's server); no embedding model (reflect
+    does not need one)."""
+    server = request.getfixturevalue("graph_settings") if request.param != "sqlite" else {}
+    with Memory(Settings(db=tmp_path / "reflect.db", embeddings="none", **server), clock=clock) as m:
         yield m
 
 

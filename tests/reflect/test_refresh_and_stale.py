@@ -210,22 +210,20 @@ def test_two_processes_reflecting_at_once_make_no_duplicates(
     cluster: Memory, tmp_path: Path, clock: SteppingClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another process (here: a second connection) reflects between our detection and our write."""
-    from core.settings import Settings
-    from core.storage.sqlite.insights import SqliteInsightStore
+    store_class = type(cluster.graph.insight_store())  # type: ignore[attr-defined]
+    other = Memory(cluster.settings.model_copy(), clock=clock)  # the same memory, another connection
+    real_apply = store_class.apply
 
-    other = Memory(Settings(db=cluster.settings.db, embeddings="none"), clock=clock)
-    real_apply = SqliteInsightStore.apply
-
-    def racing_apply(self: SqliteInsightStore, plan, actor):  # noqa: ANN001, ANN202
+    def racing_apply(self, plan, actor):  # noqa: ANN001, ANN202
         if self._graph is cluster.graph:
             assert other.reflect()["created"] == 2  # it gets there first
         return real_apply(self, plan, actor)
 
-    monkeypatch.setattr(SqliteInsightStore, "apply", racing_apply)
+    monkeypatch.setattr(store_class, "apply", racing_apply)
     result = cluster.reflect()
     other.close()
     assert result["created"] == 0 and result["refreshed"] == 2
     assert titles(cluster) == [CLUSTER, "Under-connected nodes"]
-    monkeypatch.setattr(SqliteInsightStore, "apply", real_apply)
+    monkeypatch.setattr(store_class, "apply", real_apply)
     # The race left no trusted fingerprint behind, so the next run is a full one.
     assert cluster.reflect()["incremental"] is False

@@ -85,7 +85,24 @@ def stored(row: dict[str, Any]) -> dict[str, Any]:
         "created_at": row["created_at"], "updated_at": row["updated_at"], "archived_at": row["archived_at"],
         "folded": [fold(row["name"]), fold(row["type"]), *(fold(o) for o in row["obs"])],
         "ft_name": fold(row["name"]), "ft_body": fold("\n".join(body)), "emb_model": None,
+        # What reflect's detectors read from props (Cypher cannot look inside JSON text).
+        "p_status": _lowered(row["props"].get("status")),
+        "p_confidence": _number(row["props"].get("confidence")),
+        "p_stub": row["props"].get("stub") in (True, 1, "true") or _lowered(row["props"].get("status")) == "stub",
     }
+
+
+def _lowered(value: Any) -> str | None:
+    """A props value as SQLite's ``lower(json_extract(...))`` sees it."""
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value).lower()
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def node(row: dict[str, Any]) -> Node:

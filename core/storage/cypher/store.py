@@ -594,7 +594,7 @@ class CypherGraphStore(HistoryMixin):
             "entities": self.db.read("MATCH (e:Entity) RETURN count(e)")[0][0],
             "observations": self.db.read("MATCH (e:Entity) RETURN coalesce(sum(size(e.obs)), 0)")[0][0],
             "relations": self.db.read("MATCH ()-[r:REL]->() RETURN count(r)")[0][0],
-            "insights": self.db.read("MATCH (i:Insight) RETURN count(i)")[0][0],
+            "insights": self.db.read("MATCH (e:Entity) WHERE e.ins_status IS NOT NULL RETURN count(e)")[0][0],
         }
         return {"ok": True, "backend": self.backend, "path": self.path, "quick_check": "not run",
                 "counts": {k: int(v) for k, v in counts.items()},
@@ -693,7 +693,10 @@ class CypherGraphStore(HistoryMixin):
     # -- what this backend does not do yet ---------------------------------------------------
 
     def insight_store(self) -> Any:
-        raise self.unsupported("Reflect and insights")
+        """Reflect's and the insight lifecycle's access to this graph (``cypher.insights``)."""
+        from core.storage.cypher.insights import CypherInsightStore
+
+        return CypherInsightStore(self)
 
     def backup(self, dest: Any) -> Any:
         raise self.unsupported("A file backup")

@@ -1,0 +1,388 @@
+"""The seven reflect detectors in Cypher, giving the same rows as the SQLite ones
+(``core.storage.sqlite.reflect_queries`` explains each pattern and the row shapes).
+
+Each pattern's graph shape is one Cypher match; what SQLite does with TEMP tables and window
+functions (keeping one relation per pair, capping evidence, ranking) is done on the matched rows
+in Python. Labels and relation types are passed as lists of their spellings in this graph.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from core.reflect.model import ReflectRules, StoredInsight
+
+DETECTOR_LABELS = ("Problem", "Vulnerability", "Concept", "Project", "Decision", "Course", "Domain",
+                   "Technique", "Technology", "Insight")
+LIVE = "{v}.archived_at IS NULL AND NOT {v}.type IN $Insight"
+CURRENT = "r.ended_at IS NULL"
+
+
+def _live(v: str) -> str:
+    return LIVE.format(v=v)
+
+
+class CypherDetection:
+    """One reflect's reading of the graph through the dialect (see ``engine.Detection``)."""
+
+    def __init__(self, store: Any, rules: ReflectRules, *, now: str, cutoff: str) -> None:
+        self._store = store
+        self._db = store.db
+        self.rules = rules
+        self.now = now
+        self.cutoff = cutoff
+        self.fingerprint = ""
+        self._p: dict[str, Any] = {}
+        self._cache: dict[str, Any] = {}
+
+    def open(self) -> None:
+        from core.storage.cypher.insights import graph_fingerprint
+
+        self.fingerprint = graph_fingerprint(self._db)
+        rules = self.rules
+        types = [r[0] for r in self._db.read("MATCH (e:Entity) RETURN DISTINCT e.type")]
+        rels = [r[0] for r in self._db.read("MATCH ()-[r:REL]->() RETURN DISTINCT r.type")]
+        self._p = {label: rules.spellings(label, types) for label in DETECTOR_LABELS}
+        for param, names in (("uses", rules.uses_relations), ("solved_by", (rules.solved_by_relation,)),
+                             ("covers", (rules.covers_relation,)), ("in_domain", (rules.in_domain_relation,))):
+            self._p[param] = sorted({s for n in names for s in rules.spellings(n, rels)})
+        self._p.update(cap=rules.evidence_cap, min_cluster=rules.min_cluster_size, cutoff=self.cutoff,
+                       low=rules.low_confidence, resolved=[s.lower() for s in rules.resolved_statuses],
+                       active=["", *(s.lower() for s in rules.active_statuses)])
+
+    def close(self) -> None:
+        self._cache.clear()
+
+    def _read(self, query: str, **extra: Any) -> list[list[Any]]:
+        return self._db.read(query, {**self._p, **extra})
+
+    # -- what the engine asks ------------------------------------------------------------------
+
+    def last_token(self) -> str:
+        from core.storage.cypher.insights import TOKEN_KEY
+
+        return self._store.get_metadata(TOKEN_KEY) or ""
+
+    def stored(self) -> dict[str, StoredInsight]:
+        from core.storage.cypher.insights import stored_insights
+
+        return stored_insights(self._db)
+
+    def blocked(self, titles: Sequence[str]) -> set[str]:
+        from core.storage.cypher.insights import blocked_titles
+
+        return blocked_titles(self._db, titles)
+
+    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        found = self._db.read("UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.name, e.type",
+                              {"ids": [int(i) for i in dict.fromkeys(ids)]})
+        return {i: (n, t) for i, n, t in found}
+
+    def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
+        return getattr(self, f"_{pattern}")()
+
+    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
+        if not keys or pattern == "under_connected_nodes":
+            return {}
+        return getattr(self, f"_{pattern}_evidence")(list(keys))
+
+    # -- working sets (each read once per reflect) ----------------------------------------------
+
+    def _once(self, name: str, build: Any) -> Any:
+        if name not in self._cache:
+            self._cache[name] = build()
+        return self._cache[name]
+
+    def _links(self, a: str, b: str, where: str = "") -> dict[tuple[int, int], tuple[str, int]]:
+        """One current relation per (a-node, b-node) pair, either direction, outward ones first."""
+        found = self._read(
+            f"MATCH (x:Entity)-[r:REL]-(y:Entity) WHERE x.type IN ${a} AND x.archived_at IS NULL AND {CURRENT} "
+            f"AND y.type IN ${b} AND y.archived_at IS NULL {where} "
+            "RETURN x.id, y.id, r.type, CASE WHEN startNode(r) = x THEN 1 ELSE 0 END AS out ORDER BY out DESC, r.id")
+        links: dict[tuple[int, int], tuple[str, int]] = {}
+        for x, y, rel, out in found:
+            links.setdefault((x, y), (rel, out))
+        return links
+
+    def _issue_concepts(self) -> dict[tuple[int, int], tuple[str, int]]:
+        def build() -> dict[tuple[int, int], tuple[str, int]]:
+            links = self._links("Problem", "Concept")
+            links.update({k: v for k, v in self._links("Vulnerability", "Concept").items() if k not in links})
+            return links
+        return self._once("issue_concept", build)
+
+    def _problems(self) -> dict[int, dict[str, Any]]:
+        """Live Problems: open?, the Decision that solved them, their (sole) project."""
+        def build() -> dict[int, dict[str, Any]]:
+            solved = {p: d for p, d in self._read(
+                f"MATCH (p:Entity)-[r:REL]->(d:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
+                f"AND {CURRENT} AND r.type IN $solved_by AND d.type IN $Decision AND d.archived_at IS NULL "
+                "RETURN p.id, min(d.id)")}
+            projects: dict[int, set[int]] = {}
+            for (p, j) in self._links("Problem", "Project"):
+                projects.setdefault(p, set()).add(j)
+            out = {}
+            for pid, status in self._read("MATCH (p:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
+                                          "RETURN p.id, coalesce(p.p_status, '')"):
+                mine = projects.get(pid, set())
+                out[pid] = {"open": status not in self._p["resolved"] and pid not in solved,
+                            "solved_by": solved.get(pid), "project": min(mine) if mine else 0,
+                            "sole": min(mine) if len(mine) == 1 else 0}
+            return out
+        return self._once("problem", build)
+
+    def _courses(self) -> dict[int, list[int]]:
+        """Concept id → up to ``cap`` Courses covering it (by course name)."""
+        def build() -> dict[int, list[int]]:
+            out: dict[int, list[int]] = {}
+            for cid, kid, _name in self._read(
+                f"MATCH (k:Entity)-[r:REL]->(c:Entity) WHERE k.type IN $Course AND k.archived_at IS NULL "
+                f"AND r.type IN $covers AND {CURRENT} AND c.type IN $Concept AND c.archived_at IS NULL "
+                "RETURN DISTINCT c.id, k.id, k.name ORDER BY k.name"
+            ):
+                if len(out.setdefault(cid, [])) < self._p["cap"]:
+                    out[cid].append(kid)
+            return out
+        return self._once("course", build)
+
+    def _in_domain(self) -> set[tuple[int, int]]:
+        return self._once("in_domain", lambda: {(n, d) for n, d in self._read(
+            f"MATCH (n:Entity)-[r:REL]->(d:Entity) WHERE r.type IN $in_domain AND {CURRENT} AND d.type IN $Domain "
+            f"AND d.archived_at IS NULL AND {_live('n')} RETURN DISTINCT n.id, d.id")})
+
+    def _technique_sets(self) -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], tuple]]:
+        def build() -> tuple[dict, dict]:
+            placed = {n for n, _ in self._in_domain()}
+            tconcept = {k: v for k, v in self._links("Technique", "Concept").items() if k[0] in placed}
+            concepts = sorted({c for _, c in tconcept})
+            domains: dict[int, list[int]] = {}
+            for n, d in sorted(self._in_domain()):
+                domains.setdefault(n, []).append(d)
+            cdomain: dict[tuple[int, int], tuple] = {}
+            for cid, eid, rel, out in self._read(
+                f"UNWIND $ids AS cid MATCH (c:Entity {{id: cid}})-[r:REL]-(e:Entity) WHERE {CURRENT} "
+                "RETURN cid, e.id, r.type, CASE WHEN startNode(r) = c THEN 1 ELSE 0 END AS out ORDER BY out, r.id",
+                ids=concepts,
+            ):
+                for did in domains.get(eid, []):
+                    cdomain.setdefault((cid, did), (eid, rel, out))
+            return tconcept, cdomain
+        return self._once("technique", build)
+
+    def _active(self) -> set[int]:
+        return self._once("active", lambda: {r[0] for r in self._read(
+            "MATCH (a:Entity) WHERE (a.type IN $Project OR a.type IN $Course) AND a.archived_at IS NULL "
+            "AND coalesce(a.p_status, '') IN $active RETURN a.id")})
+
+    # -- candidates -----------------------------------------------------------------------------
+
+    def _solutions_for(self, oid: int) -> list[tuple[int, int]]:
+        """(concept, solved problem) pairs open problem ``oid`` may learn from, unranked."""
+        problems, links = self._problems(), self._issue_concepts()
+        o = problems[oid]
+        by_concept = self._once("concept_issues", lambda: _group((c, i) for (i, c) in links))
+        pairs = []
+        for (i, cid) in links:
+            if i != oid:
+                continue
+            for aid in by_concept.get(cid, []):
+                a = problems.get(aid)
+                same_sole = o["sole"] and a and a["sole"] == o["sole"]
+                if a and a["solved_by"] is not None and a["project"] != 0 and not same_sole:
+                    pairs.append((cid, aid))
+        return pairs
+
+    def _cross_project_solutions(self) -> list[tuple[Any, ...]]:
+        problems = self._problems()
+        return [(pid,) for pid in sorted(problems, reverse=True)
+                if problems[pid]["open"] and problems[pid]["project"] != 0 and self._solutions_for(pid)]
+
+    def _shared_technology(self) -> list[tuple[Any, ...]]:
+        rows = self._read(
+            f"MATCH (n:Entity)-[r:REL]->(t:Entity) WHERE t.type IN $Technology AND t.archived_at IS NULL "
+            f"AND {CURRENT} AND r.type IN $uses AND {_live('n')} AND n.id <> t.id "
+            "WITH t.id AS tid, count(DISTINCT n.id) AS n, count(DISTINCT n.type) AS labels WHERE n >= 2 "
+            "RETURN tid, n, labels")
+        return sorted((tuple(r) for r in rows), key=lambda r: (r[2] < 2, -r[1], r[0]))
+
+    def _training_opportunities(self) -> list[tuple[Any, ...]]:
+        problems, links, courses = self._problems(), self._issue_concepts(), self._courses()
+        vulns = {r[0] for r in self._read("MATCH (v:Entity) WHERE v.type IN $Vulnerability AND v.archived_at IS NULL "
+                                          "RETURN v.id")}
+        issues = {p for p, v in problems.items() if v["open"]} | vulns
+        hit = {i for (i, c) in links if i in issues and c in courses}
+        return [(i,) for i in sorted(hit, reverse=True)]
+
+    def _technique_transfer(self) -> list[tuple[Any, ...]]:
+        tconcept, cdomain = self._technique_sets()
+        homes = self._in_domain()
+        counts: dict[tuple[int, int], int] = {}
+        for (tid, cid) in tconcept:
+            for (c2, did) in cdomain:
+                if c2 == cid and (tid, did) not in homes:
+                    counts[(tid, did)] = counts.get((tid, did), 0) + 1
+        return sorted(((t, d, n) for (t, d), n in counts.items()), key=lambda r: (-r[2], r[0], r[1]))
+
+    def _concept_clusters(self) -> list[tuple[Any, ...]]:
+        rows = self._read(
+            f"MATCH (c:Entity)-[r:REL]-(n:Entity) WHERE c.type IN $Concept AND c.archived_at IS NULL AND {CURRENT} "
+            f"AND {_live('n')} AND n.id <> c.id WITH c.id AS cid, count(DISTINCT n.id) AS members "
+            "WHERE members >= $min_cluster RETURN cid, members")
+        return sorted((tuple(r) for r in rows), key=lambda r: (-r[1], r[0]))
+
+    _STALE = ("n.archived_at IS NULL AND NOT n.type IN $Project AND NOT n.type IN $Course AND NOT n.type IN $Domain "
+              "AND NOT n.type IN $Insight AND (n.updated_at <= $cutoff OR (n.p_confidence IS NOT NULL "
+              "AND n.p_confidence < $low))")
+
+    def _stale_knowledge(self) -> list[tuple[Any, ...]]:
+        rows = self._read(
+            f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} AND {self._STALE} "
+            "WITH n.id AS nid, count(DISTINCT a.id) AS active RETURN nid, active", ids=sorted(self._active()))
+        return sorted((tuple(r) for r in rows), key=lambda r: (-r[1], r[0]))
+
+    def _under_connected_nodes(self) -> list[tuple[Any, ...]]:
+        rows = self._read(
+            "MATCH (e:Entity) WHERE e.archived_at IS NULL AND NOT e.type IN $Domain AND NOT e.type IN $Insight "
+            "OPTIONAL MATCH (e)-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL AND o.archived_at IS NULL "
+            "AND NOT o.type IN $Insight AND NOT coalesce(o.p_stub, false) "
+            "WITH e, count(r) AS d WHERE d < 2 RETURN e.id, e.name, e.type, e.created_at, d")
+        if not rows:
+            return []
+        # fewest edges first, then newest, then by name
+        rows.sort(key=lambda r: r[1])
+        rows.sort(key=lambda r: r[3], reverse=True)
+        rows.sort(key=lambda r: r[4])
+        members = [[i, n, t, d] for i, n, t, _, d in rows[: self._p["cap"]]]
+        return [(len(rows), json.dumps(members, ensure_ascii=False))]
+
+    # -- evidence ------------------------------------------------------------------------------
+
+    def _cross_project_solutions_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
+        problems, links, cap = self._problems(), self._issue_concepts(), self._p["cap"]
+        out: dict[Any, dict[str, Any]] = {}
+        picked: list[tuple[int, tuple]] = []
+        for oid in keys:
+            if oid not in problems:
+                continue
+            # SQLite first keeps, per concept, the newest solutions: cap per sole project, 2·cap in all.
+            pairs = sorted(self._solutions_for(oid), key=lambda p: (-p[1], p[0]))
+            pairs = [p for p in pairs if self._kept(p[0], p[1])][:cap]
+            for cid, aid in pairs:
+                picked.append((oid, (cid, aid)))
+        ids = {i for oid, (cid, aid) in picked for i in (oid, cid, aid, problems[aid]["solved_by"],
+                                                       problems[oid]["project"], problems[aid]["project"])}
+        names = self.names(list(ids))
+        for oid, (cid, aid) in picked:
+            o, a = problems[oid], problems[aid]
+            orel, oout = links[(oid, cid)]
+            arel, aout = links[(aid, cid)]
+            row = out.setdefault(oid, {"problem_id": oid, "matches": []})
+            row["matches"].append([cid, names[cid][0], orel, oout, aid, names[aid][0], arel, aout,
+                                   a["solved_by"], names[a["solved_by"]][0], o["project"], names[o["project"]][0],
+                                   a["project"], names[a["project"]][0]])
+        return {k: {**v, "matches": json.dumps(v["matches"], ensure_ascii=False)} for k, v in out.items()}
+
+    def _kept(self, cid: int, aid: int) -> bool:
+        kept = self._once(f"kept_{cid}", lambda: self._solution_cut(cid))
+        return aid in kept
+
+    def _solution_cut(self, cid: int) -> set[int]:
+        problems, cap = self._problems(), self._p["cap"]
+        by_concept = self._once("concept_issues", lambda: _group((c, i) for (i, c) in self._issue_concepts()))
+        solved = sorted((a for a in by_concept.get(cid, []) if problems.get(a) and problems[a]["solved_by"]
+                         is not None and problems[a]["project"] != 0), reverse=True)
+        per_sole: dict[int, int] = {}
+        kept = []
+        for aid in solved:
+            sole = problems[aid]["sole"]
+            per_sole[sole] = per_sole.get(sole, 0) + 1
+            if per_sole[sole] <= cap:
+                kept.append(aid)
+        return set(kept[: 2 * cap])
+
+    def _members(self, ids: list[int], where: str) -> dict[int, list[list[Any]]]:
+        """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward first)."""
+        out: dict[int, list[list[Any]]] = {}
+        for hub, mid, name, label, rel, outward in self._read(
+            f"UNWIND $ids AS hid MATCH (h:Entity {{id: hid}})-[r:REL]-(n:Entity) WHERE {CURRENT} AND {_live('n')} "
+            f"AND n.id <> hid {where} RETURN hid, n.id, n.name, n.type, r.type, "
+            "CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out ORDER BY hid, out, r.id", ids=ids,
+        ):
+            members = out.setdefault(hub, [])
+            if len(members) < 2 * self._p["cap"]:
+                members.append([mid, name, label, rel, outward])
+        return out
+
+    def _shared_technology_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
+        found = self._members(keys, "AND r.type IN $uses AND startNode(r) = n")
+        return {k: {"technology_id": k, "members": json.dumps(found.get(k, []), ensure_ascii=False)} for k in keys}
+
+    def _concept_clusters_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
+        found = self._members(keys, "")
+        return {k: {"concept_id": k, "members": json.dumps(found.get(k, []), ensure_ascii=False)} for k in keys}
+
+    def _training_opportunities_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
+        links, courses, cap = self._issue_concepts(), self._courses(), self._p["cap"]
+        picked = {iid: sorted((cid, kid) for (i, cid) in links if i == iid for kid in courses.get(cid, []))[:cap]
+                  for iid in keys}
+        names = self.names([i for pairs in picked.values() for p in pairs for i in p])
+        out = {}
+        for iid, pairs in picked.items():
+            if pairs:
+                out[iid] = {"issue_id": iid, "matches": json.dumps(
+                    [[cid, names[cid][0], *links[(iid, cid)], kid, names[kid][0]] for cid, kid in pairs],
+                    ensure_ascii=False)}
+        return out
+
+    def _technique_transfer_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
+        tconcept, cdomain = self._technique_sets()
+        homes = self._in_domain()
+        out: dict[Any, dict[str, Any]] = {}
+        wanted: set[int] = set()
+        rows: dict[tuple[int, int], list[tuple]] = {}
+        for key in keys:
+            tid, did = key
+            for (t, cid), (rel, outward) in tconcept.items():
+                hit = cdomain.get((cid, did)) if t == tid else None
+                if hit:
+                    rows.setdefault((tid, did), []).append((cid, rel, outward, *hit))
+                    wanted.update((cid, hit[0]))
+            wanted.update(d for n, d in homes if n == tid)
+        names = self.names(list(wanted))
+        for (tid, did), found in rows.items():
+            shared = [[cid, names[cid][0], rel, outward, eid, names[eid][0], names[eid][1], erel, eout]
+                      for cid, rel, outward, eid, erel, eout in found]
+            home = [[d, names[d][0]] for n, d in sorted(homes) if n == tid]
+            out[(tid, did)] = {"technique_id": tid, "domain_id": did,
+                               "shared": json.dumps(shared, ensure_ascii=False),
+                               "home_domains": json.dumps(home, ensure_ascii=False)}
+        return out
+
+    def _stale_knowledge_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
+        active = sorted(self._active())
+        out: dict[Any, dict[str, Any]] = {}
+        hits: dict[int, dict[int, tuple]] = {}
+        info: dict[int, tuple] = {}
+        for nid, updated, conf, aid, aname, alabel, rel, outward in self._read(
+            f"UNWIND $ids AS nid MATCH (n:Entity {{id: nid}})-[r:REL]-(a:Entity) WHERE a.id IN $active_ids "
+            f"AND {CURRENT} AND {self._STALE} RETURN nid, n.updated_at, n.p_confidence, a.id, a.name, a.type, r.type, "
+            "CASE WHEN startNode(r) = n THEN 1 ELSE 0 END ORDER BY r.type", ids=keys, active_ids=active,
+        ):
+            info[nid] = (updated, conf)
+            hits.setdefault(nid, {}).setdefault(aid, (aid, aname, alabel, rel, outward))
+        for nid, by_active in hits.items():
+            chosen = [list(by_active[a]) for a in sorted(by_active)][: self._p["cap"]]
+            conf = info[nid][1]
+            out[nid] = {"node_id": nid, "updated_at": info[nid][0],
+                        "node_confidence": int(conf) if conf is not None and conf == int(conf) else conf,
+                        "active": json.dumps(chosen, ensure_ascii=False)}
+        return out
+
+
+def _group(pairs: Any) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for k, v in pairs:
+        out.setdefault(k, []).append(v)
+    return out
