@@ -175,8 +175,7 @@ class ImportDialog(QDialog):
         tree.setHeaderLabels([self.tr("File"), self.tr("Kind"), self.tr("New"), self.tr("Merged"),
                               self.tr("Relations"), self.tr("Unreadable")])
         tree.setRootIsDecorated(True)
-        tree.setUniformRowHeights(False)
-        tree.setWordWrap(True)
+        tree.setTextElideMode(Qt.TextElideMode.ElideRight)  # long reasons: the whole text is in the tooltip
         header = tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
