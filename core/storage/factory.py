@@ -23,7 +23,8 @@ def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = 
         from core.storage.sqlite.store import SqliteGraphStore, utc_now
         from core.storage.sqlite.vectors import SqliteVecStore
 
-        graph = SqliteGraphStore(settings.db, clock=clock or utc_now, read_only=settings.read_only)
+        graph = SqliteGraphStore(settings.db, clock=clock or utc_now, read_only=settings.read_only,
+                                 backup_keep=settings.backup_keep)
         return Stores(graph=graph, vectors=SqliteVecStore(graph))
     if settings.backend == "falkordb":
         from core.storage.cypher.falkordb import FalkorDialect

@@ -92,6 +92,8 @@ def atomic(conn: Connection, *, immediate: bool = True) -> Iterator[Connection]:
 
     ``BEGIN IMMEDIATE`` takes the write lock up front, so two processes never deadlock upgrading
     a read transaction to a write one; the busy timeout makes the second one wait its turn.
+    SQLite's own failures (busy, full disk, damage …) leave as a ``StorageError`` that says
+    what happened and what to do.
     """
     if conn.in_transaction:
         conn.execute("SAVEPOINT nested")
@@ -103,10 +105,70 @@ def atomic(conn: Connection, *, immediate: bool = True) -> Iterator[Connection]:
             raise
         conn.execute("RELEASE nested")
         return
-    conn.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    try:
+        conn.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    except DatabaseError as exc:
+        raise explain(exc, conn) from exc
     try:
         yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
+    except BaseException as exc:
+        if conn.in_transaction:  # SQLite rolls some failures back by itself (a full disk …)
+            conn.execute("ROLLBACK")
+        if isinstance(exc, DatabaseError) and not isinstance(exc, IntegrityError):
+            raise explain(exc, conn) from exc
         raise
-    conn.execute("COMMIT")
+    try:
+        conn.execute("COMMIT")
+    except DatabaseError as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise explain(exc, conn) from exc
+
+
+# Connections whose writes are refused (a damaged file), with the sentence that says why.
+_REFUSALS: dict[int, str] = {}
+
+
+def refuse_writes(conn: Connection, message: str) -> None:
+    """Remember why writes on ``conn`` are denied, for the error its writers get."""
+    _REFUSALS[id(conn)] = message
+
+
+def forget(conn: Connection) -> None:
+    """``conn`` is closing: drop what was remembered about it."""
+    _REFUSALS.pop(id(conn), None)
+
+
+def explain(exc: BaseException, conn: Connection | None = None, path: str | None = None) -> StorageError:
+    """SQLite's error as a ``StorageError`` a person or a model can act on."""
+    text = str(exc)
+    low = text.lower()
+    if conn is not None and "not authorized" in low and id(conn) in _REFUSALS:
+        return StorageError(_REFUSALS[id(conn)])
+    where = path or (_path_of(conn) if conn is not None else None) or "the memory file"
+    if "locked" in low or "busy" in low:
+        return StorageError(
+            f"{where} is busy: another Hipocampo process kept it locked for more than "
+            f"{BUSY_TIMEOUT_MS // 1000} s. Nothing was changed; try again in a moment."
+        )
+    if "full" in low:
+        return StorageError(f"The disk holding {where} is full. Nothing was changed; free some space and try again.")
+    if "malformed" in low or "corrupt" in low or "not a database" in low:
+        return StorageError(
+            f"{where} is damaged ({text}). Nothing was changed; restore a backup with `hipocampo restore` "
+            "(see `hipocampo status`)."
+        )
+    if "readonly" in low or "read-only" in low:
+        return StorageError(f"{where} cannot be written (a read-only file or folder). Nothing was changed.")
+    if "disk i/o" in low:
+        return StorageError(f"Reading or writing {where} failed at the disk ({text}). Nothing was changed; "
+                            "check the disk, then try again.")
+    return StorageError(f"{where}: SQLite reported {text!r}. Nothing was changed.")
+
+
+def _path_of(conn: Connection) -> str | None:
+    try:
+        row = conn.execute("PRAGMA database_list").fetchone()
+    except Exception:  # noqa: BLE001 - only for a message; never fail while explaining a failure
+        return None
+    return row[2] if row and row[2] else None

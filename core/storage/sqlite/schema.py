@@ -14,7 +14,7 @@ from pathlib import Path
 
 from core.errors import SchemaTooNew, StorageError
 from core.storage import files
-from core.storage.sqlite import indexing
+from core.storage.sqlite import backups, indexing
 from core.storage.sqlite.connection import (
     BUSY_TIMEOUT_MS,
     Connection,
@@ -48,7 +48,7 @@ def open_database_read_only(path: Path | str) -> Connection:
     return conn
 
 
-def open_database(path: Path | str) -> Connection:
+def open_database(path: Path | str, *, backup_keep: int = 7) -> Connection:
     """Return a ready connection to ``path``, creating or upgrading the schema as needed.
 
     Raises ``SchemaTooNew`` for a file from a newer Hipocampo and ``StorageError`` for a file that
@@ -65,6 +65,8 @@ def open_database(path: Path | str) -> Connection:
         _refuse_foreign(conn, path_str, version, tables)
         if version == 0 and tables:
             _backup_before_migration(conn, path_str)  # before WAL mode rewrites the header
+        elif 0 < version < SCHEMA_VERSION and backup_keep > 0:
+            backups.make_backup(Path(path_str), "before-migration", keep=backup_keep)
         _set_pragmas(conn)
         with atomic(conn):  # the write lock: nobody else creates or upgrades meanwhile
             version, tables = _inspect(conn, path_str)
@@ -110,9 +112,17 @@ def _refuse_foreign(conn: Connection, path_str: str, version: int, tables: set[s
 
 
 def _inspect(conn: Connection, path: str) -> tuple[int, set[str]]:
+    """(user_version, table names), read together: another process may be creating the schema."""
+    own = not conn.in_transaction
     try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        if own:
+            conn.execute("BEGIN")  # one snapshot for both reads
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        finally:
+            if own and conn.in_transaction:
+                conn.execute("COMMIT")
     except DatabaseError as exc:
         raise StorageError(
             f"{path} is not a database Hipocampo can read ({exc}). Choose another file; "

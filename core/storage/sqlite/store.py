@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.errors import Conflict, InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound, StorageError
 from core.model import (
     AddedObservations,
     Entity,
@@ -32,14 +33,16 @@ from core.model import (
 )
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import activity as activity_log
-from core.storage.sqlite import edits, embedding_state, history, indexing, overview, reads
+from core.storage.sqlite import backups, edits, embedding_state, history, indexing, overview, reads
 from core.storage.sqlite import touched as touch
-from core.storage.sqlite.connection import DatabaseError, atomic
+from core.storage.sqlite.connection import DatabaseError, atomic, forget
+from core.storage.sqlite.integrity import IntegrityGate, damaged_message
 from core.storage.sqlite.reads import IDS
-from core.storage.sqlite.schema import SCHEMA_VERSION, copy_database, open_database, open_database_read_only
+from core.storage.sqlite.schema import SCHEMA_VERSION, open_database, open_database_read_only
 from core.storage.sqlite.vector_cache import VectorCache
 
 Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
 MAX_HOPS = 3
 RANK_AT_MOST = 2000
 
@@ -72,20 +75,66 @@ class SqliteGraphStore:
 
     backend = "sqlite"
 
-    def __init__(self, path: Path | str, *, clock: Clock = utc_now, read_only: bool = False) -> None:
+    def __init__(self, path: Path | str, *, clock: Clock = utc_now, read_only: bool = False,
+                 backup_keep: int = backups.KEEP) -> None:
         self.path = str(path)
         self._clock = clock
         self._lock = threading.RLock()
         self.read_only = read_only
-        self._conn = open_database_read_only(self.path) if read_only else open_database(self.path)
+        self.backup_keep = 0 if read_only else backup_keep
+        self._conn = (open_database_read_only(self.path) if read_only
+                      else open_database(self.path, backup_keep=backup_keep))
         self._totals_cache: tuple[tuple[int, int], tuple[int, int]] | None = None
         self.vector_cache = VectorCache()  # searched by SqliteVecStore; kept here for deletions
+        # quick_check on a thread of its own; writes wait for it, and are refused if it finds damage
+        self.integrity: IntegrityGate | None = None if self.path == ":memory:" else IntegrityGate(
+            self._conn, self.path, self._lock, after_healthy=self._daily_backup, read_only=read_only)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     def close(self) -> None:
         with self._lock:
+            if self.integrity is not None:
+                self.integrity.close()
+            forget(self._conn)
             self._conn.close()
+
+    def salvage(self) -> dict[str, Any]:
+        """What can still be read from a damaged file, in the official JSON shape (see salvage.py)."""
+        from core.storage.sqlite.salvage import salvage
+
+        with self._lock:
+            return salvage(self._conn)
+
+    @property
+    def damage(self) -> str | None:
+        """What the integrity check found wrong with the file (None: healthy, or not checked yet)."""
+        return self.integrity.damage if self.integrity is not None else None
+
+    def refuse_if_damaged(self) -> None:
+        """Wait for the integrity check; raise ``StorageError`` (naming the newest backup) if the
+        file is damaged."""
+        if self.integrity is not None:
+            self.integrity.wait()
+            if self.integrity.message is not None:
+                raise StorageError(self.integrity.message)
+
+    def _daily_backup(self) -> None:
+        if self.backup_keep > 0 and backups.daily_backup_due(Path(self.path)) and self._has_entities():
+            made = backups.make_backup(Path(self.path), "daily", keep=self.backup_keep)
+            log.info("Daily backup of %s: %s", self.path, made)
+
+    def _has_entities(self) -> bool:
+        with self._lock:
+            return self._conn.execute("SELECT EXISTS (SELECT 1 FROM entities)").fetchone()[0] == 1
+
+    def auto_backup(self, reason: str) -> Path | None:
+        """A backup before a risky step (an import), kept with the automatic ones; None when the
+        memory is empty or automatic backups are off. A damaged file is refused instead."""
+        self.refuse_if_damaged()
+        if self.backup_keep <= 0 or self.path == ":memory:" or not self._has_entities():
+            return None
+        return backups.make_backup(Path(self.path), reason, keep=self.backup_keep)
 
     def now(self) -> str:
         return format_ts(self._clock())
@@ -99,11 +148,11 @@ class SqliteGraphStore:
         with self._lock, atomic(self._conn):
             yield
 
-    def backup(self, dest: Path) -> Path:
-        """Write a consistent copy of the database to ``dest`` while it stays in use."""
-        with self._lock:
-            copy_database(Path(self.path), dest, read_only=self.read_only)
-        return dest
+    def backup(self, dest: Path | None = None) -> Path:
+        """Write a consistent copy of the database to ``dest`` (default: a new file in the
+        backups folder) while it stays in use."""
+        return backups.make_backup(Path(self.path), "manual", keep=max(self.backup_keep, 1), dest=dest,
+                                   read_only=self.read_only)
 
     # -- the official memory server's operations ---------------------------------------------
 
@@ -760,7 +809,15 @@ class SqliteGraphStore:
                 report["ok"] = False
                 if report["quick_check"] in ("ok", "not run"):
                     report["quick_check"] = f"damaged: {exc}"
-            return report
+        if self.damage is not None:
+            report["ok"] = False
+            report["quick_check"] = self.damage
+            report["damaged"] = self.integrity.message if self.integrity is not None else self.damage
+        elif not report["ok"]:
+            report["damaged"] = damaged_message(self.path, report["quick_check"])
+        newest = backups.newest_backup(Path(self.path)) if self.path != ":memory:" else None
+        report["newest_backup"] = str(newest) if newest is not None else None
+        return report
 
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
         """The graph as it stood at ``when``: entities, observations and relations as of then."""
@@ -864,7 +921,7 @@ class SqliteGraphStore:
 
     def record_access(self, ids: Sequence[int]) -> None:
         """Note that ``ids`` were recalled together now (one short write)."""
-        if ids:
+        if ids and self.damage is None:  # a damaged file is searched, never written
             with self._lock:
                 embedding_state.record_access(self._conn, ids, self.now())
 
