@@ -83,7 +83,7 @@ def test_status_reports_model_and_hub(db: Path, hub_file: Path) -> None:
 def test_backup_copies_a_database_that_opens(db: Path, hub_file: Path, tmp_path: Path) -> None:
     with Memory.open(db, embeddings="none") as memory:
         memory.create_entities([{"name": "Kept"}])
-    dest = tmp_path / "backups"
+    dest = tmp_path / "copies"  # not backups/ beside the database: that is the automatic backups' folder
     dest.mkdir()
     written = Path(hipocampo(db, hub_file, "backup", str(dest)).stdout.strip())
     assert written.parent == dest and written.name.startswith("cli-backup-")
