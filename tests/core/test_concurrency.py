@@ -1,10 +1,14 @@
-"""Several processes sharing one file (each MCP client spawns its own server): no write is lost."""
+"""Several processes sharing one memory (each MCP client spawns its own server): no write is lost, on
+one SQLite file or on one FalkorDB graph."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from core.memory import Memory
 
@@ -19,13 +23,19 @@ with Memory.open(sys.argv[1]) as m:
 """
 
 
-def test_concurrent_processes_lose_no_writes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "falkordb"])
+def test_concurrent_processes_lose_no_writes(tmp_path: Path, backend: str, request: pytest.FixtureRequest,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    if backend != "sqlite":  # one graph on the session's server, chosen by the environment alone
+        for key, value in request.getfixturevalue("graph_settings").items():
+            monkeypatch.setenv(f"HIPOCAMPO_{key.upper()}", str(value))
     db = tmp_path / "shared.db"
     with Memory.open(db) as m:
+        assert m.graph.backend == backend
         m.create_entities([{"name": "shared"}])
     writers = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(db), f"proc{p}", "20"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
         for p in range(3)
     ]
     for w in writers:

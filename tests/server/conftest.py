@@ -1,4 +1,4 @@
-"""The MCP server driven by the SDK's in-memory client, over a real SQLite file."""
+"""The MCP server driven by the SDK's in-memory client, over a real SQLite file and a real FalkorDB graph."""
 
 from __future__ import annotations
 
@@ -24,10 +24,12 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-def mem(tmp_path: Path, clock: SteppingClock) -> Iterator[Memory]:
-    """Full text only: these tests are about the tools, not about embeddings."""
-    with Memory(Settings(db=tmp_path / "server.db", embeddings="none"), clock=clock) as m:
+@pytest.fixture(params=["sqlite", "falkordb"])
+def mem(tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest) -> Iterator[Memory]:
+    """Full text only: these tests are about the tools, not about embeddings. Every backend (FalkorDB
+    on the session's server)."""
+    server = request.getfixturevalue("graph_settings") if request.param != "sqlite" else {}
+    with Memory(Settings(db=tmp_path / "server.db", embeddings="none", **server), clock=clock) as m:
         yield m
 
 

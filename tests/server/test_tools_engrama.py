@@ -191,7 +191,9 @@ async def test_status_describes_the_memory(client: Client, mem: Memory) -> None:
     await ok(client, "engrama_remember", {"label": "Person", "properties": {"name": "Ada"}})
     status = await ok(client, "engrama_status", {})
     assert status["server"] == "hipocampo" and status["ok"] is True
-    assert status["database"] == str(mem.settings.db)
+    where = str(mem.settings.db) if mem.graph.backend == "sqlite" else (
+        f"{mem.settings.graph_url} graph {mem.settings.graph_name}")  # the server and graph, no password
+    assert status["database"] == where
     assert status["labels"] == {"Person": 1} and status["counts"]["entities"] == 1
     assert status["embeddings"]["provider"] == "none"
     if hasattr(Memory, "insight_counts"):

@@ -65,7 +65,9 @@ class FalkorDialect:
             kwargs["username"] = user
         if password:
             kwargs["password"] = password
-        self.url = url
+        # Shown in status and logs: the server without any credentials in the URL.
+        self.url = parsed._replace(netloc=parsed.hostname + (f":{parsed.port}" if parsed.port else "")).geturl() \
+            if parsed.hostname else url
         self.graph_name = graph_name
         self.version_key = f"hipocampo:{graph_name}:version"
         try:
