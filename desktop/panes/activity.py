@@ -291,7 +291,7 @@ class ActivityPane(QWidget):
             self._show_empty()
         self._update_undo_button()
         if before_id is not None or self.model.rowCount() < MORE_WHEN_WITHIN_ROWS:
-            QTimer.singleShot(0, self.on_scrolled)  # a page that hid grouped rows may not fill the view
+            QTimer.singleShot(0, self, self.on_scrolled)  # a page that hid grouped rows may not fill the view
 
     def on_read_failed(self, message: str) -> None:
         self._loading_more = False
