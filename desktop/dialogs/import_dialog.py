@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QDialog,
@@ -33,24 +33,20 @@ PREVIEW, WORKING, SUMMARY = 0, 1, 2
 NAMES_SHOWN = 12  # merged entity names listed under a file before "and N more"
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ImportDialog", text)
-
-
 def format_label(fmt: str | None) -> str:
     """What kind of file an import format is, for people."""
     return {
-        "jsonl": _t("Official memory file (JSONL)"),
-        "ndjson": _t("Engrama export (NDJSON)"),
-        "sqlite": _t("Memory database (MCP Memory v2 / Hipocampo)"),
-        "markdown": _t("Markdown / text notes"),
-    }.get(fmt or "", _t("Cannot be imported"))
+        "jsonl": ImportDialog.tr("Official memory file (JSONL)"),
+        "ndjson": ImportDialog.tr("Engrama export (NDJSON)"),
+        "sqlite": ImportDialog.tr("Memory database (MCP Memory v2 / Hipocampo)"),
+        "markdown": ImportDialog.tr("Markdown / text notes"),
+    }.get(fmt or "", ImportDialog.tr("Cannot be imported"))
 
 
 def _names(names: list[str], total: int) -> str:
     shown = ", ".join(names[:NAMES_SHOWN])
     rest = total - min(len(names), NAMES_SHOWN)
-    return shown + (_t(" and {n} more").format(n=rest) if rest > 0 else "")
+    return shown + (ImportDialog.tr(" and {n} more").format(n=rest) if rest > 0 else "")
 
 
 def _n(n: int, one: str, many: str) -> str:
@@ -60,29 +56,29 @@ def _n(n: int, one: str, many: str) -> str:
 
 def counts_sentence(plan: ImportPlan, *, done: bool) -> str:
     """One or two sentences: what the import adds (preview) or added (summary)."""
-    new = _n(plan.entities_new, _t("{n} new entity"), _t("{n} new entities"))
-    merged = _n(plan.entities_merged, _t("{n} existing one"), _t("{n} existing ones"))
-    relations = _n(plan.relations_new, _t("{n} new relation"), _t("{n} new relations"))
+    new = _n(plan.entities_new, ImportDialog.tr("{n} new entity"), ImportDialog.tr("{n} new entities"))
+    merged = _n(plan.entities_merged, ImportDialog.tr("{n} existing one"), ImportDialog.tr("{n} existing ones"))
+    relations = _n(plan.relations_new, ImportDialog.tr("{n} new relation"), ImportDialog.tr("{n} new relations"))
     if done:
-        first = (_t("Added {new} and {relations}, and added to {merged}.") if plan.entities_merged
-                 else _t("Added {new} and {relations}."))
+        first = (ImportDialog.tr("Added {new} and {relations}, and added to {merged}.") if plan.entities_merged
+                 else ImportDialog.tr("Added {new} and {relations}."))
     else:
         new = new[:1].upper() + new[1:]
-        first = (_t("{new}, {relations}; adds to {merged}.") if plan.entities_merged
-                 else _t("{new}, {relations}."))
+        first = (ImportDialog.tr("{new}, {relations}; adds to {merged}.") if plan.entities_merged
+                 else ImportDialog.tr("{new}, {relations}."))
     parts = [first.format(new=new, relations=relations, merged=merged)]
     if plan.skipped:
-        parts.append(_n(plan.skipped, _t("{n} record is already in the memory."),
-                        _t("{n} records are already in the memory.")))
+        parts.append(_n(plan.skipped, ImportDialog.tr("{n} record is already in the memory."),
+                        ImportDialog.tr("{n} records are already in the memory.")))
     if plan.errors:
-        parts.append(_n(plan.errors, _t("{n} record could not be read and was skipped."),
-                        _t("{n} records could not be read and were skipped.")) if done else
-                     _n(plan.errors, _t("{n} record cannot be read and will be skipped."),
-                        _t("{n} records cannot be read and will be skipped.")))
+        parts.append(_n(plan.errors, ImportDialog.tr("{n} record could not be read and was skipped."),
+                        ImportDialog.tr("{n} records could not be read and were skipped.")) if done else
+                     _n(plan.errors, ImportDialog.tr("{n} record cannot be read and will be skipped."),
+                        ImportDialog.tr("{n} records cannot be read and will be skipped.")))
     failed = [f for f in plan.files if f.failure]
     if failed:
-        parts.append(_n(len(failed), _t("{n} file cannot be imported at all."),
-                        _t("{n} files cannot be imported at all.")))
+        parts.append(_n(len(failed), ImportDialog.tr("{n} file cannot be imported at all."),
+                        ImportDialog.tr("{n} files cannot be imported at all.")))
     return " ".join(parts)
 
 
