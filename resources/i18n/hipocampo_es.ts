@@ -1421,147 +1421,267 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="103"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="39"/>
+        <source>Official memory file (JSONL)</source>
+        <translation>Archivo de memoria oficial (JSONL)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="40"/>
+        <source>Engrama export (NDJSON)</source>
+        <translation>Exportación de Engrama (NDJSON)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="41"/>
+        <source>Memory database (MCP Memory v2 / Hipocampo)</source>
+        <translation>Base de datos de memoria (MCP Memory v2 / Hipocampo)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="42"/>
+        <source>Markdown / text notes</source>
+        <translation>Notas en Markdown / texto</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
+        <source>Cannot be imported</source>
+        <translation>No se puede importar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="49"/>
+        <source> and {n} more</source>
+        <translation> y {n} más</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="59"/>
+        <source>{n} new entity</source>
+        <translation>{n} entidad nueva</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="59"/>
+        <source>{n} new entities</source>
+        <translation>{n} entidades nuevas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <source>{n} existing one</source>
+        <translation>{n} existente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <source>{n} existing ones</source>
+        <translation>{n} existentes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <source>{n} new relation</source>
+        <translation>{n} relación nueva</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <source>{n} new relations</source>
+        <translation>{n} relaciones nuevas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="63"/>
+        <source>Added {new} and {relations}, and added to {merged}.</source>
+        <translation>Se añadieron {new} y {relations}, y se añadió a {merged}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="64"/>
+        <source>Added {new} and {relations}.</source>
+        <translation>Se añadieron {new} y {relations}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="67"/>
+        <source>{new}, {relations}; adds to {merged}.</source>
+        <translation>{new}, {relations}; añade a {merged}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="68"/>
+        <source>{new}, {relations}.</source>
+        <translation>{new}, {relations}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="71"/>
+        <source>{n} record is already in the memory.</source>
+        <translation>{n} registro ya está en la memoria.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="72"/>
+        <source>{n} records are already in the memory.</source>
+        <translation>{n} registros ya están en la memoria.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="74"/>
+        <source>{n} record could not be read and was skipped.</source>
+        <translation>{n} registro no se pudo leer y se omitió.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="75"/>
+        <source>{n} records could not be read and were skipped.</source>
+        <translation>{n} registros no se pudieron leer y se omitieron.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
+        <source>{n} record cannot be read and will be skipped.</source>
+        <translation>{n} registro no se puede leer y se omitirá.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
+        <source>{n} records cannot be read and will be skipped.</source>
+        <translation>{n} registros no se pueden leer y se omitirán.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="80"/>
+        <source>{n} file cannot be imported at all.</source>
+        <translation>{n} archivo no se puede importar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="81"/>
+        <source>{n} files cannot be imported at all.</source>
+        <translation>{n} archivos no se pueden importar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="99"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="124"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="120"/>
         <source>Import</source>
         <translation>Importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="157"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="153"/>
         <source>Cancelling undoes the whole import: the memory stays exactly as it was.</source>
         <translation>Cancelar deshace toda la importación: la memoria queda exactamente como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
         <source>File</source>
         <translation>Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
         <source>Kind</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
         <source>New</source>
         <translation>Nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
         <source>Merged</source>
         <translation>Combinadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="176"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="176"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>Unreadable</source>
         <translation>Ilegibles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="190"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="186"/>
         <source>Checking what would change…</source>
         <translation>Comprobando qué cambiaría…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="191"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
         <source>Reading {n} file(s); nothing is written yet.</source>
         <translation>Leyendo {n} archivo(s); todavía no se escribe nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="215"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="211"/>
         <source>Nothing new to import</source>
         <translation>Nada nuevo que importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="217"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="213"/>
         <source>Ready to import</source>
         <translation>Listo para importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="229"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="225"/>
         <source>Importing…</source>
         <translation>Importando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="236"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="232"/>
         <source>Cancel import</source>
         <translation>Cancelar la importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="237"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="233"/>
         <source>Stop and undo everything this import wrote</source>
         <translation>Detener y deshacer todo lo que escribió esta importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="246"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="242"/>
         <source>Reading {name}…</source>
         <translation>Leyendo {name}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="254"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="250"/>
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="255"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="251"/>
         <source>Undoing what was written so far…</source>
         <translation>Deshaciendo lo escrito hasta ahora…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="264"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="260"/>
         <source>Import cancelled</source>
         <translation>Importación cancelada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="265"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="261"/>
         <source>Nothing was imported: the memory is exactly as it was before.</source>
         <translation>No se importó nada: la memoria está exactamente como antes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="268"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="264"/>
         <source>Import finished</source>
         <translation>Importación terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="282"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="278"/>
         <source>These files cannot be read</source>
         <translation>Estos archivos no se pueden leer</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="284"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="280"/>
         <source>The import failed</source>
         <translation>La importación falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="285"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="281"/>
         <source>{reason} Nothing was imported: the memory is as it was.</source>
         <translation>{reason} No se importó nada: la memoria está como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="338"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="334"/>
         <source>Added to: {names}</source>
         <translation>Se añadió a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="338"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="334"/>
         <source>Adds to: {names}</source>
         <translation>Añade a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="344"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="340"/>
         <source>{where}: {reason}</source>
         <translation>{where}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="349"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="345"/>
         <source>…and {n} more unreadable records</source>
         <translation>…y {n} registros ilegibles más</translation>
     </message>
@@ -2415,52 +2535,52 @@ Conectados: {names}</translation>
         <translation>Solo se buscan palabras hasta que se indexen {count} entidades (van {done} de {total}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="329"/>
+        <location filename="../../desktop/panes/search.py" line="330"/>
         <source>The first {count} entities that contain “{query}”.</source>
         <translation>Las primeras {count} entidades que contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="330"/>
+        <location filename="../../desktop/panes/search.py" line="331"/>
         <source>1 entity contains “{query}”.</source>
         <translation>1 entidad contiene «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="331"/>
+        <location filename="../../desktop/panes/search.py" line="332"/>
         <source>{count} entities contain “{query}”.</source>
         <translation>{count} entidades contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="344"/>
+        <location filename="../../desktop/panes/search.py" line="345"/>
         <source>No entity contains “{query}”.&lt;br&gt;Try &lt;b&gt;Meaning&lt;/b&gt; to find related memories.</source>
         <translation>Ninguna entidad contiene «{query}».&lt;br&gt;Prueba &lt;b&gt;Significado&lt;/b&gt; para encontrar recuerdos relacionados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="346"/>
+        <location filename="../../desktop/panes/search.py" line="347"/>
         <source>Nothing found for “{query}”.&lt;br&gt;Try other words, or all types.</source>
         <translation>No se encontró nada para «{query}».&lt;br&gt;Prueba otras palabras o todos los tipos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="350"/>
+        <location filename="../../desktop/panes/search.py" line="351"/>
         <source>Nothing to search yet</source>
         <translation>Todavía no hay nada que buscar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="351"/>
+        <location filename="../../desktop/panes/search.py" line="352"/>
         <source>What your assistants remember — people, projects, decisions — can be searched here as soon as they write it, by meaning or by exact text.</source>
         <translation>Lo que recuerdan tus asistentes —personas, proyectos, decisiones— se puede buscar aquí en cuanto lo escriben, por significado o por texto exacto.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="355"/>
+        <location filename="../../desktop/panes/search.py" line="356"/>
         <source>Search everything your assistants remembered</source>
         <translation>Busca en todo lo que recuerdan tus asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="356"/>
+        <location filename="../../desktop/panes/search.py" line="357"/>
         <source>&lt;b&gt;Meaning&lt;/b&gt; finds related ideas in any language, even in other words. &lt;b&gt;Exact text&lt;/b&gt; finds the letters you type, ignoring case and accents.</source>
         <translation>&lt;b&gt;Significado&lt;/b&gt; encuentra conceptos relacionados en cualquier idioma, aunque se digan con otras palabras. &lt;b&gt;Texto exacto&lt;/b&gt; encuentra las letras que escribes, sin distinguir mayúsculas ni acentos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="358"/>
+        <location filename="../../desktop/panes/search.py" line="359"/>
         <source>↑ ↓ move through the results; Enter opens one.</source>
         <translation>↑ ↓ recorren los resultados; Intro abre uno.</translation>
     </message>
