@@ -74,6 +74,8 @@ class Upstream:
                 if self._client is not None:
                     return self._client
                 error = outcome.get("error")
+                if not use_local and error is not None and not is_connection_error(error):
+                    raise error  # the hub answered, with an error: not a reason to go around it
                 if not use_local:
                     log.warning(
                         "The Hipocampo hub at %s cannot be reached (%s); using %s directly.",
@@ -149,6 +151,17 @@ def _failure(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
 
 
+def is_connection_error(exc: BaseException) -> bool:
+    """True when ``exc`` says the hub cannot be reached (refused, reset, timed out, closed),
+    also inside the exception groups task groups raise; False for anything the hub answered."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(is_connection_error(e) for e in exc.exceptions)
+    if isinstance(exc, MCPError):
+        return exc.code == types.CONNECTION_CLOSED
+    return isinstance(exc, (httpx2.TransportError, OSError, anyio.BrokenResourceError,
+                            anyio.ClosedResourceError, anyio.EndOfStream))
+
+
 class HubLost(Exception):
     """The hub went away while a request was on its way; it may or may not have been applied."""
 
@@ -170,8 +183,10 @@ async def _forward(
         if exc.code != types.CONNECTION_CLOSED:
             raise
         lost: Exception = exc
-    except Exception as exc:  # the transport failed (connection refused, reset …)
-        lost = exc
+    except Exception as exc:
+        if not is_connection_error(exc):
+            raise
+        lost = exc  # the transport failed (connection refused, reset …)
     upstream.broken()
     if not retry:
         raise HubLost(repr(lost)) from lost

@@ -13,16 +13,18 @@ a hub runs. ``HIPOCAMPO_ENDPOINT_FILE`` points somewhere else (tests, several pr
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import os
 import secrets
-import sys
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+from core.processes import pid_alive
 from core.settings import APP_NAME
 
 log = logging.getLogger(__name__)
@@ -30,6 +32,7 @@ log = logging.getLogger(__name__)
 ENV_ENDPOINT_FILE = "HIPOCAMPO_ENDPOINT_FILE"
 MCP_PATH = "/mcp"
 HEALTH_PATH = "/health"
+HELLO_PATH = "/hello"  # answered without the token: the hub proves it knows it (see hub_proof)
 _RUNNING_KEYS = ("port", "pid", "db", "url")
 
 
@@ -96,14 +99,37 @@ def withdraw(path: Path | None = None) -> None:
     _write(path, data)
 
 
+def hub_proof(token: str, nonce: str, port: int) -> str:
+    """What a hub answers to ``nonce``: an HMAC of it under the token, so a client can tell the
+    real hub from whatever else listens on its port before it sends the token there."""
+    message = f"hipocampo-hub:{port}:{nonce}".encode()
+    return hmac.new(token.encode(), message, hashlib.sha256).hexdigest()
+
+
+def verify_hub(port: int, token: str, *, timeout: float = 1.0) -> bool:
+    """True only if whatever listens on ``port`` proves it knows ``token`` (without being sent it)."""
+    import httpx  # only when a hub file exists: most starts have none
+
+    nonce = secrets.token_hex(32)
+    try:
+        response = httpx.get(f"http://127.0.0.1:{port}{HELLO_PATH}", params={"nonce": nonce}, timeout=timeout)
+        proof = response.json().get("proof") if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return False
+    return isinstance(proof, str) and hmac.compare_digest(proof, hub_proof(token, nonce, port))
+
+
 def probe(data: dict[str, Any], *, timeout: float = 1.0) -> dict[str, Any] | None:
-    """Ask the hub in ``data`` whether it is alive; its health record, or None if it does not answer."""
+    """Ask the hub in ``data`` whether it is alive; its health record, or None if it does not answer.
+    The token is sent only after the listener proved it is the hub (``verify_hub``)."""
     port, token = data.get("port"), data.get("token")
     if not isinstance(port, int) or not isinstance(token, str):
         return None
-    try:
-        import httpx  # only when a hub file exists: most starts have none
+    if not verify_hub(port, token, timeout=timeout):
+        return None
+    import httpx
 
+    try:
         response = httpx.get(
             f"http://127.0.0.1:{port}{HEALTH_PATH}",
             timeout=timeout,
@@ -123,11 +149,11 @@ def probe(data: dict[str, Any], *, timeout: float = 1.0) -> dict[str, Any] | Non
 def live_hub(db: str, *, path: Path | None = None) -> dict[str, Any] | None:
     """The hub file's content if a hub is running *for this database* and answers; else None."""
     data = read_endpoint(path)
-    if not data.get("port") or not _process_alive(data.get("pid")):
-        return None  # never show the token to whatever took over a dead hub's port
+    if not data.get("port") or not pid_alive(data.get("pid")):
+        return None  # a dead hub: nothing to ask (probe would refuse an impostor anyway)
     health = probe(data)
     if health is None:
-        log.info("The hub in %s does not answer; running in-process.", path or endpoint_file())
+        log.info("No Hipocampo hub proves itself at the port in %s; running in-process.", path or endpoint_file())
         return None
     if not _same_file(health.get("db"), db):
         log.info("The hub serves %s, not %s; running in-process.", health.get("db"), db)
@@ -138,22 +164,9 @@ def live_hub(db: str, *, path: Path | None = None) -> dict[str, Any] | None:
 def running_hub(path: Path | None = None) -> dict[str, Any] | None:
     """The hub the endpoint file names, if another process runs it and it answers; else None."""
     data = read_endpoint(path)
-    if not data.get("port") or data.get("pid") == os.getpid() or not _process_alive(data.get("pid")):
+    if not data.get("port") or data.get("pid") == os.getpid() or not pid_alive(data.get("pid")):
         return None
     return data if probe(data) is not None else None
-
-
-def _process_alive(pid: Any) -> bool:
-    """False only when ``pid`` certainly names no running process (POSIX); True otherwise."""
-    if not isinstance(pid, int) or sys.platform == "win32":  # os.kill(pid, 0) is not a probe there
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, another user's
-        return True
-    return True
 
 
 def _same_file(a: Any, b: str) -> bool:

@@ -6,6 +6,10 @@ Three checks wrap the SDK's app, before anything reaches MCP:
 - an ``Origin``, when a browser sends one, must be a loopback origin;
 - ``Authorization: Bearer <token>``, the token from the hub file only the user can read.
 
+One path needs no token: ``/hello?nonce=…`` answers an HMAC of the nonce under the token, so a
+client checks that the hub is really there before it sends the token (a port taken over by
+another program after the hub died never sees it).
+
 ``serve_http`` runs uvicorn on a socket it binds itself (port 0 picks a free one), so the port is
 known before the first request and can be published at once.
 """
@@ -24,7 +28,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import anyio
 import uvicorn
@@ -54,6 +58,8 @@ class LocalOnly:
     def __init__(self, app: ASGIApp, *, token: str, port: int) -> None:
         self.app = app
         self._expected = f"Bearer {token}".encode()
+        self._token = token
+        self._port = port
         self._hosts = {f"{h}:{port}".encode() for h in SERVED_HOSTS}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -61,6 +67,9 @@ class LocalOnly:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
+        if scope["type"] == "http" and scope.get("path") == hubfile.HELLO_PATH:
+            await self._hello(scope, receive, send, headers)
+            return
         refusal = self._refusal(headers)
         if refusal is not None:
             status, message = refusal
@@ -69,13 +78,26 @@ class LocalOnly:
             return
         await self.app(scope, receive, send)
 
-    def _refusal(self, headers: dict[bytes, bytes]) -> tuple[int, str] | None:
+    async def _hello(self, scope: Scope, receive: Receive, send: Send, headers: dict[bytes, bytes]) -> None:
+        """Prove to a client that this is the hub (it knows the token) before the client sends it:
+        an HMAC of the client's nonce. Host and Origin are checked as for any request."""
+        refusal = self._refusal(headers, token_needed=False)
+        nonce = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("nonce", [""])[0]
+        if refusal is None and not 16 <= len(nonce) <= 256:
+            refusal = (400, "Send a nonce of 16 to 256 characters.")
+        if refusal is not None:
+            await JSONResponse({"error": refusal[1]}, status_code=refusal[0])(scope, receive, send)
+            return
+        proof = hubfile.hub_proof(self._token, nonce, self._port)
+        await JSONResponse({"server": "hipocampo", "proof": proof})(scope, receive, send)
+
+    def _refusal(self, headers: dict[bytes, bytes], *, token_needed: bool = True) -> tuple[int, str] | None:
         if headers.get(b"host", b"").lower() not in self._hosts:
             return 421, "Misdirected request: this server answers only as 127.0.0.1 or localhost."
         origin = headers.get(b"origin")
         if origin is not None and not is_loopback_origin(origin.decode("latin-1")):
             return 403, "Forbidden origin: only pages served from this machine may call this server."
-        if not secrets.compare_digest(headers.get(b"authorization", b""), self._expected):
+        if token_needed and not secrets.compare_digest(headers.get(b"authorization", b""), self._expected):
             return 401, "Missing or wrong bearer token (see the hub file, endpoint.json)."
         return None
 

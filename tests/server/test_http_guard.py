@@ -134,41 +134,59 @@ def test_a_dead_or_missing_hub_is_not_live(tmp_path: Path) -> None:
     assert hubfile.live_hub("/x.db", path=path) is None
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="process probing is POSIX-only")
-def test_the_token_is_not_sent_to_a_port_whose_hub_died(tmp_path: Path) -> None:
-    import http.server
-    import threading
+def test_hello_proves_the_hub_knows_the_token_without_asking_for_it(http: TestClient) -> None:
+    nonce = "n" * 64
+    answer = http.get("/hello", params={"nonce": nonce}, headers=HEADERS)
+    assert answer.status_code == 200
+    assert answer.json()["proof"] == hubfile.hub_proof(TOKEN, nonce, PORT)
+    assert answer.json()["proof"] != hubfile.hub_proof("another token" * 4, nonce, PORT)
+    assert http.get("/hello", params={"nonce": "short"}, headers=HEADERS).status_code == 400
+    assert http.get("/hello", params={"nonce": nonce}, headers={**HEADERS, "Host": "evil:8123"}).status_code == 421
+    assert http.get("/hello", params={"nonce": nonce},
+                    headers={**HEADERS, "Origin": "https://evil.example"}).status_code == 403
 
-    seen: list[str] = []
 
-    class Impostor(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-            seen.append(self.headers.get("Authorization", ""))
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(b'{"ok": true, "db": "/x.db"}')
+class Impostor:
+    """Whatever else listens on a hub's old port: it answers like a hub and records what it is sent."""
 
-        def log_message(self, *args: object) -> None:
-            pass
+    def __init__(self, proof: str | None) -> None:
+        import http.server
+        import threading
 
-    server = http.server.HTTPServer(("127.0.0.1", 0), Impostor)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.seen: list[str] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                outer.seen.append(self.headers.get("Authorization", ""))
+                body = {"proof": proof} if self.path.startswith("/hello") else {"ok": True, "db": "/x.db"}
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(json.dumps(body).encode())
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.port = self.server.server_port
+
+
+@pytest.mark.parametrize("proof", [None, "0" * 64, hubfile.hub_proof("a guessed token" * 3, "x" * 64, 1)])
+def test_the_token_is_never_sent_to_a_listener_that_cannot_prove_it_is_the_hub(
+        tmp_path: Path, proof: str | None) -> None:
+    impostor = Impostor(proof)
     try:
-        dead = subprocess.run(
-            [sys.executable, "-c", "import os; print(os.getpid())"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
         path = tmp_path / "endpoint.json"
-        path.write_text(json.dumps({"token": TOKEN, "port": server.server_port, "pid": int(dead.stdout)}))
-        assert hubfile.live_hub("/x.db", path=path) is None
-        assert seen == []
-        path.write_text(json.dumps({"token": TOKEN, "port": server.server_port, "pid": os.getpid()}))
-        assert hubfile.live_hub("/x.db", path=path) is not None  # alive and answering: trusted
-        assert seen == [f"Bearer {TOKEN}"]
+        for pid in (int(dead.stdout), os.getpid()):  # the hub died, or its pid was reused
+            path.write_text(json.dumps({"token": TOKEN, "port": impostor.port, "pid": pid}))
+            assert hubfile.live_hub("/x.db", path=path) is None
+            assert hubfile.probe(hubfile.read_endpoint(path)) is None
+        assert all(TOKEN not in seen for seen in impostor.seen)
     finally:
-        server.shutdown()
+        impostor.server.shutdown()
 
 
 def test_env_var_moves_the_hub_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
