@@ -1,0 +1,118 @@
+; Hipocampo's Windows installer (Inno Setup 6).
+;
+; Build the bundle first (./dev package, or: pyinstaller packaging\hipocampo.spec), then:
+;   iscc installer.iss
+; The installer lands in dist\. It installs for the current user only (no administrator rights),
+; into %LOCALAPPDATA%\Programs\Hipocampo. The memory, settings and logs live in the user's own
+; folders (%LOCALAPPDATA%\hipocampo), never beside the program: uninstalling keeps them unless the
+; user asks for them to go.
+
+; The version is read from pyproject.toml at build time (the line `version = "x.y.z"` under
+; [project]); `iscc /DAppVersion=x.y.z installer.iss` overrides it.
+#ifndef AppVersion
+  #define PyProject FileOpen(AddBackslash(SourcePath) + "pyproject.toml")
+  #if !PyProject
+    #error pyproject.toml not found beside installer.iss
+  #endif
+  #define AppVersion ""
+  #sub ReadVersionLine
+    #define Line Trim(FileRead(PyProject))
+    #if Pos('version = "', Line) == 1
+      #define AppVersion Copy(Line, 12, Len(Line) - 12)
+    #endif
+  #endsub
+  #for {0; AppVersion == "" && !FileEof(PyProject); 0} ReadVersionLine
+  #expr FileClose(PyProject)
+  #if AppVersion == ""
+    #error No version = "..." line in pyproject.toml
+  #endif
+#endif
+
+#define AppName "Hipocampo"
+#define AppExe "Hipocampo.exe"
+#define Bundle "dist\Hipocampo"
+#define DataDir "{localappdata}\hipocampo"
+
+[Setup]
+AppId={{6D0F3C52-6A3B-4B8E-9B0E-5E3A2C8F4D17}
+AppName={#AppName}
+AppVersion={#AppVersion}
+AppVerName={#AppName} {#AppVersion}
+AppPublisher=Hipocampo
+DefaultDirName={autopf}\{#AppName}
+DefaultGroupName={#AppName}
+DisableProgramGroupPage=yes
+PrivilegesRequired=lowest
+PrivilegesRequiredOverridesAllowed=dialog
+ArchitecturesAllowed=x64compatible
+ArchitecturesInstallIn64BitMode=x64compatible
+SetupIconFile={#Bundle}\_internal\resources\icons\hipocampo.ico
+UninstallDisplayIcon={app}\{#AppExe}
+UninstallDisplayName={#AppName}
+OutputDir=dist
+OutputBaseFilename=Hipocampo-{#AppVersion}-windows-x64-setup
+Compression=lzma2/max
+SolidCompression=yes
+WizardStyle=modern
+ChangesAssociations=yes
+CloseApplications=yes
+
+[Languages]
+Name: "english"; MessagesFile: "compiler:Default.isl"
+Name: "spanish"; MessagesFile: "compiler:Languages\Spanish.isl"
+
+[CustomMessages]
+english.StartWithWindows=Start Hipocampo in the tray when I sign in
+spanish.StartWithWindows=Iniciar Hipocampo en la bandeja al entrar en Windows
+english.OpenWithJsonl=Offer Hipocampo in "Open with" for .jsonl memory files
+spanish.OpenWithJsonl=Ofrecer Hipocampo en "Abrir con" para archivos de memoria .jsonl
+english.MemoryFile=Hipocampo memory
+spanish.MemoryFile=Memoria de Hipocampo
+english.RemoveMemory=Also delete your memory, settings and logs (%1)?%n%nChoose No to keep them for a later install.
+spanish.RemoveMemory=¿Borrar también tu memoria, ajustes y registros (%1)?%n%nElige No para conservarlos para una instalación posterior.
+
+[Tasks]
+Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{cm:AdditionalIcons}"; Flags: unchecked
+Name: "autostart"; Description: "{cm:StartWithWindows}"; Flags: unchecked
+Name: "openwith"; Description: "{cm:OpenWithJsonl}"
+
+[Files]
+Source: "{#Bundle}\{#AppExe}"; DestDir: "{app}"; Flags: ignoreversion
+Source: "{#Bundle}\_internal\*"; DestDir: "{app}\_internal"; Flags: ignoreversion recursesubdirs createallsubdirs
+
+[Icons]
+Name: "{autoprograms}\{#AppName}"; Filename: "{app}\{#AppExe}"
+Name: "{autodesktop}\{#AppName}"; Filename: "{app}\{#AppExe}"; Tasks: desktopicon
+
+[Registry]
+; The same value the app's own "start with the system" setting writes (desktop/autostart.py).
+Root: HKCU; Subkey: "Software\Microsoft\Windows\CurrentVersion\Run"; ValueType: string; ValueName: "Hipocampo"; ValueData: """{app}\{#AppExe}"" --tray"; Flags: uninsdeletevalue; Tasks: autostart
+Root: HKCU; Subkey: "Software\Classes\.jsonl\OpenWithProgids"; ValueType: string; ValueName: "Hipocampo.Memory"; ValueData: ""; Flags: uninsdeletevalue; Tasks: openwith
+Root: HKCU; Subkey: "Software\Classes\Hipocampo.Memory"; ValueType: string; ValueName: ""; ValueData: "{cm:MemoryFile}"; Flags: uninsdeletekey; Tasks: openwith
+Root: HKCU; Subkey: "Software\Classes\Hipocampo.Memory\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\{#AppExe},0"; Tasks: openwith
+Root: HKCU; Subkey: "Software\Classes\Hipocampo.Memory\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\{#AppExe}"" ""%1"""; Tasks: openwith
+
+[Run]
+Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags: nowait postinstall skipifsilent
+
+[UninstallRun]
+; Quit a running app (and its tray icon) so its files can be removed.
+Filename: "{sys}\taskkill.exe"; Parameters: "/IM {#AppExe} /T /F"; Flags: runhidden; RunOnceId: "StopHipocampo"
+
+[Code]
+procedure CurUninstallStepChanged(CurUninstallStep: TUninstallStep);
+var
+  DataDir: String;
+begin
+  if CurUninstallStep = usPostUninstall then
+  begin
+    DataDir := ExpandConstant('{#DataDir}');
+    if DirExists(DataDir) and not UninstallSilent() then
+      if MsgBox(FmtMessage(CustomMessage('RemoveMemory'), [DataDir]), mbConfirmation, MB_YESNO or MB_DEFBUTTON2) = IDYES then
+      begin
+        DelTree(DataDir, True, True, True);
+        { the window layout Qt keeps in the registry (QSettings "Hipocampo") }
+        RegDeleteKeyIncludingSubkeys(HKCU, 'Software\Hipocampo');
+      end;
+  end;
+end;
