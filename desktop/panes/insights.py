@@ -183,6 +183,7 @@ class InsightsPane(QWidget):
         splitter.addWidget(self._details())
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([400, 600])  # 2:3 from the start: size hints alone squeezed the list (longer languages)
         splitter.setChildrenCollapsible(False)
         return splitter
 
