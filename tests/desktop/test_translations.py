@@ -107,7 +107,8 @@ def test_every_string_in_the_sources_is_translated(tmp_path: Path, language: str
 
 
 def test_translation_calls_take_literal_text() -> None:
-    """lupdate reads the text at the call: an f-string, a variable or a helper hides it (never translated)."""
+    """lupdate reads the text and the context at the call: an f-string, a variable, a helper or
+    ``self.other.tr()`` hides them (the string is never translated)."""
     problems = []
     for path in sorted((ROOT / "desktop").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -119,13 +120,17 @@ def test_translation_calls_take_literal_text() -> None:
                 texts = node.args[:2]
             elif called == "tr" or called.endswith(".tr"):
                 texts = node.args[:1]
+                owner = called.removesuffix("tr").removesuffix(".")
+                if owner != "self" and not re.fullmatch(r"[A-Z]\w*", owner):
+                    problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: lupdate files {called}() under the "
+                                    f"context {owner!r}, which no class is called: use self.tr() or SomeClass.tr()")
             else:
                 continue  # painter.translate(x, y), str.translate(table)…
             for text in texts:
                 if not (isinstance(text, ast.Constant) and isinstance(text.value, str)):
                     problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)[:100]}")
-    assert not problems, "tr()/translate() needs literal strings (format after: tr('… {name}').format(name=…)):\n" \
-        + "\n".join(problems)
+    assert not problems, "Translation calls lupdate cannot read (pass literal text, format after: " \
+        "tr('… {name}').format(name=…)):\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("language", sorted(tools.LANGUAGES))
