@@ -1,0 +1,118 @@
+"""The frozen app's size and start-up (``./dev package`` first).
+
+- size of ``dist/Hipocampo`` unpacked, and packed as tar+gzip (what the Linux tarball is), tar+xz
+  (what the .deb and the Windows installer's LZMA come close to) and tar+zstd;
+- start to the window shown: the app under Xvfb (Qt's real xcb plugin), polled with ``xwininfo``
+  until a top-level window named Hipocampo is viewable; each run with a new HOME (a first start:
+  new memory, first-run screen);
+- start to the first tools/list: ``Hipocampo mcp`` driven by the MCP SDK's stdio client.
+
+Usage::
+
+    .venv/bin/python bench/package_bench.py [--bundle dist/Hipocampo] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+import mcp_types as types
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def du_mb(folder: Path) -> float:
+    return sum(p.lstat().st_size for p in folder.rglob("*")) / 1e6
+
+
+def packed_mb(folder: Path, compressor: list[str]) -> float:
+    tar = subprocess.Popen(["tar", "-C", str(folder.parent), "-cf", "-", folder.name], stdout=subprocess.PIPE)
+    packed = subprocess.run(compressor, stdin=tar.stdout, stdout=subprocess.PIPE, check=True).stdout
+    tar.wait()
+    return len(packed) / 1e6
+
+
+def env_for(home: Path, **extra: str) -> dict[str, str]:
+    return {"HOME": str(home), "PATH": os.environ["PATH"], "LANG": "C.UTF-8", **extra}
+
+
+def window_seconds(exe: Path, display: str) -> float:
+    """Start to a viewable top-level window named Hipocampo."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = env_for(Path(tmp), DISPLAY=display, HIPOCAMPO_ENDPOINT_FILE=str(Path(tmp) / "endpoint.json"))
+        start = time.perf_counter()
+        process = subprocess.Popen([str(exe)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while time.perf_counter() - start < 60:
+                tree = subprocess.run(["xwininfo", "-root", "-children", "-display", display],
+                                      capture_output=True, text=True).stdout
+                for window_id in re.findall(r'^\s+(0x[0-9a-f]+) "Hipocampo', tree, flags=re.MULTILINE):
+                    info = subprocess.run(["xwininfo", "-id", window_id, "-display", display],
+                                          capture_output=True, text=True).stdout
+                    if "IsViewable" in info:
+                        return time.perf_counter() - start
+            raise RuntimeError("no window within 60 s")
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+async def tools_list_seconds(exe: Path) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        params = StdioServerParameters(command=str(exe), args=["mcp"], env=env_for(Path(tmp)), cwd=tmp)
+        start = time.perf_counter()
+        with open(os.devnull, "w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog),
+                              client_info=types.Implementation(name="bench", version="1")) as client:
+                await client.list_tools()
+                return time.perf_counter() - start
+
+
+def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+                            pass_fds=(write,), stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        return xvfb, ":" + pipe.readline().strip()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bundle", type=Path, default=ROOT / "dist" / "Hipocampo")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    exe = args.bundle / ("Hipocampo.exe" if sys.platform == "win32" else "Hipocampo")
+    print(f"unpacked        {du_mb(args.bundle):7.1f} MB")
+    for name, command in (("tar.gz -6", ["gzip", "-6"]), ("tar.xz -6", ["xz", "-6", "-T2"]),
+                          ("tar.zst -19", ["zstd", "-19", "-T2", "-q"])):
+        if shutil.which(command[0]):
+            print(f"{name:15} {packed_mb(args.bundle, command):7.1f} MB")
+
+    lists = [anyio.run(tools_list_seconds, exe) for _ in range(args.runs)]
+    print(f"tools/list      median {statistics.median(lists):.2f} s  runs {', '.join(f'{s:.2f}' for s in lists)}")
+    if shutil.which("Xvfb") and shutil.which("xwininfo"):
+        xvfb, display = start_xvfb()
+        try:
+            windows = [window_seconds(exe, display) for _ in range(args.runs)]
+        finally:
+            xvfb.terminate()
+        print(f"window shown    median {statistics.median(windows):.2f} s  "
+              f"runs {', '.join(f'{s:.2f}' for s in windows)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
