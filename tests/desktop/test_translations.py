@@ -14,7 +14,8 @@ from types import ModuleType
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
-from PySide6.QtWidgets import QApplication, QLineEdit, QMenu
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QComboBox, QHeaderView, QLineEdit, QMenu, QTabBar, QWidget
 
 from core.memory import Memory
 from core.settings import Settings
@@ -157,6 +158,34 @@ def accelerators(texts: list[str]) -> list[str]:
     return [m.group(1).lower() for text in texts if (m := re.search(r"&([^&\s])", text.replace("&&", "")))]
 
 
+def english_only_sources() -> set[str]:
+    """Source texts whose Spanish differs (a leftover one on screen means a lookup missed)."""
+    return {key[1] for key, (message, _) in messages(I18N / "hipocampo_es.ts").items()
+            if (forms := translations(message)) and key[1] not in forms}
+
+
+def shown_texts(window: QWidget) -> set[str]:
+    """Every label, title, tooltip, placeholder, item, tab and header text in a window."""
+    texts: set[str] = set()
+    for widget in [window, *window.findChildren(QWidget)]:
+        for getter in ("text", "windowTitle", "toolTip", "placeholderText", "title"):
+            value = getattr(widget, getter, None)
+            if callable(value):
+                try:
+                    texts.add(value())
+                except TypeError:
+                    pass
+        if isinstance(widget, QComboBox):
+            texts.update(widget.itemText(i) for i in range(widget.count()))
+        if isinstance(widget, QTabBar):
+            texts.update(widget.tabText(i) for i in range(widget.count()))
+        if isinstance(widget, QHeaderView) and widget.model() is not None:
+            texts.update(str(widget.model().headerData(i, widget.orientation())) for i in range(widget.count()))
+    for action in window.findChildren(QAction):
+        texts.update((action.text(), action.toolTip()))
+    return {text for text in texts if isinstance(text, str) and text}
+
+
 def test_the_main_window_speaks_spanish(qtbot, spanish: list[QTranslator], tmp_path: Path) -> None:
     assert len(spanish) == 2  # Hipocampo's own and Qt's (qtbase_es)
     from desktop.main_window import MainWindow
@@ -187,6 +216,9 @@ def test_the_main_window_speaks_spanish(qtbot, spanish: list[QTranslator], tmp_p
         box = window.panes["search"].findChild(QLineEdit)
         assert box is not None and box.placeholderText() == "Busca en tu memoria…"
         qtbot.waitUntil(lambda: window.count_label.text() == "0 entidades")
+        english = english_only_sources()
+        leaks = sorted(text for text in shown_texts(window) if text in english)
+        assert not leaks, f"shown in English under a Spanish locale (is the tr() context right?): {leaks}"
     finally:
         window.detach()
         core.shutdown()
@@ -201,6 +233,7 @@ def test_without_the_translators_the_app_is_english_again(qtbot, qapp: QApplicat
     window = MainWindow()
     qtbot.addWidget(window)
     assert [action.text() for action in window.menuBar().actions()] == ["&File", "&Edit", "&View", "&Help"]
+    assert {"&File", "&Quit", "Opening your memory…"} <= shown_texts(window) & english_only_sources()
 
 
 def test_a_language_without_a_translation_gets_english_plurals(qapp: QApplication) -> None:
