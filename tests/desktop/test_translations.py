@@ -246,3 +246,36 @@ def test_a_language_without_a_translation_gets_english_plurals(qapp: QApplicatio
     finally:
         for translator in installed:
             qapp.removeTranslator(translator)
+
+
+def test_the_dialogs_speak_spanish(qtbot, spanish: list[QTranslator], tmp_path: Path) -> None:
+    from desktop.dialogs.crash import CrashDialog
+    from desktop.dialogs.export_dialog import ExportDialog
+    from desktop.dialogs.first_run import FirstRunDialog
+    from desktop.dialogs.import_dialog import ImportDialog
+    from desktop.dialogs.settings_dialog import SettingsDialog
+    from desktop.workers import Core
+
+    settings = Settings(db=tmp_path / "m.db", embeddings="none", actor="gui")
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Lucía\nJoined the data team.\n", encoding="utf-8")
+    memory = Memory(settings)
+    core = Core(memory)
+    english = english_only_sources()
+    try:
+        importer = ImportDialog(core, [notes])
+        qtbot.addWidget(importer)
+        qtbot.waitUntil(lambda: importer.plan is not None or importer.error is not None)
+        crash = CrashDialog(tmp_path / "crash.log")
+        crash.add("KeyError: 'name'", "Traceback …")
+        dialogs = [FirstRunDialog(settings, endpoint={"url": "http://127.0.0.1:51234/mcp", "port": 51234}),
+                   SettingsDialog(settings), ExportDialog(core), importer, crash]
+        for dialog in dialogs:
+            qtbot.addWidget(dialog)
+            leaks = sorted(text for text in shown_texts(dialog) if text in english)
+            assert not leaks, f"{type(dialog).__name__} shows English under a Spanish locale: {leaks}"
+        assert dialogs[2].windowTitle() == "Exportar la memoria"
+        assert "Importar" in shown_texts(importer)
+    finally:
+        core.shutdown()
+        memory.close()
