@@ -184,7 +184,7 @@ class ImportDialog(QDialog):
     def _start_preview(self) -> None:
         self.state = "previewing"
         self.heading.setText(self.tr("Checking what would change…"))
-        self.sentence.setText(self.tr("Reading {n} file(s); nothing is written yet.").format(n=len(self.paths)))
+        self.sentence.setText(self.tr("Reading %n file(s); nothing is written yet.", "", len(self.paths)))
         self.pages.setCurrentIndex(PREVIEW)
         self.tree.hide()
         self.preview_busy.show()
