@@ -133,11 +133,11 @@ class Tray(QObject):
 
         lines = ["Hipocampo"]
         if hub is not None and hub.running:
-            lines.append(self.tr("{count} assistant(s) connected").format(count=len(clients)))
+            lines.append(self.tr("%n assistant(s) connected", "", len(clients)))
         elif hub is not None:
             lines.append(status)
         if self.pending:
-            lines.append(self.tr("{count} insight(s) to review").format(count=self.pending))
+            lines.append(self.tr("%n insight(s) to review", "", self.pending))
         self.icon.setToolTip("\n".join(lines))
 
     def tooltip(self) -> str:

@@ -60,4 +60,34 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>ImportDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
+        <source>Reading %n file(s); nothing is written yet.</source>
+        <translation>
+            <numerusform>Reading %n file; nothing is written yet.</numerusform>
+            <numerusform>Reading %n files; nothing is written yet.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message numerus="yes">
+        <location filename="../../desktop/tray.py" line="136"/>
+        <source>%n assistant(s) connected</source>
+        <translation>
+            <numerusform>%n assistant connected</numerusform>
+            <numerusform>%n assistants connected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/tray.py" line="140"/>
+        <source>%n insight(s) to review</source>
+        <translation>
+            <numerusform>%n insight to review</numerusform>
+            <numerusform>%n insights to review</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -1590,10 +1590,13 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <source>Checking what would change…</source>
         <translation>Comprobando qué cambiaría…</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
-        <source>Reading {n} file(s); nothing is written yet.</source>
-        <translation>Leyendo {n} archivo(s); todavía no se escribe nada.</translation>
+        <source>Reading %n file(s); nothing is written yet.</source>
+        <translation>
+            <numerusform>Leyendo %n archivo; todavía no se escribe nada.</numerusform>
+            <numerusform>Leyendo %n archivos; todavía no se escribe nada.</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../../desktop/dialogs/import_dialog.py" line="211"/>
@@ -1926,7 +1929,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="171"/>
-        <location filename="../../desktop/panes/insights.py" line="329"/>
+        <location filename="../../desktop/panes/insights.py" line="330"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
@@ -1937,167 +1940,167 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="179"/>
-        <location filename="../../desktop/panes/insights.py" line="331"/>
+        <location filename="../../desktop/panes/insights.py" line="332"/>
         <source>Decided</source>
         <translation>Decididas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="196"/>
+        <location filename="../../desktop/panes/insights.py" line="197"/>
         <source>Select an insight to see why it was proposed.</source>
         <translation>Selecciona una idea para ver por qué se propuso.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="206"/>
+        <location filename="../../desktop/panes/insights.py" line="207"/>
         <source>The evidence has changed since this was found. Reflect again to check it, or dismiss it.</source>
         <translation>Las pruebas han cambiado desde que se encontró. Reflexiona de nuevo para comprobarla, o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="208"/>
+        <location filename="../../desktop/panes/insights.py" line="209"/>
         <source>Built from</source>
         <translation>Basada en</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="214"/>
+        <location filename="../../desktop/panes/insights.py" line="215"/>
         <source>How they connect</source>
         <translation>Cómo se relacionan</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="238"/>
+        <location filename="../../desktop/panes/insights.py" line="239"/>
         <source>Show in graph</source>
         <translation>Mostrar en el grafo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="240"/>
+        <location filename="../../desktop/panes/insights.py" line="241"/>
         <source>Dismiss</source>
         <translation>Descartar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="241"/>
+        <location filename="../../desktop/panes/insights.py" line="242"/>
         <source>Dismiss: never propose it again (D or Delete)</source>
         <translation>Descartar: no volver a proponerla (D o Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="243"/>
+        <location filename="../../desktop/panes/insights.py" line="244"/>
         <source>Approve</source>
         <translation>Aprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="245"/>
+        <location filename="../../desktop/panes/insights.py" line="246"/>
         <source>Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)</source>
         <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="281"/>
+        <location filename="../../desktop/panes/insights.py" line="282"/>
         <source>Looking for patterns…</source>
         <translation>Buscando patrones…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="329"/>
+        <location filename="../../desktop/panes/insights.py" line="330"/>
         <source>To review ({n})</source>
         <translation>Por revisar ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="331"/>
+        <location filename="../../desktop/panes/insights.py" line="332"/>
         <source>Decided ({n})</source>
         <translation>Decididas ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="341"/>
+        <location filename="../../desktop/panes/insights.py" line="342"/>
         <source>Cannot read the insights: {reason}</source>
         <translation>No se pueden leer las ideas: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="345"/>
+        <location filename="../../desktop/panes/insights.py" line="346"/>
         <source>No insights to review</source>
         <translation>No hay ideas por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="347"/>
+        <location filename="../../desktop/panes/insights.py" line="348"/>
         <source>1 insight to review</source>
         <translation>1 idea por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="348"/>
+        <location filename="../../desktop/panes/insights.py" line="349"/>
         <source>{n} insights to review</source>
         <translation>{n} ideas por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="429"/>
+        <location filename="../../desktop/panes/insights.py" line="430"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="431"/>
+        <location filename="../../desktop/panes/insights.py" line="432"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="436"/>
+        <location filename="../../desktop/panes/insights.py" line="437"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="438"/>
+        <location filename="../../desktop/panes/insights.py" line="439"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="439"/>
+        <location filename="../../desktop/panes/insights.py" line="440"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="457"/>
+        <location filename="../../desktop/panes/insights.py" line="458"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="482"/>
+        <location filename="../../desktop/panes/insights.py" line="483"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
         <translation>Una idea desactualizada no se puede aprobar: reflexiona de nuevo o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="493"/>
+        <location filename="../../desktop/panes/insights.py" line="494"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="494"/>
+        <location filename="../../desktop/panes/insights.py" line="495"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="532"/>
+        <location filename="../../desktop/panes/insights.py" line="533"/>
         <source>No new insights.</source>
         <translation>No hay ideas nuevas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="534"/>
+        <location filename="../../desktop/panes/insights.py" line="535"/>
         <source>1 new insight.</source>
         <translation>1 idea nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="536"/>
+        <location filename="../../desktop/panes/insights.py" line="537"/>
         <source>{n} new insights.</source>
         <translation>{n} ideas nuevas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="538"/>
+        <location filename="../../desktop/panes/insights.py" line="539"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="539"/>
+        <location filename="../../desktop/panes/insights.py" line="540"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="541"/>
+        <location filename="../../desktop/panes/insights.py" line="542"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="546"/>
+        <location filename="../../desktop/panes/insights.py" line="547"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
@@ -2889,15 +2892,21 @@ Conectados: {names}</translation>
         <source>Connected assistants ({count})</source>
         <translation>Asistentes conectados ({count})</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../../desktop/tray.py" line="136"/>
-        <source>{count} assistant(s) connected</source>
-        <translation>{count} asistente(s) conectado(s)</translation>
+        <source>%n assistant(s) connected</source>
+        <translation>
+            <numerusform>%n asistente conectado</numerusform>
+            <numerusform>%n asistentes conectados</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../../desktop/tray.py" line="140"/>
-        <source>{count} insight(s) to review</source>
-        <translation>{count} idea(s) por revisar</translation>
+        <source>%n insight(s) to review</source>
+        <translation>
+            <numerusform>%n idea por revisar</numerusform>
+            <numerusform>%n ideas por revisar</numerusform>
+        </translation>
     </message>
 </context>
 </TS>
