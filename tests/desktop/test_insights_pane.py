@@ -174,3 +174,42 @@ def test_a_stale_insight_cannot_be_approved(qtbot, memory: Memory, core: Core) -
     assert "cannot be approved" in pane.decision_label.text()
     qtbot.keyClick(pane.pending_view, Qt.Key.Key_D)  # dismissing it is still allowed
     qtbot.waitUntil(lambda: status(memory, SHARED) == "dismissed")
+
+
+def test_an_approved_insight_opens_from_the_decided_tab(qtbot, memory: Memory, core: Core) -> None:  # noqa: ANN001
+    memory.reflect()
+    memory.decide_insight(SHARED, "approve")
+    pane = open_pane(qtbot, core, FOUND - 1)
+    pane.tabs.setCurrentIndex(1)
+    index = pane.decided_model.index(pane.decided_model.row_of(SHARED), 0)
+    pane.decided_view.setCurrentIndex(index)
+    assert "Approved" in pane.meta_label.text() and "by you" in pane.meta_label.text()
+    assert not pane.approve_button.isVisible() and not pane.dismiss_button.isVisible()
+    with qtbot.waitSignal(pane.entity_activated) as opened:
+        pane.decided_view.doubleClicked.emit(index)
+    assert opened.args == [SHARED]
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_follows_the_palette(qtbot, memory: Memory, core: Core, dark: bool) -> None:  # noqa: ANN001
+    from PySide6.QtGui import QColor, QPalette
+
+    memory.reflect()
+    pane = open_pane(qtbot, core, FOUND)
+    palette = QPalette(pane.palette())
+    base, text = (QColor("#1e1e1e"), QColor("#eeeeee")) if dark else (QColor("#ffffff"), QColor("#111111"))
+    for role, color in ((QPalette.ColorRole.Base, base), (QPalette.ColorRole.Window, base),
+                        (QPalette.ColorRole.Text, text), (QPalette.ColorRole.WindowText, text)):
+        palette.setColor(role, color)
+    pane.setPalette(palette)
+    select(pane, SHARED)
+    view = pane.pending_view.viewport()
+    image = view.grab().toImage()
+    last = pane.pending_model.rowCount() - 1  # an unselected row: the list's own colours
+    rect = pane.pending_view.visualRect(pane.pending_model.index(last, 0))
+    shades = [QColor(image.pixel(x, y)).lightness()
+              for x in range(rect.left(), rect.right(), 2) for y in range(rect.top(), rect.bottom(), 2)]
+    background = sorted(shades)[len(shades) // 2]
+    ink = min(shades) if not dark else max(shades)
+    assert (background < 60) if dark else (background > 200)
+    assert (ink > 180) if dark else (ink < 80)  # the title is drawn in the palette's text colour
