@@ -653,6 +653,23 @@ class Memory:
             return str(exc)
         return None
 
+    def allowed_file(self, path: Path | str, what: str = "file") -> Path:
+        """``path`` resolved (symlinks followed), if it lies inside a folder in ``allowed_import_dirs``;
+        else InvalidInput saying how to allow it. For tools a model calls: it never reads elsewhere."""
+        try:
+            real = Path(path).expanduser().resolve(strict=False)
+        except (OSError, RuntimeError) as exc:
+            raise InvalidInput(f"{path} is not a usable path ({exc}). Nothing was read.") from None
+        allowed = [Path(d).expanduser().resolve(strict=False) for d in self.settings.allowed_import_dirs]
+        if any(real == d or d in real.parents for d in allowed):
+            return real
+        where = ", ".join(str(d) for d in allowed) or "none yet"
+        raise InvalidInput(
+            f"{path} is outside the folders Hipocampo may read a {what} from (allowed: {where}). Ask the user "
+            "to add its folder to allowed_import_dirs (HIPOCAMPO_ALLOWED_IMPORT_DIRS, or the app's settings), "
+            "or pass the content itself. Nothing was read."
+        )
+
     def salvage(self) -> dict[str, Any]:
         """Every entity, observation and relation still readable from a damaged file, in the
         official JSON shape, plus how many rows could not be read (``unreadable``)."""

@@ -44,6 +44,10 @@ class Settings(BaseSettings):
         8 * 1024 * 1024, ge=1024,
         description="largest request: one MCP message, one write call, one ingested file (UTF-8 bytes); "
         "a protective limit, not a data rule — observations of any size fit under it")
+    allowed_import_dirs: list[Path] = Field(
+        default_factory=list,
+        description="folders whose files MCP tools (engrama_ingest, migrate) may read; none until the user "
+        "allows one (the desktop app asks). As JSON in the environment: HIPOCAMPO_ALLOWED_IMPORT_DIRS='[\"~/notes\"]'")
     actor: str = Field("cli", description="who is recorded in change_log for writes")
     read_only: bool = Field(False, description="only read the database (on a read-only disk or folder)")
     backup_keep: int = Field(7, ge=0, description="automatic backups kept (daily, before imports and "

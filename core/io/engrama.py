@@ -73,7 +73,7 @@ def import_engrama(
     report = ImportReport(source=str(path), format="ndjson")
     writer = BatchWriter(memory, report, actor)
     with memory.transaction():
-        for number, obj in json_lines(path, report, progress):
+        for number, obj in json_lines(path, report, progress, max_line=memory.settings.max_request_bytes):
             where = f"line {number}"
             if "engrama_export" in obj:
                 _check_envelope(obj, path)

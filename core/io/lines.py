@@ -9,19 +9,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from core.errors import InvalidInput
 from core.io.report import ImportReport, Progress
 
+DEFAULT_MAX_LINE = 8 * 1024 * 1024  # Settings.max_request_bytes
 PROGRESS_EVERY = 512  # lines between progress calls: often enough for a bar, cheap enough for 1M lines
 
 
-def json_lines(path: Path, report: ImportReport, progress: Progress) -> Iterator[tuple[int, dict[str, Any]]]:
+def json_lines(path: Path, report: ImportReport, progress: Progress, *,
+               max_line: int = DEFAULT_MAX_LINE) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each line of ``path`` holding a JSON object.
 
-    Blank lines are ignored; a line that is not valid UTF-8 JSON, or not an object, is counted as
-    an error in ``report`` (with its line number) and skipped.
+    Blank lines are ignored; a line that is not valid UTF-8 JSON, or not an object, or longer than
+    ``max_line`` bytes (never read whole), is counted as an error in ``report`` (with its line
+    number) and skipped.
     """
     try:
         total = path.stat().st_size
@@ -30,7 +33,10 @@ def json_lines(path: Path, report: ImportReport, progress: Progress) -> Iterator
         raise InvalidInput(f"Cannot read {path}: {exc.strerror or exc}. Nothing was imported.") from exc
     done = 0
     with fh:
-        for number, raw in enumerate(fh, start=1):
+        for number, raw in enumerate(_lines(fh, max_line), start=1):
+            if raw is None:
+                report.error(f"line {number}", f"longer than {max_line:,} bytes (HIPOCAMPO_MAX_REQUEST_BYTES)")
+                continue
             done += len(raw)
             if number % PROGRESS_EVERY == 0:
                 progress(done, total)
@@ -48,6 +54,17 @@ def json_lines(path: Path, report: ImportReport, progress: Progress) -> Iterator
                 continue
             yield number, value
     progress(total, total)
+
+
+def _lines(fh: BinaryIO, max_line: int) -> Iterator[bytes | None]:
+    """The lines of ``fh``; None in place of one longer than ``max_line`` (skipped in pieces)."""
+    while raw := fh.readline(max_line + 1):
+        if len(raw) > max_line and not raw.endswith(b"\n"):
+            while (rest := fh.readline(max_line + 1)) and not rest.endswith(b"\n"):
+                pass
+            yield None
+            continue
+        yield raw
 
 
 def _short(exc: Exception) -> str:

@@ -32,7 +32,7 @@ def import_official(
     report = ImportReport(source=str(path), format="jsonl")
     writer = BatchWriter(memory, report, actor)
     with memory.transaction():
-        for number, obj in json_lines(path, report, progress):
+        for number, obj in json_lines(path, report, progress, max_line=memory.settings.max_request_bytes):
             where = f"line {number}"
             kind = obj.get("type")
             if kind == "entity":

@@ -24,7 +24,7 @@ import anyio
 import mcp_types as types
 from mcp.shared.message import SessionMessage
 
-MAX_LINE = 1 << 30  # a JSON-RPC message is one line; a large import can make a long one
+DEFAULT_MAX_LINE = 8 * 1024 * 1024  # Settings.max_request_bytes: one JSON-RPC message is one line
 
 
 def pipes_usable() -> bool:
@@ -38,15 +38,18 @@ def pipes_usable() -> bool:
 
 
 @asynccontextmanager
-async def pipe_stdio() -> AsyncIterator[tuple[Any, Any]]:
-    """(read_stream, write_stream) for ``Server.run``, over this process's stdin/stdout pipes."""
+async def pipe_stdio(max_line: int = DEFAULT_MAX_LINE) -> AsyncIterator[tuple[Any, Any]]:
+    """(read_stream, write_stream) for ``Server.run``, over this process's stdin/stdout pipes.
+
+    A line longer than ``max_line`` bytes is dropped (never held whole in memory) and answered
+    with a JSON-RPC error saying the request is too large."""
     loop = asyncio.get_running_loop()
     wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
-    reader = asyncio.StreamReader(limit=MAX_LINE)
+    reader = asyncio.StreamReader(limit=max_line)
     read_transport, _ = await loop.connect_read_pipe(
         lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", buffering=0)
     )
@@ -60,7 +63,19 @@ async def pipe_stdio() -> AsyncIterator[tuple[Any, Any]]:
 
     async def read_lines() -> None:
         async with to_server:
-            while line := await reader.readline():
+            while True:
+                try:
+                    line = await reader.readuntil(b"\n")
+                except asyncio.IncompleteReadError as end:  # the client closed stdin
+                    line = end.partial
+                except asyncio.LimitOverrunError:  # longer than max_line: drop it whole, say why
+                    await _skip_line(reader)
+                    await to_server.send(ValueError(
+                        f"Request larger than {max_line:,} bytes (HIPOCAMPO_MAX_REQUEST_BYTES); it was not read. "
+                        "Send it in smaller parts."))
+                    continue
+                if not line:
+                    break
                 if not line.strip():
                     continue
                 try:
@@ -91,3 +106,15 @@ async def pipe_stdio() -> AsyncIterator[tuple[Any, Any]]:
     finally:
         read_transport.close()
         write_transport.close()
+
+
+async def _skip_line(reader: asyncio.StreamReader) -> None:
+    """Discard what is left of an over-long line, up to and including its newline."""
+    while True:
+        try:
+            await reader.readuntil(b"\n")
+            return
+        except asyncio.LimitOverrunError as exc:
+            await reader.readexactly(exc.consumed)
+        except asyncio.IncompleteReadError:
+            return

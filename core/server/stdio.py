@@ -26,7 +26,7 @@ from core.io.official_sync import dropin_settings
 from core.server.app import build_server
 from core.server.bridge import run_bridge
 from core.server.endpoint import live_hub
-from core.server.pipes import pipe_stdio, pipes_usable
+from core.server.pipes import DEFAULT_MAX_LINE, pipe_stdio, pipes_usable
 from core.server.state import start_background
 from core.settings import Settings
 
@@ -68,7 +68,7 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
             if sync is not None:
                 sync.start()
             try:
-                anyio.run(serve_stdio, build_server(memory))
+                anyio.run(serve_stdio, build_server(memory), settings.max_request_bytes)
             finally:
                 if sync is not None:
                     sync.stop()
@@ -128,13 +128,13 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
-async def serve_stdio(server: MCPServer[Any]) -> None:
+async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE) -> None:
     """Run ``server`` on stdin/stdout: on the event loop's pipes where it can, else the SDK's way."""
     lowlevel = getattr(server, "_lowlevel_server", None)  # what the SDK's own in-memory Client runs
     if lowlevel is None or not pipes_usable():
         await server.run_stdio_async()
         return
-    async with pipe_stdio() as (read_stream, write_stream):
+    async with pipe_stdio(max_line) as (read_stream, write_stream):
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 

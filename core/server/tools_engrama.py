@@ -8,7 +8,6 @@ structured JSON, and always report failures as isError results.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import Context
@@ -53,6 +52,8 @@ STUB_LABELS = {
 }
 
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+# engrama_ingest writes nothing, but reads a file from the user's disk (in an allowed folder) for the model
+READ_FILES = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=True)
 MERGE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
 
@@ -298,13 +299,13 @@ def engrama_ingest(
 ) -> CallToolResult:
     """Read a note, text or conversation and return it with guidance for extracting entities;
     then call engrama_remember for each entity. `source_type`: 'note' (`source` is the path of a
-    .md/.txt file on this machine), 'text' or 'conversation' (`source` is the content itself).
+    .md/.txt file in a folder the user allowed), 'text' or 'conversation' (`source` is the content).
     Writes nothing; also lists entities already in memory that the content names."""
     args = _args(IngestArgs, params, source=source, source_type=source_type, context_hint=context_hint)
     source_path = None
     content = args.source
     if args.source_type == "note":
-        path = Path(args.source).expanduser()
+        path = memory_of(ctx).allowed_file(args.source, "note")
         if path.suffix.lower() not in NOTE_SUFFIXES or not path.is_file():
             raise InvalidInput(
                 f"source_type 'note' needs the path of an existing .md or .txt file; "
@@ -430,7 +431,7 @@ def tools() -> list[Tool]:
             (engrama_remember, "Remember", MERGE),
             (engrama_relate, "Relate", MERGE),
             (engrama_context, "Context", READ),
-            (engrama_ingest, "Ingest Content", READ),
+            (engrama_ingest, "Ingest Content", READ_FILES),
             (engrama_reflect, "Reflect", MERGE),
             (engrama_surface_insights, "Surface Insights", READ),
             (engrama_approve_insight, "Approve or Dismiss Insight", MERGE),

@@ -40,7 +40,8 @@ from core.server.state import actor_of, memory_of
 WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
 DELETE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
-IMPORT = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+# migrate reads a file from the user's disk (in an allowed folder): open world, and it writes
+IMPORT = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=True)
 
 
 def create_entities(entities: list[EntityArg], ctx: Context) -> CallToolResult:
@@ -208,7 +209,8 @@ def migrate(
     ],
     ctx: Context,
 ) -> CallToolResult:
-    """Import an official memory server file (memory.jsonl) into this memory. Safe to run again:
+    """Import an official memory server file (memory.jsonl, in a folder the user allowed) into this
+    memory. Safe to run again:
     what is already here is skipped. Corrupt lines are skipped and counted; otherwise the file
     lands whole or not at all."""
     from core.io.official import import_official  # imported late: most sessions never migrate
@@ -216,7 +218,10 @@ def migrate(
     path = Path(source_path).expanduser()
     if not path.is_absolute():
         raise InvalidInput(f"source_path must be an absolute path, got {source_path!r}.")
-    report = import_official(memory_of(ctx), path, actor=actor_of(ctx))
+    memory = memory_of(ctx)
+    path = memory.allowed_file(path, "memory file")
+    memory.auto_backup("import")
+    report = import_official(memory, path, actor=actor_of(ctx))
     return tool_result(report.as_migrate())
 
 

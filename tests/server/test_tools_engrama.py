@@ -178,12 +178,22 @@ async def test_ingest_reads_text_or_a_note_and_writes_nothing(
     assert text["content"] == "We moved the cache to SQLite."
     assert text["known_entities"] == [{"name": "SQLite", "label": "Technology"}]
     assert "engrama_remember" in text["extraction_prompt"] and "hipocampo" in text["extraction_prompt"]
-    note = tmp_path / "meeting.md"
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    note = notes / "meeting.md"
     note.write_text("# Meeting\n\nDecided to keep SQLite.\n", encoding="utf-8")
+    refused = await fails(client, "engrama_ingest", {"params": {"source": str(note)}})
+    assert "allowed_import_dirs" in refused and "Nothing was read" in refused  # no folder allowed yet
+    mem.settings.allowed_import_dirs = [notes]
     from_note = await ok(client, "engrama_ingest", {"params": {"source": str(note)}})
-    assert from_note["source_path"] == str(note) and "keep SQLite" in from_note["content"]
+    assert from_note["source_path"] == str(note.resolve()) and "keep SQLite" in from_note["content"]
     assert mem.health_check()["counts"] == before
-    assert ".md or .txt" in await fails(client, "engrama_ingest", {"source": "/etc/passwd"})
+    assert ".md or .txt" in await fails(client, "engrama_ingest", {"source": str(notes / "missing.md")})
+    secret = tmp_path / "secret.md"
+    secret.write_text("not for the model", encoding="utf-8")
+    (notes / "link.md").symlink_to(secret)  # a link inside an allowed folder to a file outside it
+    for outside in ("/etc/passwd", str(secret), str(notes / "link.md"), str(notes / ".." / "secret.md")):
+        assert "allowed_import_dirs" in await fails(client, "engrama_ingest", {"source": outside})
     assert "source_type" in await fails(client, "engrama_ingest", {"source": "x", "source_type": "video"})
 
 

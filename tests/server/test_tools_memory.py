@@ -183,7 +183,8 @@ async def test_search_semantic_is_lean_and_stable_with_the_breakdown_on_request(
     assert "limit" in await fails(client, "search_semantic", {"query": "x", "limit": 0})
 
 
-async def test_migrate_imports_an_official_file_and_is_rerunnable(client: Client, tmp_path: Path) -> None:
+async def test_migrate_imports_an_official_file_and_is_rerunnable(client: Client, mem: Memory,
+                                                                  tmp_path: Path) -> None:
     source = tmp_path / "memory.jsonl"
     source.write_text(
         '{"type":"entity","name":"Ada","entityType":"Person","observations":["a"]}\n'
@@ -191,6 +192,9 @@ async def test_migrate_imports_an_official_file_and_is_rerunnable(client: Client
         '{"type":"relation","from":"Ada","to":"Ada","relationType":"self"}\n',
         encoding="utf-8",
     )
+    assert "allowed_import_dirs" in await fails(client, "migrate", {"source_path": str(source)})
+    assert mem.health_check()["counts"]["entities"] == 0  # nothing read, nothing written
+    mem.settings.allowed_import_dirs = [tmp_path]
     first = await ok(client, "migrate", {"source_path": str(source)})
     assert first == {
         "entities_imported": 1,
@@ -204,6 +208,14 @@ async def test_migrate_imports_an_official_file_and_is_rerunnable(client: Client
     assert (again["entities_imported"], again["relations_imported"], again["skipped"]) == (0, 0, 2)
     assert "absolute path" in await fails(client, "migrate", {"source_path": "memory.jsonl"})
     assert "Cannot read" in await fails(client, "migrate", {"source_path": str(tmp_path / "none.jsonl")})
+    assert "allowed_import_dirs" in await fails(client, "migrate", {"source_path": "/etc/passwd"})
+
+
+async def test_tools_that_read_files_say_so(client: Client) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    for name in ("engrama_ingest", "migrate"):
+        assert tools[name].annotations.open_world_hint is True, name  # it reads the user's files
+    assert tools["migrate"].annotations.read_only_hint is False
 
 
 async def test_bad_arguments_come_back_as_advice(client: Client) -> None:
@@ -238,7 +250,8 @@ async def test_annotations_match_the_official_server(client: Client) -> None:
             False,
             False,
         )
-    assert all(t.annotations.open_world_hint is False for t in tools.values())
+    # Only the tools that read the user's files reach beyond the memory.
+    assert {n for n, t in tools.items() if t.annotations.open_world_hint} == {"engrama_ingest", "migrate"}
 
 
 async def test_observation_tools_accept_mcp_memory_v2_form(client: Client, mem: Memory) -> None:
