@@ -16,6 +16,7 @@ English is the source language: its file holds only the plural forms (``%n``), s
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -51,8 +52,14 @@ def lupdate(ts: Path, language: str, *extra: str) -> None:
 
 
 def lrelease(ts: Path, qm: Path) -> None:
-    """Compile ``ts`` into ``qm``."""
-    subprocess.run([tool("lrelease"), "-silent", str(ts), "-qm", str(qm)], cwd=ROOT, check=True)
+    """Compile ``ts`` into ``qm``: written beside it, then renamed over it, because a running app maps the
+    old file into memory and would read garbage if it were rewritten in place."""
+    partial = qm.with_name(qm.name + ".part")
+    try:
+        subprocess.run([tool("lrelease"), "-silent", str(ts), "-qm", str(partial)], cwd=ROOT, check=True)
+        os.replace(partial, qm)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def main(argv: list[str] | None = None) -> int:
