@@ -540,6 +540,10 @@ def main(argv: list[str] | None = None) -> int:
     except HipocampoError as exc:
         print(f"hipocampo: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # ``hipocampo export | head``: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the final flush at exit does not complain
+        return 141  # 128 + SIGPIPE, as a shell reports a pipe's writer that stopped early
     except Exception as exc:  # SQLite's own errors (a damaged or busy file) read as advice, not a traceback
         storage = as_storage_error(exc, str(getattr(args, "db", None) or Settings().db))
         if storage is None:
@@ -548,10 +552,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM for ``mcp`` (128 + the signal's number)
         return int(getattr(exc, "exit_code", 130))
-    except BrokenPipeError:  # ``hipocampo export | head``: the reader has what it wanted
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # so the final flush at exit does not complain
-        return 141  # 128 + SIGPIPE, as a shell reports a pipe's writer that stopped early
 
 
 if __name__ == "__main__":
