@@ -171,8 +171,9 @@ class FalkorDialect:
             "CREATE INDEX FOR (c:Change) ON (c.entity)",
             "CREATE INDEX FOR (m:Meta) ON (m.key)",
             "CREATE INDEX FOR (c:Counter) ON (c.name)",
+            # Whole words as SQLite's FTS5 matches them: no stemming ("called" is not "call"), no stopwords.
             "CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, "
-            "{field: 'ft_name', weight: 10}, 'ft_body')",
+            "{field: 'ft_name', weight: 10, nostem: true}, {field: 'ft_body', nostem: true})",
         ]
         for step in steps:
             try:
