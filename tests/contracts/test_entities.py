@@ -224,3 +224,24 @@ def test_read_graph_dump_matches_the_models(mem: Memory) -> None:
     for kwargs in ({}, {"names_only": True}, {"names_only": True, "limit": 7, "offset": 3},
                    {"limit": 10, "offset": 20}):
         assert mem.read_graph_dump(**kwargs) == mem.read_graph(**kwargs).dump(), kwargs
+
+
+def test_vectors_stay_searchable_through_edits(mem: Memory) -> None:
+    """Editing an entity keeps its vector findable (FalkorDB loses indexed nodes whose properties change)."""
+    import numpy as np
+
+    if mem.vectors is None:
+        pytest.skip("this memory has no vector store")
+    mem.create_entities([{"name": f"V{i}", "observations": ["x"]} for i in range(20)])
+    ids = mem.graph.ids_for([f"V{i}" for i in range(20)])
+    rng = np.random.default_rng(7)
+    vectors = rng.random((20, mem.vectors.dimensions), dtype=np.float32)
+    mem.vectors.upsert([ids[f"V{i}"] for i in range(20)], vectors)
+    mem.add_observations([{"entityName": f"V{i}", "contents": ["edited"]} for i in range(20)])
+    mem.merge_node("Thing", "V3", {"summary": "changed"})
+    mem.graph.record_access([ids["V1"], ids["V2"]])
+    for i in range(20):
+        assert mem.vectors.search(vectors[i], 1)[0][0] == ids[f"V{i}"], i
+    mem.vectors.upsert([ids["V5"]], vectors[6:7])  # replaced: found at its new place only
+    assert {i for i, _ in mem.vectors.search(vectors[6], 2)} == {ids["V5"], ids["V6"]}
+    assert mem.vectors.count() == 20

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from core.embeddings.onnx_local import OnnxEmbeddingProvider
 from core.memory import Memory
 from core.settings import Settings
@@ -21,10 +23,12 @@ def test_dataset_is_consistent() -> None:
         assert set(q["relevant"]) <= set(names), q
 
 
-def test_hybrid_beats_full_text_and_matches_vectors(tmp_path: Path,
-                                                    local_embedder: OnnxEmbeddingProvider) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "falkordb"])
+def test_hybrid_beats_full_text_and_matches_vectors(tmp_path: Path, local_embedder: OnnxEmbeddingProvider,
+                                                    backend: str, request: pytest.FixtureRequest) -> None:
     data = load_dataset()
-    with Memory(Settings(db=tmp_path / "quality.db"), embedder=local_embedder) as memory:
+    server = request.getfixturevalue("graph_settings") if backend != "sqlite" else {}
+    with Memory(Settings(db=tmp_path / "quality.db", **server), embedder=local_embedder) as memory:
         fill(memory, data)
         results = evaluate(memory, data)
     print("\n" + table(results))

@@ -243,6 +243,7 @@ class CypherGraphStore(HistoryMixin):
             others = [r[0] for r in tx.read(
                 "UNWIND $ids AS i MATCH (e:Entity {id: i})-[:REL]-(o:Entity) RETURN DISTINCT o.id", {"ids": ids})]
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) DETACH DELETE e", {"ids": ids})
+            tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": ids})
             self._stale(tx, [o for o in others if o not in ids])
             self._log(tx, [(now, actor, "delete_entity", r["name"], R.dumps(R.snapshot(r, rels[r["id"]])), None)
                            for r in rows.values()])

@@ -1,6 +1,7 @@
-"""CypherVectorStore: each entity's vector on its own node, searched by the server's vector index.
+"""CypherVectorStore: each entity's vector on a ``:Vec {id}`` node of its own, searched by the
+server's vector index (the dialect says why the vector is not on the entity node).
 
-Which model embedded an entity, and from what text, is kept on the node too (``emb_model``,
+Which model embedded an entity, and from what text, is kept on the entity node (``emb_model``,
 ``emb_hash``); every write that changes an entity's text clears ``emb_model``, so it is embedded
 again, while its old vector stays searchable meanwhile.
 """
@@ -44,8 +45,11 @@ class CypherVectorStore:
             rebuilt = dimensions != self.dimensions
             if rebuilt:
                 self._db.drop_vector_index()
-                self._graph._write(lambda tx: tx.write(
-                    "MATCH (e:Entity) SET e.embedding = null, e.emb_model = null, e.emb_hash = null"))
+                def clear(tx: Any) -> None:
+                    tx.write("MATCH (v:Vec) DELETE v")
+                    tx.write("MATCH (e:Entity) SET e.emb_model = null, e.emb_hash = null")
+
+                self._graph._write(clear)
                 self._db.create_vector_index(dimensions)
             self.dimensions = dimensions
         self._graph.set_metadata("embedding_dimensions", str(dimensions))
@@ -94,9 +98,9 @@ class CypherVectorStore:
             fresh = [{"id": int(eid), "h": h, "v": [float(x) for x in v]} for eid, (h, v) in embedded.items()
                      if eid in current and text_hash(current[eid]) == h]
             if fresh:
-                tx.write(f"UNWIND $rows AS r MATCH (e:Entity {{id: r.id}}) SET e.embedding = "
-                         f"{self._db.vector_value('r.v')}, e.emb_hash = r.h, e.emb_model = $m",
-                         {"rows": fresh, "m": model_id})
+                self._replace(tx, fresh)
+                tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.emb_hash = r.h, e.emb_model = $m",
+                         {"rows": [{"id": r["id"], "h": r["h"]} for r in fresh], "m": model_id})
             return len(fresh)
 
         return self._graph._write(write)
@@ -148,7 +152,7 @@ class CypherVectorStore:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         out: dict[int, float] = {}
         for eid, stored in self._db.read(
-            "UNWIND $ids AS i MATCH (e:Entity {id: i}) WHERE e.embedding IS NOT NULL RETURN i, e.embedding",
+            "UNWIND $ids AS i MATCH (v:Vec {id: i}) RETURN i, v.embedding",
             {"ids": [int(i) for i in ids]},
         ):
             v = np.asarray(stored, dtype=np.float32)
@@ -163,9 +167,14 @@ class CypherVectorStore:
         if vectors.ndim != 2 or vectors.shape != (len(ids), self.dimensions):
             raise InvalidInput(f"expected {len(ids)} vectors of {self.dimensions} floats, got shape {vectors.shape}")
         rows = [{"id": int(i), "v": [float(x) for x in v]} for i, v in zip(ids, vectors, strict=True)]
-        self._graph._write(lambda tx: tx.write(
-            f"UNWIND $rows AS r MATCH (e:Entity {{id: r.id}}) SET e.embedding = {self._db.vector_value('r.v')}",
-            {"rows": rows}))
+        self._graph._write(lambda tx: self._replace(tx, rows))
+
+    def _replace(self, tx: Any, rows: list[dict[str, Any]]) -> None:
+        """New ``:Vec`` nodes for ``rows`` (id, v) of existing entities, old ones deleted first."""
+        ids = [r["id"] for r in rows]
+        tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": ids})
+        tx.write(f"UNWIND $rows AS r MATCH (e:Entity {{id: r.id}}) CREATE (v:Vec {{id: r.id}}) "
+                 f"SET v.embedding = {self._db.vector_value('r.v')}", {"rows": rows})
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The ``k`` nearest entity ids with their cosine distances, nearest first."""
@@ -181,9 +190,12 @@ class CypherVectorStore:
         return [(int(i), float(s)) for i, s in found]
 
     def delete(self, ids: Sequence[int]) -> None:
-        self._graph._write(lambda tx: tx.write(
-            "UNWIND $ids AS i MATCH (e:Entity {id: i}) SET e.embedding = null, e.emb_model = null",
-            {"ids": [int(i) for i in ids]}))
+        def write(tx: Any) -> None:
+            params = {"ids": [int(i) for i in ids]}
+            tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", params)
+            tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) SET e.emb_model = null", params)
+
+        self._graph._write(write)
 
     def count(self) -> int:
-        return int(self._db.read("MATCH (e:Entity) WHERE e.embedding IS NOT NULL RETURN count(e)")[0][0])
+        return int(self._db.read("MATCH (v:Vec) RETURN count(v)")[0][0])
