@@ -780,7 +780,7 @@ Podrás restaurarla después.</translation>
     <message>
         <location filename="../../desktop/panes/editor/entity_page.py" line="61"/>
         <source>Person, Project, Concept…</source>
-        <translation>Persona, Proyecto, Concepto…</translation>
+        <translation>Person, Project, Concept…</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/editor/entity_page.py" line="70"/>
