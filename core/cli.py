@@ -343,6 +343,34 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Copy the whole memory to another backend (a FalkorDB graph, or a SQLite file); resumable."""
+    source = _settings(args, embeddings="none")
+    if source.backend == "sqlite":
+        source = _existing(args, embeddings="none")
+    update: dict[str, Any] = {"backend": args.to}
+    for key in ("graph_url", "graph_name"):
+        if getattr(args, key) is not None:
+            update[key] = getattr(args, key)
+    if args.target_db is not None:
+        update["db"] = args.target_db
+    target = source.model_copy(update=update)
+    same = (target.backend == "sqlite" and Path(target.db) == Path(source.db)) or (
+        target.backend != "sqlite" and (target.graph_url, target.graph_name) == (source.graph_url, source.graph_name))
+    if target.backend == source.backend and same:
+        print("hipocampo: the target is the memory itself; name another with --target-db or --graph-name",
+              file=sys.stderr)
+        return 2
+
+    def progress(kind: str, done: int, total: int) -> None:
+        print(f"{kind}: {done:,}/{total:,}", file=sys.stderr)
+
+    with Memory(source) as memory:
+        report = memory.migrate_to(target, progress)
+    print(json.dumps(report, indent=2))
+    return 0 if report["verified"] else 1
+
+
 # -- history / undo ---------------------------------------------------------------------------
 
 
@@ -505,6 +533,14 @@ def build_parser() -> argparse.ArgumentParser:
         "dest", type=Path, nargs="?", default=None, help="file or folder (default: the backups folder beside it)"
     )
     backup.set_defaults(func=cmd_backup)
+
+    migrate = sub.add_parser("migrate", parents=[common],
+                             help="copy the whole memory to another backend (resumable, verified)")
+    migrate.add_argument("--to", required=True, choices=["sqlite", "falkordb"], help="the backend to move to")
+    migrate.add_argument("--target-db", type=Path, default=None, help="the SQLite file to create (--to sqlite)")
+    migrate.add_argument("--graph-url", default=None, help="the server (default: $HIPOCAMPO_GRAPH_URL)")
+    migrate.add_argument("--graph-name", default=None, help="the graph on it (default: $HIPOCAMPO_GRAPH_NAME)")
+    migrate.set_defaults(func=cmd_migrate)
 
     history = sub.add_parser("history", parents=[common], help="what changed, newest first (one entity, or all)")
     history.add_argument("entity", nargs="?", default=None, help="an entity's name (former names work too)")

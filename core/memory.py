@@ -704,6 +704,19 @@ class Memory:
             raise NotFound(f"{chosen} does not exist.")
         return chosen, backups.restore(Path(db), chosen, keep=keep)
 
+    # -- moving a memory to another backend --------------------------------------------------------
+
+    def migrate_to(self, target: Settings, progress: Any = None) -> dict[str, Any]:
+        """Copy this whole memory (entities, observations, relations, insights, history, vectors) into
+        the backend ``target`` names; resumable; returns counts and whether counts and checksum agree."""
+        from core.storage.migrate import migrate
+
+        stores = create_stores(target.model_copy(update={"read_only": False}), clock=self._clock)
+        try:
+            return migrate(self.graph, stores.graph, stores.vectors, self.vectors, progress)
+        finally:
+            stores.graph.close()
+
     # -- reflect and insights (appended: the logic lives in core/reflect and the storage) --------
 
     def _insights(self) -> Any:

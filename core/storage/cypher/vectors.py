@@ -170,11 +170,15 @@ class CypherVectorStore:
         self._graph._write(lambda tx: self._replace(tx, rows))
 
     def _replace(self, tx: Any, rows: list[dict[str, Any]]) -> None:
+        self._replace_rows(self._db, tx, rows)
+
+    @staticmethod
+    def _replace_rows(db: Any, tx: Any, rows: list[dict[str, Any]]) -> None:
         """New ``:Vec`` nodes for ``rows`` (id, v) of existing entities, old ones deleted first."""
         ids = [r["id"] for r in rows]
         tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": ids})
         tx.write(f"UNWIND $rows AS r MATCH (e:Entity {{id: r.id}}) CREATE (v:Vec {{id: r.id}}) "
-                 f"SET v.embedding = {self._db.vector_value('r.v')}", {"rows": rows})
+                 f"SET v.embedding = {db.vector_value('r.v')}", {"rows": rows})
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The ``k`` nearest entity ids with their cosine distances, nearest first."""
