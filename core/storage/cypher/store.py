@@ -221,11 +221,13 @@ class CypherGraphStore(HistoryMixin):
     def _relation_snaps(self, reader: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
         """Every relation touching each of ``ids`` (ended ones too), as change_log keeps them."""
         snaps: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
-        for anchor, src, dst, rtype, props, created, ended in reader.read(
-            "UNWIND $ids AS i MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE a.id = i OR b.id = i "
-            "RETURN i, a.name, b.name, r.type, r.props, r.created_at, r.ended_at ORDER BY r.id",
-            {"ids": list(ids)},
-        ):
+        found = [*reader.read(
+            "UNWIND $ids AS i MATCH (a:Entity {id: i})-[r:REL]->(b:Entity) "
+            "RETURN i, a.name, b.name, r.type, r.props, r.created_at, r.ended_at, r.id", {"ids": list(ids)}),
+            *reader.read(
+            "UNWIND $ids AS i MATCH (a:Entity)-[r:REL]->(b:Entity {id: i}) WITH i, a, r, b WHERE a.id <> i "
+            "RETURN i, a.name, b.name, r.type, r.props, r.created_at, r.ended_at, r.id", {"ids": list(ids)})]
+        for anchor, src, dst, rtype, props, created, ended, _ in sorted(found, key=lambda r: r[-1]):
             snaps[anchor].append({"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
                                   "created_at": created, "ended_at": ended})
         return snaps
@@ -349,6 +351,16 @@ class CypherGraphStore(HistoryMixin):
     # -- reading the graph -------------------------------------------------------------------
 
     def _totals(self) -> tuple[int, int]:
+        """(live entities, current relations between them), counted again only after a write (by anyone)."""
+        version = self.db.version()
+        cached = getattr(self, "_totals_cache", None)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        totals = self._count_totals()
+        self._totals_cache = (version, totals)
+        return totals
+
+    def _count_totals(self) -> tuple[int, int]:
         entities = self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN count(e)")[0][0]
         relations = self.db.read(
             "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NULL AND a.archived_at IS NULL "
@@ -360,6 +372,25 @@ class CypherGraphStore(HistoryMixin):
         return [r[0] for r in self.db.read(
             f"MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.id ORDER BY e.id{page}",
             {"skip": offset, "limit": limit})]
+
+    def _relations_of(self, ids: Sequence[int], *, out_only: bool = False, live_to: bool = False,
+                      among: bool = False) -> list[dict[str, str]]:
+        """Current relations leaving (and unless ``out_only`` entering) ``ids``, in creation order; each
+        direction one index lookup per id. ``live_to``: the other end is not archived; ``among``: both
+        ends are in ``ids``."""
+        if not ids:
+            return []
+        extra = (" AND b.archived_at IS NULL" if live_to else "") + (" AND b.id IN $ids" if among else "")
+        # The filter on b comes after WITH: in the MATCH it makes FalkorDB scan every entity for b.
+        found = self.db.read(
+            "UNWIND $ids AS i MATCH (a:Entity {id: i})-[r:REL]->(b:Entity) WITH a, r, b WHERE r.ended_at IS NULL"
+            f"{extra} RETURN r.id, a.name, b.name, r.type", {"ids": list(ids)})
+        if not out_only and not among:
+            found += self.db.read(
+                "UNWIND $ids AS i MATCH (a:Entity)-[r:REL]->(b:Entity {id: i}) WHERE r.ended_at IS NULL "
+                "RETURN r.id, a.name, b.name, r.type", {"ids": list(ids)})
+        unique = {r[0]: r for r in found}
+        return [{"from": a, "to": b, "relationType": t} for _, a, b, t in sorted(unique.values())]
 
     def _relation_dicts(self, where: str, params: dict[str, Any]) -> list[dict[str, str]]:
         return [{"from": a, "to": b, "relationType": t} for a, b, t in self.db.read(
@@ -391,7 +422,7 @@ class CypherGraphStore(HistoryMixin):
             return {"entities": [{"name": r["name"], "entityType": r["type"]} for r in rows], "relations": [],
                     "total_entities": total_e, "total_relations": total_r}
         return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
-                "relations": self._relation_dicts("a.id IN $ids AND b.archived_at IS NULL", {"ids": ids}),
+                "relations": self._relations_of(ids, out_only=True, live_to=True),
                 "total_entities": total_e, "total_relations": total_r}
 
     def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
@@ -424,14 +455,14 @@ class CypherGraphStore(HistoryMixin):
             f"RETURN e.id ORDER BY e.id{page}", {"needle": fold(query), "limit": limit})]
         rows = self._rows_in_order(self.db, ids)
         return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
-                "relations": self._relation_dicts("(a.id IN $ids OR b.id IN $ids)", {"ids": ids}) if ids else []}
+                "relations": self._relations_of(ids)}
 
     def open_nodes(self, names: Sequence[str]) -> KnowledgeGraph:
         """The named entities (unknown names ignored) and the relations touching them."""
         found = self._rows_by_name(self.db, names)
         rows = [found[n] for n in dict.fromkeys(names) if n in found]
         ids = [r["id"] for r in rows]
-        rels = self._relation_dicts("(a.id IN $ids OR b.id IN $ids)", {"ids": ids}) if ids else []
+        rels = self._relations_of(ids)
         return KnowledgeGraph(entities=[R.entity(r) for r in rows],
                               relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in rels])
 
@@ -555,7 +586,7 @@ class CypherGraphStore(HistoryMixin):
             raise NotFound(f"Entity {name!r} does not exist.")
         neighbours = self.get_neighbours(name, hops)
         ids = [node.id, *(n.node.id for n in neighbours)]
-        rels = self._relation_dicts("a.id IN $ids AND b.id IN $ids", {"ids": ids})
+        rels = self._relations_of(ids, among=True)
         return NodeWithNeighbours(node=node, neighbours=neighbours,
                                   relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in rels])
 
