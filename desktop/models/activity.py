@@ -263,6 +263,21 @@ class ActivityModel(QAbstractTableModel):
         self._refresh_marks()
         return fresh
 
+    def trim(self, keep: int) -> bool:
+        """Drop shown rows beyond the newest ``keep`` (the next page is read again from there);
+        returns whether any went. A live stream must not grow the table without end: every row
+        inserted on top makes the tree view walk all of them."""
+        if len(self._rows) <= keep:
+            return False
+        self.beginRemoveRows(QModelIndex(), keep, len(self._rows) - 1)
+        dropped, self._rows = self._rows[keep:], self._rows[:keep]
+        self.endRemoveRows()
+        for r in dropped:
+            self._ids.discard(r["id"])
+            self._fresh.pop(r["id"], None)
+        self.oldest_id = self._rows[-1]["id"] if self._rows else None
+        return True
+
     def learn(self, rows: list[Row]) -> None:
         """Take note of rows the filters keep out of sight: an undo by another client still
         strikes through the change it undid."""

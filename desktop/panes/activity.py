@@ -34,6 +34,7 @@ from desktop.panes.weak_callbacks import weakly
 from desktop.workers import Core
 
 PAGE = 200
+LIVE_ROWS = 5 * PAGE  # rows kept while writes stream in on top; older ones are read again on scroll
 MORE_WHEN_WITHIN_ROWS = 10  # start reading the next page this close to the bottom
 FADE_TICK_MS = 100
 CLOCK_TICK_MS = 30_000
@@ -243,6 +244,8 @@ class ActivityPane(QWidget):
                     self._fade.start()
                 if at_top:  # keep a reader who scrolled down where they were
                     self.table.scrollToTop()
+                    if self.model.trim(LIVE_ROWS):
+                        self._has_more = True
         self._update_undo_button()  # the selected change may have been undone just now
         known = {self.client_combo.itemData(i) for i in range(self.client_combo.count())}
         if any(r["actor"] not in known for r in rows):
@@ -281,6 +284,9 @@ class ActivityPane(QWidget):
                 self._fade.start()
         else:
             self._loading_more = False
+            if before_id != self.model.oldest_id:  # the table was trimmed meanwhile: this page would leave a gap
+                QTimer.singleShot(0, self, self.on_scrolled)
+                return
             self.model.append_older(rows)
         self._has_more = len(rows) == PAGE
         if self.model.rowCount():

@@ -12,7 +12,7 @@ from PySide6.QtCore import QDate, Qt
 from core.memory import Memory
 from core.settings import Settings
 from desktop.models.activity import ActivityModel
-from desktop.panes.activity import ON_DAY, PAGE, TODAY, YESTERDAY, ActivityPane
+from desktop.panes.activity import LIVE_ROWS, ON_DAY, PAGE, TODAY, YESTERDAY, ActivityPane
 from desktop.workers import Core
 from tests.conftest import SteppingClock
 
@@ -277,3 +277,29 @@ def test_an_undo_by_another_client_strikes_through_a_filtered_view(qtbot, core: 
     pane.on_changes(memory.changes_since(after))
     assert pane.model.rowCount() == 2  # the undo itself is by cursor: not shown here
     assert pane.model.index(0, 0).data(ActivityModel.UndoneRole) is not None
+
+
+def test_a_long_stream_of_writes_keeps_the_table_bounded_and_older_rows_come_back_on_scroll(  # noqa: ANN001
+        qtbot, core: Core, memory: Memory) -> None:
+    memory.create_entities([{"name": "Ada Lovelace", "entityType": "Person"}], actor="cursor")
+    pane = _pane(qtbot, core)
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 1)
+    resets: list[int] = []
+    pane.model.modelReset.connect(lambda: resets.append(1))
+    total = LIVE_ROWS + PAGE + 50
+    for start in range(0, total, 250):  # an import streaming in, as the change feed delivers it
+        after = memory.latest_change_id()
+        for i in range(start, min(total, start + 250)):
+            memory.add_observations([{"entityName": "Ada Lovelace", "contents": [f"fact {i}"]}], actor="claude-code")
+        pane.on_changes(memory.changes_since(after, limit=1000))
+    assert pane.model.rowCount() == LIVE_ROWS  # not every row ever written: the view walks them all
+    assert resets == []  # rows inserted and dropped, never the whole table reset
+    assert _texts(pane)[0] == f"added to Ada Lovelace: “fact {total - 1}”"
+
+    def scrolled_to_the_end() -> bool:
+        pane.table.scrollToBottom()
+        return _texts(pane)[-1] == "created Ada Lovelace"
+
+    qtbot.waitUntil(scrolled_to_the_end, timeout=15000)
+    texts = _texts(pane)
+    assert len(texts) == len(set(texts)) == total + 1  # every change once, none lost at the seam
