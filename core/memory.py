@@ -168,6 +168,15 @@ class Memory:
         """All calls inside land together or not at all: ``with memory.transaction(): …``."""
         return self.graph.transaction()
 
+    def importing(self, source: str, *, actor: str | None = None) -> contextlib.AbstractContextManager[Any]:
+        """An import as one unit that never holds the write lock for long: ``with memory.importing(
+        "notes.jsonl"): …``. Its writes land in short transactions tagged with an import id; if the
+        block raises (a refused file, a cancel), or the process dies, all of it is rolled back."""
+        starter = getattr(self.graph, "importing", None)
+        if not callable(starter):
+            return self.graph.transaction()
+        return starter(source, self._actor(actor))
+
     def _actor(self, actor: str | None) -> str:
         return actor or self.settings.actor
 

@@ -102,7 +102,7 @@ def import_path(
         "sqlite": import_database,
         "markdown": import_notes,
     }[kind]
-    with memory.transaction():
+    with memory.importing(str(path), actor=actor):  # short chunks; rolled back whole if it raises
         report = importer(memory, path, actor=actor, progress=progress)
         if report.errors and not skip_bad_lines:
             raise ImportRefused(report)  # rolls the whole file back

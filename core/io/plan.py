@@ -9,11 +9,11 @@ that the preview holds the write lock for as long as the import would (seconds f
 nothing it wrote is ever visible to another connection, and the rollback leaves the file's
 contents exactly as they were.
 
-``run_import`` lands every file in one transaction and checks the cancel event whenever an
-importer reports progress (every few hundred records) and between files; cancelling rolls the
-whole transaction back. Callers see only ``preview_import`` / ``run_import`` and the plan, so how
-the import lands (one transaction today, chunks tagged by an import id tomorrow) can change
-without touching them.
+``run_import`` lands every file as one import unit (``Memory.importing``: short transactions
+tagged with an import id, so other clients keep writing meanwhile) and checks the cancel event
+whenever an importer reports progress (every few hundred records) and between files; cancelling
+rolls everything the unit wrote back by its id, change_log rows included. Callers see only
+``preview_import`` / ``run_import`` and the plan.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def run_import(
     """Import ``paths`` as one unit; if ``cancel`` is set before it lands, nothing is written."""
     plan = ImportPlan()
     try:
-        with memory.transaction():
+        with memory.importing(", ".join(str(p) for p in paths)):  # rolled back by its id on cancel
             _import_all(memory, paths, plan, progress, cancel)
             _check(cancel)  # the last moment a cancel can still undo everything
     except _Cancelled:

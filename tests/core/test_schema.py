@@ -202,6 +202,8 @@ def test_version_1_database_is_upgraded_and_searchable(tmp_path: Path) -> None:
                              {"name": "Otra", "observations": []}])
     conn = connect(path)
     conn.execute("DROP TABLE entity_folded")  # what schema version 1 had
+    conn.execute("DROP INDEX idx_change_import")  # version 3's import ids
+    conn.execute("ALTER TABLE change_log DROP COLUMN import_id")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     with Memory.open(path) as mem:

@@ -96,8 +96,10 @@ def delete_vectors(conn: Connection, ids: Sequence[int]) -> None:
 
     One statement per id: vec0 answers ``rowid = ?`` by lookup but ``rowid IN (…)`` by a scan.
     """
+    before = conn.total_changes
     conn.executemany("DELETE FROM entity_embeddings WHERE rowid = ?", [(int(i),) for i in ids])
-    bump_version(conn)
+    if conn.total_changes != before:  # only when a vector went: other processes reload theirs
+        bump_version(conn)
 
 
 def write_vectors(conn: Connection, ids: Sequence[int], vectors: Sequence[np.ndarray]) -> None:

@@ -8,6 +8,7 @@ overwrites data logs the *before* state in full, so history can be shown, a dele
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,9 +23,15 @@ def dumps(value: Any) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+# The import this thread is running, if any: its change_log rows carry its id (see imports.py).
+current_import = threading.local()
+
+
 def write(conn: Connection, rows: Sequence[LogRow]) -> None:
+    tag = getattr(current_import, "id", None)
     conn.executemany(
-        "INSERT INTO change_log(at, actor, op, entity, before, after) VALUES (?, ?, ?, ?, ?, ?)", rows
+        "INSERT INTO change_log(at, actor, op, entity, before, after, import_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(*row, tag) for row in rows],
     )
 
 

@@ -111,6 +111,8 @@ CREATE TABLE change_log (
     op     TEXT NOT NULL,
     entity TEXT,                                  -- entity name: survives the entity's deletion
     before TEXT,                                  -- JSON or NULL
-    after  TEXT                                   -- JSON or NULL
+    after  TEXT,                                  -- JSON or NULL
+    import_id TEXT                                -- the import that wrote it, while one runs (see io)
 );
 CREATE INDEX idx_change_entity ON change_log(entity);  -- rowid order is time order
+CREATE INDEX idx_change_import ON change_log(import_id) WHERE import_id IS NOT NULL;

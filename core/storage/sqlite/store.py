@@ -33,7 +33,7 @@ from core.model import (
 )
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import activity as activity_log
-from core.storage.sqlite import backups, edits, embedding_state, history, indexing, overview, reads
+from core.storage.sqlite import backups, edits, embedding_state, history, imports, indexing, overview, reads
 from core.storage.sqlite import touched as touch
 from core.storage.sqlite.connection import DatabaseError, atomic, forget
 from core.storage.sqlite.integrity import IntegrityGate, damaged_message
@@ -89,6 +89,8 @@ class SqliteGraphStore:
         # quick_check on a thread of its own; writes wait for it, and are refused if it finds damage
         self.integrity: IntegrityGate | None = None if self.path == ":memory:" else IntegrityGate(
             self._conn, self.path, self._lock, after_healthy=self._daily_backup, read_only=read_only)
+        if not read_only and self.path != ":memory:":
+            imports.recover(self)  # an import whose process died mid-way is rolled back
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -143,10 +145,48 @@ class SqliteGraphStore:
     def transaction(self) -> Iterator[None]:
         """Group several calls into one all-or-nothing transaction (e.g. one imported file).
 
-        Other threads wait for it to finish; calls inside it join it as savepoints.
+        Other threads wait for it to finish; calls inside it join it as savepoints. Inside
+        ``importing()`` it groups nothing: the import's writes land in short transactions and the
+        import as a whole is undone by its id instead (see imports.py).
         """
+        if getattr(history.current_import, "id", None) is not None:
+            with self._lock:
+                chunked = not self._conn.in_transaction  # not inside a preview's real transaction
+            if chunked:
+                yield
+                return
         with self._lock, atomic(self._conn):
             yield
+
+    @contextlib.contextmanager
+    def importing(self, source: str, actor: str) -> Iterator[str | None]:
+        """One import as a unit without one long transaction: its writes are short transactions
+        tagged with an id, and if anything inside raises (a refused file, a cancel, a crash found
+        at the next open) everything it wrote is rolled back by that id. Yields the id (None when
+        already inside a transaction, which then keeps its all-or-nothing meaning)."""
+        current = getattr(history.current_import, "id", None)
+        if current is not None:
+            yield current  # a file of a larger import: the outer unit decides
+            return
+        with self._lock:
+            in_transaction = self._conn.in_transaction
+        if in_transaction:  # e.g. a preview that will roll everything back anyway
+            with self.transaction():
+                yield None
+            return
+        with self._lock:  # every use of the connection holds the lock (the integrity gate counts on it)
+            import_id = imports.begin(self._conn, source, self.now())
+        history.current_import.id = import_id
+        try:
+            yield import_id
+        except BaseException:
+            history.current_import.id = None
+            imports.rollback(self, import_id, actor)
+            raise
+        finally:
+            history.current_import.id = None
+        with self._lock:
+            imports.finish(self._conn, import_id)
 
     def backup(self, dest: Path | None = None) -> Path:
         """Write a consistent copy of the database to ``dest`` (default: a new file in the
