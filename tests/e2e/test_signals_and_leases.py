@@ -105,3 +105,30 @@ def test_a_dead_holders_lease_is_taken_over_at_once(tmp_path: Path, hub_file: Pa
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=15)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_killed_mid_embedding_the_next_server_resumes_at_once(
+    tmp_path: Path, hub_file: Path, model_dir: Path, seed: int
+) -> None:
+    db = tmp_path / "m.db"
+    many_pending(db, 300)
+    first = start_server(db, hub_file, model_dir)
+    try:
+        wait_for(lambda: embedded(db) >= 40 * seed, 120, "the first server embeds")
+    finally:
+        first.kill()  # SIGKILL: no clean-up, the lease stays behind
+        first.wait()
+    assert lease_of(db) is not None
+    conn = connect(db)
+    try:
+        assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+    second = start_server(db, hub_file, model_dir)
+    try:
+        wait_for(lambda: embedded(db) == 300, 180, "the next server finishes the embedding")
+        assert (lease_of(db) or {}).get("owner", "").split(":")[1] == str(second.pid)
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(timeout=15)
