@@ -17,7 +17,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from core.server.endpoint import read_endpoint
-from tests.packaging.conftest import clean_env, executable_name, project_version
+from tests.packaging.conftest import ROOT, clean_env, executable_name, project_version
 
 pytestmark = pytest.mark.slow
 TIMEOUT_S = 120.0
@@ -36,6 +36,20 @@ QUERY = "rock climbing hobby"
 
 def _files(folder: Path) -> set[Path]:
     return {p for p in folder.rglob("*") if p.is_file()}
+
+
+def test_bundle_holds_the_resources_and_no_unused_qt(bundle: Path) -> None:
+    internal = bundle / "_internal"
+    resources = internal / "resources"
+    for relative in ("models/multilingual-e5-small-int8/model.onnx", "models/multilingual-e5-small-int8/tokenizer.json",
+                     "icons/hipocampo.svg", "icons/hipocampo.png", "icons/hipocampo.ico", "profiles/engrama.json"):
+        assert (resources / relative).is_file(), relative
+    assert list(internal.glob("sqlite_vec/vec0.*")), "sqlite-vec's loadable library"
+    source_i18n = ROOT / "resources" / "i18n"
+    assert {p.name for p in source_i18n.glob("*.qm")} == {p.name for p in (resources / "i18n").glob("*.*")}
+    qt = internal / "PySide6" / "Qt"
+    assert not (qt / "qml").exists() and not list(qt.glob("plugins/platformthemes/*gtk*"))
+    assert {p.name for p in qt.glob("translations/*.qm")} <= {"qtbase_es.qm", "qtbase_en.qm"}
 
 
 def test_version_is_the_projects(bundle: Path, tmp_path: Path) -> None:
