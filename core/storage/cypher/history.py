@@ -21,6 +21,18 @@ def change_dicts(found: list[list[Any]]) -> list[dict[str, Any]]:
             for i, at, actor, op, ent, b, a in found]
 
 
+def _touches(row: dict[str, Any], name: str) -> bool:
+    """Whether a change_log row concerns entity ``name`` (as SQLite's ``edits.touches``)."""
+    if row.get("entity") == name:
+        return True
+    for side in (row.get("before"), row.get("after")):
+        if row.get("op") == "create_relation" and isinstance(side, list) and side and side[0] == name:
+            return True
+        if isinstance(side, dict) and name in (side.get("from"), side.get("to"), side.get("name")):
+            return True
+    return False
+
+
 class HistoryMixin:
     """The change_log reads of ``CypherGraphStore`` (``self.db`` is its dialect)."""
 
@@ -67,12 +79,26 @@ class HistoryMixin:
             "MATCH ()-[r:REL]->() RETURN r.type, count(r) AS n ORDER BY n DESC, r.type")}
 
     def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
-        """change_log rows about ``name``, newest first (renames are not followed on this backend)."""
-        return change_dicts(self.db.read(
-            f"MATCH (c:Change) WHERE c.entity = $n OR (c.op IN ['create_relation', 'delete_relation'] "
-            f"AND (c.after CONTAINS $quoted OR c.before CONTAINS $quoted)) RETURN {CHANGE} "
-            "ORDER BY c.id DESC LIMIT $limit", {"n": name, "quoted": json.dumps(name, ensure_ascii=False),
-                                                "limit": limit}))
+        """change_log rows about the entity now called ``name``, newest first: its own rows under every
+        name it has had (renames followed back), and relation rows from other entities to it."""
+        spans: list[tuple[str, int, int]] = []  # (name, first id, last id) it was known by
+        current, upper = name, 1 << 62
+        for _ in range(100):  # a rename chain longer than this is not worth following
+            found = self.db.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'rename_entity' AND c.id <= $u "
+                                 "RETURN c.id, c.before ORDER BY c.id DESC LIMIT 1", {"n": current, "u": upper})
+            if not found:
+                spans.append((current, 0, upper))
+                break
+            spans.append((current, found[0][0], upper))
+            current, upper = json.loads(found[0][1])["name"], found[0][0] - 1
+        names = [n for n, _, _ in spans]
+        quoted = [json.dumps(n, ensure_ascii=False) for n in names]
+        rows = change_dicts(self.db.read(
+            f"MATCH (c:Change) WHERE c.entity IN $names OR (c.entity IS NOT NULL AND c.op CONTAINS 'relation' "
+            f"AND any(q IN $quoted WHERE c.after CONTAINS q OR c.before CONTAINS q)) RETURN {CHANGE} "
+            "ORDER BY c.id DESC", {"names": names, "quoted": quoted}))
+        mine = [r for r in rows if any(lo <= r["id"] <= hi and _touches(r, n) for n, lo, hi in spans)]
+        return mine[:limit]
 
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
         """The graph as it stood at ``when``: the live rows created by then, plus what change_log says was

@@ -32,6 +32,7 @@ from core.model import (
 )
 from core.search.folding import content_words, fold
 from core.storage.cypher import rows as R
+from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.history import HistoryMixin
 
 Clock = Callable[[], datetime]
@@ -39,7 +40,7 @@ MAX_HOPS = 3
 LogRow = tuple[str, str, str, str | None, str | None, str | None]
 
 
-class CypherGraphStore(HistoryMixin):
+class CypherGraphStore(EditsMixin, HistoryMixin):
     """GraphStore over a Cypher server. Thread-safe: writes of one process go one at a time; writes
     of several processes are serialised by the dialect's optimistic commit."""
 
@@ -733,17 +734,9 @@ class CypherGraphStore(HistoryMixin):
     def backup(self, dest: Any) -> Any:
         raise self.unsupported("A file backup")
 
-    def rename_entity(self, old: str, new: str, actor: str) -> bool:
-        raise self.unsupported("Renaming an entity")
 
-    def set_entity_type(self, name: str, entity_type: str, actor: str) -> bool:
-        raise self.unsupported("Changing an entity's type")
 
-    def replace_observation(self, name: str, old: str, new: str, actor: str) -> bool:
-        raise self.unsupported("Editing an observation")
 
-    def end_relation(self, from_name: str, to_name: str, rel_type: str, ended_at: str | None, actor: str) -> bool:
-        raise self.unsupported("Ending a relation")
 
     def save_entity(self, name: str, plan: dict[str, Any], expected_version: int | None, actor: str) -> int | None:
         raise self.unsupported("Saving an edited entity")
@@ -754,8 +747,4 @@ class CypherGraphStore(HistoryMixin):
     def undoable_change(self, entity: str | None, by: str | None) -> dict[str, Any] | None:
         raise self.unsupported("Undo")
 
-    def entity_for_edit(self, name: str) -> dict[str, Any]:
-        raise self.unsupported("The entity editor")
 
-    def last_deletion(self, name: str) -> dict[str, Any] | None:
-        raise self.unsupported("Showing the last deletion")
