@@ -229,32 +229,32 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="344"/>
+        <location filename="../../desktop/models/activity.py" line="359"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="344"/>
+        <location filename="../../desktop/models/activity.py" line="359"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="344"/>
+        <location filename="../../desktop/models/activity.py" line="359"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="376"/>
+        <location filename="../../desktop/models/activity.py" line="391"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="383"/>
+        <location filename="../../desktop/models/activity.py" line="398"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="387"/>
+        <location filename="../../desktop/models/activity.py" line="402"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
@@ -262,150 +262,150 @@
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="103"/>
+        <location filename="../../desktop/panes/activity.py" line="104"/>
         <source>Show the changes of one client only</source>
         <translation>Mostrar solo los cambios de un cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="105"/>
-        <location filename="../../desktop/panes/activity.py" line="263"/>
+        <location filename="../../desktop/panes/activity.py" line="106"/>
+        <location filename="../../desktop/panes/activity.py" line="266"/>
         <source>All clients</source>
         <translation>Todos los clientes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="107"/>
+        <location filename="../../desktop/panes/activity.py" line="108"/>
         <source>Show the changes of a time span only</source>
         <translation>Mostrar solo los cambios de un periodo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="108"/>
+        <location filename="../../desktop/panes/activity.py" line="109"/>
         <source>Any time</source>
         <translation>Cualquier fecha</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="108"/>
+        <location filename="../../desktop/panes/activity.py" line="109"/>
         <source>Today</source>
         <translation>Hoy</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="109"/>
+        <location filename="../../desktop/panes/activity.py" line="110"/>
         <source>Yesterday</source>
         <translation>Ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="109"/>
+        <location filename="../../desktop/panes/activity.py" line="110"/>
         <source>Last 7 days</source>
         <translation>Últimos 7 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="110"/>
+        <location filename="../../desktop/panes/activity.py" line="111"/>
         <source>Last 30 days</source>
         <translation>Últimos 30 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="110"/>
+        <location filename="../../desktop/panes/activity.py" line="111"/>
         <source>On a day…</source>
         <translation>Un día concreto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="116"/>
-        <location filename="../../desktop/panes/activity.py" line="396"/>
+        <location filename="../../desktop/panes/activity.py" line="117"/>
+        <location filename="../../desktop/panes/activity.py" line="402"/>
         <source>Undo</source>
         <translation>Deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="117"/>
-        <location filename="../../desktop/panes/activity.py" line="408"/>
+        <location filename="../../desktop/panes/activity.py" line="118"/>
+        <location filename="../../desktop/panes/activity.py" line="414"/>
         <source>Take back the selected change (it can be redone)</source>
         <translation>Deshacer el cambio seleccionado (se puede rehacer)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="130"/>
+        <location filename="../../desktop/panes/activity.py" line="131"/>
         <source>Hide this message</source>
         <translation>Ocultar este mensaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="265"/>
+        <location filename="../../desktop/panes/activity.py" line="268"/>
         <source>{client} ({count})</source>
         <translation>{client} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="298"/>
+        <location filename="../../desktop/panes/activity.py" line="304"/>
         <source>The activity could not be read: {message}</source>
         <translation>No se pudo leer la actividad: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="334"/>
+        <location filename="../../desktop/panes/activity.py" line="340"/>
         <source>“{name}” no longer exists. Undo its deletion to bring it back.</source>
         <translation>«{name}» ya no existe. Deshaz su eliminación para recuperarla.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="348"/>
+        <location filename="../../desktop/panes/activity.py" line="354"/>
         <source>change #{id}</source>
         <translation>cambio n.º {id}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="349"/>
+        <location filename="../../desktop/panes/activity.py" line="355"/>
         <source>Undone: {what}</source>
         <translation>Deshecho: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="354"/>
+        <location filename="../../desktop/panes/activity.py" line="360"/>
         <source>Could not undo: {message}</source>
         <translation>No se pudo deshacer: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="364"/>
+        <location filename="../../desktop/panes/activity.py" line="370"/>
         <source>Open “{name}”</source>
         <translation>Abrir «{name}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="371"/>
+        <location filename="../../desktop/panes/activity.py" line="377"/>
         <source>Only changes by {client}</source>
         <translation>Solo cambios de {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="396"/>
+        <location filename="../../desktop/panes/activity.py" line="402"/>
         <source>Redo</source>
         <translation>Rehacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="404"/>
+        <location filename="../../desktop/panes/activity.py" line="410"/>
         <source>This kind of change cannot be undone from here</source>
         <translation>Este tipo de cambio no se puede deshacer desde aquí</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="406"/>
+        <location filename="../../desktop/panes/activity.py" line="412"/>
         <source>Already undone: the row of its undo can redo it</source>
         <translation>Ya está deshecho: se puede rehacer desde la fila que lo deshizo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="434"/>
+        <location filename="../../desktop/panes/activity.py" line="440"/>
         <source>Nothing has been written yet</source>
         <translation>Todavía no se ha escrito nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="435"/>
+        <location filename="../../desktop/panes/activity.py" line="441"/>
         <source>What your assistants write to this memory — Claude, Cursor, any MCP client — appears here as it happens, newest first, with who wrote it. Any change can be undone from here.</source>
         <translation>Lo que tus asistentes escriben en esta memoria —Claude, Cursor, cualquier cliente MCP— aparece aquí en el momento, lo más reciente primero y con quién lo escribió. Cualquier cambio se puede deshacer desde aquí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="440"/>
+        <location filename="../../desktop/panes/activity.py" line="446"/>
         <source>No changes by {client} in this time span.</source>
         <translation>No hay cambios de {client} en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="443"/>
+        <location filename="../../desktop/panes/activity.py" line="449"/>
         <source>No changes by {client} yet.</source>
         <translation>Todavía no hay cambios de {client}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="445"/>
+        <location filename="../../desktop/panes/activity.py" line="451"/>
         <source>No changes in this time span.</source>
         <translation>No hay cambios en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="446"/>
+        <location filename="../../desktop/panes/activity.py" line="452"/>
         <source>Show everything</source>
         <translation>Mostrar todo</translation>
     </message>
@@ -1185,12 +1185,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="188"/>
+        <location filename="../../desktop/app.py" line="190"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="189"/>
+        <location filename="../../desktop/app.py" line="191"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1203,59 +1203,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="221"/>
+        <location filename="../../desktop/app.py" line="223"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="246"/>
+        <location filename="../../desktop/app.py" line="248"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="247"/>
-        <location filename="../../desktop/app.py" line="257"/>
+        <location filename="../../desktop/app.py" line="249"/>
+        <location filename="../../desktop/app.py" line="259"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="251"/>
+        <location filename="../../desktop/app.py" line="253"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="252"/>
+        <location filename="../../desktop/app.py" line="254"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="255"/>
-        <location filename="../../desktop/app.py" line="261"/>
+        <location filename="../../desktop/app.py" line="257"/>
+        <location filename="../../desktop/app.py" line="263"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="262"/>
+        <location filename="../../desktop/app.py" line="264"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="268"/>
+        <location filename="../../desktop/app.py" line="270"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="269"/>
+        <location filename="../../desktop/app.py" line="271"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="311"/>
+        <location filename="../../desktop/app.py" line="313"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="312"/>
+        <location filename="../../desktop/app.py" line="314"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
