@@ -13,7 +13,9 @@ Like the SDK's, it points fd 0 at the null device and fd 1 at stderr while servi
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import stat
 import sys
 from collections.abc import AsyncIterator
@@ -68,11 +70,16 @@ async def pipe_stdio(max_line: int = DEFAULT_MAX_LINE) -> AsyncIterator[tuple[An
                     line = await reader.readuntil(b"\n")
                 except asyncio.IncompleteReadError as end:  # the client closed stdin
                     line = end.partial
-                except asyncio.LimitOverrunError:  # longer than max_line: drop it whole, say why
-                    await _skip_line(reader)
-                    await to_server.send(ValueError(
-                        f"Request larger than {max_line:,} bytes (HIPOCAMPO_MAX_REQUEST_BYTES); it was not read. "
-                        "Send it in smaller parts."))
+                except asyncio.LimitOverrunError:  # longer than max_line: drop it whole, answer its id
+                    request_id = await _skip_line(reader)
+                    error = {"jsonrpc": "2.0", "id": request_id, "error": {
+                        "code": -32600,
+                        "message": f"Request larger than {max_line:,} bytes (HIPOCAMPO_MAX_REQUEST_BYTES); it was "
+                                   "not read. Send it in smaller parts."}}
+                    if request_id is None:  # a notification, or no id found: nobody waits for an answer
+                        continue
+                    writer.write(json.dumps(error).encode() + b"\n")
+                    await writer.drain()
                     continue
                 if not line:
                     break
@@ -108,13 +115,35 @@ async def pipe_stdio(max_line: int = DEFAULT_MAX_LINE) -> AsyncIterator[tuple[An
         write_transport.close()
 
 
-async def _skip_line(reader: asyncio.StreamReader) -> None:
-    """Discard what is left of an over-long line, up to and including its newline."""
+_ID = re.compile(rb'"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,20})')
+
+
+async def _skip_line(reader: asyncio.StreamReader) -> str | int | None:
+    """Discard what is left of an over-long line, up to and including its newline; return the
+    JSON-RPC id found near its start or its end (clients put it first or last), so the request can
+    be answered instead of leaving its client waiting."""
+    head = b""
+    tail = b""
     while True:
         try:
-            await reader.readuntil(b"\n")
-            return
+            chunk = await reader.readuntil(b"\n")
+            tail = (tail + chunk)[-4096:]
+            break
         except asyncio.LimitOverrunError as exc:
-            await reader.readexactly(exc.consumed)
-        except asyncio.IncompleteReadError:
-            return
+            chunk = await reader.readexactly(exc.consumed)
+        except asyncio.IncompleteReadError as end:
+            tail = (tail + end.partial)[-4096:]
+            break
+        if len(head) < 4096:
+            head += chunk[: 4096 - len(head)]
+        tail = (tail + chunk)[-4096:]
+    for part in (head, tail):
+        found = _ID.search(part)
+        if found is not None:
+            try:
+                value = json.loads(found.group(1))
+            except ValueError:
+                continue
+            if isinstance(value, (str, int)):
+                return value
+    return None
