@@ -34,6 +34,8 @@ def test_stdio_drops_an_oversized_line_and_answers_the_next(tmp_path: Path) -> N
         while not any(a.get("id") == 3 for a in answers):
             answers.append(json.loads(read_line(proc.stdout, START_TIMEOUT_S)))
         assert not any(a.get("id") == 2 and "result" in a for a in answers)  # never read, never run
+        refused = [a for a in answers if a.get("id") == 2]  # but answered, so its client stops waiting
+        assert len(refused) == 1 and "HIPOCAMPO_MAX_REQUEST_BYTES" in refused[0]["error"]["message"]
         assert any(a.get("id") == 3 and a["result"]["tools"] for a in answers)
     finally:
         proc.kill()
