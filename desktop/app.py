@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -177,6 +178,7 @@ class HipocampoApp(QObject):
             self.hub.start()
         self._clients_timer.start()
         memory.start_background()
+        gc.freeze()  # the modules and widgets live as long as the app: full collections need not walk them
         self.ready.emit()
         if self._pending_imports:
             paths, self._pending_imports = self._pending_imports, []
