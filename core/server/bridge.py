@@ -262,6 +262,6 @@ def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
 async def run_bridge(hub: dict[str, Any], settings: Settings) -> None:
     """Serve the bridge on this process's stdin/stdout until the client goes away."""
     server = build_bridge(hub, settings)
-    transport = pipe_stdio(2 * settings.max_request_bytes) if pipes_usable() else stdio_server()
+    transport = pipe_stdio(settings.max_request_bytes) if pipes_usable() else stdio_server()
     async with transport as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -68,7 +68,7 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
             if sync is not None:
                 sync.start()
             try:
-                anyio.run(serve_stdio, build_server(memory), line_limit(settings))
+                anyio.run(serve_stdio, build_server(memory), settings.max_request_bytes)
             finally:
                 if sync is not None:
                     sync.stop()
@@ -126,12 +126,6 @@ def _exit_now(code: int) -> None:
     with contextlib.suppress(Exception):
         sys.stderr.flush()
     os._exit(code)
-
-
-def line_limit(settings: Settings) -> int:
-    """The longest line read from stdin: twice the request limit, as JSON escapes can double a text's
-    size; a request between the two is refused by the tools themselves, with the same advice."""
-    return 2 * settings.max_request_bytes
 
 
 async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE) -> None:
