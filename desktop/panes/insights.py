@@ -13,7 +13,7 @@ import html
 from typing import Any
 from urllib.parse import quote, unquote
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
@@ -383,6 +383,12 @@ class InsightsPane(QWidget):
         insight = index.data(InsightRole)
         if isinstance(insight, dict) and insight.get("status") in ("approved", "synced"):
             self.entity_activated.emit(insight["title"])  # an approved insight is an entity now
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.PaletteChange and self._shown is not None:
+            # Rich text takes the link colour when it is set: a switch to dark would keep dark-blue links.
+            self._show_details(self.selected_insight())
+        super().changeEvent(event)
 
     def _show_details(self, insight: dict[str, Any] | None) -> None:
         pending = insight is not None and insight.get("status") == "pending"
