@@ -387,6 +387,7 @@ class InsightsPane(QWidget):
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
         if event.type() == QEvent.Type.PaletteChange and self._shown is not None:
             # Rich text takes the link colour when it is set: a switch to dark would keep dark-blue links.
+            self.evidence_label.clear()  # setText() of the same text would keep the old colour
             self._show_details(self.selected_insight())
         super().changeEvent(event)
 
