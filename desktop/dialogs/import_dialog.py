@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QDialog,
@@ -51,7 +51,7 @@ def _names(names: list[str], total: int) -> str:
 
 def _n(n: int, one: str, many: str) -> str:
     """``one`` (already translated) when n is 1, else ``many``, with ``{n}`` filled in."""
-    return (one if n == 1 else many).format(n=n)
+    return (one if n == 1 else many).format(n=QLocale().toString(n))  # 12,000 / 12.000, not 12000
 
 
 def counts_sentence(plan: ImportPlan, *, done: bool) -> str:
@@ -325,8 +325,9 @@ class ImportDialog(QDialog):
             item.addChild(child)
             self._wrap(child)
             return item
-        item = QTreeWidgetItem([name, format_label(file.format), str(file.entities_new),
-                                str(file.entities_merged), str(file.relations_new), str(file.errors)])
+        number = QLocale().toString
+        item = QTreeWidgetItem([name, format_label(file.format), number(file.entities_new),
+                                number(file.entities_merged), number(file.relations_new), number(file.errors)])
         item.setToolTip(0, str(file.path))
         for column in range(2, 6):
             item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
