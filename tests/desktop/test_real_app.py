@@ -1,7 +1,7 @@
 """The real app, as a user starts it: ``hipocampo-app`` on an X server (Xvfb, Qt's xcb platform).
 
 It opens its window, serves the MCP endpoint a real SDK client writes through, hands a second
-launch over to itself, and on SIGTERM stops cleanly: the endpoint withdrawn, exit code 0.
+launch over to itself, and on Ctrl-C (SIGINT) stops cleanly: the endpoint withdrawn, exit code 0.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def test_the_app_runs_on_x_serves_mcp_and_quits_cleanly(tmp_path: Path) -> None:
                                 timeout=60)
         assert second.returncode == 0 and "already running" in second.stderr
 
-        os.kill(info["pid"], signal.SIGTERM)
+        os.kill(info["pid"], signal.SIGINT)  # Ctrl-C in the terminal that ran ./dev start
         assert app.wait(timeout=30) == 0, (tmp_path / "app.log").read_text()
         assert "port" not in _endpoint(hub_file), "the hub file still names a hub that is gone"
     finally:
