@@ -4,7 +4,7 @@ When a process opens the memory, ``PRAGMA quick_check`` reads every page once, o
 connection of its own (≈0.4 s per 10k entities), so opening stays instant. Until it has answered,
 a write waits for it (reads do not); if it finds damage, every later write is refused by SQLite
 itself (an authorizer that denies writes), with a message naming the newest backup, while reads
-go on getting out what can be read. A healthy file loses the authorizer, and costs nothing more.
+go on getting out what can be read. On a healthy file the authorizer just says yes.
 Then, if the newest automatic backup is a day old, a new one is made.
 """
 
@@ -65,6 +65,7 @@ class IntegrityGate:
         self._lock = lock
         self._after_healthy = after_healthy
         self._done = threading.Event()
+        self._healthy = False
         self._closed = False
         conn.set_authorizer(self._authorize)
         self._thread = threading.Thread(target=self._check, name="hipocampo-quick-check", daemon=True)
@@ -83,7 +84,7 @@ class IntegrityGate:
         self._closed = True
 
     def _authorize(self, action: int, _arg1: object, _arg2: object, dbname: str | None, _src: object) -> int:
-        if action not in _WRITES or dbname == "temp":
+        if self._healthy or action not in _WRITES or dbname == "temp":
             return sqlite3.SQLITE_OK
         self._done.wait(CHECK_WAIT_SECONDS)
         return sqlite3.SQLITE_DENY if self.damage is not None else sqlite3.SQLITE_OK
@@ -101,11 +102,12 @@ class IntegrityGate:
         if damage is not None:
             self._found(damage)
             return
-        self._done.set()  # first: a write waiting inside the authorizer holds the store lock
-        with self._lock:
-            if self._closed:
-                return
-            self._conn.set_authorizer(None)
+        # The authorizer stays (only statements being prepared call it, and now it just says yes):
+        # removing it from this thread could deadlock with a statement being prepared on another.
+        self._healthy = True
+        self._done.set()
+        if self._closed:
+            return
         if self._after_healthy is not None:
             try:
                 self._after_healthy()
