@@ -1669,22 +1669,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>{reason} No se importó nada: la memoria está como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="334"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="335"/>
         <source>Added to: {names}</source>
         <translation>Se añadió a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="334"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="335"/>
         <source>Adds to: {names}</source>
         <translation>Añade a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="340"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="341"/>
         <source>{where}: {reason}</source>
         <translation>{where}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="345"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="346"/>
         <source>…and {n} more unreadable records</source>
         <translation>…y {n} registros ilegibles más</translation>
     </message>
@@ -2025,82 +2025,82 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>{n} ideas por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="430"/>
+        <location filename="../../desktop/panes/insights.py" line="437"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="432"/>
+        <location filename="../../desktop/panes/insights.py" line="439"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="437"/>
+        <location filename="../../desktop/panes/insights.py" line="444"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="439"/>
+        <location filename="../../desktop/panes/insights.py" line="446"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="440"/>
+        <location filename="../../desktop/panes/insights.py" line="447"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="458"/>
+        <location filename="../../desktop/panes/insights.py" line="465"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="483"/>
+        <location filename="../../desktop/panes/insights.py" line="490"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
         <translation>Una idea desactualizada no se puede aprobar: reflexiona de nuevo o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="494"/>
+        <location filename="../../desktop/panes/insights.py" line="501"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="495"/>
+        <location filename="../../desktop/panes/insights.py" line="502"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="533"/>
+        <location filename="../../desktop/panes/insights.py" line="540"/>
         <source>No new insights.</source>
         <translation>No hay ideas nuevas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="535"/>
+        <location filename="../../desktop/panes/insights.py" line="542"/>
         <source>1 new insight.</source>
         <translation>1 idea nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="537"/>
+        <location filename="../../desktop/panes/insights.py" line="544"/>
         <source>{n} new insights.</source>
         <translation>{n} ideas nuevas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="539"/>
+        <location filename="../../desktop/panes/insights.py" line="546"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="540"/>
+        <location filename="../../desktop/panes/insights.py" line="547"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="542"/>
+        <location filename="../../desktop/panes/insights.py" line="549"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="547"/>
+        <location filename="../../desktop/panes/insights.py" line="554"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
