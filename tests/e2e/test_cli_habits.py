@@ -28,7 +28,7 @@ def run(hub_file: Path, *args: str, check: bool = False) -> subprocess.Completed
 
 
 def seeded(path: Path, n: int = 3) -> Path:
-    with Memory.open(path, embeddings="none") as memory:
+    with Memory.open(path, embeddings="none", backup_keep=0) as memory:  # no daily backup beside it
         memory.create_entities([{"name": f"Note {i}", "entityType": "note", "observations": [f"fact {i}"]}
                                 for i in range(n)])
     return path

@@ -107,6 +107,7 @@ def write_vectors(conn: Connection, ids: Sequence[int], vectors: Sequence[np.nda
     delete_vectors(conn, ids)
     conn.executemany("INSERT INTO entity_embeddings(rowid, embedding) VALUES (?, ?)",
                      [(int(i), _as_f32(v).tobytes()) for i, v in zip(ids, vectors, strict=True)])
+    bump_version(conn)  # new vectors: other processes reload theirs
 
 
 LEASE_KEY = "embedding_lease"
