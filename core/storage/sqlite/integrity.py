@@ -10,6 +10,7 @@ Then, if the newest automatic backup is a day old, a new one is made.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -67,6 +68,7 @@ class IntegrityGate:
         self._done = threading.Event()
         self._healthy = False
         self._closed = False
+        self._probe: Connection | None = None
         conn.set_authorizer(self._authorize)
         self._thread = threading.Thread(target=self._check, name="hipocampo-quick-check", daemon=True)
         self._thread.start()
@@ -80,8 +82,13 @@ class IntegrityGate:
         self._thread.join(timeout)
 
     def close(self) -> None:
-        """The connection is closing (call with the store lock held): touch it no more."""
+        """The connection is closing: touch it no more, and stop a check still running (its own
+        connection would otherwise keep the file busy after the memory was closed)."""
         self._closed = True
+        probe = self._probe
+        if probe is not None:
+            with contextlib.suppress(Exception):
+                probe.interrupt()
 
     def _authorize(self, action: int, _arg1: object, _arg2: object, dbname: str | None, _src: object) -> int:
         if self._healthy or action not in _WRITES or dbname == "temp":
@@ -95,9 +102,17 @@ class IntegrityGate:
         except Exception as exc:  # noqa: BLE001 - the file vanished or cannot be read: say so
             self._found(str(exc))
             return
+        self._probe = probe
         try:
+            if self._closed:
+                return
             damage = damage_of(probe)
+        except Exception:  # interrupted by close(), or the file went away under us
+            if self._closed:
+                return
+            raise
         finally:
+            self._probe = None
             probe.close()
         if damage is not None:
             self._found(damage)

@@ -95,9 +95,10 @@ class SqliteGraphStore:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def close(self) -> None:
+        if self.integrity is not None:  # outside the lock: the daily backup after the check takes it
+            self.integrity.close()
+            self.integrity.join(30)
         with self._lock:
-            if self.integrity is not None:
-                self.integrity.close()
             forget(self._conn)
             self._conn.close()
 
