@@ -10,8 +10,9 @@ import json
 from datetime import datetime
 from typing import Any
 
-from core.model import Entity, KnowledgeGraph, Relation
+from core.model import KnowledgeGraph
 from core.storage.cypher import rows as R
+from core.storage.rewind import rewind
 
 CHANGE = "c.id, c.at, c.actor, c.op, c.entity, c.before, c.after"
 
@@ -117,47 +118,8 @@ class HistoryMixin:
             "RETURN a.name, b.name, r.type, r.created_at ORDER BY r.id", {"w": when},
         ):
             relations[(src, dst, rtype)] = created
-        for op, name, before, after in self.db.read(
+        changes = self.db.read(
             "MATCH (c:Change) WHERE c.at > $w AND c.before IS NOT NULL RETURN c.op, c.entity, c.before, c.after "
             "ORDER BY c.id DESC", {"w": when},
-        ):
-            snap = json.loads(before)
-            if op == "delete_entity" and snap["created_at"] <= when:
-                entities[name] = {"type": snap["entityType"],
-                                  "obs": {c: t for c, t in snap["observations"] if t <= when}}
-                for rel in snap["relations"]:
-                    if rel["created_at"] <= when and (rel["ended_at"] is None or rel["ended_at"] > when):
-                        relations[(rel["from"], rel["to"], rel["relationType"])] = rel["created_at"]
-            elif op == "delete_observations" and name in entities:
-                for content, created in snap["observations"]:
-                    if created <= when:
-                        entities[name]["obs"][content] = created
-            elif op == "delete_relation" and snap["created_at"] <= when:
-                relations[(snap["from"], snap["to"], snap["relationType"])] = snap["created_at"]
-            elif op in ("update_entity", "set_entity_type") and name in entities:
-                entities[name]["type"] = snap.get("entityType", entities[name]["type"])
-            elif op == "rename_entity" and name in entities:
-                entities[snap["name"]] = entities.pop(name)
-                relations = {(snap["name"] if s == name else s, snap["name"] if d == name else d, t): c
-                             for (s, d, t), c in relations.items()}
-            elif op == "replace_observation" and name in entities:
-                entities[name]["obs"].pop(json.loads(after)["observation"], None)
-                if snap["created_at"] <= when:
-                    entities[name]["obs"][snap["observation"]] = snap["created_at"]
-            elif op in ("end_relation", "reopen_relation"):
-                key = (snap["from"], snap["to"], snap["relationType"])
-                if snap["created_at"] <= when and (snap["ended_at"] is None or snap["ended_at"] > when):
-                    relations[key] = snap["created_at"]
-                else:
-                    relations.pop(key, None)
-            elif op == "restore_entity" and snap.get("deleted_at", when) <= when:
-                entities.pop(name, None)
-        names = set(entities)
-        return KnowledgeGraph(
-            entities=[Entity(name=n, entityType=e["type"],
-                             observations=[c for c, _ in sorted(e["obs"].items(), key=lambda kv: kv[1])])
-                      for n, e in sorted(entities.items())],
-            relations=[Relation(**{"from": s, "to": d, "relationType": t})
-                       for (s, d, t), _ in sorted(relations.items(), key=lambda kv: kv[1])
-                       if s in names and d in names],
         )
+        return rewind(entities, relations, changes, when)
