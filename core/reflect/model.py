@@ -162,3 +162,19 @@ class ReflectOutcome:
     incremental: bool = False
     patterns_run: tuple[str, ...] = ()
     found: dict[str, int] = field(default_factory=dict)
+
+
+def refusal(title: str, status: str, action: str) -> str:
+    """Why ``action`` is not allowed on an insight in ``status``, and what to do instead."""
+    if status == {"approve": "approved", "dismiss": "dismissed", "sync": "synced"}.get(action):
+        return f"The insight {title!r} is already {status}; nothing was changed."
+    if status == "dismissed":
+        return (f"The insight {title!r} was dismissed, and a dismissed insight cannot be "
+                f"{'approved' if action == 'approve' else 'changed'}: it will not be proposed again.")
+    if action == "dismiss":
+        return (f"The insight {title!r} is {status}: it is part of the graph now. To remove it, "
+                "delete or archive its entity.")
+    if action == "sync":
+        return f"The insight {title!r} is {status}; only an approved insight can be marked synced."
+    return (f"Cannot {action} the insight {title!r}: it is {status}. Allowed moves: pending → "
+            "approved or dismissed, approved → synced.")

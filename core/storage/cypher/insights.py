@@ -25,6 +25,7 @@ from core.reflect.model import (
     ReflectPlan,
     ReflectRules,
     StoredInsight,
+    refusal,
 )
 from core.search.folding import fold
 from core.storage.cypher import rows as R
@@ -149,7 +150,7 @@ class CypherInsightStore:
             r = found[0]
             new = TRANSITIONS.get((r["status"], action))
             if new is None:
-                raise Conflict(_refusal(title, r["status"], action))
+                raise Conflict(refusal(title, r["status"], action))
             if action == "approve" and r["stale"]:
                 raise Conflict(
                     f"The insight {title!r} is stale: the evidence it was built from has changed "
@@ -250,22 +251,6 @@ class CypherInsightStore:
             "MATCH (e:Entity) WHERE e.ins_status IS NOT NULL RETURN e.ins_status, count(e)")}
         out["stale"] = int(self._db.read("MATCH (e:Entity) WHERE e.ins_stale = 1 RETURN count(e)")[0][0])
         return out
-
-
-def _refusal(title: str, status: str, action: str) -> str:
-    """Why ``action`` is not allowed on an insight in ``status``, and what to do instead."""
-    if status == {"approve": "approved", "dismiss": "dismissed", "sync": "synced"}.get(action):
-        return f"The insight {title!r} is already {status}; nothing was changed."
-    if status == "dismissed":
-        return (f"The insight {title!r} was dismissed, and a dismissed insight cannot be "
-                f"{'approved' if action == 'approve' else 'changed'}: it will not be proposed again.")
-    if action == "dismiss":
-        return (f"The insight {title!r} is {status}: it is part of the graph now. To remove it, "
-                "delete or archive its entity.")
-    if action == "sync":
-        return f"The insight {title!r} is {status}; only an approved insight can be marked synced."
-    return (f"Cannot {action} the insight {title!r}: it is {status}. Allowed moves: pending → "
-            "approved or dismissed, approved → synced.")
 
 
 class _PlanWriter:

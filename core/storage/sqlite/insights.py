@@ -36,6 +36,7 @@ from core.reflect.model import (
     ReflectPlan,
     ReflectRules,
     StoredInsight,
+    refusal,
 )
 from core.search.folding import fold
 from core.storage.sqlite import embedding_state, history, indexing, reads
@@ -197,7 +198,7 @@ class SqliteInsightStore:
             eid, status, stale, evidence = row
             new = TRANSITIONS.get((status, action))
             if new is None:
-                raise Conflict(_refusal(title, status, action))
+                raise Conflict(refusal(title, status, action))
             if action == "approve" and stale:
                 raise Conflict(
                     f"The insight {title!r} is stale: the evidence it was built from has changed "
@@ -310,22 +311,6 @@ class SqliteInsightStore:
             out = dict(self._conn.execute("SELECT status, count(*) FROM insights GROUP BY status"))
             out["stale"] = self._conn.execute("SELECT count(*) FROM insights WHERE stale").fetchone()[0]
         return out
-
-
-def _refusal(title: str, status: str, action: str) -> str:
-    """Why ``action`` is not allowed on an insight in ``status``, and what to do instead."""
-    if status == {"approve": "approved", "dismiss": "dismissed", "sync": "synced"}.get(action):
-        return f"The insight {title!r} is already {status}; nothing was changed."
-    if status == "dismissed":
-        return (f"The insight {title!r} was dismissed, and a dismissed insight cannot be "
-                f"{'approved' if action == 'approve' else 'changed'}: it will not be proposed again.")
-    if action == "dismiss":
-        return (f"The insight {title!r} is {status}: it is part of the graph now. To remove it, "
-                "delete or archive its entity.")
-    if action == "sync":
-        return f"The insight {title!r} is {status}; only an approved insight can be marked synced."
-    return (f"Cannot {action} the insight {title!r}: it is {status}. Allowed moves: pending → "
-            "approved or dismissed, approved → synced.")
 
 
 class _PlanWriter:
