@@ -1,5 +1,5 @@
 """Editing one entity (rename, type, observation edit, end a relation, one all-or-nothing Save)
-and undo of any change, on a real SQLite file."""
+and undo of any change, on a real SQLite file and on a FalkorDB graph."""
 
 from __future__ import annotations
 
@@ -15,14 +15,9 @@ from core.memory import Memory
 from core.settings import Settings
 from tests.conftest import SteppingClock
 
-# Built only for SQLite so far: on FalkorDB they raise ConfigError (tests/contracts/test_backend_limits.py).
-NOT_ON_FALKORDB = ("test_undo", "test_unsafe_undo", "test_save")
-
 
 @pytest.fixture(params=["sqlite", "falkordb"])
 def mem(tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest) -> Iterator[Memory]:
-    if request.param == "falkordb" and request.node.name.startswith(NOT_ON_FALKORDB):
-        pytest.skip("not applicable on falkordb: undo and the editor's Save are not built for it yet")
     server = request.getfixturevalue("graph_settings") if request.param != "sqlite" else {}
     with Memory(Settings(db=tmp_path / "m.db", embeddings="none", actor="gui", **server), clock=clock) as m:
         yield m

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from core.errors import InvalidInput
 from core.memory import Memory
+from core.settings import Settings
+from tests.conftest import SteppingClock
+
+
+@pytest.fixture(params=["sqlite", "falkordb"])
+def memory(tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest) -> Iterator[Memory]:
+    """The same memory on each backend."""
+    server = request.getfixturevalue("graph_settings") if request.param != "sqlite" else {}
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none", **server), clock=clock) as m:
+        yield m
 
 
 def _star_memory(memory: Memory) -> None:

@@ -32,8 +32,10 @@ from core.model import (
 )
 from core.search.folding import content_words, fold
 from core.storage.cypher import rows as R
+from core.storage.cypher import undo
 from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.history import HistoryMixin
+from core.storage.cypher.work import Work
 
 Clock = Callable[[], datetime]
 MAX_HOPS = 3
@@ -619,7 +621,10 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
 
     def graph_overview(self, *, limit: int = 300, by: str = "degree", per_type: int = 3,
                        entity_type: str | None = None) -> GraphOverview:
-        raise self.unsupported("The graph overview")
+        """The top live entities by degree or by access, the relations among them, counts by type."""
+        from core.storage.cypher.overview import graph_overview
+
+        return graph_overview(self, limit=limit, by=by, per_type=per_type, entity_type=entity_type)
 
     def health_check(self, *, deep: bool = False) -> dict[str, Any]:
         """Counts and the server's reach: what ``hipocampo status`` shows."""
@@ -734,17 +739,31 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
     def backup(self, dest: Any) -> Any:
         raise self.unsupported("A file backup")
 
-
-
-
-
     def save_entity(self, name: str, plan: dict[str, Any], expected_version: int | None, actor: str) -> int | None:
-        raise self.unsupported("Saving an edited entity")
+        """One editor Save, all or nothing, in one write (see ``cypher.undo.save_entity``)."""
+        now = self.now()
+        return self._write(lambda tx: undo.save_entity(Work(tx, actor, now), name, plan, expected_version))
 
     def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> dict[str, Any]:
-        raise self.unsupported("Undo")
+        """Undo change ``change_id`` (default: the newest undoable one); returns the undo row."""
+        now = self.now()
+
+        def write(tx: Any) -> int:
+            if change_id is None:
+                row = undo.undoable(tx, entity, by)
+                if row is None:
+                    raise NotFound("There is no change left to undo. Nothing was changed.")
+            else:
+                row = undo.change(tx, change_id)
+                if row is None:
+                    raise NotFound(f"There is no change #{change_id}. Nothing was changed.")
+            return undo.undo(Work(tx, actor, now), row)
+
+        undo_id = self._write(write)
+        found = undo.change(self.db, undo_id)
+        assert found is not None
+        return found
 
     def undoable_change(self, entity: str | None, by: str | None) -> dict[str, Any] | None:
-        raise self.unsupported("Undo")
-
-
+        """The change ``undo_change`` with the same filters would take back, or None."""
+        return undo.undoable(self.db, entity, by)

@@ -1,0 +1,60 @@
+"""The graph overview on a Cypher server: the scores and lookups ``core.storage.overview`` ranks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from core.model import GraphOverview, Relation
+from core.storage import overview
+from core.storage.cypher import rows as R
+
+if TYPE_CHECKING:
+    from core.storage.cypher.store import CypherGraphStore
+
+_LIVE = "e.archived_at IS NULL AND ($type IS NULL OR e.type = $type)"
+
+
+class CypherOverviewSource:
+    """``overview.OverviewSource`` over one store's dialect."""
+
+    def __init__(self, store: CypherGraphStore) -> None:
+        self._store = store
+        self._db: Any = store.db
+
+    def live(self, ids: Sequence[int], entity_type: str | None) -> list[overview.Row]:
+        return [tuple(r) for r in self._db.read(  # type: ignore[misc]
+            f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) WHERE {_LIVE} RETURN e.id, e.name, e.type",
+            {"ids": list(ids), "type": entity_type})]
+
+    def unranked(self, entity_type: str | None, limit: int) -> list[overview.Row]:
+        return [tuple(r) for r in self._db.read(  # type: ignore[misc]
+            f"MATCH (e:Entity) WHERE {_LIVE} RETURN e.id, e.name, e.type ORDER BY e.id LIMIT $limit",
+            {"type": entity_type, "limit": limit})]
+
+    def of_type(self, entity_type: str) -> list[int]:
+        return [r[0] for r in self._db.read("MATCH (e:Entity) WHERE e.type = $t AND e.archived_at IS NULL RETURN e.id",
+                                            {"t": entity_type})]
+
+    def names(self, ids: Sequence[int]) -> dict[int, str]:
+        return {i: n for i, n in self._db.read("UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.name",
+                                               {"ids": list(ids)})}
+
+    def among(self, ids: Sequence[int]) -> list[Relation]:
+        return [R.relation(r["from"], r["to"], r["relationType"]) for r in self._store._relations_of(ids, among=True)]
+
+
+def graph_overview(store: CypherGraphStore, *, limit: int, by: str, per_type: int,
+                   entity_type: str | None) -> GraphOverview:
+    """See ``core.storage.overview.graph_overview``; degree counts current relations."""
+    db = store.db
+    degree: dict[int, int] = {}
+    for direction in ("(e:Entity)-[r:REL]->()", "()-[r:REL]->(e:Entity)"):
+        for eid, n in db.read(f"MATCH {direction} WHERE r.ended_at IS NULL RETURN e.id, count(r)"):
+            degree[eid] = degree.get(eid, 0) + int(n)
+    access = {eid: int(n) for eid, n in db.read(
+        "MATCH (e:Entity) WHERE e.access_count > 0 RETURN e.id, e.access_count")}
+    types = {t: int(n) for t, n in db.read(
+        "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
+    return overview.graph_overview(CypherOverviewSource(store), degree=degree, access=access, types=types, limit=limit,
+                                   by=by, per_type=per_type, entity_type=entity_type, totals=store._totals())
