@@ -8,8 +8,10 @@
 2. **Pan and zoom**: the graph pane with 2,000 nodes on screen, re-rendered while its view pans and
    zooms; frames per second.
 3. **GUI stalls under MCP load**: the whole app (window, panes, live refresh, the hub on its qasync
-   loop) while 4 client processes make 200 tool calls each through the hub; a 20 ms timer on the
-   GUI thread records every gap, and the longest gap is the worst stall a user would feel.
+   loop) while 4 client processes make 200 tool calls each through the hub, on a memory whose
+   entities are not embedded yet (the background embedder catches up all along). A precise 5 ms
+   timer on the GUI thread records every gap between its ticks; a gap minus the 5 ms interval is
+   time the GUI thread could not answer, and the longest is the worst stall a user would feel.
 
 Figures go in ``bench/RESULTS.md`` by hand (with the command and the date); nothing asserts on time.
 """
@@ -158,11 +160,14 @@ def bench_pan_zoom(db: Path, seconds: float) -> dict[str, Any]:
 # -- 3. GUI stalls under MCP load -------------------------------------------------------------------
 
 
+TICK_MS = 5
+
+
 def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
     import asyncio
 
     import qasync
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import Qt, QTimer
 
     from core.server import endpoint as hubfile
     from core.settings import Settings
@@ -191,7 +196,8 @@ def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
             last[0] = now
 
         timer = QTimer()
-        timer.setInterval(20)
+        timer.setTimerType(Qt.TimerType.PreciseTimer)
+        timer.setInterval(TICK_MS)
         timer.timeout.connect(tick)
         timer.start()
         started = time.perf_counter()
@@ -210,11 +216,12 @@ def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
     asyncio.ensure_future(scenario())
     with loop:
         loop.run_forever()
-    ordered = sorted(gaps)
-    result["timer gaps"] = len(gaps)
-    result["median gap (ms)"] = 1000 * statistics.median(ordered) if ordered else None
-    result["p99 gap (ms)"] = 1000 * ordered[int(0.99 * (len(ordered) - 1))] if ordered else None
-    result["longest gap (ms)"] = 1000 * ordered[-1] if ordered else None
+    stalls = sorted(max(0.0, 1000 * gap - TICK_MS) for gap in gaps)
+    result["load average (1 min)"] = os.getloadavg()[0]
+    result["timer ticks"] = len(stalls)
+    result["p99 stall (ms)"] = stalls[int(0.99 * (len(stalls) - 1))] if stalls else None
+    result["longest stall (ms)"] = stalls[-1] if stalls else None
+    result["stalls > 50 ms"] = sum(1 for stall in stalls if stall > 50)
     return result
 
 

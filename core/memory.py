@@ -19,7 +19,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from core.embeddings.factory import create_embedder
 from core.embeddings.foreground import Foreground
-from core.embeddings.indexer import EmbeddingIndexer
+from core.embeddings.indexer import EmbeddingIndexer, load_at_background_priority
 from core.errors import ConfigError, EmbeddingError, InvalidInput, NotFound, StorageError
 from core.model import (
     AddedObservations,
@@ -122,6 +122,16 @@ class Memory:
             self._background = True
             self.indexer.start()
             self.indexer.notify()
+
+    def load_embedder(self) -> None:
+        """Load the embedding model now (the app does so while it opens) so no later call pauses for it."""
+        if self.embedder is None:
+            return
+        try:
+            load_at_background_priority(self.embedder)
+        except EmbeddingError as exc:  # the indexer reports the same error when it tries; full text still works
+            self.embedding_error = str(exc)
+            log.warning("Semantic search unavailable: %s", exc)
 
     def busy(self) -> contextlib.AbstractContextManager[None]:
         """Mark a foreground call (an MCP tool, a GUI request): background embedding waits for it."""

@@ -85,6 +85,9 @@ class _Opener(QObject):
 
                 memory = Memory(settings)
                 _preload_app_modules()
+                # The tokenizer's load holds the GIL for ~0.7 s: pay it now, while the window says
+                # "opening", not later as a frozen window on the first search or the first write.
+                memory.load_embedder()
             except Exception as exc:  # shown to the user as a sentence; the app stays up
                 log.exception("cannot open the memory")
                 self.failed.emit(str(exc) or type(exc).__name__)

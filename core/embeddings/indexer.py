@@ -260,3 +260,25 @@ def _lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
     except OSError:
         log.debug("could not lower the embedder's priority", exc_info=True)
+
+
+def load_at_background_priority(provider: EmbeddingProvider) -> None:
+    """Load ``provider``'s model now, from a thread at the background niceness: the model's worker
+    threads inherit the niceness of the thread that creates them, as when the indexer loads it."""
+    load = getattr(provider, "load", None)
+    if load is None:
+        return
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        _lower_priority()
+        try:
+            load()
+        except BaseException as exc:  # re-raised on the calling thread
+            failure.append(exc)
+
+    loader = threading.Thread(target=run, name="hipocampo-model-load", daemon=True)
+    loader.start()
+    loader.join()
+    if failure:
+        raise failure[0]

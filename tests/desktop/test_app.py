@@ -154,3 +154,23 @@ def test_first_run_screen_opens_while_the_hub_already_serves(loop: qasync.QEvent
         await until(lambda: app.memory is None)
 
     loop.run_until_complete(scenario())
+
+
+def test_the_model_is_loaded_while_the_app_opens_not_on_the_first_search(loop: qasync.QEventLoop, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    settings = Settings(db=tmp_path / "memory.db", embeddings="onnx", actor="gui", close_to_tray=False)
+    hipocampo = HipocampoApp(settings, hub_file=tmp_path / "endpoint.json", first_run=False)
+    finished: list[bool] = []
+    hipocampo.finished.connect(lambda: finished.append(True))
+    loaded_when_ready: list[bool] = []
+    hipocampo.ready.connect(lambda: loaded_when_ready.append(hipocampo.memory.embedder.loaded))
+
+    async def scenario() -> None:
+        hipocampo.start()
+        await until(lambda: loaded_when_ready)
+        hipocampo.quit(force=True)
+        await until(lambda: finished)
+
+    loop.run_until_complete(scenario())
+    assert loaded_when_ready == [True]
