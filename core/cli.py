@@ -32,7 +32,7 @@ def _existing(args: argparse.Namespace, *, writes: bool = False, **extra: Any) -
     command ``writes``."""
     settings = _settings(args, **extra)
     db = Path(settings.db)
-    if str(db) == ":memory:":
+    if str(db) == ":memory:" or settings.backend != "sqlite":  # a graph server: no file to find
         return settings
     if not db.exists():
         raise NotFound(
@@ -89,11 +89,15 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 0 if health["ok"] else 1
     counts = health["counts"]
     print(f"Hipocampo {__version__}")
-    print(
-        f"  database     {health.get('path', settings.db)} ({health['backend']}, schema "
-        f"{health.get('schema_version')}, integrity {health.get('quick_check')})"
-    )
-    print(f"  sqlite       {health.get('sqlite_version')}, sqlite-vec {health.get('sqlite_vec_version')}")
+    if health["backend"] == "sqlite":
+        print(
+            f"  database     {health.get('path', settings.db)} ({health['backend']}, schema "
+            f"{health.get('schema_version')}, integrity {health.get('quick_check')})"
+        )
+        print(f"  sqlite       {health.get('sqlite_version')}, sqlite-vec {health.get('sqlite_vec_version')}")
+    else:
+        print(f"  database     {health.get('path')} ({health['backend']})")
+        print(f"  server       {health.get('server_version')}")
     print(f"  entities     {counts.get('entities', 0)} ({health.get('archived', 0)} archived)")
     print(f"  observations {counts.get('observations', 0)}")
     print(f"  relations    {counts.get('relations', 0)}")

@@ -3,6 +3,9 @@
 Every process gets its own database and hub file (``HIPOCAMPO_ENDPOINT_FILE``), passed in the
 environment explicitly: ``stdio_client`` gives a child only HOME, LOGNAME, PATH, SHELL, TERM, USER.
 Embeddings are off unless a test says otherwise: these tests are about processes and protocol.
+Where the storage matters a test takes ``backend``: it runs once on a SQLite file and once on a graph
+of the session's FalkorDB server (tests/graph_server.py), which the processes reach through
+``backend.env``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from core.memory import Memory
+from core.settings import Settings
+
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0
 
@@ -33,6 +39,35 @@ START_TIMEOUT_S = 60.0
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@dataclass
+class Backend:
+    """Where a test's memory lives: ``settings`` is empty for SQLite (the ``--db`` file is the memory)."""
+
+    name: str
+    settings: dict[str, Any]
+
+    @property
+    def env(self) -> dict[str, str]:
+        """What a server process needs to use this backend (HIPOCAMPO_BACKEND, _GRAPH_URL, _GRAPH_NAME)."""
+        return {f"HIPOCAMPO_{k.upper()}": str(v) for k, v in self.settings.items()}
+
+    def open(self, db: Path | str) -> Memory:
+        """The same memory the processes use, opened in the test."""
+        return Memory(Settings(db=Path(db), embeddings="none", **self.settings))
+
+    def where(self, db: Path | str) -> str:
+        """What ``engrama_status`` and ``hipocampo status`` call this memory."""
+        if self.name == "sqlite":
+            return str(db)
+        return f"{self.settings['graph_url']} graph {self.settings['graph_name']}"
+
+
+@pytest.fixture(params=["sqlite", "falkordb"])
+def backend(request: pytest.FixtureRequest) -> Backend:
+    settings = request.getfixturevalue("graph_settings") if request.param != "sqlite" else {}
+    return Backend(request.param, dict(settings))
 
 
 @pytest.fixture
@@ -95,11 +130,11 @@ def read_line(stream: Any, timeout: float) -> str:
         raise TimeoutError(f"no line within {timeout} s") from None
 
 
-def start_hub(db: Path, hub_file: Path) -> Hub:
+def start_hub(db: Path, hub_file: Path, **env: str) -> Hub:
     process = subprocess.Popen(
         [sys.executable, "-m", "core.cli", "--db", str(db), "mcp", "--http"],
         cwd=ROOT,
-        env={**os.environ, **server_env(hub_file)},
+        env={**os.environ, **server_env(hub_file, **env)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

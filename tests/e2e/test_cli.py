@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 
 from core.memory import Memory
-from tests.e2e.conftest import ROOT, server_env
+from tests.e2e.conftest import ROOT, Backend, server_env
 from tests.jsonrpc import initialize_request
 
 
-def hipocampo(db: Path, hub_file: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def hipocampo(db: Path, hub_file: Path, *args: str, check: bool = True,
+              backend: Backend | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "core.cli", "--db", str(db), *args],
         cwd=ROOT,
-        env={**os.environ, **server_env(hub_file)},
+        env={**os.environ, **server_env(hub_file, **(backend.env if backend else {}))},
         capture_output=True,
         text=True,
         timeout=120,
@@ -33,7 +34,10 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "cli.db"
 
 
-def test_import_then_export_then_search(db: Path, hub_file: Path, tmp_path: Path) -> None:
+def test_import_then_export_then_search(db: Path, hub_file: Path, tmp_path: Path, backend: Backend) -> None:
+    def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return hipocampo(db, hub_file, *args, check=check, backend=backend)
+
     source = tmp_path / "memory.jsonl"
     source.write_text(
         '{"type":"entity","name":"Ada","entityType":"Person","observations":["wrote the first program"]}\n'
@@ -41,43 +45,46 @@ def test_import_then_export_then_search(db: Path, hub_file: Path, tmp_path: Path
         '{"type":"relation","from":"Ada","to":"Ada","relationType":"self"}\n',
         encoding="utf-8",
     )
-    refused = hipocampo(db, hub_file, "import", str(source), check=False)
+    refused = run("import", str(source), check=False)
     assert refused.returncode == 1  # a corrupt line: the file is one unit, nothing was imported
     assert "line 2: not valid JSON" in refused.stderr and "--skip-bad-lines" in refused.stderr
-    assert hipocampo(db, hub_file, "export").stdout == ""
+    assert run("export").stdout == ""
 
-    imported = hipocampo(db, hub_file, "import", str(source), "--skip-bad-lines", "--json", check=False)
+    imported = run("import", str(source), "--skip-bad-lines", "--json", check=False)
     assert imported.returncode == 1  # imported, but not all of it
     report = json.loads(imported.stdout)[0]
     assert (report["entities_imported"], report["relations_imported"], report["errors"]) == (1, 1, 1)
 
-    human = hipocampo(db, hub_file, "import", str(source), "--skip-bad-lines", check=False)
+    human = run("import", str(source), "--skip-bad-lines", check=False)
     assert "0 entities new" in human.stdout and "skipped: line 2" in human.stdout
 
-    exported = hipocampo(db, hub_file, "export").stdout
+    exported = run("export").stdout
     assert exported.splitlines() == [
         '{"type":"entity","name":"Ada","entityType":"Person","observations":["wrote the first program"]}',
         '{"type":"relation","from":"Ada","to":"Ada","relationType":"self"}',
     ]
     out = tmp_path / "dump.ndjson"
-    hipocampo(db, hub_file, "export", "--format", "ndjson", "--out", str(out))
+    run("export", "--format", "ndjson", "--out", str(out))
     assert json.loads(out.read_text().splitlines()[1])["key_value"] == "Ada"
 
-    found = hipocampo(db, hub_file, "search", "program").stdout
+    found = run("search", "program").stdout
     assert found.startswith("Ada (Person)") and "wrote the first program" in found
-    substring = json.loads(hipocampo(db, hub_file, "search", "--substring", "--json", "first prog").stdout)
+    substring = json.loads(run("search", "--substring", "--json", "first prog").stdout)
     assert [h["name"] for h in substring] == ["Ada"]
-    assert hipocampo(db, hub_file, "search", "zebra").stdout.strip() == "No matches."
+    assert run("search", "zebra").stdout.strip() == "No matches."
 
 
-def test_status_reports_model_and_hub(db: Path, hub_file: Path) -> None:
-    Memory.open(db, embeddings="none").close()
-    status = json.loads(hipocampo(db, hub_file, "status", "--json").stdout)
+def test_status_reports_model_and_hub(db: Path, hub_file: Path, backend: Backend) -> None:
+    with backend.open(db) as memory:
+        memory.create_entities([{"name": "Counted"}])
+    status = json.loads(hipocampo(db, hub_file, "status", "--json", backend=backend).stdout)
     assert status["ok"] and status["endpoint"]["running"] is False
     assert status["endpoint"]["file"] == str(hub_file)
     assert status["embeddings"]["provider"] == "none"
-    text = hipocampo(db, hub_file, "status").stdout
+    assert status["backend"] == backend.name and status["counts"]["entities"] == 1
+    text = hipocampo(db, hub_file, "status", backend=backend).stdout
     assert "hub          not running" in text and "embeddings" in text
+    assert f"{backend.where(db)} ({backend.name}" in text
 
 
 def test_backup_copies_a_database_that_opens(db: Path, hub_file: Path, tmp_path: Path) -> None:
@@ -121,16 +128,25 @@ def test_config_for_claude_code_is_a_command_that_starts_the_server(db: Path, hu
     assert json.loads(proc.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "hipocampo"
 
 
-def test_reflect_prints_a_short_summary_of_an_official_style_graph(db: Path, hub_file: Path) -> None:
-    with Memory.open(db, embeddings="none") as memory:
+def test_backup_of_a_graph_server_is_refused_clearly(db: Path, hub_file: Path, tmp_path: Path,
+                                                    graph_settings: dict[str, object]) -> None:
+    backend = Backend("falkordb", dict(graph_settings))
+    refused = hipocampo(db, hub_file, "backup", str(tmp_path), check=False, backend=backend)
+    assert refused.returncode == 2 and "not available on the falkordb backend" in refused.stderr
+    assert "Traceback" not in refused.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_reflect_prints_a_short_summary_of_an_official_style_graph(db: Path, hub_file: Path,
+                                                                   backend: Backend) -> None:
+    with backend.open(db) as memory:
         memory.create_entities([{"name": n, "entityType": t} for n, t in
                                 [("Checkout", "project"), ("Search", "project"), ("Redis", "technology")]])
         memory.create_relations([{"from": "Checkout", "to": "Redis", "relationType": "uses"},
                                  {"from": "Search", "to": "Redis", "relationType": "uses"}])
-    text = hipocampo(db, hub_file, "reflect").stdout
+    text = hipocampo(db, hub_file, "reflect", backend=backend).stdout
     assert "Shared technology: Redis  (shared_technology, confidence 0.60)" in text
     assert "waiting for review" in text and not text.lstrip().startswith("{")
-    full = json.loads(hipocampo(db, hub_file, "reflect", "--json").stdout)
+    full = json.loads(hipocampo(db, hub_file, "reflect", "--json", backend=backend).stdout)
     assert full["created"] == 0 and full["refreshed"] >= 1  # the second run confirms, never duplicates
 
 

@@ -1,23 +1,34 @@
-"""The hub (``hipocampo mcp --http``) and the stdio bridge to it, as real processes."""
+"""The hub (``hipocampo mcp --http``) and the stdio bridge to it, as real processes. The bridge shares
+one SQLite file; on a graph server every process writes to the server itself, hub or not."""
 
 from __future__ import annotations
 
 import json
 import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from core.memory import Memory
-from tests.e2e.conftest import Hub, start_hub, stdio_client_for
+from tests.e2e.conftest import Backend, Hub, start_hub, stdio_client_for
 from tests.jsonrpc import initialize_request
 
 pytestmark = pytest.mark.anyio
 
 
-async def test_hub_serves_mcp_over_http_with_the_token(hub: Hub, hub_file: Path) -> None:
+@pytest.fixture
+def any_hub(tmp_path: Path, hub_file: Path, backend: Backend) -> Iterator[Hub]:
+    """A hub on each backend."""
+    running = start_hub(tmp_path / "hub.db", hub_file, **backend.env)
+    yield running
+    running.stop()
+
+
+async def test_hub_serves_mcp_over_http_with_the_token(any_hub: Hub, hub_file: Path, backend: Backend) -> None:
+    hub = any_hub
     assert hub.info["port"] > 0 and hub.url == f"http://127.0.0.1:{hub.info['port']}/mcp"
     published = json.loads(hub_file.read_text())
     assert published["port"] == hub.info["port"] and published["pid"] == hub.process.pid
@@ -30,8 +41,33 @@ async def test_hub_serves_mcp_over_http_with_the_token(hub: Hub, hub_file: Path)
         }
         status = (await client.call_tool("engrama_status", {})).structured_content
         assert status["endpoint"]["port"] == hub.info["port"] and "token" not in status["endpoint"]
-    with Memory.open(hub.info["db"], embeddings="none") as memory:
+        assert status["database"] == backend.where(hub.info["db"])
+    with backend.open(hub.info["db"]) as memory:
         assert memory.history()[0]["actor"] == "http-client"
+
+
+async def test_on_a_graph_server_a_stdio_server_beside_the_hub_writes_to_the_graph(
+        tmp_path: Path, hub_file: Path, graph_settings: dict[str, object]) -> None:
+    backend = Backend("falkordb", dict(graph_settings))
+    db = tmp_path / "hub.db"
+    hub = start_hub(db, hub_file, **backend.env)
+    try:
+        async with stdio_client_for(db, hub_file, "beside-the-hub", **backend.env) as client:
+            status = (await client.call_tool("engrama_status", {})).structured_content
+            assert status["endpoint"] is None  # in-process: the server is already shared
+            await client.call_tool("create_entities", {"entities": [{"name": "FromStdio"}]})
+            async with hub.client("via-hub") as direct:
+                await direct.call_tool("create_entities", {"entities": [{"name": "FromHub"}]})
+                seen = (await direct.call_tool("read_graph", {})).structured_content
+            assert [e["name"] for e in seen["entities"]] == ["FromStdio", "FromHub"]
+            mine = (await client.call_tool("open_nodes", {"names": ["FromHub"]})).structured_content
+            assert [e["name"] for e in mine["entities"]] == ["FromHub"]
+    finally:
+        assert hub.stop() == 0
+    with backend.open(db) as memory:
+        assert [(h["actor"], h["entity"]) for h in memory.history()] == [
+            ("via-hub", "FromHub"), ("beside-the-hub", "FromStdio")]
+    assert not db.exists()  # the --db file is not used on a graph server
 
 
 def test_hub_refuses_requests_without_token_or_from_elsewhere(hub: Hub) -> None:

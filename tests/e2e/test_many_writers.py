@@ -1,6 +1,7 @@
-"""Many writers on one file: 4 stdio servers and the HTTP hub, each driven by its own client with a
-mix of calls; then 4 servers started at once on a file that does not exist yet. Every write a
-client was told succeeded is there, no call fails as "locked", and the file is intact.
+"""Many writers on one memory: 4 stdio servers and the HTTP hub, each driven by its own client with a
+mix of calls (on a SQLite file and on a FalkorDB graph); then 4 servers started at once on a file
+that does not exist yet. Every write a client was told succeeded is there, no call fails as
+"locked", the file is intact, and change_log is one unbroken history.
 
 ``HIPOCAMPO_WRITERS_CALLS`` sets the calls per client (default 150; the issue's run used 1000).
 """
@@ -17,7 +18,7 @@ from mcp import Client
 
 from core.memory import Memory
 from core.settings import Settings
-from tests.e2e.conftest import start_hub, stdio_client_for
+from tests.e2e.conftest import Backend, start_hub, stdio_client_for
 
 pytestmark = pytest.mark.anyio
 CALLS = int(os.environ.get("HIPOCAMPO_WRITERS_CALLS", "150"))
@@ -55,20 +56,22 @@ async def drive(client: Client, me: str, calls: int, acked: dict[str, set[str]],
             acked.setdefault(item["entityName"], set()).update(item["contents"])
 
 
-def check(db: Path, acked: dict[str, set[str]], failures: list[str]) -> None:
+def check(memory: Memory, acked: dict[str, set[str]], failures: list[str]) -> None:
     assert not failures, failures[:5]
-    with Memory(Settings(db=db, embeddings="none")) as m:
+    with memory as m:
         found = {e.name: set(e.observations) for e in m.open_nodes(list(acked)).entities}
         missing = {n: obs - found.get(n, set()) for n, obs in acked.items() if obs - found.get(n, set())}
         assert not missing, list(missing.items())[:5]
-        assert m.health_check(deep=True)["quick_check"] == "ok"
+        if m.graph.backend == "sqlite":
+            assert m.health_check(deep=True)["quick_check"] == "ok"
+        log = m.changes_since(0, limit=10_000)
+        assert [c["id"] for c in log] == list(range(1, len(log) + 1))  # one history, no id lost or reused
 
 
-async def test_four_stdio_servers_and_the_hub_lose_nothing(tmp_path: Path, hub_file: Path) -> None:
+async def test_four_stdio_servers_and_the_hub_lose_nothing(tmp_path: Path, hub_file: Path, backend: Backend) -> None:
     db = tmp_path / "shared.db"
-    with Memory(Settings(db=db, embeddings="none")):
-        pass
-    hub = start_hub(db, hub_file)
+    backend.open(db).close()
+    hub = start_hub(db, hub_file, **backend.env)
     acked: dict[str, set[str]] = {}
     failures: list[str] = []
     try:
@@ -78,12 +81,13 @@ async def test_four_stdio_servers_and_the_hub_lose_nothing(tmp_path: Path, hub_f
 
         async with anyio.create_task_group() as tg:
             for p in range(4):
-                tg.start_soon(run, stdio_client_for(db, hub_file, f"stdio{p}", "--no-bridge"), f"stdio{p}")
+                tg.start_soon(run, stdio_client_for(db, hub_file, f"stdio{p}", "--no-bridge", **backend.env),
+                              f"stdio{p}")
             tg.start_soon(run, hub.client("hub-client"), "hub")
     finally:
         assert hub.stop() == 0
     assert len(acked) > 0
-    check(db, acked, failures)
+    check(backend.open(db), acked, failures)
 
 
 async def test_four_servers_started_at_once_on_a_new_file(tmp_path: Path, hub_file: Path) -> None:
@@ -98,4 +102,4 @@ async def test_four_servers_started_at_once_on_a_new_file(tmp_path: Path, hub_fi
     async with anyio.create_task_group() as tg:
         for p in range(4):
             tg.start_soon(run, f"first{p}")
-    check(db, acked, failures)
+    check(Memory(Settings(db=db, embeddings="none")), acked, failures)

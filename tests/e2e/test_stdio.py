@@ -12,15 +12,16 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from core.memory import Memory
-from tests.e2e.conftest import ROOT, START_TIMEOUT_S, read_line, server_env, stdio_client_for
+from tests.e2e.conftest import ROOT, START_TIMEOUT_S, Backend, read_line, server_env, stdio_client_for
 from tests.jsonrpc import initialize_request
 
 pytestmark = pytest.mark.anyio
 
 
-async def test_tools_work_over_stdio_and_writes_name_the_client(tmp_path: Path, hub_file: Path) -> None:
+async def test_tools_work_over_stdio_and_writes_name_the_client(tmp_path: Path, hub_file: Path,
+                                                                 backend: Backend) -> None:
     db = tmp_path / "stdio.db"
-    async with stdio_client_for(db, hub_file, "claude-code") as client:
+    async with stdio_client_for(db, hub_file, "claude-code", **backend.env) as client:
         tools = {t.name for t in (await client.list_tools()).tools}
         assert len(tools) == 22 and {"create_entities", "read_graph", "engrama_remember"} <= tools
         created = await client.call_tool(
@@ -36,20 +37,21 @@ async def test_tools_work_over_stdio_and_writes_name_the_client(tmp_path: Path, 
         assert failed.is_error and "'Nobody' does not exist" in failed.content[0].text
         status = await client.call_tool("engrama_status", {})
         assert (
-            status.structured_content["database"] == str(db) and status.structured_content["endpoint"] is None
+            status.structured_content["database"] == backend.where(db)
+            and status.structured_content["endpoint"] is None
         )
         resource = await client.read_resource("memory://knowledge-graph")
         assert json.loads(resource.contents[0].text)["entities"][0]["name"] == "Ada"
-    with Memory.open(db, embeddings="none") as memory:
+    with backend.open(db) as memory:
         assert [(h["actor"], h["op"]) for h in memory.history()] == [("claude-code", "create_entity")]
 
 
-def test_stdout_carries_nothing_but_the_protocol(tmp_path: Path, hub_file: Path) -> None:
+def test_stdout_carries_nothing_but_the_protocol(tmp_path: Path, hub_file: Path, backend: Backend) -> None:
     """A raw, handshake-era session (what Claude Desktop sends), line by line."""
     process = subprocess.Popen(
         [sys.executable, "-m", "core.cli", "--db", str(tmp_path / "raw.db"), "mcp"],
         cwd=ROOT,
-        env={**os.environ, **server_env(hub_file, HIPOCAMPO_LOG="debug")},
+        env={**os.environ, **server_env(hub_file, HIPOCAMPO_LOG="debug", **backend.env)},
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -121,12 +123,13 @@ def test_a_database_from_a_newer_hipocampo_is_refused_cleanly(tmp_path: Path, hu
     assert "newer Hipocampo" in proc.stderr and "Traceback" not in proc.stderr
 
 
-async def test_semantics_over_stdio_at_size_and_under_load(tmp_path: Path, hub_file: Path) -> None:
+async def test_semantics_over_stdio_at_size_and_under_load(tmp_path: Path, hub_file: Path,
+                                                            backend: Backend) -> None:
     """Issue 3's end-to-end checks through a real subprocess and the SDK client."""
     import anyio
 
     db = tmp_path / "semantics.db"
-    async with stdio_client_for(db, hub_file, "e2e-semantics") as client:
+    async with stdio_client_for(db, hub_file, "e2e-semantics", **backend.env) as client:
         big = [{"name": f"bulk-{i:04d}", "entityType": "Bulk", "observations": [f"fact {i}"]} for i in range(1000)]
         created = await client.call_tool("create_entities", {"entities": big})
         assert not created.is_error and len(created.structured_content["entities"]) == 1000
@@ -179,7 +182,7 @@ async def test_semantics_over_stdio_at_size_and_under_load(tmp_path: Path, hub_f
         async with anyio.create_task_group() as tg:
             for i in range(20):
                 tg.start_soon(create, i)
-    with Memory.open(db, embeddings="none") as memory:
+    with backend.open(db) as memory:
         names = {e.name for e in memory.read_graph().entities}
         assert {f"concurrent-{i}" for i in range(20)} <= names and len(names) == 1021
         assert memory.open_nodes(["José Ñúñez"]).entities[0].observations == [

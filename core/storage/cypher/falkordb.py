@@ -123,6 +123,18 @@ class FalkorDialect:
                     continue
         raise StorageError("Too many concurrent writers; the write was not made.")
 
+    def server_version(self) -> str:
+        """"FalkorDB 4.16.3 on Redis 8.2.3", as far as the server tells."""
+        redis_version = self.redis.info("server").get("redis_version", "?")
+        for module in self.redis.execute_command("MODULE", "LIST"):
+            fields = {(k.decode() if isinstance(k, bytes) else k): v for k, v in module.items()} \
+                if isinstance(module, dict) else dict(zip(module[::2], module[1::2], strict=False))
+            name = fields.get("name")
+            if (name.decode() if isinstance(name, bytes) else name) == "graph":
+                v = int(fields.get("ver", 0))
+                return f"FalkorDB {v // 10000}.{v // 100 % 100}.{v % 100} on Redis {redis_version}"
+        return f"Redis {redis_version}"
+
     def version(self) -> int:
         value = self.redis.get(self.version_key)
         return int(value) if value else 0

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from core.model import KnowledgeGraph
+from core.storage.changes import touches
 from core.storage.cypher import rows as R
 from core.storage.rewind import rewind
 
@@ -20,18 +21,6 @@ CHANGE = "c.id, c.at, c.actor, c.op, c.entity, c.before, c.after"
 def change_dicts(found: list[list[Any]]) -> list[dict[str, Any]]:
     return [{"id": i, "at": at, "actor": actor, "op": op, "entity": ent, "before": R.loads(b), "after": R.loads(a)}
             for i, at, actor, op, ent, b, a in found]
-
-
-def _touches(row: dict[str, Any], name: str) -> bool:
-    """Whether a change_log row concerns entity ``name`` (as SQLite's ``edits.touches``)."""
-    if row.get("entity") == name:
-        return True
-    for side in (row.get("before"), row.get("after")):
-        if row.get("op") == "create_relation" and isinstance(side, list) and side and side[0] == name:
-            return True
-        if isinstance(side, dict) and name in (side.get("from"), side.get("to"), side.get("name")):
-            return True
-    return False
 
 
 class HistoryMixin:
@@ -98,7 +87,7 @@ class HistoryMixin:
             f"MATCH (c:Change) WHERE c.entity IN $names OR (c.entity IS NOT NULL AND c.op CONTAINS 'relation' "
             f"AND any(q IN $quoted WHERE c.after CONTAINS q OR c.before CONTAINS q)) RETURN {CHANGE} "
             "ORDER BY c.id DESC", {"names": names, "quoted": quoted}))
-        mine = [r for r in rows if any(lo <= r["id"] <= hi and _touches(r, n) for n, lo, hi in spans)]
+        mine = [r for r in rows if any(lo <= r["id"] <= hi and touches(r, n) for n, lo, hi in spans)]
         return mine[:limit]
 
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:

@@ -635,6 +635,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
             "insights": self.db.read("MATCH (e:Entity) WHERE e.ins_status IS NOT NULL RETURN count(e)")[0][0],
         }
         return {"ok": True, "backend": self.backend, "path": self.path, "quick_check": "not run",
+                "server_version": self.db.server_version(),
                 "counts": {k: int(v) for k, v in counts.items()},
                 "archived": int(self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NOT NULL RETURN count(e)")[0][0])}
 
@@ -737,7 +738,9 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
         return CypherInsightStore(self)
 
     def backup(self, dest: Any) -> Any:
-        raise self.unsupported("A file backup")
+        raise ConfigError(f"A file backup is not available on the {self.backend} backend: back the server up with "
+                          "its own tools (FalkorDB: redis-cli BGSAVE writes its dump file), or copy the memory to a "
+                          "file with `hipocampo migrate --to sqlite`.")
 
     def save_entity(self, name: str, plan: dict[str, Any], expected_version: int | None, actor: str) -> int | None:
         """One editor Save, all or nothing, in one write (see ``cypher.undo.save_entity``)."""
