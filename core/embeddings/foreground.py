@@ -1,9 +1,10 @@
 """Calls in flight, so background embedding can step aside for them.
 
 On a 2-core machine an embedding pass uses both cores; a tool call that lands during one takes
-several times longer. The server marks each call (``with foreground.call():``); the background
-embedder waits until no call is in flight and none has ended for ``quiet`` seconds, and a call
-that starts mid-pass interrupts the pass (its batch stays due and is embedded again later).
+several times longer. The server marks each request from the moment it is read until its answer is
+written (``begin``/``end``, or ``with foreground.call():``); the background embedder waits until no
+request is in flight and the client has had time to read the last answer, and a request that
+arrives mid-pass interrupts the pass (its batch stays due and is embedded again later).
 """
 
 from __future__ import annotations
@@ -11,55 +12,71 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 
-QUIET_SECONDS = 0.3  # after a call: its answer is still being encoded and sent
+QUIET_SECONDS = 0.3  # after an answer, before the embedder may start
+CLIENT_BYTES_PER_SECOND = 5e6  # … plus the time a client takes to parse what it was sent (6 MB: ~1.2 s)
 START_SECONDS = 1.5  # after start: the client's first requests (initialize, tools/list) come first
+STALE_SECONDS = 120.0  # a request never answered (cancelled, lost) stops counting after this long
 
 
 class Foreground:
-    """Counts calls in flight and remembers when the last one ended."""
+    """The requests in flight and when the client will be done with the last answer."""
 
     def __init__(self, *, quiet: float = QUIET_SECONDS, start_delay: float = START_SECONDS) -> None:
         self.quiet = quiet
         self._cond = threading.Condition()
-        self._in_flight = 0
-        self._last_end = time.monotonic() + start_delay - quiet  # the first pass waits start_delay
+        self._in_flight: dict[Hashable, float] = {}  # request key -> when it began
+        self._quiet_from = time.monotonic() + start_delay
         self._on_start: list[Callable[[], None]] = []
 
     def on_call_start(self, callback: Callable[[], None]) -> None:
-        """Call ``callback`` (cheap, any thread) whenever a call starts, e.g. to interrupt a pass."""
+        """Call ``callback`` (cheap, any thread) whenever a request begins, e.g. to interrupt a pass."""
         self._on_start.append(callback)
+
+    def begin(self, key: Hashable) -> None:
+        """A request ``key`` arrived."""
+        with self._cond:
+            self._in_flight[key] = time.monotonic()
+        for callback in self._on_start:
+            callback()
+
+    def end(self, key: Hashable, size: int = 0) -> None:
+        """Request ``key`` was answered with ``size`` bytes (the client still has to read them)."""
+        with self._cond:
+            self._in_flight.pop(key, None)
+            until = time.monotonic() + self.quiet + size / CLIENT_BYTES_PER_SECOND
+            self._quiet_from = max(self._quiet_from, until)
+            self._cond.notify_all()
 
     @contextlib.contextmanager
     def call(self) -> Iterator[None]:
         """Mark a foreground call for the duration of the block."""
-        with self._cond:
-            self._in_flight += 1
-        for callback in self._on_start:
-            callback()
+        key = object()
+        self.begin(key)
         try:
             yield
         finally:
-            with self._cond:
-                self._in_flight -= 1
-                self._last_end = time.monotonic()
-                self._cond.notify_all()
+            self.end(key)
+
+    def _wait_left(self) -> float:
+        """Seconds until the embedder may run (0: now); the caller holds ``_cond``."""
+        now = time.monotonic()
+        if any(now - began < STALE_SECONDS for began in self._in_flight.values()):
+            return 0.5  # re-check now and then
+        return max(0.0, self._quiet_from - now)
 
     @property
     def busy(self) -> bool:
-        """True while a call is in flight or ended less than ``quiet`` seconds ago."""
+        """True while a request is in flight or its answer is fresh."""
         with self._cond:
-            return self._in_flight > 0 or time.monotonic() - self._last_end < self.quiet
+            return self._wait_left() > 0
 
     def wait_quiet(self, stop: threading.Event | None = None) -> None:
-        """Block until no call is in flight and the last ended ``quiet`` seconds ago (or ``stop``)."""
+        """Block until the foreground is quiet (see ``busy``), or ``stop`` is set."""
         with self._cond:
             while not (stop is not None and stop.is_set()):
-                if self._in_flight:
-                    self._cond.wait(0.5)  # re-check ``stop`` now and then
-                    continue
-                left = self.quiet - (time.monotonic() - self._last_end)
+                left = self._wait_left()
                 if left <= 0:
                     return
                 self._cond.wait(min(left, 0.5))

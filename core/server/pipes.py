@@ -26,6 +26,8 @@ import anyio
 import mcp_types as types
 from mcp.shared.message import SessionMessage
 
+from core.embeddings.foreground import Foreground
+
 DEFAULT_MAX_LINE = 8 * 1024 * 1024  # Settings.max_request_bytes: one JSON-RPC message is one line
 
 
@@ -40,11 +42,15 @@ def pipes_usable() -> bool:
 
 
 @asynccontextmanager
-async def pipe_stdio(max_line: int = DEFAULT_MAX_LINE) -> AsyncIterator[tuple[Any, Any]]:
+async def pipe_stdio(
+    max_line: int = DEFAULT_MAX_LINE, foreground: Foreground | None = None
+) -> AsyncIterator[tuple[Any, Any]]:
     """(read_stream, write_stream) for ``Server.run``, over this process's stdin/stdout pipes.
 
     A line longer than ``max_line`` bytes is dropped (never held whole in memory) and answered
-    with a JSON-RPC error saying the request is too large."""
+    with a JSON-RPC error saying the request is too large. ``foreground`` is told when each
+    request arrives and when its answer has been written, so background embedding stays out of
+    the way from the first byte read to the last one sent."""
     loop = asyncio.get_running_loop()
     wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -90,6 +96,8 @@ async def pipe_stdio(max_line: int = DEFAULT_MAX_LINE) -> AsyncIterator[tuple[An
                 except Exception as exc:  # the session answers a malformed line with an error
                     await to_server.send(exc)
                     continue
+                if foreground is not None and isinstance(message, types.JSONRPCRequest):
+                    foreground.begin(message.id)
                 await to_server.send(SessionMessage(message))
 
     async def write_lines() -> None:
@@ -99,6 +107,9 @@ async def pipe_stdio(max_line: int = DEFAULT_MAX_LINE) -> AsyncIterator[tuple[An
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                     writer.write(data.encode() + b"\n")
                     await writer.drain()
+                    answer = message.message
+                    if foreground is not None and isinstance(answer, types.JSONRPCResponse | types.JSONRPCError):
+                        foreground.end(answer.id, len(data))
             except (BrokenPipeError, ConnectionResetError):
                 return  # the client went away; its stdin closing ends the session
 

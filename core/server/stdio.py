@@ -134,7 +134,9 @@ async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE) 
     if lowlevel is None or not pipes_usable():
         await server.run_stdio_async()
         return
-    async with pipe_stdio(max_line) as (read_stream, write_stream):
+    memory = getattr(server, "memory", None)
+    foreground = memory.foreground if memory is not None else None
+    async with pipe_stdio(max_line, foreground) as (read_stream, write_stream):
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 

@@ -47,6 +47,19 @@ def test_wait_quiet_waits_for_calls_in_flight_and_then_a_quiet_moment() -> None:
     assert not fg.busy
 
 
+def test_a_large_answer_keeps_the_foreground_busy_while_the_client_reads_it() -> None:
+    fg = Foreground(quiet=0.0, start_delay=0.0)
+    fg.begin(7)
+    assert fg.busy
+    fg.end(7, size=0)
+    assert not fg.busy
+    fg.begin(8)
+    fg.end(8, size=50_000_000)  # ~10 s of client parsing
+    assert fg.busy
+    fg.end(99)  # an unknown key changes nothing
+    assert fg.busy
+
+
 def test_wait_quiet_returns_when_stopped() -> None:
     fg = Foreground(quiet=0.05, start_delay=0.0)
     stop = threading.Event()
