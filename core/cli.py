@@ -129,8 +129,7 @@ def _describe_embeddings(info: dict[str, Any]) -> str:
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve MCP: stdio (bridging to a running hub when there is one), or HTTP with ``--http``."""
-    from core.server.state import start_background
-    from core.server.stdio import configure_logging, run_stdio
+    from core.server.stdio import configure_logging, run_stdio  # the MCP SDK is not imported yet (front.py)
 
     configure_logging()
     settings, official = _dropin(args)
@@ -141,6 +140,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
     from core.io.official_sync import open_with_official_file
     from core.server.http import print_ready, refuse_second_hub, serve_http
+    from core.server.state import start_background
 
     refuse_second_hub()  # before loading the model
     memory, sync = open_with_official_file(settings, official)

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
-import stat
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -27,37 +26,36 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 
 from core.embeddings.foreground import Foreground
+from core.server.front import Handover, pipes_usable, take_stdio
+
+__all__ = ["DEFAULT_MAX_LINE", "pipe_stdio", "pipes_usable"]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_MAX_LINE = 8 * 1024 * 1024  # Settings.max_request_bytes: one JSON-RPC message is one line
 
 
-def pipes_usable() -> bool:
-    """True where both stdin and stdout are pipes or sockets and asyncio can watch them."""
-    if sys.platform == "win32":  # the proactor loop cannot read an inherited anonymous pipe
-        return False
-    try:
-        return all(stat.S_ISFIFO(m) or stat.S_ISSOCK(m) for m in (os.fstat(0).st_mode, os.fstat(1).st_mode))
-    except OSError:
-        return False
-
-
 @asynccontextmanager
 async def pipe_stdio(
-    max_line: int = DEFAULT_MAX_LINE, foreground: Foreground | None = None
+    max_line: int = DEFAULT_MAX_LINE,
+    foreground: Foreground | None = None,
+    *,
+    wire: tuple[int, int] | None = None,
+    handover: Handover | None = None,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """(read_stream, write_stream) for ``Server.run``, over this process's stdin/stdout pipes.
 
     A line longer than ``max_line`` bytes is dropped (never held whole in memory) and answered
     with a JSON-RPC error saying the request is too large. ``foreground`` is told when each
     request arrives and when its answer has been written, so background embedding stays out of
-    the way from the first byte read to the last one sent."""
+    the way from the first byte read to the last one sent. ``wire`` and ``handover``: the
+    protocol's file descriptors and what was read and answered before the SDK loaded (``front.py``)."""
     loop = asyncio.get_running_loop()
-    wire_in, wire_out = os.dup(0), os.dup(1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    os.dup2(2, 1)
+    wire_in, wire_out = wire if wire is not None else take_stdio()
+    handover = handover or Handover()
     reader = asyncio.StreamReader(limit=max_line)
+    if handover.unread:
+        reader.feed_data(handover.unread)
     read_transport, _ = await loop.connect_read_pipe(
         lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", buffering=0)
     )
@@ -71,6 +69,8 @@ async def pipe_stdio(
 
     async def read_lines() -> None:
         async with to_server:
+            for line in handover.replay:  # what the client said before the SDK loaded
+                await to_server.send(SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False)))
             while True:
                 try:
                     line = await reader.readuntil(b"\n")
@@ -104,11 +104,17 @@ async def pipe_stdio(
         async with from_server:
             try:
                 async for message in from_server:
-                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    answer = message.message
+                    answered = isinstance(answer, types.JSONRPCResponse | types.JSONRPCError)
+                    if answered and answer.id in handover.drop_ids:
+                        handover.drop_ids.discard(answer.id)  # the replayed initialize: answered already
+                        if isinstance(answer, types.JSONRPCError):
+                            log.warning("the SDK refused the replayed initialize: %s", answer.error.message)
+                        continue
+                    data = answer.model_dump_json(by_alias=True, exclude_unset=True)
                     writer.write(data.encode() + b"\n")
                     await writer.drain()
-                    answer = message.message
-                    if foreground is not None and isinstance(answer, types.JSONRPCResponse | types.JSONRPCError):
+                    if foreground is not None and answered:
                         foreground.end(answer.id, len(data))
             except (BrokenPipeError, ConnectionResetError):
                 return  # the client went away; its stdin closing ends the session

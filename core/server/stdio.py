@@ -15,20 +15,20 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import anyio
-from mcp.server.mcpserver import MCPServer
+from typing import TYPE_CHECKING, Any
 
 from core.embeddings.indexer import release_all_leases
 from core.errors import HipocampoError
 from core.io.official_sync import dropin_settings
-from core.server.app import build_server
-from core.server.bridge import run_bridge
 from core.server.endpoint import live_hub
-from core.server.pipes import DEFAULT_MAX_LINE, pipe_stdio, pipes_usable
-from core.server.state import start_background
+from core.server.front import Front, pipes_usable, take_stdio
 from core.settings import Settings
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+# The MCP SDK (~0.5 s to import) is imported only once the early answers are being given (front.py).
+DEFAULT_MAX_LINE = 8 * 1024 * 1024  # pipes.DEFAULT_MAX_LINE, without importing the SDK to read it
 
 
 def configure_logging() -> None:
@@ -59,16 +59,27 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
                 light.close()
             logging.getLogger(__name__).info("Bridging to the Hipocampo hub at %s", hub.get("url"))
             _greet_a_person(settings)
+            import anyio
+
+            from core.server.bridge import run_bridge
+
             anyio.run(run_bridge, hub, settings)
             return
+        # The client's initialize and tools/list are answered while the memory opens and the SDK loads.
+        front = Front(take_stdio()).start() if pipes_usable() else None
         memory, sync = open_with_official_file(settings, official)
         with memory:
             _greet_a_person(settings)
+            import anyio
+
+            from core.server.app import build_server
+            from core.server.state import start_background
+
             start_background(memory)
             if sync is not None:
                 sync.start()
             try:
-                anyio.run(serve_stdio, build_server(memory), settings.max_request_bytes)
+                anyio.run(serve_stdio, build_server(memory), settings.max_request_bytes, front)
             finally:
                 if sync is not None:
                     sync.stop()
@@ -128,15 +139,19 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
-async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE) -> None:
-    """Run ``server`` on stdin/stdout: on the event loop's pipes where it can, else the SDK's way."""
+async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE, front: Front | None = None) -> None:
+    """Run ``server`` on stdin/stdout: on the event loop's pipes where it can, else the SDK's way.
+    ``front``: the early answers given so far, which the SDK's session takes over from."""
+    from core.server.pipes import pipe_stdio
+
     lowlevel = getattr(server, "_lowlevel_server", None)  # what the SDK's own in-memory Client runs
-    if lowlevel is None or not pipes_usable():
+    if lowlevel is None or (front is None and not pipes_usable()):
         await server.run_stdio_async()
         return
+    wire, handover = (front.wire, front.handover()) if front is not None else (None, None)
     memory = getattr(server, "memory", None)
     foreground = memory.foreground if memory is not None else None
-    async with pipe_stdio(max_line, foreground) as (read_stream, write_stream):
+    async with pipe_stdio(max_line, foreground, wire=wire, handover=handover) as (read_stream, write_stream):
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
