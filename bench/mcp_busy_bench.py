@@ -204,6 +204,52 @@ async def bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     return out
 
 
+async def paired(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """Embeddings off and a catching-up embedder, both servers up at once and called in turn (none, then
+    catching up, ``think`` seconds apart), so both columns see the same moments of a shared machine's load."""
+    entities, relations = realistic_graph(args.entities)
+    broad, _ = pick_broad_word(entities)
+    plan = calls(entities, broad)
+    columns = ("none", "catching up")
+    samples: dict[str, dict[str, list[float]]] = {c: {label: [] for label, _, _ in plan} for c in columns}
+    onnx_db = workdir / "onnx.db"
+    with open(workdir / "servers.log", "a") as errlog:
+        async with Client(stdio_client(hipocampo(workdir / "none.db", "none"), errlog=errlog)) as none:
+            await none.list_tools()
+            await load(none, entities, relations)
+            async with Client(stdio_client(hipocampo(onnx_db, "onnx"), errlog=errlog)) as busy:
+                await busy.list_tools()
+                await load(busy, entities, relations)
+                before = embedded(onnx_db)
+                for k in range(args.repeat):
+                    for label, tool, make in plan:
+                        if tool == "read_graph" and k >= args.slow_repeat:
+                            continue
+                        for column, client in (("none", none), ("catching up", busy)):
+                            await anyio.sleep(args.think)
+                            start = time.perf_counter()
+                            result = await client.call_tool(tool, make(k))
+                            samples[column][label].append((time.perf_counter() - start) * 1000)
+                            if result.is_error:
+                                raise RuntimeError(f"{label} failed: {result.content[0].text}")  # type: ignore
+                after = embedded(onnx_db)
+    return {"samples": samples, "embedded": (before, after)}
+
+
+def paired_table(out: dict[str, Any], n: int) -> str:
+    none, busy = out["samples"]["none"], out["samples"]["catching up"]
+    lines = [f"| tool at {n:,} entities, ms | `HIPOCAMPO_EMBEDDINGS=none`: median (p95) | embedder catching up: "
+             "median (p95) | catching up ÷ none: median, p95 |", "|---|---|---|---|"]
+    for label in none:
+        lines.append(f"| {label} | {cell(none[label])} | {cell(busy[label])} | "
+                     f"{statistics.median(busy[label]) / statistics.median(none[label]):.2f}, "
+                     f"{p95(busy[label]) / p95(none[label]):.2f} |")
+    (b0, total), (b1, _) = out["embedded"]
+    lines.append(f"\nThe catching-up server had vectors for {b0:,} of {total:,} entities when the calls began and "
+                 f"{b1:,} when they ended.")
+    return "\n".join(lines)
+
+
 def cell(values: list[float] | None) -> str:
     if not values:
         return "–"
@@ -256,7 +302,16 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.5, help="seconds between calls (default 0.5)")
     parser.add_argument("--no-official", action="store_true")
     parser.add_argument("--no-write", action="store_true", help="do not update bench/RESULTS.md")
+    parser.add_argument("--paired", action="store_true",
+                        help="only embeddings off against catching up, both servers up and called in turn; prints only")
     args = parser.parse_args()
+    if args.paired:
+        with tempfile.TemporaryDirectory(prefix="hipocampo-busy-") as tmp:
+            load_start = os.getloadavg()[0]
+            out = anyio.run(paired, args, Path(tmp))
+        print(f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end\n")
+        print(paired_table(out, args.entities))
+        return 0
     load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     with tempfile.TemporaryDirectory(prefix="hipocampo-busy-") as tmp:
         out = anyio.run(bench, args, Path(tmp))
