@@ -131,3 +131,46 @@ def test_a_busy_port_is_reported_not_raised(loop: qasync.QEventLoop, memory: Mem
         assert "could not listen" in (hub.error or "")
     finally:
         taken.close()
+
+
+def test_tool_calls_reuse_threads_when_the_loop_runs_forever(loop: qasync.QEventLoop, memory: Memory, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app runs its loop forever, with no ``run_until_complete`` task for anyio to take as the
+    root: tool bodies must still run on threads kept for the process, not on one new thread started
+    (and waited for) on the GUI thread per call."""
+    started_here: list[str] = []
+    start = threading.Thread.start
+
+    def recording_start(thread: threading.Thread) -> None:
+        if threading.current_thread() is threading.main_thread():
+            started_here.append(thread.name)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", recording_start)
+    hub = Hub(memory, hub_file=tmp_path / "endpoint.json")
+    seen: dict[str, Any] = {"connected": threading.Event(), "release": threading.Event()}
+    outcome: list[BaseException | None] = []
+
+    async def scenario() -> None:
+        try:
+            hub.start()
+            await _wait_for(lambda: hub.running)
+            token = json.loads((tmp_path / "endpoint.json").read_text())["token"]
+            worker = threading.Thread(target=_client_calls, args=(hub.url, token, "cursor", 30, seen), daemon=True)
+            worker.start()
+            await _wait_for(seen["connected"].is_set, 60)
+            seen["release"].set()
+            await asyncio.get_running_loop().run_in_executor(None, worker.join, 30)
+            await hub.stop_and_wait()
+            outcome.append(None)
+        except BaseException as exc:  # reported after the loop stops
+            outcome.append(exc)
+        finally:
+            asyncio.get_running_loop().stop()
+
+    asyncio.ensure_future(scenario())
+    loop.run_forever()
+    assert outcome == [None], outcome
+    assert len(memory.read_graph().entities) == 30
+    per_call = [name for name in started_here if name.startswith("AnyIO worker")]
+    assert per_call == [], f"{len(per_call)} threads started on the GUI thread for 30 calls"
