@@ -1,11 +1,12 @@
 """Memory-core benchmark: bulk load, then single operations at scale.
 
     .venv/bin/python bench/core_bench.py [--entities 100000] [--relations 200000] [--db PATH]
-        [--backend falkordb --graph-url redis://127.0.0.1:6379]
+        [--backend falkordb --graph-url redis://127.0.0.1:6379] [--embeddings none|onnx]
 
 Loads N entities (3 observations each) and 2N relations through ``Memory`` (the same path every
 caller uses), then times each operation a number of times and prints median / p95 in ms, plus
-bytes on disk per entity. Not a test: figures go to bench/RESULTS.md by hand.
+bytes on disk per entity. Not a test: figures go to bench/RESULTS.md by hand. Embeddings are off
+by default, so no background embedder competes with the timed calls.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def main() -> None:
     ap.add_argument("--db", type=Path, default=None)
     ap.add_argument("--backend", default="sqlite", choices=["sqlite", "falkordb"])
     ap.add_argument("--graph-url", default="redis://127.0.0.1:6379", help="FalkorDB server (--backend falkordb)")
+    ap.add_argument("--embeddings", default="none", choices=["none", "onnx"])
     args = ap.parse_args()
     n = args.entities
     n_rel = args.relations if args.relations is not None else 2 * n
@@ -75,7 +77,7 @@ def main() -> None:
 
     server = {} if args.backend == "sqlite" else {
         "backend": args.backend, "graph_url": args.graph_url, "graph_name": f"bench-{time.time_ns()}"}
-    with Memory.open(db, **server) as mem:
+    with Memory.open(db, embeddings=args.embeddings, **server) as mem:
         t_entities = 0.0
         batch = 5_000
         for start in range(0, n, batch):
@@ -126,6 +128,22 @@ def main() -> None:
             lambda: mem.read_graph(limit=100, offset=rng.randrange(n - 100)), r)))
         results.append(("fulltext_search (BM25, 10)", timed(
             lambda: mem.fulltext_search(" ".join(rng.choices(WORDS, cum_weights=CUM_ZIPF, k=2))), r)))
+        results.append(("graph_overview (300 of all)", timed(lambda: mem.graph_overview(), max(5, r // 10))))
+        saved = iter(range(10**9))
+        saves: list[int] = []
+
+        def save() -> None:  # the editor's Save: the type, one observation added, one relation added
+            k = next(saved)
+            name = f"entity-{(k * 7919) % n:06d}"
+            node = mem.entity_for_edit(name)
+            saves.append(mem.save_entity(name, expected_version=node["version"], entity_type="Edited",
+                                         add_observations=[f"saved {k}"],
+                                         add_relations=[{"from": name, "to": f"entity-{(k * 104729 + 1) % n:06d}",
+                                                         "relationType": "SAVED"}])["change_id"])
+
+        results.append(("entity_for_edit + save_entity", timed(save, r)))
+        results.append(("undoable_change (what Undo would take back)", timed(mem.undoable_change, r)))
+        results.append(("undo_change of a Save, by id", timed(lambda: mem.undo_change(saves.pop()), r)))
         results.append(("delete_entities (1)", timed(
             lambda: mem.delete_entities([f"entity-{rng.randrange(n):06d}"]), r)))
         if args.backend != "sqlite":

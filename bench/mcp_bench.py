@@ -8,6 +8,11 @@ SDK client over stdio, the way an assistant drives them. Each tool is called ``-
 
     .venv/bin/python bench/mcp_bench.py                 # 1k and 10k entities, updates its section of RESULTS.md
     .venv/bin/python bench/mcp_bench.py --sizes 1000 --repeat 10 --no-write
+    .venv/bin/python bench/mcp_bench.py --sizes 10000 --backend falkordb --graph-url redis://127.0.0.1:6379
+
+On ``--backend falkordb`` Hipocampo's servers use a fresh graph on that FalkorDB server (dropped
+afterwards), the official server is not run and RESULTS.md is not rewritten: the figures go to the
+FalkorDB section by hand.
 
 The graph: entity-NNNNN, 10 types, 3 observations each (~60 characters, a few shared words), and
 one relation per entity.
@@ -103,9 +108,9 @@ def graph(n: int) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     return entities, relations
 
 
-def load_hipocampo(db: Path, n: int, embeddings: str) -> None:
+def load_hipocampo(db: Path, n: int, embeddings: str, server: dict[str, str]) -> None:
     entities, relations = graph(n)
-    with Memory.open(db, embeddings=embeddings) as memory:
+    with Memory.open(db, embeddings=embeddings, **server) as memory:
         memory.create_entities(entities, actor="bench")
         memory.create_relations(relations, actor="bench")
         if embeddings != "none":
@@ -319,12 +324,15 @@ def warm_official() -> bool:
 
 
 async def bench_size(
-    n: int, repeat: int, slow_repeat: int, with_official: bool, embeddings: str, workdir: Path
+    n: int, repeat: int, slow_repeat: int, with_official: bool, embeddings: str, workdir: Path,
+    graph_url: str | None = None,
 ) -> dict[str, Any]:
     errlog = open(workdir / "servers.log", "a")  # noqa: SIM115 (kept open for the subprocesses)
     db = workdir / f"hipocampo-{n}.db"
+    server = {} if graph_url is None else {
+        "backend": "falkordb", "graph_url": graph_url, "graph_name": f"mcp-bench-{n}-{time.time_ns()}"}
     start = time.perf_counter()
-    load_hipocampo(db, n, embeddings)
+    load_hipocampo(db, n, embeddings, server)
     load_s = time.perf_counter() - start
     migrate_src = workdir / "migrate.jsonl"
     load_official(migrate_src, 50)
@@ -333,13 +341,19 @@ async def bench_size(
         command=sys.executable,
         args=["-m", "core.cli", "--db", str(db), "mcp", "--no-bridge"],
         cwd=str(ROOT),
-        env={"HIPOCAMPO_EMBEDDINGS": embeddings},
+        env={"HIPOCAMPO_EMBEDDINGS": embeddings, "HIPOCAMPO_ALLOWED_IMPORT_DIRS": json.dumps([str(workdir)]),
+             **{f"HIPOCAMPO_{k.upper()}": v for k, v in server.items()}},
     )
-    out: dict[str, Any] = {
-        "n": n,
-        "hipocampo": await drive(hip, workload, repeat, slow_repeat, errlog),
-        "hipocampo_load_s": load_s,
-    }
+    try:
+        out: dict[str, Any] = {
+            "n": n,
+            "hipocampo": await drive(hip, workload, repeat, slow_repeat, errlog),
+            "hipocampo_load_s": load_s,
+        }
+    finally:
+        if server:
+            with Memory.open(db, embeddings="none", **server) as memory:
+                memory.graph.db.drop()
     if with_official:
         jsonl = workdir / f"official-{n}.jsonl"
         load_official(jsonl, n)
@@ -448,11 +462,16 @@ def main() -> int:
         "either; onnx embeds the whole graph before timing, slowly)",
     )
     parser.add_argument("--no-write", action="store_true", help="do not update bench/RESULTS.md")
+    parser.add_argument("--backend", choices=("sqlite", "falkordb"), default="sqlite")
+    parser.add_argument("--graph-url", default="redis://127.0.0.1:6379", help="FalkorDB server (--backend falkordb)")
     parser.add_argument("--serve-fixed", nargs=2, metavar=("N", "SCHEMA"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_fixed:
         serve_fixed(int(args.serve_fixed[0]), args.serve_fixed[1])
         return 0
+    graph_url = args.graph_url if args.backend == "falkordb" else None
+    if graph_url is not None:
+        args.no_official = args.no_write = True
     with_official = not args.no_official and official_available() and warm_official()
     runs = []
     with tempfile.TemporaryDirectory(prefix="hipocampo-bench-") as tmp:
@@ -460,7 +479,8 @@ def main() -> int:
             print(f"{n} entities …", file=sys.stderr, flush=True)
             runs.append(
                 anyio.run(
-                    bench_size, n, args.repeat, args.slow_repeat, with_official, args.embeddings, Path(tmp)
+                    bench_size, n, args.repeat, args.slow_repeat, with_official, args.embeddings, Path(tmp),
+                    graph_url,
                 )
             )
     text = table(runs)

@@ -44,17 +44,34 @@ class CypherOverviewSource:
         return [R.relation(r["from"], r["to"], r["relationType"]) for r in self._store._relations_of(ids, among=True)]
 
 
-def graph_overview(store: CypherGraphStore, *, limit: int, by: str, per_type: int,
-                   entity_type: str | None) -> GraphOverview:
-    """See ``core.storage.overview.graph_overview``; degree counts current relations."""
+def scores(store: CypherGraphStore) -> tuple[dict[int, int], dict[int, int], dict[str, int]]:
+    """(current relations per entity id, recalls per entity id, live entities per type), read again
+    only after a write by anyone: the graph pane asks for several overviews in a row."""
+    version = store.db.version()
+    cached = getattr(store, "_overview_cache", None)
+    if cached is not None and cached[0] == version:
+        return cached[1]
     db = store.db
-    degree: dict[int, int] = {}
-    for direction in ("(e:Entity)-[r:REL]->()", "()-[r:REL]->(e:Entity)"):
-        for eid, n in db.read(f"MATCH {direction} WHERE r.ended_at IS NULL RETURN e.id, count(r)"):
-            degree[eid] = degree.get(eid, 0) + int(n)
+    # The server keeps each node's degree: no relation is read, except the few that have ended.
+    degree = {eid: int(n) for eid, n in db.read(
+        "MATCH (e:Entity) WITH e, outdegree(e, 'REL') + indegree(e, 'REL') AS n WHERE n > 0 RETURN e.id, n")}
+    for a, b in db.read("MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NOT NULL RETURN a.id, b.id"):
+        for eid in (a, b):
+            degree[eid] -= 1
+            if not degree[eid]:
+                del degree[eid]
     access = {eid: int(n) for eid, n in db.read(
         "MATCH (e:Entity) WHERE e.access_count > 0 RETURN e.id, e.access_count")}
     types = {t: int(n) for t, n in db.read(
         "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
-    return overview.graph_overview(CypherOverviewSource(store), degree=degree, access=access, types=types, limit=limit,
-                                   by=by, per_type=per_type, entity_type=entity_type, totals=store._totals())
+    store._overview_cache = (version, (degree, access, types))  # type: ignore[attr-defined]
+    return degree, access, types
+
+
+def graph_overview(store: CypherGraphStore, *, limit: int, by: str, per_type: int,
+                   entity_type: str | None) -> GraphOverview:
+    """See ``core.storage.overview.graph_overview``; degree counts current relations."""
+    degree, access, types = scores(store)
+    return overview.graph_overview(CypherOverviewSource(store), degree=degree, access=access, types=dict(types),
+                                   limit=limit, by=by, per_type=per_type, entity_type=entity_type,
+                                   totals=store._totals())

@@ -216,14 +216,14 @@ def undoable(reader: Any, entity: str | None, by: str | None) -> Row | None:
         "MATCH (c:Change) WHERE c.id > $f AND c.op IN ['save_entity', 'undo'] RETURN c.op, c.after", {"f": floor})])
     top = latest
     while top > floor:
-        page = change_dicts(reader.read(f"MATCH (c:Change) WHERE c.id <= $top AND c.id > $f RETURN {CHANGE} "
-                                        "ORDER BY c.id DESC LIMIT 200", {"top": top, "f": floor}))
-        if not page:
-            break
+        # A window of ids, not ORDER BY … LIMIT over the whole range: the server would sort it all.
+        bottom = max(floor, top - 200)
+        page = change_dicts(reader.read(f"MATCH (c:Change) WHERE c.id <= $top AND c.id > $bottom RETURN {CHANGE} "
+                                        "ORDER BY c.id DESC", {"top": top, "bottom": bottom}))
         for row in page:
             if C.is_candidate(row, covered, undone, entity, by):
                 return row
-        top = page[-1]["id"] - 1
+        top = bottom
     return None
 
 
