@@ -110,7 +110,8 @@ class EditsMixin:
                                "Nothing was changed.")
             if ended_at is None and old_end is None:
                 return False
-            tx.write("MATCH ()-[r:REL {id: $i}]->() SET r.ended_at = $e", {"i": rid, "e": ended_at})
+            tx.write("MATCH (:Entity {id: $a})-[r:REL]->() WHERE r.id = $i SET r.ended_at = $e",
+                     {"a": from_id, "i": rid, "e": ended_at})
             self._stale(tx, [from_id, to_id])  # type: ignore[attr-defined]
             snap = {"from": src, "to": dst, "relationType": rtype, "created_at": created}
             self._log(tx, [(now, actor, "end_relation" if ended_at is not None else "reopen_relation",  # type: ignore[attr-defined]

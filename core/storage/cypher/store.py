@@ -341,7 +341,8 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
                 {"rels": [[r.from_, r.to, r.relationType] for r in unique]})
             if not found:
                 return 0
-            tx.write("UNWIND $ids AS i MATCH ()-[r:REL {id: i}]->() DELETE r", {"ids": [f[6] for f in found]})
+            tx.write("UNWIND $rels AS p MATCH (:Entity {id: p.a})-[r:REL]->() WHERE r.id = p.id DELETE r",
+                     {"rels": [{"a": f[7], "id": f[6]} for f in found]})
             self._stale(tx, [i for f in found for i in (f[7], f[8])])
             self._log(tx, [(now, actor, "delete_relation", src, R.dumps(
                 {"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
@@ -540,18 +541,26 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
                        actor: str) -> tuple[Relation, bool]:
         """Create the relation if missing (props merged if present). Returns (relation, created)."""
         rel = Relation(**{"from": from_name, "to": to_name, "relationType": rel_type})
-        with self.transaction():
-            created = bool(self.create_relations([rel], actor, placeholders=False))
-            if props:
-                def write(tx: Any) -> None:
-                    found = tx.read("MATCH (:Entity {name: $a})-[r:REL]->(:Entity {name: $b}) WHERE r.type = $t "
-                                    "RETURN r.id, r.props", {"a": from_name, "b": to_name, "t": rel_type})
-                    for rid, old in found:
-                        tx.write("MATCH ()-[r:REL {id: $i}]->() SET r.props = $p",
-                                 {"i": rid, "p": R.dumps(R.merge_patch(json.loads(old or "{}"), props))})
+        now = self.now()
 
-                self._write(write)
-            return rel, created
+        def write(tx: Any) -> bool:
+            w = Work(tx, actor, now)
+            ends = [w.find(from_name), w.find(to_name)]
+            for name, row in zip((from_name, to_name), ends, strict=True):
+                if row is None:
+                    raise NotFound(f"Entity {name!r} (in relation {from_name!r} -{rel_type}-> {to_name!r}) does not "
+                                   "exist; create it first. No relations were created.")
+            created = undo.create_relation(w, from_name, to_name, rel_type)
+            if props:
+                found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]
+                assert found is not None
+                merged = R.merge_patch(found["props"], props)
+                if merged != found["props"]:
+                    w.set_relation(ends[0], ends[1], rel_type, props=merged)  # type: ignore[arg-type]
+            w.commit()
+            return created
+
+        return rel, self._write(write)
 
     def get_neighbours(self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None) -> list[Neighbour]:
         """Nodes within ``hops`` (1–3) relations of ``name``, either direction, nearest first."""

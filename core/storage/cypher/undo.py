@@ -98,7 +98,8 @@ def _delete_relation(w: Work, src: str, dst: str, rtype: str) -> bool:
     return True
 
 
-def _create_relation(w: Work, src: str, dst: str, rtype: str) -> bool:
+def create_relation(w: Work, src: str, dst: str, rtype: str) -> bool:
+    """Relate two existing entities unless they are already; True if it was created."""
     ends = _ends(w, src, dst)
     assert ends is not None  # callers check the ends exist
     if w.relation(ends[0], ends[1], rtype) is not None:
@@ -199,7 +200,7 @@ def save_entity(w: Work, name: str, plan: dict[str, Any], expected_version: int 
                                f"{C.describe_relation(rel.from_, rel.to, rel.relationType)}); create it first. "
                                "Nothing was saved.")
     for rel in R.unique_relations(plan["add_relations"]):
-        _create_relation(w, rel.from_, rel.to, rel.relationType)
+        create_relation(w, rel.from_, rel.to, rel.relationType)
     if plan["new_name"] is not None:
         _rename(w, row, plan["new_name"])
     return w.commit("save_entity", row["name"])
@@ -352,7 +353,7 @@ def _undo_relation_delete(w: Work, snap: Row) -> None:
     if _relation(w, src, dst, rtype) is not None:
         raise Conflict(f"The relation {C.describe_relation(src, dst, rtype)} exists again. Nothing was changed.")
     # Re-created now (not at its old created_at), so query_at_date shows the gap while it was gone.
-    _create_relation(w, src, dst, rtype)
+    create_relation(w, src, dst, rtype)
     a, b = _ends(w, src, dst)  # type: ignore[misc]
     w.set_relation(a, b, rtype, props=dict(snap.get("props") or {}), ended_at=snap.get("ended_at"))
 

@@ -201,17 +201,19 @@ class Work:
         for key in self.rels_changed:
             rel, old = self.rels[key], self.stored_rels.get(key)
             if old is not None and (rel is None or rel["id"] != old):
-                drop.append(old)
+                drop.append({"a": key[0], "id": old})
             if rel is None or key[0] in self.deleted or key[1] in self.deleted:
                 continue
             payload = {"a": key[0], "b": key[1], "type": key[2], "id": rel["id"], "props": R.dumps(rel["props"]),
                        "created": rel["created_at"], "ended": rel["ended_at"]}
             (update if rel["id"] == old else create).append(payload)
         if drop:
-            tx.write("UNWIND $ids AS i MATCH ()-[r:REL {id: i}]->() DELETE r", {"ids": drop})
+            # Reached from its start node: ()-[r:REL {id: i}]->() would read every relation of the graph.
+            tx.write("UNWIND $rels AS p MATCH (:Entity {id: p.a})-[r:REL]->() WHERE r.id = p.id DELETE r",
+                     {"rels": drop})
         if update:
-            tx.write("UNWIND $rels AS p MATCH ()-[r:REL {id: p.id}]->() SET r.props = p.props, r.ended_at = p.ended",
-                     {"rels": update})
+            tx.write("UNWIND $rels AS p MATCH (:Entity {id: p.a})-[r:REL]->() WHERE r.id = p.id "
+                     "SET r.props = p.props, r.ended_at = p.ended", {"rels": update})
         if create:
             tx.write("UNWIND $rels AS p MATCH (a:Entity {id: p.a}), (b:Entity {id: p.b}) "
                      "CREATE (a)-[:REL {id: p.id, type: p.type, props: p.props, created_at: p.created, "
