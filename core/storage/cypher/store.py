@@ -419,12 +419,15 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
                                 "ORDER BY e.id")
             return {"entities": [{"name": n, "entityType": t, "observations": list(o or [])} for n, t, o in rows],
                     "relations": self._relation_dicts("a.archived_at IS NULL AND b.archived_at IS NULL", {})}
-        ids = self._live_ids(limit, offset)
         total_e, total_r = self._totals()
-        rows = self._rows_in_order(self.db, ids)
-        if names_only:
-            return {"entities": [{"name": r["name"], "entityType": r["type"]} for r in rows], "relations": [],
+        if names_only:  # two properties, not every entity's whole row
+            page = " SKIP $skip" + (" LIMIT $limit" if limit is not None else "")
+            names = self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.name, e.type "
+                                 f"ORDER BY e.id{page}", {"skip": offset, "limit": limit})
+            return {"entities": [{"name": n, "entityType": t} for n, t in names], "relations": [],
                     "total_entities": total_e, "total_relations": total_r}
+        ids = self._live_ids(limit, offset)
+        rows = self._rows_in_order(self.db, ids)
         return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
                 "relations": self._relations_of(ids, out_only=True, live_to=True),
                 "total_entities": total_e, "total_relations": total_r}
