@@ -6,19 +6,17 @@ from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QObject, QPe
 from PySide6.QtGui import QBrush, QColor, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from desktop.panes.editor.draft import ObservationItem
-from desktop.panes.editor.style import error_color, error_label
+from desktop.panes.editor.style import error_color, error_label, lay_out_list_section
 
 ORIGINAL = Qt.ItemDataRole.UserRole + 1  # the stored text the row started as (unset: added here)
 # Never setData(role, None): PySide6 on Python 3.11 can then drop a reference to None too many
@@ -92,17 +90,7 @@ class ObservationList(QWidget):
         self.delete_button.clicked.connect(self.delete_selected)
         self.error = error_label(self)
 
-        buttons = QHBoxLayout()
-        buttons.setContentsMargins(0, 0, 0, 0)
-        for button in (self.add_button, self.edit_button, self.delete_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self.list, 1)
-        layout.addWidget(self.error)
-        layout.addLayout(buttons)
+        lay_out_list_section(self, self.list, self.error, (self.add_button, self.edit_button, self.delete_button))
         self._loading = False
         self.on_selection_changed()
 

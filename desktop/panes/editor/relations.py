@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QDateEdit,
-    QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QPushButton,
@@ -29,12 +28,11 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from desktop.panes.editor.draft import IN, OUT, RelationItem
-from desktop.panes.editor.style import error_color, error_label
+from desktop.panes.editor.style import error_color, error_label, lay_out_list_section
 
 DIRECTION, TYPE, OTHER, ENDED = range(4)
 ITEM = Qt.ItemDataRole.UserRole + 1  # the row's RelationItem (its original and start)
@@ -137,17 +135,7 @@ class RelationTable(QWidget):
         self.end_button.clicked.connect(lambda: self.end_selected())
         self.error = error_label(self)
 
-        buttons = QHBoxLayout()
-        buttons.setContentsMargins(0, 0, 0, 0)
-        for button in (self.add_button, self.remove_button, self.end_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.error)
-        layout.addLayout(buttons)
+        lay_out_list_section(self, self.table, self.error, (self.add_button, self.remove_button, self.end_button))
         self._loading = False
         self.on_selection_changed()
 

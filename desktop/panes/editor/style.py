@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 
 def is_dark(palette: QPalette) -> bool:
@@ -22,6 +24,21 @@ def error_label(parent: QWidget) -> QLabel:
     label.setStyleSheet(f"color: {error_color(parent.palette()).name()};")
     label.setVisible(False)
     return label
+
+
+def lay_out_list_section(owner: QWidget, view: QWidget, error: QLabel, buttons: Sequence[QPushButton]) -> None:
+    """The editor's list sections: the list, its in-place error below it, then its buttons on the left."""
+    row = QHBoxLayout()
+    row.setContentsMargins(0, 0, 0, 0)
+    for button in buttons:
+        row.addWidget(button)
+    row.addStretch(1)
+    layout = QVBoxLayout(owner)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(4)
+    layout.addWidget(view, 1)
+    layout.addWidget(error)
+    layout.addLayout(row)
 
 
 # Palette references, so the banner follows a light or dark palette by itself.
