@@ -67,6 +67,9 @@ class EmbeddingIndexer:
         interrupt = getattr(provider, "interrupt", None)
         if foreground is not None and callable(interrupt):
             foreground.on_call_start(interrupt)
+        if foreground is not None and hasattr(provider, "should_yield"):
+            # Only the background thread yields: a foreground reindex runs inside a call of its own.
+            provider.should_yield = lambda: threading.current_thread() is self._thread and foreground.busy
         self._idle_check = idle_check_seconds
         self._prepared = False
         self._prepare_lock = threading.Lock()

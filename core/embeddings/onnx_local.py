@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -114,6 +114,10 @@ class OnnxEmbeddingProvider:
         self._lock = threading.Lock()
         self._runs_lock = threading.Lock()
         self._document_calls: set[_Call] = set()  # embed_documents calls in progress
+        # Set by the background indexer (e.g. ``Foreground.busy``): a document pass about to start
+        # while it says True is not started. interrupt() alone stops passes already registered; a call
+        # that began while embed_documents was still tokenizing would otherwise go unnoticed.
+        self.should_yield: Callable[[], bool] | None = None
         self._session: Any = None
         self._tokenizer: Any = None
         self._pad_id = 1
@@ -306,7 +310,7 @@ class OnnxEmbeddingProvider:
         run = ort.RunOptions()
         if call is not None:
             with self._runs_lock:
-                if call.interrupted:
+                if call.interrupted or (self.should_yield is not None and self.should_yield()):
                     raise EmbeddingInterrupted("A foreground call interrupted the embedding.")
                 call.run = run
         try:

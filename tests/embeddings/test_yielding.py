@@ -97,6 +97,32 @@ def test_a_call_start_interrupts_document_passes_but_never_queries(model_dir: Pa
     assert provider.embed_documents([LONG, "corto"]).shape == (2, provider.dimensions)
 
 
+def test_a_pass_about_to_start_while_the_foreground_is_busy_is_not_started(model_dir: Path) -> None:
+    """A call that began while embed_documents was still tokenizing (before interrupt() could see the
+    pass) must still keep the pass from starting: the provider asks should_yield before each pass."""
+    provider = OnnxEmbeddingProvider(model_dir, threads=1, batch_size=8, tokens_per_pass=256)
+    provider.load()
+    fg = Foreground(quiet=60.0, start_delay=0.0)
+    provider.should_yield = lambda: fg.busy
+    with fg.call():
+        with pytest.raises(EmbeddingInterrupted):
+            provider.embed_documents([LONG] * 4)
+        assert provider.embed_query("reunión").shape == (provider.dimensions,)  # queries never yield
+    assert fg.busy  # the quiet minute after the call: still no pass
+    with pytest.raises(EmbeddingInterrupted):
+        provider.embed_documents([LONG])
+    provider.should_yield = lambda: False
+    assert provider.embed_documents([LONG] * 4).shape == (4, provider.dimensions)
+
+
+def test_only_the_background_thread_yields_a_reindex_inside_a_call_runs(tmp_path: Path, model_dir: Path) -> None:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=model_dir)) as mem:
+        mem.create_entities([{"name": f"nota {i}", "observations": [LONG]} for i in range(5)])
+        with mem.busy():  # e.g. a tool that reindexes: its own call must not hold it off
+            assert mem.indexer.run_until_idle() == 5
+        assert mem.embedding_status()["embedded"] == 5
+
+
 def test_passes_are_sorted_and_sized_by_tokens(model_dir: Path) -> None:
     provider = OnnxEmbeddingProvider(model_dir, threads=1, batch_size=4, tokens_per_pass=100)
     lengths = [50, 3, 10, 10, 12, 9, 8, 7, 200]
