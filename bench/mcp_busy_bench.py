@@ -205,8 +205,8 @@ async def bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
 
 
 async def paired(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    """Embeddings off and a catching-up embedder, both servers up at once and called in turn (none, then
-    catching up, ``think`` seconds apart), so both columns see the same moments of a shared machine's load."""
+    """Embeddings off and a catching-up embedder, both servers up at once and called in turn (each first in
+    every other round, ``think`` seconds apart), so both columns see the same moments of a shared machine's load."""
     entities, relations = realistic_graph(args.entities)
     broad, _ = pick_broad_word(entities)
     plan = calls(entities, broad)
@@ -225,7 +225,8 @@ async def paired(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     for label, tool, make in plan:
                         if tool == "read_graph" and k >= args.slow_repeat:
                             continue
-                        for column, client in (("none", none), ("catching up", busy)):
+                        turn = (("none", none), ("catching up", busy))
+                        for column, client in turn if k % 2 == 0 else turn[::-1]:  # each goes first half the time
                             await anyio.sleep(args.think)
                             start = time.perf_counter()
                             result = await client.call_tool(tool, make(k))
