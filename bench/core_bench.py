@@ -103,7 +103,7 @@ def main() -> None:
             ], actor="bench")
         t_relations = time.perf_counter() - t1
         if args.backend == "sqlite":
-            mem.graph._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # size the main file honestly
+            mem.graph.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # size the main file honestly
             size = db.stat().st_size
         else:  # the server's whole memory (one graph on a fresh server)
             size = int(mem.graph.db.redis.info("memory")["used_memory"])

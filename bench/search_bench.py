@@ -41,7 +41,7 @@ def fill_with_noisy_copies(mem: Memory, rng: random.Random) -> None:
     from core.embeddings.text import text_hash
 
     model = mem.embedder.model_id
-    conn = mem.graph._conn
+    conn = mem.graph.db.conn
     real = [np.frombuffer(b, dtype=np.float32) for (b,) in conn.execute("SELECT embedding FROM entity_embeddings")]
     noise = np.random.default_rng(7)
     while due := mem.vectors.pending(model, 2000):
@@ -90,7 +90,7 @@ def main() -> None:
 
         t_total, t_query_embed, t_knn, t_text = [], [], [], []
         recall_hits = recall_all = 0
-        conn = mem.graph._conn
+        conn = mem.graph.db.conn
         mem.vectors.search(mem.embedder.embed_query("load the vector cache"), 1)
         for q in queries:
             t = time.perf_counter()

@@ -20,12 +20,13 @@ class Stores:
 def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = None) -> Stores:
     """Open the backend ``settings.backend`` names (``sqlite`` by default)."""
     if settings.backend == "sqlite":
-        from core.storage.sqlite.store import SqliteGraphStore, utc_now
+        from core.storage.sqlite.database import utc_now
+        from core.storage.sqlite.store import SqliteGraphStore
         from core.storage.sqlite.vectors import SqliteVecStore
 
         graph = SqliteGraphStore(settings.db, clock=clock or utc_now, read_only=settings.read_only,
                                  backup_keep=settings.backup_keep)
-        return Stores(graph=graph, vectors=SqliteVecStore(graph))
+        return Stores(graph=graph, vectors=SqliteVecStore(graph.db, graph.vector_cache))
     if settings.backend == "falkordb":
         from core.storage.cypher.falkordb import FalkorDialect
         from core.storage.cypher.rows import utc_now as cypher_now

@@ -25,7 +25,7 @@ def transfer_for(graph: Any) -> Any:
     if graph.backend == "sqlite":
         from core.storage.sqlite.transfer import SqliteTransfer
 
-        return SqliteTransfer(graph)
+        return SqliteTransfer(graph.db)
     if graph.backend == "falkordb":
         from core.storage.cypher.transfer import CypherTransfer
 

@@ -136,7 +136,7 @@ def test_mcp_memory_v2_database_is_migrated_in_place_with_a_backup(tmp_path: Pat
         # every entity is searchable again, by substring and by word, accents folded
         assert [e.name for e in mem.search_nodes("cancion").entities] == ["Sesión 12"]
         assert [s.node.name for s in mem.fulltext_search("dimensiones")] == ["mcp-memory"]
-        conn = mem.graph._conn
+        conn = mem.graph.db.conn
         assert conn.execute("SELECT entity_id, access_count, last_access FROM entity_access "
                             "ORDER BY entity_id").fetchall() == [
             (1, 7, "2025-04-01T09:00:00.000Z"), (2, 3, "2025-04-02T09:00:00.000Z")]
@@ -207,8 +207,8 @@ def test_version_1_database_is_upgraded_and_searchable(tmp_path: Path) -> None:
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     with Memory.open(path) as mem:
-        assert mem.graph._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert mem.graph.db.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert [e.name for e in mem.search_nodes("cancion").entities] == ["Canción"]
         assert [e.name for e in mem.search_nodes("en avila").entities] == ["Canción"]
         assert [e.name for e in mem.search_nodes("tra").entities] == ["Otra"]
-        assert mem.graph._conn.execute("SELECT count(*) FROM entity_folded").fetchone()[0] == 2
+        assert mem.graph.db.conn.execute("SELECT count(*) FROM entity_folded").fetchone()[0] == 2

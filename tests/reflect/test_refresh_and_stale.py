@@ -213,9 +213,11 @@ def test_two_processes_reflecting_at_once_make_no_duplicates(
     store_class = type(cluster.graph.insight_store())  # type: ignore[attr-defined]
     other = Memory(cluster.settings.model_copy(), clock=clock)  # the same memory, another connection
     real_apply = store_class.apply
+    raced: list[bool] = []
 
     def racing_apply(self, plan, actor):  # noqa: ANN001, ANN202
-        if self._graph is cluster.graph:
+        if not raced:  # our write, the first to get here: the other process reflects before it
+            raced.append(True)
             assert other.reflect()["created"] == 2  # it gets there first
         return real_apply(self, plan, actor)
 

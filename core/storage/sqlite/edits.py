@@ -29,6 +29,7 @@ from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
 
 if TYPE_CHECKING:
+    from core.storage.sqlite.database import Database
     from core.storage.sqlite.store import SqliteGraphStore
 
 RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation")
@@ -515,3 +516,75 @@ def describe(row: dict[str, Any]) -> str:
     if op == "replace_observation":
         return f"edited an observation of {name}"
     return f"{op.replace('_', ' ')} {name or ''}".strip()
+
+
+class EditsMixin:
+    """The single edits and the editor's reads of ``SqliteGraphStore`` (which provides ``db``,
+    and the writes a Save or an undo is made of)."""
+
+    db: Database
+
+    def rename_entity(self, old: str, new: str, actor: str) -> bool:
+        """Rename ``old`` to ``new``, keeping its relations; a taken name → Conflict."""
+        with self.db.write() as conn:
+            return rename_entity(conn, old, new, actor, self.db.now())
+
+    def set_entity_type(self, name: str, entity_type: str, actor: str) -> bool:
+        with self.db.write() as conn:
+            return set_entity_type(conn, name, entity_type, actor, self.db.now())
+
+    def replace_observation(self, name: str, old: str, new: str, actor: str) -> bool:
+        with self.db.write() as conn:
+            return replace_observation(conn, name, old, new, actor, self.db.now())
+
+    def end_relation(self, from_name: str, to_name: str, rel_type: str, ended_at: str | None, actor: str) -> bool:
+        """End a current relation at ``ended_at`` (default now); it stays, no longer current."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            return set_relation_end(conn, from_name, to_name, rel_type, ended_at or now, actor, now)
+
+    def save_entity(self, name: str, plan: dict[str, Any], expected_version: int | None, actor: str) -> int | None:
+        """One editor Save, all or nothing (see ``save_entity``)."""
+        with self.db.write() as conn:
+            return save_entity(self, conn, name, plan, expected_version, actor, self.db.now())
+
+    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> dict[str, Any]:
+        """Undo change ``change_id`` (default: the newest undoable one); returns the undo row."""
+        with self.db.write() as conn:
+            if change_id is None:
+                row = undoable(conn, entity, by)
+                if row is None:
+                    raise NotFound("There is no change left to undo. Nothing was changed.")
+            else:
+                found = history.changes_since(conn, change_id - 1, 1)
+                if not found or found[0]["id"] != change_id:
+                    raise NotFound(f"There is no change #{change_id}. Nothing was changed.")
+                row = found[0]
+            undo_id = undo(self, conn, row, actor, self.db.now())
+            return history.changes_since(conn, undo_id - 1, 1)[0]
+
+    def undoable_change(self, entity: str | None, by: str | None) -> dict[str, Any] | None:
+        with self.db.locked() as conn:
+            return undoable(conn, entity, by)
+
+    def entity_for_edit(self, name: str) -> dict[str, Any]:
+        """The entity, every relation touching it (ended ones too), and the change_log id it was read at."""
+        with self.db.snapshot() as conn:
+            ids = reads.ids_by_name(conn, [name])
+            if not ids:
+                raise NotFound(f"Entity {name!r} does not exist.")
+            node = reads.nodes(conn, [ids[name]])[0]
+            return {"node": node, "relations": relations_of(conn, ids[name]),
+                    "version": history.latest_change_id(conn)}
+
+    def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
+        with self.db.locked() as conn:
+            return entity_history(conn, name, limit)
+
+    def last_deletion(self, name: str) -> dict[str, Any] | None:
+        with self.db.locked() as conn:
+            return last_deletion(conn, name)
+
+    def relation_type_counts(self) -> dict[str, int]:
+        with self.db.locked() as conn:
+            return relation_type_counts(conn)

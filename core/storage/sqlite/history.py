@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from core.model import KnowledgeGraph
 from core.storage.rewind import rewind
+from core.storage.sqlite import activity as activity_log
 from core.storage.sqlite.connection import Connection
+from core.storage.sqlite.database import Database
 from core.storage.sqlite.reads import IDS, id_chunks
 
 LogRow = tuple[str, str, str, str | None, str | None, str | None]  # at, actor, op, entity, before, after
@@ -126,3 +129,55 @@ def query_at_date(conn: Connection, when: str) -> KnowledgeGraph:
         "ORDER BY id DESC",
         (when,),
     ), when)
+
+
+class HistoryMixin:
+    """change_log reads of ``SqliteGraphStore`` (which provides ``db``): history, the live feed,
+    activity, and the graph as of a past date."""
+
+    db: Database
+
+    def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
+        """The graph as it stood at ``when``: entities, observations and relations as of then."""
+        stamp = self.db.stamp(when)
+        with self.db.locked() as conn:
+            return query_at_date(conn, stamp)
+
+    def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+        """The latest change_log rows, newest first, for one entity or for all."""
+        where, args = ("WHERE entity = ?", [name]) if name is not None else ("", [])
+        with self.db.locked() as conn:
+            rows = conn.execute(
+                f"SELECT id, at, actor, op, entity, before, after FROM change_log {where} "
+                "ORDER BY id DESC LIMIT ?", [*args, limit]).fetchall()
+        return [
+            {"id": i, "at": at, "actor": actor, "op": op, "entity": ent,
+             "before": json.loads(b) if b else None, "after": json.loads(a) if a else None}
+            for i, at, actor, op, ent, b, a in rows
+        ]
+
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+        """change_log rows newer than ``after_id``, oldest first."""
+        with self.db.locked() as conn:
+            return changes_since(conn, after_id, limit)
+
+    def latest_change_id(self) -> int:
+        with self.db.locked() as conn:
+            return latest_change_id(conn)
+
+    def activity(self, *, before_id: int | None = None, actor: str | None = None,
+                 since: datetime | str | None = None, until: datetime | str | None = None,
+                 limit: int = 200) -> list[dict[str, Any]]:
+        """change_log rows newest first, filtered by writer and time span, paged by id."""
+        since, until = self.db.stamp(since), self.db.stamp(until)
+        with self.db.locked() as conn:
+            return activity_log.activity(conn, before_id=before_id, actor=actor, since=since,
+                                         until=until, limit=limit)
+
+    def activity_actors(self) -> list[dict[str, Any]]:
+        with self.db.locked() as conn:
+            return activity_log.actors(conn)
+
+    def data_version(self) -> int:
+        with self.db.locked() as conn:
+            return data_version(conn)

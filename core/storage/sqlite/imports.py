@@ -61,8 +61,8 @@ def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
     previous = getattr(history.current_import, "id", None)
     history.current_import.id = import_id  # what the rollback writes is removed with the rest
     try:
-        with store._lock:
-            rows = [dict(zip(("id", "op", "entity", "before", "after"), r, strict=True)) for r in store._conn.execute(
+        with store.db.locked() as conn:
+            rows = [dict(zip(("id", "op", "entity", "before", "after"), r, strict=True)) for r in conn.execute(
                 "SELECT id, op, entity, before, after FROM change_log WHERE import_id = ? ORDER BY id DESC",
                 (import_id,))]
         for row in rows:
@@ -76,11 +76,11 @@ def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
             if row["op"] in ("create_entity", "delete_entity") or row["entity"] in gone:
                 continue
             try:
-                with store._lock, atomic(store._conn) as conn:
-                    edits._undo_one(store, conn, row, actor, store.now())
+                with store.db.write() as conn:
+                    edits._undo_one(store, conn, row, actor, store.db.now())
             except (Conflict, NotFound):  # already undone by a deletion above, or changed since
                 continue
-        with store._lock, atomic(store._conn) as conn:
+        with store.db.write() as conn:
             conn.execute("DELETE FROM change_log WHERE import_id = ?", (import_id,))
             info = conn.execute("SELECT value FROM db_metadata WHERE key = ?", (PREFIX + import_id,)).fetchone()
             _restore_sequences(conn, json.loads(info[0]).get("sequences", {}) if info else {})
@@ -103,8 +103,8 @@ def _restore_sequences(conn: Connection, recorded: dict[str, int]) -> None:
 
 def recover(store: SqliteGraphStore) -> None:
     """Roll back imports whose process died mid-way (on this machine), as the file is opened."""
-    with store._lock:
-        found = running(store._conn)
+    with store.db.locked() as conn:
+        found = running(conn)
     for import_id, info in found.items():
         pid = info.get("pid")
         if info.get("host") == socket.gethostname() and pid != os.getpid() and not pid_alive(pid):

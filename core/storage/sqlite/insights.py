@@ -23,7 +23,7 @@ import contextlib
 import json
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.errors import Conflict, NotFound
 from core.reflect.model import (
@@ -40,35 +40,10 @@ from core.reflect.model import (
 )
 from core.search.folding import fold
 from core.storage.sqlite import embedding_state, history, indexing, reads
-from core.storage.sqlite.connection import Connection, atomic
+from core.storage.sqlite.connection import Connection
+from core.storage.sqlite.database import Database, format_ts
+from core.storage.sqlite.detection import TOKEN_KEY, DetectionSession, graph_fingerprint, stored_insights
 from core.storage.sqlite.reads import IDS
-
-if TYPE_CHECKING:
-    from core.storage.sqlite.reflect_queries import DetectionSession
-    from core.storage.sqlite.store import SqliteGraphStore
-
-TOKEN_KEY = "reflect_fingerprint"
-
-FINGERPRINT = """
-SELECT (SELECT coalesce(max(id), 0) FROM change_log),
-       (SELECT count(*) FROM entities), (SELECT coalesce(max(id), 0) FROM entities),
-       (SELECT count(*) FROM relations), (SELECT coalesce(max(id), 0) FROM relations)
-"""
-
-_STORED = """
-SELECT i.entity_id, e.name, i.pattern, i.status, i.stale, i.base_confidence, i.evidence,
-       coalesce(json_extract(e.props, '$.summary'), ''), json_extract(i.evidence, '$.key')
-  FROM insights i JOIN entities e ON e.id = i.entity_id
-"""
-
-# Titles reflect may not create: the name belongs to another entity, or a person dismissed an
-# insight of that title before (its entity may since have been deleted; the log remembers).
-_BLOCKED = """
-SELECT t.value FROM json_each(:titles) t
- WHERE EXISTS (SELECT 1 FROM entities WHERE name = t.value)
-    OR EXISTS (SELECT 1 FROM change_log c WHERE c.entity = t.value AND c.op = 'decide_insight'
-                  AND json_extract(c.after, '$.status') = 'dismissed')
-"""
 
 _SELECT_INSIGHT = """
 SELECT e.name, i.pattern, i.confidence, i.base_confidence, i.status, i.stale, i.evidence,
@@ -86,38 +61,6 @@ UPDATE insights SET confidence = {_DECAYED}
 """
 
 
-def graph_fingerprint(conn: Connection) -> str:
-    """What the structural patterns depend on, in a few index lookups: every logged write moves
-    change_log's last id; the counts and last ids also catch writes that bypass the log."""
-    return ":".join(str(v) for v in conn.execute(FINGERPRINT).fetchone())
-
-
-def read_token(conn: Connection) -> str:
-    row = conn.execute("SELECT value FROM db_metadata WHERE key = ?", (TOKEN_KEY,)).fetchone()
-    return row[0] if row else ""
-
-
-def stored_insights(conn: Connection) -> dict[str, StoredInsight]:
-    """Every insight, by title."""
-    return {
-        name: StoredInsight(eid, name, pattern, status, bool(stale), base, evidence, summary,
-                            anchor_key(key))
-        for eid, name, pattern, status, stale, base, evidence, summary, key in conn.execute(_STORED)
-    }
-
-
-def anchor_key(raw: Any) -> Any:
-    """An evidence key as reflect compares it: an id, a tuple for a pair, or None."""
-    if isinstance(raw, str):  # json_extract hands back arrays as JSON text
-        return tuple(json.loads(raw))
-    return raw
-
-
-def blocked_titles(conn: Connection, titles: Sequence[str]) -> set[str]:
-    """The titles in ``titles`` reflect may not create (see ``_BLOCKED``)."""
-    return {r[0] for r in conn.execute(_BLOCKED, {"titles": json.dumps(list(titles))})}
-
-
 def insight_dict(row: Sequence[Any]) -> dict[str, Any]:
     """The public shape of one insight (what ``Memory.surface_insights`` returns)."""
     (title, pattern, confidence, base, status, stale, evidence, summary, created_at, confirmed_at,
@@ -131,21 +74,17 @@ def insight_dict(row: Sequence[Any]) -> dict[str, Any]:
 
 
 class SqliteInsightStore:
-    """Reflect's and the review lifecycle's access to one ``SqliteGraphStore``'s database.
+    """Reflect's and the review lifecycle's access to the graph's ``Database``.
 
     It shares the graph store's connection and lock, so its writes interleave safely with every
     other write and each lands in one transaction with its change_log rows.
     """
 
-    def __init__(self, graph: SqliteGraphStore) -> None:
-        self._graph = graph
-
-    @property
-    def _conn(self) -> Connection:
-        return self._graph._conn
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def now(self) -> str:
-        return self._graph.now()
+        return self.db.now()
 
     # -- reflect ---------------------------------------------------------------------------
 
@@ -153,16 +92,13 @@ class SqliteInsightStore:
     def detection(self, rules: ReflectRules) -> Iterator[DetectionSession]:
         """One consistent read of the graph for the detectors (a read transaction holding the
         working TEMP tables); nothing in the main database is written."""
-        from core.storage.sqlite.reflect_queries import DetectionSession
-        from core.storage.sqlite.store import format_ts
-
-        with self._graph._lock:
-            moment = self._graph._clock()
+        with self.db.lock:
+            moment = self.db.clock()
             session = DetectionSession(
-                self._conn, rules, now=format_ts(moment),
+                self.db.conn, rules, now=format_ts(moment),
                 cutoff=format_ts(moment - timedelta(days=rules.stale_after_days)),
             )
-            with atomic(self._conn, immediate=False):
+            with self.db.snapshot():
                 session.open()
                 try:
                     yield session
@@ -171,7 +107,7 @@ class SqliteInsightStore:
 
     def apply(self, plan: ReflectPlan, actor: str) -> ReflectOutcome:
         """Write one reflect's findings: create, refresh, mark stale, confirm. One transaction."""
-        with self._graph._lock, atomic(self._conn) as conn:
+        with self.db.write() as conn:
             untouched = graph_fingerprint(conn) == plan.fingerprint
             writer = _PlanWriter(conn, plan, actor)
             outcome = writer.write()
@@ -188,7 +124,7 @@ class SqliteInsightStore:
         Raises ``NotFound`` for an unknown title and ``Conflict`` for any other move.
         """
         now = self.now()
-        with self._graph._lock, atomic(self._conn) as conn:
+        with self.db.write() as conn:
             row = conn.execute(
                 "SELECT i.entity_id, i.status, i.stale, i.evidence FROM insights i "
                 "JOIN entities e ON e.id = i.entity_id WHERE e.name = ?", (title,)).fetchone()
@@ -255,10 +191,8 @@ class SqliteInsightStore:
         """Set every live insight's confidence to ``base · exp(−0.01 · days since confirmed)``
         as of ``as_of`` (default: now). Returns how many changed; a second run at the same
         moment changes none."""
-        from core.storage.sqlite.store import format_ts
-
         stamp = format_ts(as_of) if as_of is not None else self.now()
-        with self._graph._lock, atomic(self._conn) as conn:
+        with self.db.write() as conn:
             changed = conn.execute(_DECAY, {"rate": DECAY_RATE, "as_of": stamp}).rowcount
             if changed:
                 history.write(conn, [(self.now(), actor, "decay_confidence", None, None,
@@ -290,15 +224,15 @@ class SqliteInsightStore:
             args["confirmed_at"] = confirmed_at
         if not include_stale:
             where.append("i.stale = 0")
-        with self._graph._lock:
-            rows = self._conn.execute(
+        with self.db.locked() as conn:
+            rows = conn.execute(
                 f"{_SELECT_INSIGHT} WHERE {' AND '.join(where)} "
                 "ORDER BY i.stale, score DESC, e.name LIMIT :limit", args).fetchall()
         return [insight_dict(r) for r in rows]
 
     def get(self, title: str) -> dict[str, Any] | None:
-        with self._graph._lock:
-            return self._get_locked(self._conn, title)
+        with self.db.locked() as conn:
+            return self._get_locked(conn, title)
 
     def _get_locked(self, conn: Connection, title: str) -> dict[str, Any] | None:
         row = conn.execute(f"{_SELECT_INSIGHT} WHERE e.name = :title",
@@ -307,9 +241,9 @@ class SqliteInsightStore:
 
     def counts(self) -> dict[str, int]:
         """How many insights per status, and how many of them are stale."""
-        with self._graph._lock:
-            out = dict(self._conn.execute("SELECT status, count(*) FROM insights GROUP BY status"))
-            out["stale"] = self._conn.execute("SELECT count(*) FROM insights WHERE stale").fetchone()[0]
+        with self.db.locked() as conn:
+            out = dict(conn.execute("SELECT status, count(*) FROM insights GROUP BY status"))
+            out["stale"] = conn.execute("SELECT count(*) FROM insights WHERE stale").fetchone()[0]
         return out
 
 

@@ -168,3 +168,24 @@ def whole_graph(conn: Connection) -> dict[str, list[dict[str, Any]]]:
         "JOIN entities t ON t.id = r.to_entity WHERE r.ended_at IS NULL AND f.archived_at IS NULL "
         "AND t.archived_at IS NULL ORDER BY r.id")]
     return {"entities": list(rows.values()), "relations": relations}
+
+
+class Totals:
+    """(live entities, current relations between them), cached until any connection writes.
+
+    Counting 200k relations costs milliseconds; paging through a graph asks on every page.
+    """
+
+    def __init__(self) -> None:
+        self._cache: tuple[tuple[int, int], tuple[int, int]] | None = None
+
+    def __call__(self, conn: Connection) -> tuple[int, int]:
+        version = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        if self._cache is None or self._cache[0] != version:
+            entities = conn.execute("SELECT count(*) FROM entities WHERE archived_at IS NULL").fetchone()[0]
+            relations = conn.execute(
+                "SELECT count(*) FROM relations r JOIN entities f ON f.id = r.from_entity "
+                "JOIN entities t ON t.id = r.to_entity WHERE r.ended_at IS NULL "
+                "AND f.archived_at IS NULL AND t.archived_at IS NULL").fetchone()[0]
+            self._cache = (version, (entities, relations))
+        return self._cache[1]

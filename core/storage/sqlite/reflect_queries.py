@@ -30,12 +30,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from typing import Any
 
-from core.reflect.model import ReflectRules, StoredInsight
-from core.storage.sqlite import insights, reads
-from core.storage.sqlite.connection import Connection
+from core.reflect.model import ReflectRules
 
 _LIVE_N = "n.archived_at IS NULL AND n.entity_type <> 'Insight'"
 
@@ -549,107 +546,3 @@ def detector_params(rules: ReflectRules, *, cutoff: str) -> dict[str, Any]:
         "cutoff": cutoff,
         "low": rules.low_confidence,
     }
-
-
-
-
-class DetectionSession:
-    """One reflect's reading of the graph: the working TEMP tables and the detectors over them.
-
-    Opened by ``SqliteInsightStore.detection`` inside a read transaction, so every detector sees
-    the same snapshot; the TEMP tables are private to this connection and dropped on close.
-    """
-
-    def __init__(self, conn: Connection, rules: ReflectRules, *, now: str, cutoff: str) -> None:
-        self._conn = conn
-        self.rules = rules
-        self.now = now
-        self.fingerprint = ""
-        self._params = detector_params(rules, cutoff=cutoff)
-        self._built: set[str] = set()
-        self._labels: dict[str, list[str]] = {}
-
-    def open(self) -> None:
-        self._drop()
-        self.fingerprint = insights.graph_fingerprint(self._conn)
-        self._learn_spellings()
-
-    def _learn_spellings(self) -> None:
-        """Which labels and relation types in this graph mean the ones the detectors name: an
-        official-style graph writes ``technology`` and ``uses`` where Engrama writes ``Technology``
-        and ``USES`` (see ``ReflectRules.spellings``)."""
-        types = [r[0] for r in self._conn.execute("SELECT DISTINCT entity_type FROM entities")]
-        rels = [r[0] for r in self._conn.execute("SELECT DISTINCT relation_type FROM relations")]
-        self._labels = {label: self.rules.spellings(label, types) for label in DETECTOR_LABELS}
-        rules = self.rules
-        for param, names in (("uses", rules.uses_relations), ("solved_by", (rules.solved_by_relation,)),
-                             ("covers", (rules.covers_relation,)), ("in_domain", (rules.in_domain_relation,))):
-            self._params[param] = json.dumps(sorted({s for n in names for s in rules.spellings(n, rels)}))
-
-    def _sql(self, sql: str) -> str:
-        """``sql`` with each detector label widened to its spellings in this graph."""
-        return localize(sql, self._labels)
-
-    def close(self) -> None:
-        self._drop()
-
-    def _drop(self) -> None:
-        for table in TEMP_TABLES:
-            self._conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
-        self._built.clear()
-
-    def last_token(self) -> str:
-        """What the last reflect recorded about the graph (see ``insights.apply``)."""
-        return insights.read_token(self._conn)
-
-    def stored(self) -> dict[str, StoredInsight]:
-        return insights.stored_insights(self._conn)
-
-    def blocked(self, titles: Sequence[str]) -> set[str]:
-        return insights.blocked_titles(self._conn, titles)
-
-    def _build(self, pattern: str) -> None:
-        for name in NEEDS.get(pattern, ()):
-            if name not in self._built:
-                for sql in PREPARE[name]:
-                    self._conn.execute(self._sql(sql), self._params)
-                self._built.add(name)
-
-    def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
-        """Every candidate of ``pattern``: the rows of ``CANDIDATES[pattern]``, as tuples (a
-        graph of 100k entities gives tens of thousands; tuples keep that cheap)."""
-        self._build(pattern)
-        rows = self._conn.execute(self._sql(CANDIDATES[pattern]), self._params).fetchall()
-        if pattern == "under_connected_nodes":
-            rows = [r for r in rows if r[0]]  # the aggregate row exists even when none is found
-        return rows
-
-    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
-        """``{id: (name, label)}`` for the entities in ``ids`` that exist."""
-        out: dict[int, tuple[str, str]] = {}
-        for chunk in reads.id_chunks(list(dict.fromkeys(ids))):
-            out.update((i, (n, t)) for i, n, t in self._conn.execute(NAMES, (chunk,)))
-        return out
-
-    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
-        """Evidence rows for the anchors ``keys``, by key (ids, or (technique, domain) pairs)."""
-        if pattern not in EVIDENCE or not keys:
-            return {}
-        self._build(pattern)
-        pairs = pattern == "technique_transfer"
-        out: dict[Any, dict[str, Any]] = {}
-        for start in range(0, len(keys), _EVIDENCE_CHUNK):
-            chunk = [list(k) if pairs else k for k in keys[start : start + _EVIDENCE_CHUNK]]
-            params = {**self._params, "keys" if pairs else "ids": json.dumps(chunk)}
-            for sql in EVIDENCE[pattern]:
-                cur = self._conn.execute(self._sql(sql), params)
-                if cur.description is None:
-                    continue
-                columns = [d[0] for d in cur.description]
-                for r in cur:
-                    row = dict(zip(columns, r, strict=True))
-                    out[(r[0], r[1]) if pairs else r[0]] = row
-        return out
-
-
-_EVIDENCE_CHUNK = 2000

@@ -8,33 +8,31 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.storage.sqlite import embedding_state, indexing
-from core.storage.sqlite.connection import atomic
-from core.storage.sqlite.store import SqliteGraphStore
+from core.storage.sqlite.database import Database
 
 TABLES = {"entities": "entities", "relations": "relations", "changes": "change_log"}
 
 
 class SqliteTransfer:
-    def __init__(self, store: SqliteGraphStore) -> None:
-        self._store = store
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def last_id(self, kind: str) -> int:
-        with self._store._lock:
-            return int(self._store._conn.execute(f"SELECT coalesce(max(id), 0) FROM {TABLES[kind]}").fetchone()[0])
+        with self.db.locked() as conn:
+            return int(conn.execute(f"SELECT coalesce(max(id), 0) FROM {TABLES[kind]}").fetchone()[0])
 
     def page(self, kind: str, after: int, size: int) -> list[dict[str, Any]]:
         """Rows of ``kind`` with id > ``after``, in id order (insights and vectors by entity id)."""
-        with self._store._lock:
-            return getattr(self, f"_read_{kind}")(self._store._conn, after, size)
+        with self.db.locked() as conn:
+            return getattr(self, f"_read_{kind}")(conn, after, size)
 
     def write(self, kind: str, rows: Sequence[dict[str, Any]]) -> None:
         if rows:
-            with self._store._lock, atomic(self._store._conn) as conn:
+            with self.db.write() as conn:
                 getattr(self, f"_write_{kind}")(conn, rows)
 
     def counts(self) -> dict[str, int]:
-        with self._store._lock:
-            conn = self._store._conn
+        with self.db.locked() as conn:
             return {k: int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for k, t in (
                 ("entities", "entities"), ("observations", "observations"), ("relations", "relations"),
                 ("insights", "insights"), ("changes", "change_log"), ("vectors", "embedding_state"))}

@@ -1,0 +1,135 @@
+"""Reading the SQLite graph: the whole graph or a page of it, nodes by name, id or type, counts
+and the overview. Search lives in ``search.py``, neighbours in ``neighbours.py``, and the row
+queries these are built from in ``reads.py``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from core.model import Entity, GraphOverview, KnowledgeGraph, Node, Relation
+from core.storage.sqlite import overview, reads
+from core.storage.sqlite.database import Database
+
+
+class GraphReads:
+    """The read half of ``SqliteGraphStore`` (which provides ``db`` and ``totals``)."""
+
+    db: Database
+    totals: reads.Totals
+
+    def read_graph(
+        self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
+    ) -> KnowledgeGraph:
+        """The whole graph, or one page of it (entities by creation order).
+
+        Archived entities (soft-deleted ones, insights awaiting review) are left out, with the
+        relations that touch them; ``open_nodes`` and ``get_node`` still return them by name.
+        """
+        live = "SELECT id FROM entities WHERE archived_at IS NULL ORDER BY id"
+        with self.db.locked() as conn:
+            if limit is None and offset == 0 and not names_only:
+                whole = reads.whole_graph(conn)
+                return KnowledgeGraph(
+                    entities=[Entity.model_construct(**e) for e in whole["entities"]],
+                    relations=[reads.relation(r["from"], r["to"], r["relationType"]) for r in whole["relations"]],
+                )
+            ids = [r[0] for r in conn.execute(f"{live} LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset))]
+            total_e, total_r = self.totals(conn)
+            if names_only:
+                return KnowledgeGraph(entities=reads.summaries(conn, ids), relations=[],
+                                      total_entities=total_e, total_relations=total_r)
+            return KnowledgeGraph(entities=reads.entities(conn, ids),
+                                  relations=reads.relations_from(conn, ids),
+                                  total_entities=total_e, total_relations=total_r)
+
+    def read_graph_dump(
+        self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
+    ) -> dict[str, Any]:
+        """``read_graph(...).dump()``, built without models when the whole graph is asked for."""
+        if limit is None and offset == 0 and not names_only:
+            with self.db.locked() as conn:
+                return reads.whole_graph(conn)
+        if names_only:
+            with self.db.locked() as conn:
+                total_e, total_r = self.totals(conn)
+                rows = conn.execute(
+                    "SELECT name, entity_type FROM entities WHERE archived_at IS NULL ORDER BY id "
+                    "LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset)).fetchall()
+            return {"entities": [{"name": n, "entityType": t} for n, t in rows], "relations": [],
+                    "total_entities": total_e, "total_relations": total_r}
+        return self.read_graph(limit=limit, offset=offset, names_only=names_only).dump()
+
+    def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
+        """Every current relation with its properties, archived ends included, oldest first
+        (for exports; read in pages so the lock is never held for long)."""
+        last = 0
+        while True:
+            with self.db.locked() as conn:
+                rows = conn.execute(
+                    "SELECT r.id, f.name, t.name, r.relation_type, r.props FROM relations r "
+                    "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
+                    "WHERE r.id > ? AND r.ended_at IS NULL ORDER BY r.id LIMIT ?", (last, page)).fetchall()
+            if not rows:
+                return
+            for _, src, dst, rtype, props in rows:
+                yield Relation(**{"from": src, "to": dst, "relationType": rtype}), json.loads(props)
+            last = rows[-1][0]
+
+    def open_nodes(self, names: Sequence[str]) -> KnowledgeGraph:
+        """The named entities (unknown names ignored) and the relations touching them."""
+        with self.db.locked() as conn:
+            found = reads.ids_by_name(conn, names)
+            ids = [found[n] for n in dict.fromkeys(names) if n in found]
+            return KnowledgeGraph(entities=reads.entities(conn, ids),
+                                  relations=reads.relations_touching(conn, ids))
+
+    def get_node(self, name: str) -> Node | None:
+        """The node called ``name``, archived or not; ``None`` if there is none."""
+        with self.db.locked() as conn:
+            ids = reads.ids_by_name(conn, [name])
+            return reads.nodes(conn, [ids[name]])[0] if ids else None
+
+    def list_nodes(
+        self, *, label: str | None = None, include_archived: bool = False,
+        limit: int | None = None, offset: int = 0,
+    ) -> list[Node]:
+        where = ["1"]
+        args: list[Any] = []
+        if label is not None:
+            where.append("entity_type = ?")
+            args.append(label)
+        if not include_archived:
+            where.append("archived_at IS NULL")
+        args += [-1 if limit is None else limit, offset]
+        with self.db.locked() as conn:
+            ids = [r[0] for r in conn.execute(
+                f"SELECT id FROM entities WHERE {' AND '.join(where)} ORDER BY id LIMIT ? OFFSET ?", args)]
+            return reads.nodes(conn, ids)
+
+    def lookup_node_label(self, name: str) -> str | None:
+        with self.db.locked() as conn:
+            row = conn.execute("SELECT entity_type FROM entities WHERE name = ?", (name,)).fetchone()
+            return row[0] if row else None
+
+    def ids_for(self, names: Sequence[str]) -> dict[str, int]:
+        with self.db.locked() as conn:
+            return reads.ids_by_name(conn, names)
+
+    def nodes_by_id(self, ids: Sequence[int]) -> list[Node]:
+        with self.db.locked() as conn:
+            return reads.nodes(conn, ids)
+
+    def count_labels(self) -> dict[str, int]:
+        with self.db.locked() as conn:
+            return dict(conn.execute(
+                "SELECT entity_type, count(*) FROM entities GROUP BY entity_type ORDER BY 2 DESC, 1"))
+
+    def graph_overview(
+        self, *, limit: int = 300, by: str = "degree", per_type: int = 3, entity_type: str | None = None
+    ) -> GraphOverview:
+        """The top live entities by degree or by access, the relations among them, counts by type."""
+        with self.db.locked() as conn:
+            return overview.graph_overview(conn, limit=limit, by=by, per_type=per_type,
+                                           entity_type=entity_type, totals=self.totals(conn))

@@ -1,0 +1,157 @@
+"""Searching the SQLite graph by text: ``search_nodes`` (the official server's substring match,
+over the trigram index ``entity_substr`` and the folded text ``entity_folded``) and
+``fulltext_search`` (whole words ranked by BM25 over ``entity_fts``). Both fold case, accents and
+Unicode forms, and take every character of the query literally."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from core.model import Entity, KnowledgeGraph, ScoredNode
+from core.search.folding import content_words, fold, fts_phrase
+from core.storage.sqlite import indexing, reads
+from core.storage.sqlite.connection import Connection
+from core.storage.sqlite.database import Database
+from core.storage.sqlite.reads import IDS
+
+RANK_AT_MOST = 2000
+
+
+class GraphSearch:
+    """Text search for ``SqliteGraphStore`` (which provides ``db`` and ``totals``)."""
+
+    db: Database
+    totals: reads.Totals
+
+    # -- substrings (search_nodes) ---------------------------------------------------------------
+
+    def search_nodes(
+        self, query: str, *, limit: int | None = None, include_archived: bool = False
+    ) -> KnowledgeGraph:
+        """Case-, accent- and Unicode-form-insensitive substring search over name, type and
+        observations; every character of ``query`` is literal. Relations touching a hit come too."""
+        found = self.search_nodes_dump(query, limit=limit, include_archived=include_archived)
+        return KnowledgeGraph(
+            entities=[Entity.model_construct(**e) for e in found["entities"]],
+            relations=[reads.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]],
+        )
+
+    def search_nodes_dump(
+        self, query: str, *, limit: int | None = None, include_archived: bool = False
+    ) -> dict[str, Any]:
+        """``search_nodes(...).dump()``, built without models (a broad word matches thousands)."""
+        ids = self._substring_ids(fold(query), limit, include_archived)
+        with self.db.locked() as conn:
+            return {"entities": reads.entity_dicts(conn, ids),
+                    "relations": reads.relation_dicts_touching(conn, ids)}
+
+    def _substring_ids(self, needle: str, limit: int | None, include_archived: bool) -> list[int]:
+        archived = "" if include_archived else " AND e.archived_at IS NULL"
+        if indexing.SEPARATOR in needle:  # could span two stored fields: confirm field by field
+            return self._substring_ids_by_field(needle, limit, archived)
+        # instr() over the stored folded text confirms each candidate exactly, in C.
+        confirm = f"instr(f.text, :needle) > 0{archived} ORDER BY f.entity_id LIMIT :limit"
+        args = {"needle": needle, "limit": -1 if limit is None else limit}
+        with self.db.locked() as conn:
+            if len(needle) >= 3:
+                # The trigram index (detail=none) yields the entities holding trigrams that cover
+                # the needle; instr() removes its false positives.
+                args["match"] = " AND ".join(fts_phrase(g) for g in self._covering_trigrams(needle))
+                sql = ("SELECT f.entity_id FROM entity_substr s JOIN entity_folded f ON f.entity_id = s.rowid "
+                       "JOIN entities e ON e.id = s.rowid WHERE entity_substr MATCH :match AND ")
+            else:  # too short for trigrams: scan (1–2 characters match nearly everything anyway)
+                sql = "SELECT f.entity_id FROM entity_folded f JOIN entities e ON e.id = f.entity_id WHERE "
+            return [r[0] for r in conn.execute(sql + confirm, args)]
+
+    def _substring_ids_by_field(self, needle: str, limit: int | None, archived: str) -> list[int]:
+        """The slow, exact path for a needle holding the field separator: fold field by field."""
+        hits: list[int] = []
+        with self.db.locked() as conn:
+            candidates = [r[0] for r in conn.execute(f"SELECT e.id FROM entities e WHERE 1{archived} ORDER BY e.id")]
+            for start in range(0, len(candidates), 2000):
+                chunk = candidates[start : start + 2000]
+                texts = {eid: [fold(name), fold(etype)] for eid, name, etype in conn.execute(
+                    f"SELECT id, name, entity_type FROM entities WHERE id IN ({IDS})",
+                    (json.dumps(chunk),))}
+                for eid, obs in reads.observations_of(conn, chunk).items():
+                    texts[eid].extend(fold(o) for o in obs)
+                for eid in chunk:
+                    if any(needle in t for t in texts[eid]):
+                        hits.append(eid)
+                        if limit is not None and len(hits) >= limit:
+                            return hits
+        return hits
+
+    @staticmethod
+    def _covering_trigrams(needle: str, cap: int = 16) -> list[str]:
+        """Non-overlapping trigrams that cover ``needle`` (plus its last one), at most ``cap``.
+
+        Every trigram costs a read of its whole posting list, and overlapping ones add almost no
+        filtering, so a covering set is as selective as all of them at a third of the cost.
+        """
+        starts = list(range(0, len(needle) - 2, 3))
+        if starts[-1] != len(needle) - 3:
+            starts.append(len(needle) - 3)
+        if len(starts) > cap:
+            step = len(starts) / cap
+            starts = [starts[int(i * step)] for i in range(cap)]
+        return list(dict.fromkeys(needle[i : i + 3] for i in starts))
+
+    # -- whole words, ranked (FTS5 entity_fts, BM25) -------------------------------------------
+
+    def fulltext_search(
+        self, query: str, *, limit: int = 10, label: str | None = None, include_archived: bool = False
+    ) -> list[ScoredNode]:
+        """Whole-word search ranked by BM25 (name weighted highest); operators are literal."""
+        with self.db.locked() as conn:
+            match = self._words_match(conn, query)
+        if match is None:
+            return []
+        where = "" if include_archived else " AND e.archived_at IS NULL"
+        args: list[Any] = [match]
+        if label is not None:
+            where += " AND e.entity_type = ?"
+            args.append(label)
+        with self.db.locked() as conn:
+            # BM25 costs microseconds per matching document, and a vague query over a large graph
+            # can match most of it: only the newest RANK_AT_MOST matches are ranked (a rowid
+            # bound, which FTS5 applies while it reads, not after).
+            floor = conn.execute(
+                "SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                (match, RANK_AT_MOST - 1),
+            ).fetchone()
+            args += [floor[0] if floor else 0, limit]
+            rows = conn.execute(
+                "SELECT f.rowid, bm25(entity_fts, 10.0, 2.0, 1.0, 1.0) AS rank FROM entity_fts f "
+                f"JOIN entities e ON e.id = f.rowid WHERE entity_fts MATCH ?{where} "
+                "AND f.rowid >= ? ORDER BY rank LIMIT ?",
+                args,
+            ).fetchall()
+            nodes = {n.id: n for n in reads.nodes(conn, [r[0] for r in rows])}
+            # bm25() is lower-is-better and negative; report a positive score, higher is better.
+            return [ScoredNode(node=nodes[i], score=-rank) for i, rank in rows if i in nodes]
+
+    def _words_match(self, conn: Connection, query: str) -> str | None:
+        """The FTS5 query for ``query``: any of its content words — leaving out words so common
+        that ranking them would cost far more than they tell (the rest must then all match).
+
+        BM25 scores every document holding a query word; one that is in most of 100k entities
+        costs ~100 ms and ranks nothing. A capped count says cheaply which words those are.
+        """
+        words = content_words(query)[:16]
+        if not words:
+            return None
+        cap = max(500, self.totals(conn)[0] // 50)  # a word in over 2% of memories is "common"
+        rare: list[str] = []
+        common: list[str] = []
+        for word in words:
+            found = conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
+                (fts_phrase(word), cap),
+            ).fetchone()[0]
+            if found:
+                (common if found >= cap else rare).append(fts_phrase(word))
+        if rare:
+            return " OR ".join(rare)
+        return " AND ".join(common) if common else None
