@@ -27,6 +27,24 @@ def format_ts(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
+class _Held:
+    """``with db.locked() as conn``: the lock taken, the connection handed out. A plain class, not a
+    generator, because every read goes through it (about 0.5 µs against 3 µs)."""
+
+    __slots__ = ("_conn", "_lock")
+
+    def __init__(self, lock: threading.RLock, conn: Connection) -> None:
+        self._lock = lock
+        self._conn = conn
+
+    def __enter__(self) -> Connection:
+        self._lock.acquire()
+        return self._conn
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
 class Database:
     """One connection, the re-entrant lock that guards it, and the clock that stamps writes."""
 
@@ -34,6 +52,7 @@ class Database:
         self.conn = conn
         self.clock = clock
         self.lock = threading.RLock()
+        self._held = _Held(self.lock, conn)
 
     def now(self) -> str:
         """The clock's time as stored in every ``*_at`` column."""
@@ -44,12 +63,10 @@ class Database:
         """``when`` as stored text (text passes unchanged: callers may hand a stored stamp back)."""
         return format_ts(when) if isinstance(when, datetime) else when
 
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[Connection]:
+    def locked(self) -> _Held:
         """The connection, held for this block. No transaction: each statement (or a helper that
         opens its own) stands alone; use ``write`` or ``snapshot`` to group them."""
-        with self.lock:
-            yield self.conn
+        return self._held
 
     @contextlib.contextmanager
     def write(self) -> Iterator[Connection]:
