@@ -168,8 +168,9 @@ def test_tool_calls_reuse_threads_when_the_loop_runs_forever(loop: qasync.QEvent
         finally:
             asyncio.get_running_loop().stop()
 
-    asyncio.ensure_future(scenario())
+    task = asyncio.ensure_future(scenario())
     loop.run_forever()
+    loop.run_until_complete(task)  # let the task's own completion run before the loop is closed
     assert outcome == [None], outcome
     assert len(memory.read_graph().entities) == 30
     per_call = [name for name in started_here if name.startswith("AnyIO worker")]
