@@ -14,36 +14,25 @@ from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 from core.errors import ConfigError, StorageError
+from core.storage.cypher.tx import COUNTER_WRITE, QueuedTx
 
 T = TypeVar("T")
 MAX_RETRIES = 1000
+SOCKET_TIMEOUT_S = 300
 
 
-class FalkorTx:
-    """One write: ``read`` runs now, ``write`` waits for the commit."""
+class FalkorTx(QueuedTx):
+    """One write: ``read`` runs now, ``write`` waits for the MULTI/EXEC."""
 
     def __init__(self, dialect: FalkorDialect, pipe: Any) -> None:
         from falkordb.graph import Graph
 
+        super().__init__()
         self._dialect = dialect
         self._graph = Graph(pipe, dialect.graph_name)
-        self.writes: list[tuple[str, dict[str, Any]]] = []
-        self.counters: dict[str, int] = {}
 
     def read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         return self._dialect.run(self._graph, query, params, read_only=True)
-
-    def write(self, query: str, params: dict[str, Any] | None = None) -> None:
-        self.writes.append((query, params or {}))
-
-    def next_ids(self, counter: str, n: int) -> list[int]:
-        """``n`` fresh ids from ``counter`` (kept in the graph, so copies and moves keep it)."""
-        if counter not in self.counters:
-            rows = self.read("MATCH (c:Counter {name: $n}) RETURN c.value", {"n": counter})
-            self.counters[counter] = int(rows[0][0]) if rows else 0
-        start = self.counters[counter]
-        self.counters[counter] = start + n
-        return list(range(start + 1, start + n + 1))
 
 
 class FalkorDialect:
@@ -60,7 +49,9 @@ class FalkorDialect:
         parsed = urlparse(url)
         if parsed.scheme not in ("redis", "rediss", "falkor", "falkors"):
             raise ConfigError(f"HIPOCAMPO_GRAPH_URL for FalkorDB must be redis://host:port, got {url!r}.")
-        kwargs: dict[str, Any] = {}
+        # redis-py gives up on an answer after 5 s by default; one batch of a large import, or a
+        # snapshot copy of a large graph, takes longer (measured: a 10k-relation batch at 190k relations).
+        kwargs: dict[str, Any] = {"socket_timeout": SOCKET_TIMEOUT_S, "socket_connect_timeout": 10}
         if user:
             kwargs["username"] = user
         if password:
@@ -115,7 +106,7 @@ class FalkorDialect:
                     for counter, value in tx.counters.items():
                         pipe.execute_command("GRAPH.QUERY", self.graph_name,
                                              self.graph._build_params_header({"n": counter, "v": value})
-                                             + "MERGE (c:Counter {name: $n}) SET c.value = $v", "--compact")
+                                             + COUNTER_WRITE, "--compact")
                     pipe.incr(self.version_key)
                     pipe.execute()
                     return result
@@ -231,6 +222,9 @@ class FalkorDialect:
     # properties are SET after it was indexed is no longer found by the vector index (measured:
     # 50 of 50 found, then 0 after one SET of an unrelated property).
     VECTOR_CALL = "CALL db.idx.vector.queryNodes('Vec', 'embedding', $k, vecf32($v)) YIELD node, score"
+
+    # Current and ended relations of ``e``: the server keeps each node's degree per relation type.
+    DEGREE = "outdegree(e, 'REL') + indegree(e, 'REL')"
 
     @staticmethod
     def vector_value(param: str) -> str:

@@ -54,7 +54,7 @@ def scores(store: CypherGraphStore) -> tuple[dict[int, int], dict[int, int], dic
     db = store.db
     # The server keeps each node's degree: no relation is read, except the few that have ended.
     degree = {eid: int(n) for eid, n in db.read(
-        "MATCH (e:Entity) WITH e, outdegree(e, 'REL') + indegree(e, 'REL') AS n WHERE n > 0 RETURN e.id, n")}
+        f"MATCH (e:Entity) WITH e, {db.DEGREE} AS n WHERE n > 0 RETURN e.id, n")}
     for a, b in db.read("MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NOT NULL RETURN a.id, b.id"):
         for eid in (a, b):
             degree[eid] -= 1
