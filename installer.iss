@@ -44,6 +44,8 @@ DefaultGroupName={#AppName}
 DisableProgramGroupPage=yes
 PrivilegesRequired=lowest
 PrivilegesRequiredOverridesAllowed=dialog
+; Qt 6 runs on Windows 10 1809 and later.
+MinVersion=10.0.17763
 ArchitecturesAllowed=x64compatible
 ArchitecturesInstallIn64BitMode=x64compatible
 SetupIconFile={#Bundle}\_internal\resources\icons\hipocampo.ico
@@ -85,12 +87,15 @@ Name: "{autoprograms}\{#AppName}"; Filename: "{app}\{#AppExe}"
 Name: "{autodesktop}\{#AppName}"; Filename: "{app}\{#AppExe}"; Tasks: desktopicon
 
 [Registry]
-; The same value the app's own "start with the system" setting writes (desktop/autostart.py).
+; The same value the app's own "start with the system" setting writes (desktop/autostart.py), so the
+; app's settings can turn it off again: always the user's own key.
 Root: HKCU; Subkey: "Software\Microsoft\Windows\CurrentVersion\Run"; ValueType: string; ValueName: "Hipocampo"; ValueData: """{app}\{#AppExe}"" --tray"; Flags: uninsdeletevalue; Tasks: autostart
-Root: HKCU; Subkey: "Software\Classes\.jsonl\OpenWithProgids"; ValueType: string; ValueName: "Hipocampo.Memory"; ValueData: ""; Flags: uninsdeletevalue; Tasks: openwith
-Root: HKCU; Subkey: "Software\Classes\Hipocampo.Memory"; ValueType: string; ValueName: ""; ValueData: "{cm:MemoryFile}"; Flags: uninsdeletekey; Tasks: openwith
-Root: HKCU; Subkey: "Software\Classes\Hipocampo.Memory\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\{#AppExe},0"; Tasks: openwith
-Root: HKCU; Subkey: "Software\Classes\Hipocampo.Memory\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\{#AppExe}"" ""%1"""; Tasks: openwith
+; "Open with": HKA is the user's own classes, or the machine's when an administrator installs for
+; everyone. The command passes the file to the app, which imports it (hipocampo-app FILE…).
+Root: HKA; Subkey: "Software\Classes\.jsonl\OpenWithProgids"; ValueType: string; ValueName: "Hipocampo.Memory"; ValueData: ""; Flags: uninsdeletevalue; Tasks: openwith
+Root: HKA; Subkey: "Software\Classes\Hipocampo.Memory"; ValueType: string; ValueName: ""; ValueData: "{cm:MemoryFile}"; Flags: uninsdeletekey; Tasks: openwith
+Root: HKA; Subkey: "Software\Classes\Hipocampo.Memory\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\{#AppExe},0"; Tasks: openwith
+Root: HKA; Subkey: "Software\Classes\Hipocampo.Memory\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\{#AppExe}"" ""%1"""; Tasks: openwith
 
 [Run]
 Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags: nowait postinstall skipifsilent

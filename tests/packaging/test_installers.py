@@ -6,6 +6,7 @@ from __future__ import annotations
 import configparser
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from core.settings import APP_NAME
+from desktop.app import parse_args
 from desktop.autostart import WINDOWS_VALUE
 from tests.packaging.conftest import ROOT, clean_env, executable_name, project_version
 
@@ -59,6 +61,31 @@ def test_installer_script_references_only_what_the_bundle_holds(bundle: Path) ->
     # What the app itself knows: its autostart value, its data folder.
     assert f'ValueName: "{WINDOWS_VALUE}"' in text
     assert defines["DataDir"] == "{localappdata}\\" + APP_NAME
+
+
+def test_installer_commands_are_ones_the_app_understands(tmp_path: Path) -> None:
+    """Every command the script registers (start with Windows, "Open with") starts the app with
+    arguments its own parser takes: --tray for the tray, the opened file to import."""
+    text = ISS.read_text(encoding="utf-8")
+    exe = "{app}\\{#AppExe}"
+    commands = {}
+    for line in text.splitlines():
+        value = re.search(r'ValueData: "((?:[^"]|"")*)"', line)
+        task = re.search(r"Tasks: (\w+)", line)
+        if value and value.group(1).startswith('""' + exe):
+            commands[task.group(1)] = value.group(1).replace('""', '"')
+    assert set(commands) == {"autostart", "openwith"}, commands
+    memory = tmp_path / "memory.jsonl"
+    for task, command in commands.items():
+        program, *args = shlex.split(command.replace("%1", str(memory)), posix=True)
+        assert program == exe, command
+        parsed = parse_args(args)
+        assert (parsed.tray, parsed.files) == ((True, []) if task == "autostart" else (False, [memory])), command
+    # The .jsonl association is registered where the install goes: the user's or the machine's.
+    assert not re.search(r"^Root: HKCU; Subkey: \"Software\\Classes", text, flags=re.MULTILINE)
+    assert re.search(r"^Root: HKCU; Subkey: \"Software\\Microsoft\\Windows\\CurrentVersion\\Run\"", text,
+                     flags=re.MULTILINE), "the app's own setting edits the user's Run key"
+    assert re.search(r"^PrivilegesRequired=lowest$", text, flags=re.MULTILINE)
 
 
 def test_installer_version_comes_from_pyproject() -> None:
