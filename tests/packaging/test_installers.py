@@ -10,6 +10,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,26 @@ def test_deb_installs_into_a_root_with_a_working_launcher(bundle: Path, tmp_path
     icon = desktop["Icon"]
     assert (root / f"usr/share/icons/hicolor/256x256/apps/{icon}.png").is_file()
     assert (root / f"usr/share/icons/hicolor/scalable/apps/{icon}.svg").is_file()
+
+
+def test_tarball_unpacks_to_one_folder_with_a_runnable_executable(tmp_path: Path) -> None:
+    """The Linux tarball (packaging/build_linux.py) of a bundle-shaped folder: one top folder named
+    for the version, the executable still executable, links still links, xz-compressed."""
+    sys.path.insert(0, str(ROOT / "packaging"))
+    from build_linux import build_tarball
+
+    bundle = tmp_path / "Hipocampo"
+    (bundle / "_internal" / "lib").mkdir(parents=True)
+    (bundle / "Hipocampo").write_text("#!/bin/sh\necho hipocampo\n")
+    (bundle / "Hipocampo").chmod(0o755)
+    (bundle / "_internal" / "lib" / "libx.so.1").write_bytes(b"\0" * 64)
+    (bundle / "_internal" / "libx.so.1").symlink_to("lib/libx.so.1")
+    tarball = build_tarball(bundle, tmp_path, project_version())
+    assert tarball.name.endswith(".tar.xz") and tarball.read_bytes()[:6] == b"\xfd7zXZ\0"
+    out = tmp_path / "unpacked"
+    with tarfile.open(tarball) as tar:
+        tar.extractall(out, filter="tar")
+    (top,) = out.iterdir()
+    assert top.name == f"Hipocampo-{project_version()}"
+    assert os.access(top / "Hipocampo", os.X_OK)
+    assert (top / "_internal" / "libx.so.1").is_symlink() and (top / "_internal" / "libx.so.1").read_bytes()
