@@ -49,10 +49,10 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def start_hub(db: Path, hub_file: Path) -> tuple[subprocess.Popen[str], str, str]:
+def start_hub(db: Path, hub_file: Path, errlog: Any) -> tuple[subprocess.Popen[str], str, str]:
     env = {**os.environ, "HIPOCAMPO_ENDPOINT_FILE": str(hub_file), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "--db", str(db), "mcp", "--http"], cwd=ROOT,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=errlog, text=True)
     assert proc.stdout is not None
     info = json.loads(proc.stdout.readline())
     return proc, info["url"], json.loads(hub_file.read_text())["token"]
@@ -90,8 +90,9 @@ async def one_call(client: Client, rng: random.Random, me: int, n: int) -> str:
     return tool
 
 
-async def run(minutes: float, sample: float, db: Path, hub_file: Path) -> dict[str, Any]:
-    proc, url, token = start_hub(db, hub_file)
+async def run(minutes: float, sample: float, db: Path, hub_file: Path, errlog: Path) -> dict[str, Any]:
+    with errlog.open("w", encoding="utf-8") as fh:  # the hub's stderr: where a failed call's cause is told
+        proc, url, token = start_hub(db, hub_file, fh)
     windows: list[dict[str, Any]] = []
     latencies: list[float] = []
     errors: list[str] = []
@@ -109,7 +110,8 @@ async def run(minutes: float, sample: float, db: Path, hub_file: Path) -> dict[s
                     if await one_call(client, rng, me, n) == "create_entities":
                         n += 1
                 except Exception as exc:  # noqa: BLE001 - counted and reported, the soak goes on
-                    errors.append(repr(exc)[:200])
+                    errors.append(repr(exc)[:2000])
+                    print(f"ERROR at {time.strftime('%H:%M:%S')}: {exc!r}", flush=True)
                 latencies.append(time.perf_counter() - start)
 
     async def sampler() -> None:
@@ -162,15 +164,34 @@ def report(result: dict[str, Any]) -> str:
     )
 
 
+def tracebacks(log: str) -> list[str]:
+    """The tracebacks in the hub's stderr, each from its first line to the exception it ends with."""
+    found: list[str] = []
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            end = i + 1
+            while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
+                end += 1
+            found.append("\n".join(lines[max(0, i - 2): end + 1]))
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--sample", type=float, default=60.0, help="seconds per window")
     parser.add_argument("--no-write", action="store_true", help="do not append to bench/RESULTS.md")
+    parser.add_argument("--hub-log", type=Path, help="keep the hub's stderr in this file (default: a temporary one)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        result = anyio.run(run, args.minutes, args.sample, Path(tmp) / "soak.db", Path(tmp) / "endpoint.json")
+        hub_log = args.hub_log or Path(tmp) / "hub.log"
+        result = anyio.run(run, args.minutes, args.sample, Path(tmp) / "soak.db", Path(tmp) / "endpoint.json",
+                           hub_log)
+        causes = tracebacks(hub_log.read_text(encoding="utf-8", errors="replace"))
     text = report(result)
+    for cause in causes[:5]:  # what the hub logged for the failed calls: the client sees only their message
+        print(cause)
     print(text)
     if not args.no_write:
         with (ROOT / "bench" / "RESULTS.md").open("a", encoding="utf-8") as fh:

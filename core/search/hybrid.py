@@ -125,7 +125,8 @@ class HybridSearcher:
         results = [self._result(nodes[c.id], score, rel, c, factors.get(c.id))
                    for score, rel, c in scored if c.id in nodes]
         if record and results:
-            self.graph.record_access([c.id for _, _, c in scored[:RECORD_TOP]])
+            # What was returned: an entity deleted meanwhile (by another client) is no recall
+            self.graph.record_access([c.id for _, _, c in scored if c.id in nodes][:RECORD_TOP])
         return results
 
     def _embed_unindexed(self, qv: np.ndarray, waiting: list[_Candidate]) -> None:

@@ -205,8 +205,10 @@ def limbic_stats(conn: Connection, ids: Sequence[int]) -> dict[str, Any]:
 
 def record_access(conn: Connection, ids: Sequence[int], now: str) -> None:
     """Bump access counts of ``ids`` and the co-occurrence count of every pair among them."""
-    ordered = sorted(set(ids))
     with atomic(conn):
+        # Only entities still there: another client may have deleted one since the search read it.
+        ordered = [r[0] for r in conn.execute(
+            f"SELECT id FROM entities WHERE id IN ({IDS}) ORDER BY id", (json.dumps(sorted(set(ids))),))]
         conn.executemany(
             "INSERT INTO entity_access(entity_id, access_count, last_access) VALUES (?, 1, ?) "
             "ON CONFLICT(entity_id) DO UPDATE SET access_count = access_count + 1, last_access = excluded.last_access",
