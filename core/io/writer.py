@@ -16,7 +16,7 @@ from core.errors import InvalidInput, NotFound
 from core.io.report import ImportReport
 from core.memory import Memory
 
-BATCH = 1000
+BATCH = 250  # records per call: one short transaction, so a waiting writer never waits long
 
 
 @dataclass

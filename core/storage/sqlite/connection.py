@@ -17,6 +17,7 @@ import sqlean as sqlite3
 
 from core.errors import StorageError
 from core.search.folding import fold
+from core.storage.sqlite import turns
 
 Connection = sqlite3.Connection
 DatabaseError = sqlite3.DatabaseError
@@ -105,8 +106,12 @@ def atomic(conn: Connection, *, immediate: bool = True) -> Iterator[Connection]:
             raise
         conn.execute("RELEASE nested")
         return
+    lock_file = turns.lock_file(_path_of(conn)) if immediate else None
+    if lock_file is not None and _importing():
+        turns.let_waiters_in(lock_file)  # an import's next chunk: writers waiting go first
     try:
-        conn.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        with turns.waiting(lock_file):
+            conn.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
     except DatabaseError as exc:
         raise explain(exc, conn) from exc
     try:
@@ -137,6 +142,12 @@ def refuse_writes(conn: Connection, message: str) -> None:
 def forget(conn: Connection) -> None:
     """``conn`` is closing: drop what was remembered about it."""
     _REFUSALS.pop(id(conn), None)
+
+
+def _importing() -> bool:
+    from core.storage.sqlite import history  # history's rows need this module: imported late
+
+    return getattr(history.current_import, "id", None) is not None
 
 
 def explain(exc: BaseException, conn: Connection | None = None, path: str | None = None) -> StorageError:

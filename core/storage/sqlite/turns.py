@@ -1,0 +1,79 @@
+"""Turns at the write lock: a long import lets a waiting writer in between its chunks.
+
+SQLite's busy handler is no queue: a waiting writer sleeps and retries (every 100 ms once it has
+waited a while), so an import that commits a chunk and begins the next within a millisecond can
+keep another process's write waiting for seconds, or until its busy timeout fails it. So every
+writer holds a shared ``flock`` on ``<database>-writers`` while it waits to begin (from just before
+``BEGIN IMMEDIATE`` until it returns), and an import, after each chunk, waits until nobody holds
+it (at most ``YIELD_MAX_SECONDS``) before it begins the next. Writers that do not wait hold the lock
+for microseconds; an import without waiters loses nothing. Without ``fcntl`` (Windows), or where
+the lock file cannot be made (a read-only folder), writers simply wait as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator
+
+from core.storage.files import FILE_MODE
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
+YIELD_MAX_SECONDS = 2.0  # a writer stuck while waiting (a stopped process) cannot hold an import up longer
+_POLL_SECONDS = 0.002
+
+
+def lock_file(database: str | None) -> str | None:
+    """The lock file that writers of ``database`` share; None for in-memory databases, or without flock."""
+    return database + "-writers" if database and fcntl is not None else None
+
+
+def _open(path: str) -> int | None:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    except OSError:  # a read-only folder, a vanished one: no turns, plain waiting
+        return None
+
+
+@contextlib.contextmanager
+def waiting(path: str | None) -> Iterator[None]:
+    """Around ``BEGIN IMMEDIATE``: tells an import between chunks that a writer is waiting."""
+    fd = _open(path) if path is not None else None
+    if fd is None:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)  # only ever blocks during an import's check: microseconds
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def let_waiters_in(path: str | None, max_seconds: float = YIELD_MAX_SECONDS) -> bool:
+    """Between an import's chunks: wait until no writer is waiting to begin (they begin first).
+    Returns True if someone was waiting."""
+    fd = _open(path) if path is not None else None
+    if fd is None:
+        return False
+    deadline = time.monotonic() + max_seconds
+    waited = False
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return waited
+            except BlockingIOError:
+                waited = True
+                if time.monotonic() > deadline:
+                    return waited
+                time.sleep(_POLL_SECONDS)
+    finally:
+        os.close(fd)
+
+
+__all__ = ["YIELD_MAX_SECONDS", "let_waiters_in", "lock_file", "waiting"]
