@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from core.io import import_path
+from core.io import ImportRefused, import_path
 from core.memory import Memory
 from core.settings import Settings
 from core.storage.sqlite import turns
@@ -101,16 +101,31 @@ def test_a_writer_waiting_during_an_import_goes_before_its_next_chunk(
     assert client.health_check()["counts"]["entities"] == 5000 + 4
 
 
-def test_waiting_is_seen_only_while_a_writer_waits(tmp_path: Path) -> None:
+def test_waiting_is_seen_only_while_a_writer_waits_and_only_during_an_import(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     with Memory(settings(db)) as m:
         m.create_entities([{"name": "a"}])
         lock_file = turns.lock_file(str(db))
-        assert lock_file is not None
-        assert turns.let_waiters_in(lock_file, max_seconds=0) is False  # nobody waiting: no pause
+        assert lock_file is not None and not Path(lock_file).exists()  # no import: no file, no turns
+        with turns.waiting(lock_file):
+            assert not Path(lock_file).exists()
+        assert turns.let_waiters_in(lock_file, max_seconds=0) is False  # an import's check makes it
+        assert (Path(lock_file).stat().st_mode & 0o777) == 0o600  # private, like the database
         with turns.waiting(lock_file):
             assert turns.let_waiters_in(lock_file, max_seconds=0) is True
         assert turns.let_waiters_in(lock_file, max_seconds=0) is False
-        assert (Path(lock_file).stat().st_mode & 0o777) == 0o600  # private, like the database
         m.create_entities([{"name": "b"}])  # a writer that did not wait leaves no trace
         assert turns.let_waiters_in(lock_file, max_seconds=0) is False
+
+
+def test_nothing_is_left_beside_the_database_after_an_import(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with Memory(settings(db)) as m:
+        import_path(m, jsonl(tmp_path / "some.jsonl", 600))
+        assert not Path(turns.lock_file(str(db)) or "").exists()
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text(jsonl(tmp_path / "more.jsonl", 600).read_text() + "not JSON\n")
+        with pytest.raises(ImportRefused):  # rolled back by its id
+            import_path(m, bad)
+        assert not Path(turns.lock_file(str(db)) or "").exists()
+        assert m.health_check()["counts"]["entities"] == 600

@@ -106,7 +106,7 @@ def atomic(conn: Connection, *, immediate: bool = True) -> Iterator[Connection]:
             raise
         conn.execute("RELEASE nested")
         return
-    lock_file = turns.lock_file(_path_of(conn)) if immediate else None
+    lock_file = turns.lock_file_of(conn) if immediate else None
     if lock_file is not None and _importing():
         turns.let_waiters_in(lock_file)  # an import's next chunk: writers waiting go first
     try:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import Conflict, NotFound
 from core.processes import pid_alive
-from core.storage.sqlite import history
+from core.storage.sqlite import history, turns
 from core.storage.sqlite.connection import Connection, atomic
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ def finish(conn: Connection, import_id: str) -> None:
     """The import landed: it is no longer one to roll back (its rows keep their id, for history)."""
     with atomic(conn):
         conn.execute("DELETE FROM db_metadata WHERE key = ?", (PREFIX + import_id,))
+    turns.finished(turns.lock_file_of(conn))
 
 
 def running(conn: Connection) -> dict[str, dict[str, Any]]:
@@ -85,6 +86,8 @@ def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
             info = conn.execute("SELECT value FROM db_metadata WHERE key = ?", (PREFIX + import_id,)).fetchone()
             _restore_sequences(conn, json.loads(info[0]).get("sequences", {}) if info else {})
             conn.execute("DELETE FROM db_metadata WHERE key = ?", (PREFIX + import_id,))
+            lock_file = turns.lock_file_of(conn)
+        turns.finished(lock_file)
         return len(rows)
     finally:
         history.current_import.id = previous

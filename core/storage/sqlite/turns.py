@@ -6,8 +6,10 @@ keep another process's write waiting for seconds, or until its busy timeout fail
 writer holds a shared ``flock`` on ``<database>-writers`` while it waits to begin (from just before
 ``BEGIN IMMEDIATE`` until it returns), and an import, after each chunk, waits until nobody holds
 it (at most ``YIELD_MAX_SECONDS``) before it begins the next. Writers that do not wait hold the lock
-for microseconds; an import without waiters loses nothing. Without ``fcntl`` (Windows), or where
-the lock file cannot be made (a read-only folder), writers simply wait as before.
+for microseconds; an import without waiters loses nothing. The file exists only while an import
+runs (the import makes it and removes it when done), so nothing is left beside the database.
+Without ``fcntl`` (Windows), or where the file cannot be made (a read-only folder), writers simply
+wait as before.
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ import contextlib
 import os
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from core.storage.files import FILE_MODE
+
+if TYPE_CHECKING:
+    from core.storage.sqlite.connection import Connection
 
 try:
     import fcntl
@@ -33,17 +39,34 @@ def lock_file(database: str | None) -> str | None:
     return database + "-writers" if database and fcntl is not None else None
 
 
-def _open(path: str) -> int | None:
+def lock_file_of(conn: Connection) -> str | None:
+    """The lock file for the database ``conn`` has open."""
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
-    except OSError:  # a read-only folder, a vanished one: no turns, plain waiting
+        row = conn.execute("PRAGMA database_list").fetchone()
+    except Exception:  # noqa: BLE001 - a closing connection: no turns
+        return None
+    return lock_file(row[2] if row else None)
+
+
+def finished(path: str | None) -> None:
+    """The import is over: remove the file (a writer still holding it only loses its place)."""
+    if path is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _open(path: str, *, create: bool) -> int | None:
+    flags = os.O_RDWR | getattr(os, "O_CLOEXEC", 0) | (os.O_CREAT if create else 0)
+    try:
+        return os.open(path, flags, FILE_MODE)
+    except OSError:  # no import running (no file), a read-only folder: no turns, plain waiting
         return None
 
 
 @contextlib.contextmanager
 def waiting(path: str | None) -> Iterator[None]:
     """Around ``BEGIN IMMEDIATE``: tells an import between chunks that a writer is waiting."""
-    fd = _open(path) if path is not None else None
+    fd = _open(path, create=False) if path is not None else None
     if fd is None:
         yield
         return
@@ -57,7 +80,7 @@ def waiting(path: str | None) -> Iterator[None]:
 def let_waiters_in(path: str | None, max_seconds: float = YIELD_MAX_SECONDS) -> bool:
     """Between an import's chunks: wait until no writer is waiting to begin (they begin first).
     Returns True if someone was waiting."""
-    fd = _open(path) if path is not None else None
+    fd = _open(path, create=True) if path is not None else None
     if fd is None:
         return False
     deadline = time.monotonic() + max_seconds
@@ -76,4 +99,4 @@ def let_waiters_in(path: str | None, max_seconds: float = YIELD_MAX_SECONDS) -> 
         os.close(fd)
 
 
-__all__ = ["YIELD_MAX_SECONDS", "let_waiters_in", "lock_file", "waiting"]
+__all__ = ["YIELD_MAX_SECONDS", "finished", "let_waiters_in", "lock_file", "lock_file_of", "waiting"]
