@@ -145,9 +145,7 @@ def forget(conn: Connection) -> None:
 
 
 def _importing() -> bool:
-    from core.storage.sqlite import history  # history's rows need this module: imported late
-
-    return getattr(history.current_import, "id", None) is not None
+    return getattr(turns.current_import, "id", None) is not None
 
 
 def explain(exc: BaseException, conn: Connection | None = None, path: str | None = None) -> StorageError:

@@ -8,7 +8,6 @@ overwrites data logs the *before* state in full, so history can be shown, a dele
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from core.model import KnowledgeGraph
 from core.storage.rewind import rewind
 from core.storage.sqlite import activity as activity_log
+from core.storage.sqlite import turns
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.database import Database
 from core.storage.sqlite.reads import IDS, id_chunks
@@ -28,7 +28,8 @@ def dumps(value: Any) -> str | None:
 
 
 # The import this thread is running, if any: its change_log rows carry its id (see imports.py).
-current_import = threading.local()
+# It lives with the turns at the write lock, which the connection consults before every write.
+current_import = turns.current_import
 
 
 def write(conn: Connection, rows: Sequence[LogRow]) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -32,6 +33,9 @@ except ImportError:  # Windows
 
 YIELD_MAX_SECONDS = 2.0  # a writer stuck while waiting (a stopped process) cannot hold an import up longer
 _POLL_SECONDS = 0.002
+
+# The import this thread is running, if any (``history.current_import``): its writes take turns.
+current_import = threading.local()
 
 
 def lock_file(database: str | None) -> str | None:
@@ -99,4 +103,4 @@ def let_waiters_in(path: str | None, max_seconds: float = YIELD_MAX_SECONDS) -> 
         os.close(fd)
 
 
-__all__ = ["YIELD_MAX_SECONDS", "finished", "let_waiters_in", "lock_file", "lock_file_of", "waiting"]
+__all__ = ["YIELD_MAX_SECONDS", "current_import", "finished", "let_waiters_in", "lock_file", "lock_file_of", "waiting"]
