@@ -3,13 +3,14 @@
 - size of ``dist/Hipocampo`` unpacked, and packed as tar+gzip (what the Linux tarball is), tar+xz
   (what the .deb and the Windows installer's LZMA come close to) and tar+zstd;
 - start to the window shown: the app under Xvfb (Qt's real xcb plugin), polled with ``xwininfo``
-  until a top-level window named Hipocampo is viewable; each run with a new HOME (a first start:
+  until a top-level window of class Hipocampo is viewable; each run with a new HOME (a first start:
   new memory, first-run screen);
 - start to the first tools/list: ``Hipocampo mcp`` driven by the MCP SDK's stdio client.
 
 Usage::
 
     .venv/bin/python bench/package_bench.py [--bundle dist/Hipocampo] [--runs 5] [--packers gz,xz,zst]
+        [--against OTHER_BUNDLE]
 
 (``zstd -19`` alone takes minutes on two busy cores: ``--packers xz`` measures what the goal uses.)
 """
@@ -51,21 +52,27 @@ def env_for(home: Path, **extra: str) -> dict[str, str]:
 
 
 def window_seconds(exe: Path, display: str) -> float:
-    """Start to a viewable top-level window named Hipocampo."""
+    """Start to a viewable top-level window of class Hipocampo."""
     with tempfile.TemporaryDirectory() as tmp:
         env = env_for(Path(tmp), DISPLAY=display, HIPOCAMPO_ENDPOINT_FILE=str(Path(tmp) / "endpoint.json"))
+        log = Path(tmp) / "app.log"
         start = time.perf_counter()
-        process = subprocess.Popen([str(exe)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen([str(exe)], env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
         try:
             while time.perf_counter() - start < 60:
+                if process.poll() is not None:
+                    raise RuntimeError(f"the app exited ({process.returncode}) before its window showed: "
+                                       f"{log.read_text()[-2000:]}")
                 tree = subprocess.run(["xwininfo", "-root", "-children", "-display", display],
                                       capture_output=True, text=True).stdout
-                for window_id in re.findall(r'^\s+(0x[0-9a-f]+) "Hipocampo', tree, flags=re.MULTILINE):
+                # The main window by its class (its title names the open memory: "memory.db — Hipocampo").
+                for window_id in re.findall(r'^\s+(0x[0-9a-f]+) ".*": \("[^"]*" "Hipocampo"\)', tree,
+                                            flags=re.MULTILINE):
                     info = subprocess.run(["xwininfo", "-id", window_id, "-display", display],
                                           capture_output=True, text=True).stdout
                     if "IsViewable" in info:
                         return time.perf_counter() - start
-            raise RuntimeError("no window within 60 s")
+            raise RuntimeError(f"no window within 60 s: {log.read_text()[-2000:]}")
         finally:
             process.terminate()
             process.wait(timeout=30)
@@ -91,14 +98,23 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
         return xvfb, ":" + pipe.readline().strip()
 
 
+def _executable(bundle: Path) -> Path:
+    return bundle / ("Hipocampo.exe" if sys.platform == "win32" else "Hipocampo")
+
+
+def _report(label: str, runs: list[float]) -> None:
+    print(f"{label:15} median {statistics.median(runs):.2f} s  runs {', '.join(f'{s:.2f}' for s in runs)}", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bundle", type=Path, default=ROOT / "dist" / "Hipocampo")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--packers", default="gz,xz,zst",
                         help="which packed sizes to measure (comma-separated: gz, xz, zst; empty: none)")
+    parser.add_argument("--against", type=Path, help="another bundle, timed in turn with this one")
     args = parser.parse_args()
-    exe = args.bundle / ("Hipocampo.exe" if sys.platform == "win32" else "Hipocampo")
+    exe = _executable(args.bundle)
     print("load average    " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     print(f"unpacked        {du_mb(args.bundle):7.1f} MB")
     wanted = set(filter(None, args.packers.split(",")))
@@ -107,17 +123,25 @@ def main() -> int:
         if key in wanted and shutil.which(command[0]):
             print(f"{name:15} {packed_mb(args.bundle, command):7.1f} MB", flush=True)
 
-    lists = [anyio.run(tools_list_seconds, exe) for _ in range(args.runs)]
-    print(f"tools/list      median {statistics.median(lists):.2f} s  runs {', '.join(f'{s:.2f}' for s in lists)}",
-          flush=True)
+    # With --against, the two bundles start alternately, so both see the same moments of a busy machine.
+    exes = {"": exe} | ({"other": _executable(args.against)} if args.against else {})
+    lists: dict[str, list[float]] = {key: [] for key in exes}
+    for _ in range(args.runs):
+        for key, program in exes.items():
+            lists[key].append(anyio.run(tools_list_seconds, program))
+    for key, runs in lists.items():
+        _report(f"tools/list {key}", runs)
     if shutil.which("Xvfb") and shutil.which("xwininfo"):
         xvfb, display = start_xvfb()
+        windows: dict[str, list[float]] = {key: [] for key in exes}
         try:
-            windows = [window_seconds(exe, display) for _ in range(args.runs)]
+            for _ in range(args.runs):
+                for key, program in exes.items():
+                    windows[key].append(window_seconds(program, display))
         finally:
             xvfb.terminate()
-        print(f"window shown    median {statistics.median(windows):.2f} s  "
-              f"runs {', '.join(f'{s:.2f}' for s in windows)}")
+        for key, runs in windows.items():
+            _report(f"window {key}", runs)
     print("load average    " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     return 0
 
