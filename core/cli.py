@@ -348,7 +348,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    """Copy the whole memory to another backend (a FalkorDB graph, or a SQLite file); resumable."""
+    """Copy the whole memory to another backend (a FalkorDB or Neo4j graph, or a SQLite file); resumable."""
     source = _settings(args, embeddings="none")
     if source.backend == "sqlite":
         source = _existing(args, embeddings="none")
@@ -540,7 +540,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser("migrate", parents=[common],
                              help="copy the whole memory to another backend (resumable, verified)")
-    migrate.add_argument("--to", required=True, choices=["sqlite", "falkordb"], help="the backend to move to")
+    migrate.add_argument("--to", required=True, choices=["sqlite", "falkordb", "neo4j"],
+                         help="the backend to move to")
     migrate.add_argument("--target-db", type=Path, default=None, help="the SQLite file to create (--to sqlite)")
     migrate.add_argument("--graph-url", default=None, help="the server (default: $HIPOCAMPO_GRAPH_URL)")
     migrate.add_argument("--graph-name", default=None, help="the graph on it (default: $HIPOCAMPO_GRAPH_NAME)")

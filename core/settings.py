@@ -31,13 +31,15 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="HIPOCAMPO_", extra="ignore")
 
     db: Path = Field(default_factory=default_db_path, description="SQLite file holding the graph")
-    # Where the graph lives: one SQLite file (``db``), or a FalkorDB server shared by a team.
-    backend: Literal["sqlite", "falkordb"] = "sqlite"
-    graph_url: str = Field("redis://127.0.0.1:6379", description="the graph server (FalkorDB: redis://host:port)")
+    # Where the graph lives: one SQLite file (``db``), or a FalkorDB or Neo4j server shared by a team.
+    backend: Literal["sqlite", "falkordb", "neo4j"] = "sqlite"
+    graph_url: str = Field("redis://127.0.0.1:6379", description="the graph server (FalkorDB: redis://host:port; "
+                           "Neo4j: bolt://host:7687 or neo4j://host:7687)")
     graph_user: str | None = Field(None, description="user name on the graph server, if it asks for one")
     graph_password: str | None = Field(None, description="password on the graph server, if it asks for one")
     graph_name: str = Field("hipocampo", min_length=1,
-                            description="the graph on the server holding this memory (several can share one server)")
+                            description="the graph on the server holding this memory (several can share one server); "
+                            "on Neo4j, the database")
     embeddings: Literal["onnx", "openai", "none"] = "onnx"
     max_name_chars: int = Field(512, ge=1, description="longest entity name / type / relation type")
     max_request_bytes: int = Field(

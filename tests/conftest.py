@@ -76,6 +76,32 @@ def graph_settings(request: pytest.FixtureRequest) -> Iterator[dict[str, object]
     drop_graph(url, name)
 
 
+NEO4J_HOW = ("the Neo4j leg needs a Neo4j 5 server and is skipped without one: start one (docker run -p 7687:7687 "
+             "-e NEO4J_AUTH=neo4j/password neo4j:5) and run NEO4J_URI=bolt://127.0.0.1:7687 NEO4J_USER=neo4j "
+             "NEO4J_PASSWORD=password pytest tests/contracts (NEO4J_DATABASE picks the database, default neo4j; "
+             "it is emptied)")
+
+
+@pytest.fixture
+def neo4j_settings() -> Iterator[dict[str, object]]:
+    """Settings for the Neo4j database at ``NEO4J_URI``, emptied before and after each test."""
+    uri = os.environ.get("NEO4J_URI")
+    if not uri:
+        pytest.skip(NEO4J_HOW)
+    from core.storage.cypher.neo4j import Neo4jDialect
+
+    settings: dict[str, object] = {"backend": "neo4j", "graph_url": uri,
+                                   "graph_name": os.environ.get("NEO4J_DATABASE", "neo4j"),
+                                   "graph_user": os.environ.get("NEO4J_USER", "neo4j"),
+                                   "graph_password": os.environ.get("NEO4J_PASSWORD")}
+    dialect = Neo4jDialect(uri, str(settings["graph_name"]), settings["graph_user"],  # type: ignore[arg-type]
+                           settings["graph_password"])  # type: ignore[arg-type]
+    dialect.drop()
+    yield settings
+    dialect.drop()
+    dialect.close()
+
+
 @pytest.fixture(scope="session")
 def model_dir() -> Path:
     path = default_model_dir()

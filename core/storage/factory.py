@@ -27,13 +27,16 @@ def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = 
         graph = SqliteGraphStore(settings.db, clock=clock or utc_now, read_only=settings.read_only,
                                  backup_keep=settings.backup_keep)
         return Stores(graph=graph, vectors=SqliteVecStore(graph.db, graph.vector_cache))
-    if settings.backend == "falkordb":
-        from core.storage.cypher.falkordb import FalkorDialect
+    if settings.backend in ("falkordb", "neo4j"):
         from core.storage.cypher.rows import utc_now as cypher_now
         from core.storage.cypher.store import CypherGraphStore
         from core.storage.cypher.vectors import CypherVectorStore
 
-        dialect = FalkorDialect(settings.graph_url, settings.graph_name, settings.graph_user, settings.graph_password)
+        if settings.backend == "falkordb":
+            from core.storage.cypher.falkordb import FalkorDialect as Dialect
+        else:
+            from core.storage.cypher.neo4j import Neo4jDialect as Dialect  # type: ignore[assignment]
+        dialect = Dialect(settings.graph_url, settings.graph_name, settings.graph_user, settings.graph_password)
         store = CypherGraphStore(dialect, clock=clock or cypher_now, read_only=settings.read_only)
         return Stores(graph=store, vectors=CypherVectorStore(store))
-    raise ConfigError(f"Unknown backend {settings.backend!r}; this build has sqlite and falkordb.")
+    raise ConfigError(f"Unknown backend {settings.backend!r}; this build has sqlite, falkordb and neo4j.")

@@ -26,7 +26,7 @@ def transfer_for(graph: Any) -> Any:
         from core.storage.sqlite.transfer import SqliteTransfer
 
         return SqliteTransfer(graph.db)
-    if graph.backend == "falkordb":
+    if graph.backend in ("falkordb", "neo4j"):
         from core.storage.cypher.transfer import CypherTransfer
 
         return CypherTransfer(graph)

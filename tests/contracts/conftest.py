@@ -1,5 +1,6 @@
-"""The contract suite runs against every backend the build has: SQLite, and FalkorDB on a server
-the session starts (tests/graph_server.py).
+"""The contract suite runs against every backend the build has: SQLite, FalkorDB on a server the
+session starts (tests/graph_server.py), and Neo4j where ``NEO4J_URI`` names a server (skipped
+otherwise, saying how to run it: tests/conftest.py ``NEO4J_HOW``).
 
 A backend joins by adding its name to ``BACKENDS``. A test of something a backend does not do yet
 is marked with ``not_on(backend, reason)``: it then checks that the backend says so (ConfigError).
@@ -16,7 +17,8 @@ from core.memory import Memory
 from core.settings import Settings
 from tests.conftest import SteppingClock
 
-BACKENDS = ["sqlite", "falkordb"]
+BACKENDS = ["sqlite", "falkordb", "neo4j"]
+SERVER_SETTINGS = {"falkordb": "graph_settings", "neo4j": "neo4j_settings"}
 
 
 @pytest.fixture(params=BACKENDS)
@@ -26,6 +28,6 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def mem(backend: str, tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest) -> Iterator[Memory]:
-    server = request.getfixturevalue("graph_settings") if backend != "sqlite" else {}
+    server = request.getfixturevalue(SERVER_SETTINGS[backend]) if backend != "sqlite" else {}
     with Memory(Settings(db=tmp_path / "contract.db", **{"backend": backend, **server}), clock=clock) as m:
         yield m

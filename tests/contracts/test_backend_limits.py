@@ -16,6 +16,7 @@ from tests.graph_server import free_port
 # is backed up by its own tools (e.g. FalkorDB's BGSAVE), not to a file.
 NOT_YET = {
     "falkordb": [("backup", ())],
+    "neo4j": [("backup", ())],
 }
 
 
@@ -41,3 +42,14 @@ def test_an_unreachable_server_is_reported(tmp_path: Path) -> None:
     url = f"redis://127.0.0.1:{free_port()}"
     with pytest.raises(StorageError, match="Cannot reach the FalkorDB server"):
         Memory(Settings(db=tmp_path / "x.db", backend="falkordb", graph_url=url, embeddings="none"))
+
+
+def test_a_bad_neo4j_url_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="bolt://"):
+        Memory(Settings(db=tmp_path / "x.db", backend="neo4j", graph_url="redis://127.0.0.1:6379", embeddings="none"))
+
+
+def test_an_unreachable_neo4j_server_is_reported(tmp_path: Path) -> None:
+    url = f"bolt://127.0.0.1:{free_port()}"
+    with pytest.raises(StorageError, match="Cannot reach the Neo4j server"):
+        Memory(Settings(db=tmp_path / "x.db", backend="neo4j", graph_url=url, embeddings="none"))

@@ -35,7 +35,7 @@ def test_falkordb_stores_satisfy_the_protocols(graph_settings: dict[str, object]
     stores.graph.close()
 
 
-@pytest.mark.parametrize("name", ["null", "neo4j"])
+@pytest.mark.parametrize("name", ["null", "memgraph"])
 def test_only_backends_that_exist_are_offered(tmp_path: Path, name: str) -> None:
     with pytest.raises(ValidationError, match="sqlite"):
         Settings(db=tmp_path / "x.db", backend=name)
