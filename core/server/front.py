@@ -107,12 +107,9 @@ class Front:
     # -- the thread ------------------------------------------------------------------------
 
     def _run(self) -> None:
-        poller = select.poll()
-        poller.register(self._in, select.POLLIN)
-        poller.register(self._wake_r, select.POLLIN)
         try:
             while True:
-                ready = {fd for fd, _ in poller.poll()}
+                ready, _, _ = select.select([self._in, self._wake_r], [], [])  # select: POSIX-wide, unlike poll
                 if self._wake_r in ready:
                     return
                 chunk = os.read(self._in, 1 << 16)
