@@ -55,8 +55,9 @@ def many_pending(db: Path, n: int = 2000) -> None:
                            for i in range(n)])
 
 
-def start_server(db: Path, hub_file: Path, model_dir: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, **server_env(hub_file, HIPOCAMPO_EMBEDDINGS="onnx", HIPOCAMPO_MODEL_DIR=str(model_dir))}
+def start_server(db: Path, hub_file: Path, model_dir: Path, **extra: str) -> subprocess.Popen[str]:
+    env = {**os.environ, **server_env(hub_file, HIPOCAMPO_EMBEDDINGS="onnx", HIPOCAMPO_MODEL_DIR=str(model_dir),
+                                      **extra)}
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "--db", str(db), "mcp", "--no-bridge"],
                             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -132,3 +133,36 @@ def test_killed_mid_embedding_the_next_server_resumes_at_once(
     finally:
         second.send_signal(signal.SIGTERM)
         second.wait(timeout=15)
+
+
+def test_on_a_graph_server_a_signal_stops_the_server_mid_embedding_and_frees_the_lease(
+    tmp_path: Path, hub_file: Path, model_dir: Path, graph_settings: dict[str, object]
+) -> None:
+    """The same lease on FalkorDB: several servers share the graph, only the holder embeds."""
+    from core.storage.factory import create_stores
+
+    settings = Settings(db=tmp_path / "unused.db", embeddings="none", **graph_settings)  # type: ignore[arg-type]
+    with Memory(settings) as m:
+        m.create_entities([{"name": f"e{i}", "observations": [f"fact number {i} about something"]}
+                           for i in range(2000)])
+    stores = create_stores(settings)
+    try:
+        def embedded() -> int:
+            return stores.vectors.count()
+
+        env = {f"HIPOCAMPO_{k.upper()}": str(v) for k, v in graph_settings.items()}
+        proc = start_server(tmp_path / "unused.db", hub_file, model_dir, **env)
+        try:
+            wait_for(lambda: embedded() > 0, 60, "the server starts embedding")
+            assert stores.vectors.lease() is not None
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=15) == 128 + signal.SIGTERM
+            assert stores.vectors.lease() is None
+            assert embedded() < 2000  # it really was stopped mid-way
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    finally:
+        stores.graph.close()
+    assert not (tmp_path / "unused.db").exists()
