@@ -221,6 +221,17 @@ def test_undo_defaults_skip_undone_changes_and_filter_by_entity_and_actor(mem: M
     assert mem.undoable_change()["op"] == "create_relation"  # then the seed's relations
 
 
+def test_undo_finds_a_change_behind_hundreds_of_others(mem: Memory, clock: SteppingClock) -> None:
+    _seed(mem, clock)
+    mem.add_observations([{"entityName": "Ada", "contents": ["early"]}], actor="cursor")
+    for i in range(260):  # more than one page of the newest changes, none of them cursor's or Ada's
+        mem.create_entities([{"name": f"note {i}", "entityType": "Note"}], actor="claude-code")
+    assert mem.undoable_change(by="cursor")["after"] == ["early"]
+    assert mem.undoable_change(entity="Ada")["after"] == ["early"]
+    mem.undo_change(by="cursor")
+    assert "early" not in mem.require_node("Ada").observations
+
+
 def test_undo_of_an_undo_redoes(mem: Memory, clock: SteppingClock) -> None:
     _seed(mem, clock)
     mem.rename_entity("Ada", "Countess")

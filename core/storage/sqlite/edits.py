@@ -329,7 +329,10 @@ def undoable(conn: Connection, entity: str | None, by: str | None) -> dict[str, 
             undone.add(payload["undo_of"])
     top = latest
     while top > floor:
-        for row in _rows(conn, "id <= ? AND id > ? ORDER BY id DESC LIMIT 200", [top, floor]):
+        page = _rows(conn, "id <= ? AND id > ? ORDER BY id DESC LIMIT 200", [top, floor])
+        if not page:
+            break
+        for row in page:  # a page with nothing to undo goes on to the next one
             top = row["id"] - 1
             if row["op"] == "undo" or row["op"] not in UNDOABLE or row["id"] in covered or row["id"] in undone:
                 continue
@@ -338,8 +341,6 @@ def undoable(conn: Connection, entity: str | None, by: str | None) -> dict[str, 
             if entity is not None and not touches(row, entity):
                 continue
             return row
-        else:
-            break
     return None
 
 
