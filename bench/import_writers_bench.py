@@ -9,11 +9,13 @@ gives, for the writes that started while the import was running, how many failed
 waited (p50, p99, max, how many over 1 s). Afterwards it checks that the import landed whole and
 that every acknowledged write is there.
 
-``--embeddings local`` runs the servers as a user does: the local model embeds in the background
-(the imported entities too, while the import is still running).
+``--embeddings onnx`` runs the servers as a user does: the local model embeds in the background
+(the imported entities too, while the import is still running). A server embeds only after 0.3 s
+without calls, so one more server (``--idle``) is connected and left idle: it takes the embedding
+lease and embeds throughout, as a client that is open but not in use does.
 
     .venv/bin/python bench/import_writers_bench.py                       # 100k entities, embeddings off
-    .venv/bin/python bench/import_writers_bench.py --embeddings local
+    .venv/bin/python bench/import_writers_bench.py --embeddings onnx
     .venv/bin/python bench/import_writers_bench.py --entities 20000 --clients 2
 """
 
@@ -81,7 +83,7 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     acked: dict[str, set[str]] = {}
     state: dict[str, Any] = {"t0": None, "done": False, "ready": 0}
     importer: subprocess.Popen[str] | None = None
-    logs = [(tmp / f"server{c}.log").open("w", encoding="utf-8") for c in range(args.clients)]
+    logs = [(tmp / f"server{c}.log").open("w", encoding="utf-8") for c in range(args.clients + args.idle)]
 
     def now() -> float:
         return time.monotonic() - state["t0"] if state["t0"] is not None else -1.0
@@ -91,6 +93,11 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         async with Client(transport, client_info=types.Implementation(name=f"writer-{me}", version="1")) as client:
             await client.call_tool("search_nodes", {"query": "before"})  # started and answering
             state["ready"] += 1
+            if me >= args.clients:  # idle: connected, embedding in the background
+                while not state["done"]:
+                    await anyio.sleep(0.2)
+                state["embedded"] = (await client.call_tool("engrama_status", {})).content[0].text[:400]
+                return
             mine: list[str] = []
             i = 0
             while not state["done"]:
@@ -119,7 +126,7 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
 
     async def conductor() -> None:
         nonlocal importer
-        while state["ready"] < args.clients:
+        while state["ready"] < args.clients + args.idle:
             await anyio.sleep(0.1)
         await anyio.sleep(args.lead)  # some writes before the import, to compare with
         env = {**os.environ, "PYTHONPATH": str(ROOT), "HIPOCAMPO_EMBEDDINGS": args.embeddings,
@@ -139,7 +146,7 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
 
     try:
         async with anyio.create_task_group() as tg:
-            for me in range(args.clients):
+            for me in range(args.clients + args.idle):
                 tg.start_soon(client_loop, me)
             tg.start_soon(conductor)
     finally:
@@ -192,14 +199,19 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=3)
     parser.add_argument("--pause", type=float, default=0.1, help="seconds between one client's writes")
     parser.add_argument("--lead", type=float, default=3.0, help="seconds of writes before and after the import")
-    parser.add_argument("--embeddings", default="none", help="none, or local: the servers embed in the background")
+    parser.add_argument("--idle", type=int, help="idle servers (default: 1 with embeddings, else 0)")
+    parser.add_argument(
+        "--embeddings", default="none", help="none, or onnx (a user's default): the servers embed in the background")
     args = parser.parse_args()
+    if args.idle is None:
+        args.idle = 0 if args.embeddings == "none" else 1
     with tempfile.TemporaryDirectory() as tmp:
         result = anyio.run(run, args, Path(tmp))
     during = figures([w for w in result["writes"] if 0 <= w.started <= result["import_s"]])
     print(f"\n{args.entities:,} entities imported by `hipocampo import` in {result['import_s']:.1f} s "
           f"(exit {result['import_rc']}) while {args.clients} MCP stdio servers wrote, embeddings "
-          f"{args.embeddings}; load average {result['load_start'][0]:.1f} at the start, "
+          f"{args.embeddings} ({args.idle} idle server{'s' * (args.idle != 1)}); "
+          f"load average {result['load_start'][0]:.1f} at the start, "
           f"{result['load_end'][0]:.1f} at the end\n")
     print(table(result))
     failures = [w for w in result["writes"] if not w.ok]
@@ -210,6 +222,8 @@ def main() -> int:
         print(f"slow: client {w.client} {w.tool} at {w.started:.1f} s waited {w.seconds:.2f} s")
     for line in result["server_errors"]:
         print(f"server: {line}")
+    if "embedded" in result:
+        print(f"the idle server's status at the end: {' '.join(result['embedded'].split())[:300]}")
     print(f"\nentities after: {result['entities_after']:,} (expected {result['expected']:,}); acknowledged "
           f"writes missing: {result['missing']}; quick_check: {result['quick_check']}; import said: "
           f"{result['import_out'][-300:]}")
