@@ -114,6 +114,9 @@ class IntegrityGate:
         finally:
             self._probe = None
             probe.close()
+        if self._closed:  # close() interrupted the check ("interrupted" is no damage): nothing was found
+            self._done.set()
+            return
         if damage is not None:
             self._found(damage)
             return
