@@ -1,4 +1,16 @@
-"""The default backend: the whole graph in one SQLite file (FTS5 + sqlite-vec)."""
+"""The default backend: the whole graph in one SQLite file (FTS5 + sqlite-vec).
+
+Three stores share one ``Database`` (database.py: the connection, its lock, the clock):
+
+- ``SqliteGraphStore`` (store.py) — the graph; its methods live by concern in writes.py,
+  search.py (substring and full-text search), graph_reads.py, neighbours.py, edits.py and
+  history.py (store.py's docstring has the map)
+- ``SqliteVecStore`` (vectors.py) — entity vectors, searched through vector_cache.py
+- ``SqliteInsightStore`` (insights.py) — reflect's findings and their review; the detectors' SQL
+  is reflect_queries.py, one reflect's reading of the graph detection.py
+
+Opening, creating and upgrading the file: connection.py, schema.py, migrations/.
+"""
 
 from core.storage.sqlite.store import SqliteGraphStore
 
