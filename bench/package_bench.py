@@ -137,6 +137,8 @@ def main() -> int:
         try:
             for _ in range(args.runs):
                 for key, program in exes.items():
+                    if xvfb.poll() is not None:  # another process on this shared machine stopped it
+                        xvfb, display = start_xvfb()
                     windows[key].append(window_seconds(program, display))
         finally:
             xvfb.terminate()
