@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -63,5 +64,31 @@ def test_a_broken_model_is_reported_and_full_text_still_works(tmp_path: Path, mo
         assert memory.embedding_error is not None and "model" in memory.embedding_error.lower()
         assert [e.name for e in memory.search_nodes("programs").entities] == ["Ada"]
         assert [r["name"] for r in memory.search_semantic("programs", record=False)] == ["Ada"]
+    finally:
+        memory.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness is a Linux feature")
+def test_the_background_embedder_writes_at_normal_priority(tmp_path: Path, model_dir: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model runs niced; the writes do not: a niced thread holding the write lock kept clients
+    waiting behind it on a busy machine."""
+    memory = Memory(Settings(db=tmp_path / "m.db", model_dir=model_dir, embed_threads=1))
+    writers: list[int] = []
+    store_embedded = memory.vectors.store_embedded
+
+    def spy(*args: object) -> int:  # the real write, noting the niceness of the thread doing it
+        writers.append(_niceness(threading.get_native_id()))
+        return store_embedded(*args)
+
+    monkeypatch.setattr(memory.vectors, "store_embedded", spy)
+    try:
+        memory.create_entities([{"name": f"note {i}", "entityType": "Note", "observations": [f"idea {i}"]}
+                                for i in range(40)])
+        memory.start_background()
+        assert memory.indexer.wait_idle(120)
+        assert memory.embedding_status()["embedded"] == 40
+        assert writers and set(writers) == {os.getpriority(os.PRIO_PROCESS, 0)}
+        assert _niceness(memory.indexer._thread.native_id) == BACKGROUND_NICENESS  # the model's side stays niced
     finally:
         memory.close()
