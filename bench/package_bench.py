@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import shutil
 import statistics
@@ -90,12 +91,19 @@ async def tools_list_seconds(exe: Path) -> float:
 
 
 def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        return xvfb, ":" + pipe.readline().strip()
+    """An Xvfb on a display of its own (a high, random number: other agents on this machine start
+    theirs from :0) that does not reset when its last client leaves: a start that connected while it
+    reset after the previous app quit failed with "could not connect to display"."""
+    for display in random.sample(range(300, 900), 20):
+        read, write = os.pipe()
+        xvfb = subprocess.Popen(["Xvfb", f":{display}", "-displayfd", str(write), "-screen", "0", "1600x1000x24",
+                                 "-nolisten", "tcp", "-noreset"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as pipe:
+            if pipe.readline().strip() == str(display):  # written once it accepts clients; empty if it quit
+                return xvfb, f":{display}"
+        xvfb.wait()
+    raise RuntimeError("no free X display")
 
 
 def _executable(bundle: Path) -> Path:
