@@ -50,6 +50,19 @@ def test_bundle_holds_the_resources_and_no_unused_qt(bundle: Path) -> None:
     qt = internal / "PySide6" / "Qt"
     assert not (qt / "qml").exists() and not list(qt.glob("plugins/platformthemes/*gtk*"))
     assert {p.name for p in qt.glob("translations/*.qm")} <= {"qtbase_es.qm", "qtbase_en.qm"}
+    # Links PyInstaller makes between copies all lead somewhere (none to a library left out).
+    assert [p for p in bundle.rglob("*") if p.is_symlink() and not p.exists()] == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Qt brings its own ICU only on Linux")
+def test_bundle_trims_what_no_code_path_loads_on_linux(bundle: Path) -> None:
+    internal = bundle / "_internal"
+    (icu_data,) = internal.glob("PySide6/Qt/lib/libicudata.so.*")
+    assert icu_data.stat().st_size < 20e6, "Qt's ICU data is the trimmed one (packaging/trim_icu.py)"
+    for orphan in ("libgio-2.0.so.0", "libmount.so.1", "libselinux.so.1", "libjpeg.so.62"):
+        assert not (internal / orphan).exists(), orphan
+    assert not (internal / "numpy" / "random").exists() and (internal / "numpy" / "ma").is_dir()
+    assert list(internal.glob("_cffi_backend*")), "cryptography's C backend stays (the MCP server needs it)"
 
 
 def test_version_is_the_projects(bundle: Path, tmp_path: Path) -> None:
