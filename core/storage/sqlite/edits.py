@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import Conflict, NotFound
 from core.model import ObservationDeletion, ObservationInput, Relation
+from core.storage.changes import GROUP_OPS, RELATION_OPS, SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
 
@@ -32,15 +33,6 @@ if TYPE_CHECKING:
     from core.storage.sqlite.database import Database
     from core.storage.sqlite.store import SqliteGraphStore
 
-RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation")
-GROUP_OPS = ("save_entity", "undo")
-UNDOABLE = frozenset({
-    "create_entity", "delete_entity", "restore_entity", "add_observations", "delete_observations",
-    "create_relation", "delete_relation", "update_entity", "archive_entity", "unarchive_entity",
-    "rename_entity", "set_entity_type", "replace_observation", "end_relation", "reopen_relation",
-    "save_entity", "undo",
-})
-_SCAN_LIMIT = 5000  # how far back the default undo looks for something undoable
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -77,18 +69,6 @@ def _relation_row(conn: Connection, src: str, dst: str, rtype: str) -> tuple[int
 
 def _describe(src: str, dst: str, rtype: str) -> str:
     return f"{src!r} -{rtype}-> {dst!r}"
-
-
-def touches(row: dict[str, Any], name: str) -> bool:
-    """Whether a change_log row (as ``history.changes_since`` gives it) concerns entity ``name``."""
-    if row.get("entity") == name:
-        return True
-    for side in (row.get("before"), row.get("after")):
-        if row.get("op") == "create_relation" and isinstance(side, list) and side and side[0] == name:
-            return True
-        if isinstance(side, dict) and name in (side.get("from"), side.get("to"), side.get("name")):
-            return True
-    return False
 
 
 # -- the single edits ------------------------------------------------------------------------
@@ -317,16 +297,9 @@ def undoable(conn: Connection, entity: str | None, by: str | None) -> dict[str, 
     """The newest change that undo would take back: not already undone, not part of a group
     (a Save or an undo: the group is undone whole), optionally about ``entity`` or by ``by``."""
     latest = history.latest_change_id(conn)
-    floor = max(0, latest - _SCAN_LIMIT)
-    covered: set[int] = set()
-    undone: set[int] = set()
-    for op, after in conn.execute(
-        "SELECT op, after FROM change_log WHERE id > ? AND op IN ('save_entity', 'undo')", (floor,)
-    ):
-        payload = json.loads(after)
-        covered.update(payload.get("rows", []))
-        if op == "undo":
-            undone.add(payload["undo_of"])
+    floor = max(0, latest - SCAN_LIMIT)
+    covered, undone = undone_ids([(op, json.loads(after)) for op, after in conn.execute(
+        "SELECT op, after FROM change_log WHERE id > ? AND op IN ('save_entity', 'undo')", (floor,))])
     top = latest
     while top > floor:
         page = _rows(conn, "id <= ? AND id > ? ORDER BY id DESC LIMIT 200", [top, floor])
@@ -334,13 +307,8 @@ def undoable(conn: Connection, entity: str | None, by: str | None) -> dict[str, 
             break
         for row in page:  # a page with nothing to undo goes on to the next one
             top = row["id"] - 1
-            if row["op"] == "undo" or row["op"] not in UNDOABLE or row["id"] in covered or row["id"] in undone:
-                continue
-            if by is not None and row["actor"] != by:
-                continue
-            if entity is not None and not touches(row, entity):
-                continue
-            return row
+            if is_candidate(row, covered, undone, entity, by):
+                return row
     return None
 
 

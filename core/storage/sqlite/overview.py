@@ -8,11 +8,11 @@ at 100k entities and 170k relations the window query took ~1.3 s, holding the st
 
 from __future__ import annotations
 
-import heapq
 import json
 from collections.abc import Sequence
 
-from core.model import GraphOverview, OverviewNode
+from core.model import GraphOverview, Relation
+from core.storage.overview import graph_overview as ranked_overview
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.reads import IDS, relation
 
@@ -54,77 +54,35 @@ def degrees(conn: Connection) -> dict[int, int]:
     return {eid: n for eid, n in degree.items() if n > 0}
 
 
+class _Source:
+    """The lookups the shared ranking (core/storage/overview.py) asks of a backend, over SQLite."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def live(self, ids: Sequence[int], entity_type: str | None) -> list[Row]:
+        return self.conn.execute(_LIVE, {"ids": json.dumps(list(ids)), "type": entity_type}).fetchall()
+
+    def unranked(self, entity_type: str | None, limit: int) -> list[Row]:
+        return self.conn.execute(_UNRANKED, {"type": entity_type, "limit": limit}).fetchall()
+
+    def of_type(self, entity_type: str) -> list[int]:
+        return [r[0] for r in self.conn.execute(_OF_TYPE, (entity_type,)).fetchall()]
+
+    def names(self, ids: Sequence[int]) -> dict[int, str]:
+        return dict(self.conn.execute(f"SELECT id, name FROM entities WHERE id IN ({IDS})", (json.dumps(list(ids)),)))
+
+    def among(self, ids: Sequence[int]) -> list[Relation]:
+        chunk = json.dumps(list(ids))
+        return [relation(src, dst, rtype) for src, dst, rtype in self.conn.execute(_AMONG, (chunk, chunk))]
+
+
 def graph_overview(
     conn: Connection, *, limit: int, by: str, per_type: int, entity_type: str | None, totals: tuple[int, int]
 ) -> GraphOverview:
     """The ``limit`` top live entities by ``by`` (``"degree"`` or ``"access"``; the top
     ``per_type`` of every type are always in), the current relations among them, and live entity
     counts by type."""
-    degree = degrees(conn)
-    access: dict[int, int] = dict(conn.execute(_ACCESS).fetchall())
-    first, second = (degree, access) if by == "degree" else (access, degree)
-    # One sortable tuple per scored entity, best first: plain tuple comparisons run in C.
-    scores = {eid: (-first.get(eid, 0), -second.get(eid, 0), eid) for eid in set(degree) | set(access)}
-
-    def key(eid: int) -> tuple[int, int, int]:
-        return scores.get(eid, (0, 0, eid))
-
-    types = dict(conn.execute(_TYPE_COUNTS).fetchall())
-    # Most overviews are settled within the first few hundred; only a filter that skips many
-    # (one rare type, many archived) needs the whole ranking.
-    ranked = [t[2] for t in heapq.nsmallest(limit * 3, scores.values())]
-    best = _walk(conn, ranked, entity_type, limit)
-    if len(best) < limit and len(ranked) < len(scores):
-        ranked = [t[2] for t in sorted(scores.values())]
-        best = _walk(conn, ranked, entity_type, limit)
-    if len(best) < limit:  # a small or sparse memory: entities nobody links or recalls fill up
-        seen = {r[0] for r in best}
-        best += [r for r in conn.execute(_UNRANKED, {"type": entity_type, "limit": limit + len(seen)})
-                 if r[0] not in seen][: limit - len(best)]
-    quota = _quota(conn, best, types, entity_type, per_type, scores)
-    chosen: dict[int, Row] = {r[0]: r for r in quota}
-    for row in best:
-        if len(chosen) >= limit:
-            break
-        chosen.setdefault(row[0], row)
-    ids = list(chosen)
-    chunk = json.dumps(ids)
-    relations = [relation(src, dst, rtype) for src, dst, rtype in conn.execute(_AMONG, (chunk, chunk))]
-    nodes = [
-        OverviewNode.model_construct(name=name, entityType=etype, degree=degree.get(eid, 0),
-                                     accessCount=access.get(eid, 0))
-        for eid, name, etype in sorted(chosen.values(), key=lambda r: key(r[0]))
-    ]
-    return GraphOverview(entities=nodes, relations=relations, types=types,
-                         total_entities=totals[0], total_relations=totals[1])
-
-
-def _walk(conn: Connection, ranked: Sequence[int], entity_type: str | None, limit: int) -> list[Row]:
-    """The first ``limit`` live entities (of ``entity_type``, if given) in ``ranked`` order."""
-    found: list[Row] = []
-    for start in range(0, len(ranked), _CHUNK):
-        part = ranked[start : start + _CHUNK]
-        rows = {r[0]: r for r in conn.execute(_LIVE, {"ids": json.dumps(list(part)), "type": entity_type})}
-        found += [rows[i] for i in part if i in rows]
-        if len(found) >= limit:
-            return found[:limit]
-    return found
-
-
-def _quota(conn: Connection, best: Sequence[Row], types: dict[str, int], entity_type: str | None,
-           per_type: int, scores: dict[int, tuple[int, int, int]]) -> list[Row]:
-    """The top ``per_type`` entities of every type: from ``best`` when it holds enough of them
-    (it is in ranking order), else from all entities of that type."""
-    if per_type == 0:
-        return []
-    picked: list[Row] = []
-    for etype in ([entity_type] if entity_type is not None else list(types)):
-        mine = [r for r in best if r[2] == etype][:per_type]
-        if len(mine) < per_type and types.get(etype, 0) > len(mine):
-            ids = [r[0] for r in conn.execute(_OF_TYPE, (etype,)).fetchall()]
-            top = [t[2] for t in heapq.nsmallest(per_type, (scores[i] for i in ids if i in scores))]
-            top += sorted(i for i in ids if i not in scores)[: per_type - len(top)]
-            names = dict(conn.execute(f"SELECT id, name FROM entities WHERE id IN ({IDS})", (json.dumps(top),)))
-            mine = [(i, names[i], etype) for i in top]
-        picked += mine
-    return picked
+    return ranked_overview(_Source(conn), degree=degrees(conn), access=dict(conn.execute(_ACCESS).fetchall()),
+                           types=dict(conn.execute(_TYPE_COUNTS).fetchall()), limit=limit, by=by,
+                           per_type=per_type, entity_type=entity_type, totals=totals, chunk=_CHUNK)
