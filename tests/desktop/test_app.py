@@ -7,7 +7,6 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +16,11 @@ import qasync
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
 
 from core.memory import Memory
 from core.settings import Settings
 from desktop.app import HipocampoApp
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    event_loop = qasync.QEventLoop(qapp, already_running=False)
-    asyncio.set_event_loop(event_loop)
-    yield event_loop
-    event_loop.close()
-    asyncio.set_event_loop(None)
+from tests.desktop.conftest import until
 
 
 @pytest.fixture
@@ -42,13 +32,6 @@ def hipocampo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HipocampoApp:
     return HipocampoApp(settings, hub_file=tmp_path / "endpoint.json", first_run=False)
 
 
-async def until(predicate: Callable[[], Any], timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise TimeoutError("condition not met in time")
-        await asyncio.sleep(0.02)
 
 
 async def write_from_another_process(db: Path, tmp_path: Path) -> None:

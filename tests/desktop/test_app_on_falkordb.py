@@ -4,10 +4,8 @@ process writes to the same graph."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,30 +15,12 @@ import qasync
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 
 from core.memory import Memory
 from core.settings import Settings
 from desktop.app import HipocampoApp
 from desktop.panes.editor.pane import EDITING
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    event_loop = qasync.QEventLoop(qapp, already_running=False)
-    asyncio.set_event_loop(event_loop)
-    yield event_loop
-    event_loop.close()
-    asyncio.set_event_loop(None)
-
-
-async def until(predicate: Callable[[], Any], timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise TimeoutError("condition not met in time")
-        await asyncio.sleep(0.02)
+from tests.desktop.conftest import until
 
 
 def seed(server: dict[str, Any], db: Path) -> None:

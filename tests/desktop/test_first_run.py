@@ -15,7 +15,7 @@ from core.memory import Memory
 from core.settings import Settings, user_settings
 from desktop.dialogs.first_run import FirstRunDialog
 from desktop.hub import Hub
-from tests.desktop.test_hub import _wait_for, loop  # noqa: F401 - the qasync loop fixture
+from tests.desktop.conftest import until
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def test_it_follows_the_hub_as_it_starts(qtbot, loop, home: Path, tmp_path: Path
 
         async def scenario() -> None:
             hub.start()
-            await _wait_for(lambda: hub.running)
+            await until(lambda: hub.running)
             assert f"Assistants connect to {hub.url}" in dialog.endpoint_label.text()
             await hub.stop_and_wait()
 

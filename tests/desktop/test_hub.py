@@ -18,21 +18,12 @@ import qasync
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
 
 from core.memory import Memory
 from core.settings import Settings
 from desktop.hub import Hub
 from desktop.tray import Tray
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    event_loop = qasync.QEventLoop(qapp, already_running=False)
-    asyncio.set_event_loop(event_loop)
-    yield event_loop
-    event_loop.close()  # also joins its executor's threads
-    asyncio.set_event_loop(None)
+from tests.desktop.conftest import until
 
 
 @pytest.fixture
@@ -41,12 +32,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
         yield m
 
 
-async def _wait_for(predicate: Any, timeout: float = 20.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise TimeoutError("condition not met in time")
-        await asyncio.sleep(0.02)
 
 
 def _client_calls(url: str, token: str, name: str, calls: int, seen: dict[str, Any]) -> None:
@@ -88,13 +73,13 @@ def test_hub_serves_a_real_client_on_the_qt_loop(loop: qasync.QEventLoop, memory
         ticker.timeout.connect(tick)
         ticker.start(20)
         hub.start()
-        await _wait_for(lambda: hub.running)
+        await until(lambda: hub.running)
         published = json.loads(hub_file.read_text())
         assert published["port"] == hub.info["port"] and published["url"] == hub.url
         worker = threading.Thread(target=_client_calls,
                                   args=(hub.url, published["token"], "claude-ai", 20, seen), daemon=True)
         worker.start()
-        await _wait_for(seen["connected"].is_set, 60)
+        await until(seen["connected"].is_set, 60)
         hub.poll_clients()
         assert [s.name for s in hub.clients()] == ["claude-ai"]
         tray.refresh()
@@ -124,7 +109,7 @@ def test_a_busy_port_is_reported_not_raised(loop: qasync.QEventLoop, memory: Mem
 
         async def scenario() -> None:
             hub.start()
-            await _wait_for(lambda: hub.error is not None or hub.running)
+            await until(lambda: hub.error is not None or hub.running)
 
         loop.run_until_complete(scenario())
         assert not hub.running
