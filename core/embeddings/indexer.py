@@ -185,6 +185,9 @@ class EmbeddingIndexer:
         if thread is not None:
             thread.join(timeout)
             ended = not thread.is_alive()
+            store, self._store = self._store, None
+            if store is not None:  # idle now; a thread left inside the model stores nothing once stopped
+                store.close()
             self.release_lease()
             _RUNNING.discard(self)
         with self._progress:
@@ -263,10 +266,12 @@ class _StoreThread:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hipocampo-embedder-store")
         # Started now, from this (normal-priority) thread: a thread inherits its creator's niceness.
         self._pool.submit(int).result()
-        self.native_id = self._pool.submit(threading.get_native_id).result()
 
     def run(self, call: Callable[..., Any], *args: Any) -> Any:
         return self._pool.submit(call, *args).result()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False)
 
 
 def _calls(ids: list[int], texts: dict[int, str]) -> list[list[int]]:
