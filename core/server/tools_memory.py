@@ -180,7 +180,7 @@ def open_nodes(
 ) -> CallToolResult:
     """Open specific nodes in the knowledge graph by their names (exact, case-sensitive; unknown
     names are ignored), with the relations touching them."""
-    return tool_result(memory_of(ctx).open_nodes(names).dump())
+    return tool_result(memory_of(ctx).open_nodes_dump(names))
 
 
 def search_semantic(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import NotFound
+from core.errors import InvalidInput, NotFound
 from core.memory import Memory
 from tests.conftest import SteppingClock
 
@@ -224,6 +224,23 @@ def test_read_graph_dump_matches_the_models(mem: Memory) -> None:
     for kwargs in ({}, {"names_only": True}, {"names_only": True, "limit": 7, "offset": 3},
                    {"limit": 10, "offset": 20}):
         assert mem.read_graph_dump(**kwargs) == mem.read_graph(**kwargs).dump(), kwargs
+
+
+def test_open_nodes_dump_matches_the_models(mem: Memory) -> None:
+    mem.create_entities([{"name": f"E{i}", "entityType": "T", "observations": [f"o{i}", "shared"]}
+                         for i in range(8)])
+    mem.create_relations([{"from": f"E{i}", "to": f"E{(i * 3) % 8}", "relationType": "r"} for i in range(8)])
+    mem.archive_node("E5")
+    for names in (["E1", "E6", "E1", "missing"], ["E5", "E0"], [], ["E7", "E2", "E4"]):
+        assert mem.open_nodes_dump(names) == mem.open_nodes(names).dump(), names
+    assert [e["name"] for e in mem.open_nodes_dump(["E7", "E2"])["entities"]] == ["E7", "E2"]  # as asked
+
+
+def test_open_nodes_refuses_names_that_are_not_strings(mem: Memory) -> None:
+    with pytest.raises(InvalidInput, match=r"names\[1\] must be a string, got int"):
+        mem.open_nodes_dump(["E1", 7])
+    with pytest.raises(InvalidInput, match="must be a list of names"):
+        mem.open_nodes("E1")
 
 
 def test_vectors_stay_searchable_through_edits(mem: Memory) -> None:

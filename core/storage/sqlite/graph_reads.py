@@ -85,6 +85,13 @@ class GraphReads:
             return KnowledgeGraph(entities=reads.entities(conn, ids),
                                   relations=reads.relations_touching(conn, ids))
 
+    def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
+        """``open_nodes(...).dump()``, built as plain dicts (what the MCP tool sends)."""
+        with self.db.locked() as conn:
+            found = reads.ids_by_name(conn, names)
+            ids = [found[n] for n in dict.fromkeys(names) if n in found]
+            return {"entities": reads.entity_dicts(conn, ids), "relations": reads.relation_dicts_touching(conn, ids)}
+
     def get_node(self, name: str) -> Node | None:
         """The node called ``name``, archived or not; ``None`` if there is none."""
         with self.db.locked() as conn:
