@@ -111,8 +111,11 @@ async def pipe_stdio(
                         if isinstance(answer, types.JSONRPCError):
                             log.warning("the SDK refused the replayed initialize: %s", answer.error.message)
                         continue
-                    data = answer.model_dump_json(by_alias=True, exclude_unset=True)
-                    writer.write(data.encode() + b"\n")
+                    # Bytes straight from pydantic-core: a broad search's answer is megabytes, and the
+                    # str, its encoding and the line with its newline were three more copies of it.
+                    data = answer.__pydantic_serializer__.to_json(answer, by_alias=True, exclude_unset=True)
+                    writer.write(data)
+                    writer.write(b"\n")
                     await writer.drain()
                     if foreground is not None and answered:
                         foreground.end(answer.id, len(data))
