@@ -33,6 +33,12 @@ FTS_ONLY_BASE, FTS_ONLY_SPAN = 0.2, 0.6
 # Only the top few are bumped: the further down, the likelier a result was not what was wanted.
 RECORD_TOP = 3
 EMBED_ON_THE_FLY = 8
+# Just-written entities the background embedder has not reached yet are embedded with the query
+# when there are at most FRESH_AT_MOST among the newest FRESH_WINDOW (what an assistant wrote a
+# moment ago and now looks for, in another language); after a bulk import there are more, and
+# full text serves until the indexer catches up.
+FRESH_WINDOW = 64
+FRESH_AT_MOST = 4
 
 
 @dataclass
@@ -80,7 +86,7 @@ class HybridSearcher:
             # Filters apply after KNN: ask for more when filtering by type (archived ones are few).
             knn_k = k * 4 if entity_type else k + 10
             rank = 0
-            knn = self.vectors.search(qv, knn_k)
+            knn = self._with_fresh(qv, self.vectors.search(qv, knn_k))
             wanted = {n.id: n for n in self.graph.nodes_by_id([i for i, _ in knn])}
             for eid, dist in knn:
                 node = wanted.get(eid)
@@ -128,6 +134,24 @@ class HybridSearcher:
             # What was returned: an entity deleted meanwhile (by another client) is no recall
             self.graph.record_access([c.id for _, _, c in scored if c.id in nodes][:RECORD_TOP])
         return results
+
+    def _with_fresh(self, qv: np.ndarray, knn: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """``knn`` with the few newest entities that have no vector yet, at their real distance
+        (embedded now; the background indexer stores their vectors later)."""
+        due = self.vectors.newest_pending(self.provider.model_id, FRESH_WINDOW)
+        if not due or len(due) > FRESH_AT_MOST:
+            return knn
+        texts = self.vectors.texts(due)
+        ids = [i for i in due if i in texts]
+        try:
+            vectors = self.provider.embed_documents([texts[i] for i in ids])
+        except EmbeddingError as exc:
+            log.warning("Could not embed the newest entities: %s", exc)
+            return knn
+        fresh = {eid: float(1.0 - (vector @ qv)) for eid, vector in zip(ids, vectors, strict=True)}
+        # An edited entity's stored vector is its old text's: the fresh distance replaces it.
+        merged = [(eid, dist) for eid, dist in knn if eid not in fresh] + list(fresh.items())
+        return sorted(merged, key=lambda pair: pair[1])
 
     def _embed_unindexed(self, qv: np.ndarray, waiting: list[_Candidate]) -> None:
         """Give the best few not-yet-embedded word matches a real distance by embedding them now

@@ -243,6 +243,26 @@ def test_open_nodes_refuses_names_that_are_not_strings(mem: Memory) -> None:
         mem.open_nodes("E1")
 
 
+def test_newest_pending_reads_only_the_newest_entities(mem: Memory) -> None:
+    """What a semantic search embeds on the fly: the newest entities still lacking a vector."""
+    import numpy as np
+
+    from core.embeddings.text import text_hash
+
+    if mem.vectors is None:
+        pytest.skip("this memory has no vector store")
+    mem.create_entities([{"name": n, "observations": [f"about {n}"]} for n in ("A", "B", "C", "D", "E")])
+    ids = mem.graph.ids_for(["A", "B", "C", "D", "E"])
+    assert mem.vectors.newest_pending("m1", 3) == [ids["C"], ids["D"], ids["E"]]
+    text = mem.vectors.texts([ids["D"]])[ids["D"]]
+    vector = np.ones(mem.vectors.dimensions, dtype=np.float32)
+    assert mem.vectors.store_embedded("m1", {ids["D"]: (text_hash(text), vector)}) == 1
+    assert mem.vectors.newest_pending("m1", 3) == [ids["C"], ids["E"]]
+    assert mem.vectors.newest_pending("m2", 3) == [ids["C"], ids["D"], ids["E"]]  # another model
+    mem.add_observations([{"entityName": "D", "contents": ["edited"]}])  # its vector is the old text's
+    assert mem.vectors.newest_pending("m1", 3) == [ids["C"], ids["D"], ids["E"]]
+
+
 def test_vectors_stay_searchable_through_edits(mem: Memory) -> None:
     """Editing an entity keeps its vector findable (FalkorDB loses indexed nodes whose properties change)."""
     import numpy as np

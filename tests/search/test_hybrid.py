@@ -6,6 +6,7 @@ import pytest
 
 from core.errors import InvalidInput
 from core.memory import Memory
+from core.search.hybrid import FRESH_AT_MOST
 
 MEMORIES = [
     {"name": "Marta Jiménez", "entityType": "Person",
@@ -63,6 +64,27 @@ def test_not_yet_embedded_entities_are_found_by_full_text(filled: Memory) -> Non
     results = filled.search_semantic("zanzibar", 3)
     assert results[0]["name"] == "Zanzibar note" and results[0]["distance"] is not None
     assert filled.vectors.count() == len(MEMORIES)  # measured on the fly, stored by the indexer
+
+
+def test_what_was_just_written_is_found_by_meaning_at_once(filled: Memory) -> None:
+    """Written in Spanish, looked for in English a moment later: no word in common, no stored vector yet."""
+    filled.create_entities([{"name": "Toby", "entityType": "Pet",
+                             "observations": ["Mi perro se llama Toby y le encanta correr por la playa"]}])
+    results = filled.search_semantic("my dog who loves running on the beach", 3)
+    assert results[0]["name"] == "Toby" and results[0]["distance"] is not None
+    assert filled.vectors.count() == len(MEMORIES)  # embedded for this search; the indexer stores it
+
+
+def test_after_a_bulk_write_only_full_text_finds_the_unembedded(filled: Memory) -> None:
+    """More new entities than a search embeds on the fly: the search stays cheap and full text serves."""
+    filled.create_entities([{"name": "Toby", "entityType": "Pet",
+                             "observations": ["Mi perro se llama Toby y le encanta correr por la playa"]}])
+    filled.create_entities([{"name": f"Note {i}", "observations": [f"unrelated note number {i}"]}
+                            for i in range(FRESH_AT_MOST)])
+    assert "Toby" not in top(filled, "my dog who loves running on the beach", 5)
+    assert top(filled, "playa") == ["Toby"]  # its words still find it
+    filled.embed_pending()
+    assert top(filled, "my dog who loves running on the beach") == ["Toby"]
 
 
 def test_searches_record_access_and_cooccurrence(filled: Memory) -> None:

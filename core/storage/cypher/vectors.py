@@ -84,6 +84,13 @@ class CypherVectorStore:
             {"m": model_id, "n": limit})]
         return self._texts(self._db, ids)
 
+    def newest_pending(self, model_id: str, newest: int) -> list[int]:
+        """Among the ``newest`` entities, the ids of those lacking a current vector from ``model_id``."""
+        return [r[0] for r in self._db.read(
+            "MATCH (c:Counter {name: 'entity'}) MATCH (e:Entity) WHERE e.id > c.value - $n "
+            "AND (e.emb_model IS NULL OR e.emb_model <> $m) RETURN e.id ORDER BY e.id",
+            {"m": model_id, "n": newest})]
+
     def texts(self, ids: Sequence[int]) -> dict[int, str]:
         """The current embedding text of each of ``ids``."""
         return self._texts(self._db, ids)

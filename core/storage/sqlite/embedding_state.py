@@ -62,6 +62,15 @@ def pending_ids(conn: Connection, model_id: str, limit: int) -> list[int]:
         "WHERE s.entity_id IS NULL OR s.model_id != ? ORDER BY e.id LIMIT ?", (model_id, limit))]
 
 
+def newest_pending_ids(conn: Connection, model_id: str, newest: int) -> list[int]:
+    """Among the ``newest`` entities (highest ids), those with no vector from ``model_id`` for
+    their current text: what was just written. Reads ``newest`` rows, not the table."""
+    return [r[0] for r in conn.execute(
+        "SELECT e.id FROM (SELECT id FROM entities ORDER BY id DESC LIMIT ?) e "
+        "LEFT JOIN embedding_state s ON s.entity_id = e.id WHERE s.entity_id IS NULL OR s.model_id != ? "
+        "ORDER BY e.id", (newest, model_id))]
+
+
 def counts(conn: Connection, model_id: str) -> tuple[int, int]:
     """(embedded with ``model_id``, total entities)."""
     done = conn.execute("SELECT count(*) FROM embedding_state WHERE model_id = ?", (model_id,)).fetchone()[0]

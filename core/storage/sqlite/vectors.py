@@ -40,6 +40,11 @@ class SqliteVecStore:
             ids = embedding_state.pending_ids(conn, model_id, limit)
             return embedding_state.texts_for(conn, ids)
 
+    def newest_pending(self, model_id: str, newest: int) -> list[int]:
+        """Among the ``newest`` entities, the ids of those lacking a current vector from ``model_id``."""
+        with self.db.locked() as conn:
+            return embedding_state.newest_pending_ids(conn, model_id, newest)
+
     def store_embedded(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
         """Store vectors (id → (text hash, vector)) still matching the entity's text; count stored."""
         with self.db.locked() as conn:
