@@ -85,11 +85,11 @@ def test_failure_inside_the_store_rolls_back_the_whole_batch(seeded: Memory) -> 
     """A batch that passes validation but fails half-way in storage leaves no trace."""
     if seeded.graph.backend != "sqlite":
         pytest.skip("needs a way to make the store fail mid-batch")
-    conn = seeded.graph.db.conn
-    conn.execute(
-        "CREATE TEMP TRIGGER fail_on_poison BEFORE INSERT ON observations "
-        "WHEN NEW.content = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END"
-    )
+    with seeded.graph.db.locked() as conn:
+        conn.execute(
+            "CREATE TEMP TRIGGER fail_on_poison BEFORE INSERT ON observations "
+            "WHEN NEW.content = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END"
+        )
     before = seeded.read_graph().dump()
     log_before = len(seeded.history(limit=1000))
     with pytest.raises(Exception, match="poisoned"):

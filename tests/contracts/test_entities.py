@@ -203,9 +203,10 @@ def test_deep_health_check_finds_a_damaged_file(tmp_path) -> None:  # noqa: ANN0
         m.create_entities([{"name": f"E{i}", "observations": ["x" * 500]} for i in range(300)])
         assert m.health_check(deep=True)["quick_check"] == "ok"
         assert m.health_check()["quick_check"] == "not run"
-        m.graph.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        root = m.graph.db.conn.execute(
-            "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_observations_1'").fetchone()[0]
+        with m.graph.db.locked() as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            root = conn.execute(
+                "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_observations_1'").fetchone()[0]
     data = bytearray(db.read_bytes())
     page = 4096
     start = (root - 1) * page  # scribble over the header of one index page: the tables still open

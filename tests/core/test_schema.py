@@ -136,15 +136,17 @@ def test_mcp_memory_v2_database_is_migrated_in_place_with_a_backup(tmp_path: Pat
         # every entity is searchable again, by substring and by word, accents folded
         assert [e.name for e in mem.search_nodes("cancion").entities] == ["Sesión 12"]
         assert [s.node.name for s in mem.fulltext_search("dimensiones")] == ["mcp-memory"]
-        conn = mem.graph.db.conn
-        assert conn.execute("SELECT entity_id, access_count, last_access FROM entity_access "
-                            "ORDER BY entity_id").fetchall() == [
-            (1, 7, "2025-04-01T09:00:00.000Z"), (2, 3, "2025-04-02T09:00:00.000Z")]
-        assert conn.execute("SELECT entity_a_id, entity_b_id, co_count FROM co_occurrences "
-                            "ORDER BY 1, 2").fetchall() == [(1, 2, 4), (2, 3, 1)]
+        # Raw SQL holds the store's lock, as the store does: the integrity check's daily backup may be
+        # using the same connection on its thread.
+        with mem.graph.db.locked() as conn:
+            assert conn.execute("SELECT entity_id, access_count, last_access FROM entity_access "
+                                "ORDER BY entity_id").fetchall() == [
+                (1, 7, "2025-04-01T09:00:00.000Z"), (2, 3, "2025-04-02T09:00:00.000Z")]
+            assert conn.execute("SELECT entity_a_id, entity_b_id, co_count FROM co_occurrences "
+                                "ORDER BY 1, 2").fetchall() == [(1, 2, 4), (2, 3, 1)]
+            assert conn.execute("SELECT value FROM db_metadata WHERE key='embedding_model'").fetchone() == (
+                "multilingual-e5-small",)
         assert mem.vectors.count() == 1
-        assert conn.execute("SELECT value FROM db_metadata WHERE key='embedding_model'").fetchone() == (
-            "multilingual-e5-small",)
         # and it works as a Hipocampo database from now on
         mem.add_observations([{"entityName": "SQLite", "contents": ["FTS5 too"]}])
         mem.delete_entities(["mcp-memory"])
@@ -207,8 +209,10 @@ def test_version_1_database_is_upgraded_and_searchable(tmp_path: Path) -> None:
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     with Memory.open(path) as mem:
-        assert mem.graph.db.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        with mem.graph.db.locked() as conn:
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert [e.name for e in mem.search_nodes("cancion").entities] == ["Canción"]
         assert [e.name for e in mem.search_nodes("en avila").entities] == ["Canción"]
         assert [e.name for e in mem.search_nodes("tra").entities] == ["Otra"]
-        assert mem.graph.db.conn.execute("SELECT count(*) FROM entity_folded").fetchone()[0] == 2
+        with mem.graph.db.locked() as conn:
+            assert conn.execute("SELECT count(*) FROM entity_folded").fetchone()[0] == 2

@@ -92,10 +92,11 @@ def test_searches_record_access_and_cooccurrence(filled: Memory) -> None:
     stats = filled.graph.limbic_stats([filled.get_node(n).id for n in ("Proyecto Atlas",)])
     (count, _), = stats["access"].values()
     assert count == 1
-    conn = filled.graph.db.conn
-    assert conn.execute("SELECT count(*) FROM co_occurrences").fetchone()[0] == 1
+    with filled.graph.db.locked() as conn:
+        assert conn.execute("SELECT count(*) FROM co_occurrences").fetchone()[0] == 1
     assert filled.search_vectors("database", 2)  # measuring paths record nothing
-    assert conn.execute("SELECT sum(access_count) FROM entity_access").fetchone()[0] == 2
+    with filled.graph.db.locked() as conn:
+        assert conn.execute("SELECT sum(access_count) FROM entity_access").fetchone()[0] == 2
 
 
 def test_limbic_feedback_cannot_lock_in_a_frequent_result(filled: Memory) -> None:
