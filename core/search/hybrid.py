@@ -141,14 +141,7 @@ class HybridSearcher:
         due = self.vectors.newest_pending(self.provider.model_id, FRESH_WINDOW)
         if not due or len(due) > FRESH_AT_MOST:
             return knn
-        texts = self.vectors.texts(due)
-        ids = [i for i in due if i in texts]
-        try:
-            vectors = self.provider.embed_documents([texts[i] for i in ids])
-        except EmbeddingError as exc:
-            log.warning("Could not embed the newest entities: %s", exc)
-            return knn
-        fresh = {eid: float(1.0 - (vector @ qv)) for eid, vector in zip(ids, vectors, strict=True)}
+        fresh = self._distances_now(qv, due)
         # An edited entity's stored vector is its old text's: the fresh distance replaces it.
         merged = [(eid, dist) for eid, dist in knn if eid not in fresh] + list(fresh.items())
         return sorted(merged, key=lambda pair: pair[1])
@@ -159,18 +152,23 @@ class HybridSearcher:
         waiting = sorted(waiting, key=lambda c: c.text_rank or 0)[:EMBED_ON_THE_FLY]
         if not waiting:
             return
-        texts = self.vectors.texts([c.id for c in waiting])
-        ids = [c.id for c in waiting if c.id in texts]
+        by_id = {c.id: c for c in waiting}
+        for eid, distance in self._distances_now(qv, list(by_id)).items():
+            by_id[eid].distance = distance
+
+    def _distances_now(self, qv: np.ndarray, ids: list[int]) -> dict[int, float]:
+        """The distance to ``qv`` of each of ``ids``, embedded now from its current text (none for
+        entities gone meanwhile, or when the model fails: those keep no distance)."""
+        texts = self.vectors.texts(ids)
+        ids = [i for i in ids if i in texts]
         if not ids:
-            return
+            return {}
         try:
             vectors = self.provider.embed_documents([texts[i] for i in ids])
         except EmbeddingError as exc:
-            log.warning("Could not embed unindexed candidates: %s", exc)
-            return
-        by_id = {c.id: c for c in waiting}
-        for eid, vector in zip(ids, vectors, strict=True):
-            by_id[eid].distance = float(1.0 - (vector @ qv))
+            log.warning("Could not embed entities for this search: %s", exc)
+            return {}
+        return {eid: float(1.0 - (vector @ qv)) for eid, vector in zip(ids, vectors, strict=True)}
 
     @staticmethod
     def _result(node: Node, score: float, relevance: float, c: _Candidate, factors: Any) -> dict[str, Any]:

@@ -79,11 +79,11 @@ class GraphReads:
 
     def open_nodes(self, names: Sequence[str]) -> KnowledgeGraph:
         """The named entities (unknown names ignored) and the relations touching them."""
-        with self.db.locked() as conn:
-            found = reads.ids_by_name(conn, names)
-            ids = [found[n] for n in dict.fromkeys(names) if n in found]
-            return KnowledgeGraph(entities=reads.entities(conn, ids),
-                                  relations=reads.relations_touching(conn, ids))
+        found = self.open_nodes_dump(names)  # one way to read them; models made from its dicts
+        return KnowledgeGraph(
+            entities=[Entity.model_construct(**e) for e in found["entities"]],
+            relations=[reads.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]],
+        )
 
     def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
         """``open_nodes(...).dump()``, built as plain dicts (what the MCP tool sends)."""
