@@ -19,6 +19,7 @@ from core import __version__
 from core.clients import CLIENTS
 from core.errors import HipocampoError, InvalidInput, NotFound
 from core.memory import Memory
+from core.search.hybrid import FRESH_AT_MOST
 from core.settings import Settings
 
 
@@ -213,9 +214,9 @@ def _say_pending(status: dict[str, Any], *, after_import: bool = False) -> None:
         print(f"{pending:,} entities still need embedding for search by meaning; the MCP server, the app "
               "or `hipocampo reindex` will do it.", file=sys.stderr)
     else:
-        print(f"hipocampo: {pending:,} of {status['entities']:,} entities are not embedded yet: they are "
-              "found by full text only until the server, the app or `hipocampo reindex` embeds them.",
-              file=sys.stderr)
+        print(f"hipocampo: {pending:,} of {status['entities']:,} entities are not embedded yet: a search embeds "
+              f"up to {FRESH_AT_MOST} of the newest itself; the others are found by full text only until the "
+              "server, the app or `hipocampo reindex` embeds them.", file=sys.stderr)
 
 
 def _quiet(done: int, total: int) -> None:
