@@ -122,3 +122,30 @@ def test_search_follows_every_kind_of_write(mem: Memory) -> None:
     mem.delete_entities(["Ana"])
     assert mem.search_nodes("piano").entities == []
     assert mem.search_nodes_dump("an") == {"entities": [], "relations": []}
+
+
+_ROUND_TRIPS = iter(range(10**9))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.text(min_size=1, max_size=30).filter(lambda s: s.strip() and "\x00" not in s),
+                      min_size=2, max_size=5, unique=True))
+def test_answers_give_back_every_character_in_order(mem: Memory, texts: list[str]) -> None:
+    """What search_nodes and open_nodes answer is what was written, character for character, with the
+    observations in the order they were added (not sorted), and the relations oldest first."""
+    n = next(_ROUND_TRIPS)
+    name, other = f"rt{n} \"quoted\" \\ back", f"rt{n} other"
+    observations = sorted(texts, reverse=True)  # any order but the stored index's
+    mem.create_entities([{"name": name, "entityType": 'T"y\npe', "observations": observations},
+                         {"name": other, "entityType": "T", "observations": [texts[0]]}])
+    mem.create_relations([{"from": other, "to": name, "relationType": texts[1]},
+                          {"from": name, "to": other, "relationType": texts[0]}])
+    expected = {
+        "entities": [{"name": name, "entityType": 'T"y\npe', "observations": observations},
+                     {"name": other, "entityType": "T", "observations": [texts[0]]}],
+        "relations": [{"from": other, "to": name, "relationType": texts[1]},
+                      {"from": name, "to": other, "relationType": texts[0]}],
+    }
+    assert mem.search_nodes_dump(f"rt{n} ") == expected
+    assert mem.open_nodes_dump([name, other]) == expected
+    assert mem.open_nodes_dump([other, name])["entities"] == expected["entities"][::-1]

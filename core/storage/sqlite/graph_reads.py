@@ -90,7 +90,7 @@ class GraphReads:
         with self.db.locked() as conn:
             found = reads.ids_by_name(conn, names)
             ids = [found[n] for n in dict.fromkeys(names) if n in found]
-            return {"entities": reads.entity_dicts(conn, ids), "relations": reads.relation_dicts_touching(conn, ids)}
+            return reads.answer_for_ids(conn, ids)
 
     def get_node(self, name: str) -> Node | None:
         """The node called ``name``, archived or not; ``None`` if there is none."""

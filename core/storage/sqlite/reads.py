@@ -125,29 +125,32 @@ def relations_from(conn: Connection, ids: Sequence[int]) -> list[Relation]:
     return [r for _, r in sorted(out, key=lambda p: p[0])]
 
 
-def entity_dicts(conn: Connection, ids: Sequence[int]) -> list[dict[str, Any]]:
-    """Official-shape entities for ``ids`` as plain dicts, in the order given (no models: a broad
-    search returns thousands)."""
-    rows: dict[int, dict[str, Any]] = {}
-    for chunk in id_chunks(ids):
-        rows.update((eid, {"name": name, "entityType": etype, "observations": []}) for eid, name, etype in
-                    conn.execute(f"SELECT id, name, entity_type FROM entities WHERE id IN ({IDS})", (chunk,)))
-        for eid, content in conn.execute(
-            f"SELECT entity_id, content FROM observations WHERE entity_id IN ({IDS}) ORDER BY id", (chunk,)
-        ):
-            rows[eid]["observations"].append(content)
-    return [row for i in ids if (row := rows.get(i)) is not None]
+# The official JSON shape, written by SQLite itself: a broad search answers thousands of entities
+# and relations, and every row handed to Python costs ~0.5 µs before a dict is made of it. One JSON
+# text per list, parsed by ``json.loads`` in C, took the core's broad search_nodes at 10k (1,930
+# entities, 7,009 relations) from 29.3–30.8 to 25.7–27.0 ms. ``hits`` holds the entity ids in answer order,
+# and CROSS JOIN keeps that order (it makes ``hits`` SQLite's outer loop).
+_ANSWER = """
+WITH hits(id) AS MATERIALIZED (SELECT value FROM json_each(:ids) ORDER BY key)
+SELECT
+ (SELECT json_group_array(json_object('name', e.name, 'entityType', e.entity_type, 'observations',
+           (SELECT json_group_array(o.content ORDER BY o.id) FROM observations o WHERE o.entity_id = e.id)))
+    FROM hits h CROSS JOIN entities e ON e.id = h.id),
+ (SELECT json_group_array(json_object('from', f.name, 'to', t.name, 'relationType', r.relation_type))
+    FROM (SELECT id FROM relations WHERE from_entity IN hits
+          UNION SELECT id FROM relations WHERE to_entity IN hits ORDER BY 1) k
+    CROSS JOIN relations r ON r.id = k.id
+    JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity
+   WHERE r.ended_at IS NULL)
+"""
 
 
-def relation_dicts_touching(conn: Connection, ids: Sequence[int]) -> list[dict[str, str]]:
-    """Current relations with either end in ``ids`` as plain dicts, oldest first, each once."""
-    found: dict[int, dict[str, str]] = {}
-    for chunk in id_chunks(ids):
-        found.update((rid, {"from": src, "to": dst, "relationType": rtype}) for rid, src, dst, rtype in conn.execute(
-            f"{_REL_SELECT} WHERE r.id IN (SELECT id FROM relations WHERE from_entity IN ({IDS}) "
-            f"UNION SELECT id FROM relations WHERE to_entity IN ({IDS})) AND r.ended_at IS NULL ORDER BY r.id",
-            (chunk, chunk)))
-    return list(found.values()) if len(ids) <= _CHUNK else [found[k] for k in sorted(found)]
+def answer_for_ids(conn: Connection, ids: Sequence[int]) -> dict[str, list[dict[str, Any]]]:
+    """``{"entities", "relations"}`` as the official server answers: the entities ``ids`` in that
+    order (unknown ids skipped), and every current relation with either end among them, oldest
+    first, each once."""
+    entities, relations = conn.execute(_ANSWER, {"ids": json.dumps(list(ids))}).fetchone()
+    return {"entities": json.loads(entities), "relations": json.loads(relations)}
 
 
 def whole_graph(conn: Connection) -> dict[str, list[dict[str, Any]]]:
