@@ -140,7 +140,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     import anyio
 
     from core.io.official_sync import open_with_official_file
-    from core.server.http import print_ready, refuse_second_hub, serve_http
+    from core.server.http import refuse_second_hub, serve_http
     from core.server.state import start_background
 
     refuse_second_hub()  # before loading the model
@@ -150,7 +150,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         if sync is not None:
             sync.start()
         try:
-            anyio.run(lambda: serve_http(memory, port=args.port, on_ready=print_ready))
+            anyio.run(lambda: serve_http(memory, port=args.port, on_ready=_ready_and_settled))
         except OSError as exc:  # the port is taken, or not ours to bind
             print(
                 f"hipocampo: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr
@@ -163,6 +163,15 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 # -- import / export --------------------------------------------------------------------------
+
+
+def _ready_and_settled(info: dict[str, Any]) -> None:
+    """The hub accepts connections: say so, then freeze what it was loaded with (``settle_heap``)."""
+    from core.processes import settle_heap
+    from core.server.http import print_ready
+
+    print_ready(info)
+    settle_heap()
 
 
 def cmd_import(args: argparse.Namespace) -> int:

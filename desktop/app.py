@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import logging
 import signal
 import sys
@@ -22,6 +21,7 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, Qt,
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
 
 from core import __version__
+from core.processes import settle_heap
 from core.settings import Settings
 from desktop.resources import app_icon, resource
 from desktop.single_instance import InstanceServer, endpoint_file, send_to_running, server_name
@@ -181,7 +181,7 @@ class HipocampoApp(QObject):
             self.hub.start()
         self._clients_timer.start()
         memory.start_background()
-        gc.freeze()  # the modules and widgets live as long as the app: full collections need not walk them
+        settle_heap()  # the modules and widgets live as long as the app: full collections need not walk them
         self.ready.emit()
         if self._pending_imports:
             paths, self._pending_imports = self._pending_imports, []

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from core.embeddings.indexer import release_all_leases
 from core.errors import HipocampoError
 from core.io.official_sync import dropin_settings
+from core.processes import settle_heap
 from core.server.endpoint import live_hub
 from core.server.front import Front, pipes_usable, take_stdio
 from core.settings import Settings
@@ -78,8 +79,10 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
             start_background(memory)
             if sync is not None:
                 sync.start()
+            server = build_server(memory)
+            settle_heap()
             try:
-                anyio.run(serve_stdio, build_server(memory), settings.max_request_bytes, front)
+                anyio.run(serve_stdio, server, settings.max_request_bytes, front)
             finally:
                 if sync is not None:
                     sync.stop()
