@@ -286,14 +286,21 @@ def ratios(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_results(text: str) -> None:
+def write_results(run: str) -> None:
+    """Put this run in ``RESULTS.md`` as the first subsection of its section: earlier runs, the paired
+    runs and the notes written by hand below it are kept."""
     whole = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
     start = whole.find(HEADING)
     if start < 0:
-        RESULTS.write_text(whole.rstrip() + "\n\n" + text + "\n", encoding="utf-8")
+        RESULTS.write_text(whole.rstrip() + "\n\n" + HEADING + " (`bench/mcp_busy_bench.py`)\n\n" + run + "\n",
+                           encoding="utf-8")
         return
     end = whole.find("\n## ", start + 1)
-    RESULTS.write_text(whole[:start] + text + "\n" + (whole[end:] if end >= 0 else ""), encoding="utf-8")
+    end = len(whole) if end < 0 else end
+    first = whole.find("\n### ", start, end)
+    at = first + 1 if first >= 0 else end
+    RESULTS.write_text(whole[:at].rstrip("\n") + "\n\n" + run + "\n\n" + whole[at:].lstrip("\n"),
+                       encoding="utf-8")
 
 
 def main() -> int:
@@ -323,9 +330,8 @@ def main() -> int:
     moved, seconds, done, total = out.get("catch_up", (0, 0.0, 0, 0))
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip() or "?"
     text = "\n".join([
-        f"{HEADING}\n",
-        f"`.venv/bin/python bench/mcp_busy_bench.py {' '.join(sys.argv[1:])}`".rstrip() + " — "
-        + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()) + "\n",
+        f"### Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n",
+        f"`.venv/bin/python bench/mcp_busy_bench.py {' '.join(sys.argv[1:])}`".rstrip() + "\n",
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"node {node}, official server {official_version()}; load average {load_start:.1f} at the start and "
         f"{load_end:.1f} at the end (other jobs shared the cores). The broad query \"{broad}\" is a substring of "
