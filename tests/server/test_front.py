@@ -211,8 +211,8 @@ async def test_the_sdk_takes_over_knowing_the_client(tmp_path: Path, wire: Wire)
 @pytest.mark.anyio
 async def test_an_answer_is_let_go_once_written(wire: Wire) -> None:
     """The writer frees an answer once the client has it, not when the next message comes: a broad
-    search's answer is ~70k objects, and freeing them at the start of the next
-    call made that call ~1.5 ms slower."""
+    search's answer is ~70k objects, and freeing them at the start of the next call made that call
+    ~1.6 ms slower."""
     payload = [{"name": f"E{i}", "observations": ["x"]} for i in range(1000)]
     held = sys.getrefcount(payload)
     async with pipe_stdio(wire=(wire.server_in, wire.server_out)) as (_read_stream, write_stream):
