@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -124,7 +126,7 @@ def test_search_follows_every_kind_of_write(mem: Memory) -> None:
     assert mem.search_nodes_dump("an") == {"entities": [], "relations": []}
 
 
-_ROUND_TRIPS = iter(range(10**9))
+_ROUND_TRIPS = itertools.count()
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
