@@ -3,7 +3,9 @@
 Each list fetches 3×limit candidates. Relevance — cosine similarity to the query, lifted a little
 when full text also ranks them (RRF, k = 60) — picks the ``limit`` results; the bounded limbic
 lift (``core.search.limbic``) then re-orders near-equals among them. Entities not embedded yet are still found by full
-text. After each search the top results' access counts and co-occurrences are recorded.
+text. An entity whose name is the query (case, accents and spaces around it aside) comes first,
+whatever the model says of its near namesakes. After each search the top results' access counts and
+co-occurrences are recorded.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import EmbeddingError
 from core.model import Node
 from core.protocols import EmbeddingProvider, GraphStore, VectorStore
+from core.search.folding import fold
 from core.search.limbic import limbic_factors
 
 if TYPE_CHECKING:  # numpy loads with the first query vector, not with the server
@@ -81,6 +84,7 @@ class HybridSearcher:
         """Top ``limit`` entities for ``query``; the ``use_*`` switches exist to measure each part."""
         k = CANDIDATES_PER_LIMIT * limit
         candidates: dict[int, _Candidate] = {}
+        names: dict[int, str] = {}  # each candidate's name, to find the one the query names
         qv = self.query_vector(query) if use_vectors else None
         if qv is not None:
             # Filters apply after KNN: ask for more when filtering by type (archived ones are few).
@@ -95,12 +99,15 @@ class HybridSearcher:
                     continue
                 rank += 1
                 candidates[eid] = _Candidate(eid, vector_rank=rank, distance=dist)
+                names[eid] = node.name
                 if rank >= k:
                     break
         if use_text:
             hits = self.graph.fulltext_search(query, limit=k, label=entity_type, include_archived=include_archived)
             for rank, hit in enumerate(hits, start=1):
                 candidates.setdefault(hit.node.id, _Candidate(hit.node.id)).text_rank = rank
+                names[hit.node.id] = hit.node.name
+        named = self._named(query, names, candidates, entity_type, include_archived)
         if not candidates:
             return []
         if qv is not None:  # full-text-only candidates that have a vector get a real distance
@@ -120,12 +127,12 @@ class HybridSearcher:
 
         # Relevance alone decides which entities make the cut; the limbic lift only re-orders
         # them among themselves, so frequent recall can never push a more relevant memory out.
-        chosen = sorted(candidates.values(), key=lambda c: (-relevance(c), c.id))[:limit]
+        chosen = sorted(candidates.values(), key=lambda c: (c.id not in named, -relevance(c), c.id))[:limit]
         ids = [c.id for c in chosen]
         factors = limbic_factors(ids, self.graph.limbic_stats(ids), self._clock()) if use_limbic else {}
         scored = sorted(
             ((relevance(c) + (factors[c.id].lift if use_limbic else 0.0), relevance(c), c) for c in chosen),
-            key=lambda t: (-t[0], t[2].id),
+            key=lambda t: (t[2].id not in named, -t[0], t[2].id),
         )
         nodes = {n.id: n for n in self.graph.nodes_by_id([c.id for _, _, c in scored])}
         results = [self._result(nodes[c.id], score, rel, c, factors.get(c.id))
@@ -134,6 +141,24 @@ class HybridSearcher:
             # What was returned: an entity deleted meanwhile (by another client) is no recall
             self.graph.record_access([c.id for _, _, c in scored if c.id in nodes][:RECORD_TOP])
         return results
+
+    def _named(self, query: str, names: dict[int, str], candidates: dict[int, _Candidate],
+               entity_type: str | None, include_archived: bool) -> set[int]:
+        """The candidates whose name is ``query`` (case, accents and spaces around it aside), and the
+        entity with exactly that name when neither list brought it (added to ``candidates``)."""
+        wanted = query.strip()
+        folded = fold(wanted)
+        if not folded:
+            return set()
+        named = {eid for eid, name in names.items() if fold(name.strip()) == folded}
+        exact = self.graph.ids_for([wanted]).get(wanted)
+        if exact is not None and exact not in candidates:
+            node = next(iter(self.graph.nodes_by_id([exact])), None)
+            if node is not None and (not entity_type or node.label == entity_type) and (
+                    include_archived or not node.archived_at):
+                candidates[exact] = _Candidate(exact)
+                named.add(exact)
+        return named
 
     def _with_fresh(self, qv: np.ndarray, knn: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """``knn`` with the few newest entities that have no vector yet, at their real distance

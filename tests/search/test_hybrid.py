@@ -131,3 +131,37 @@ def test_bad_arguments(filled: Memory) -> None:
         filled.search_semantic("x", 0)
     with pytest.raises(InvalidInput):
         filled.search_semantic("x", 101)
+
+
+NAMESAKES = [{"name": f"Daniel Moreno {i:06d}", "entityType": "Person",
+              "observations": [f"Works on the billing project, team {i % 3}", "Lives in Madrid"]} for i in range(1, 13)]
+
+
+def test_an_entity_named_by_the_query_comes_first(semantic: Memory) -> None:
+    """Near namesakes are equally close to the model; the one whose name was typed is what was meant."""
+    semantic.create_entities(NAMESAKES)
+    semantic.embed_pending()
+    for i in range(1, 13):
+        name = f"Daniel Moreno {i:06d}"
+        results = semantic.search_semantic(name, 5)
+        assert results[0]["name"] == name, [r["name"] for r in results]
+        assert results[0]["score"] == pytest.approx(max(r["score"] for r in results), abs=0.05)  # honest scores
+    assert top(semantic, "  daniel MORENO 000007 ") == ["Daniel Moreno 000007"]  # case and spaces aside
+    namesake = semantic.get_node("Daniel Moreno 000008")
+    assert namesake is not None
+    for _ in range(30):  # frequent recall of a namesake cannot push the named one down
+        semantic.graph.record_access([namesake.id])
+    assert top(semantic, "Daniel Moreno 000007", 3)[0] == "Daniel Moreno 000007"
+    assert top(semantic, "Daniel Moreno 000007", 3, entity_type="Place") == []  # filters still apply
+
+
+def test_an_entity_named_by_the_query_is_found_when_neither_list_has_it(semantic: Memory) -> None:
+    """Not embedded yet (too many pending to embed with the query) and no word full text could match."""
+    semantic.create_entities(NAMESAKES)
+    semantic.embed_pending()
+    semantic.create_entities([{"name": "🦊", "entityType": "Pet", "observations": ["the fox emoji the kids use"]}]
+                             + [{"name": f"Pending {i}", "observations": ["imported"]} for i in range(FRESH_AT_MOST)])
+    assert top(semantic, "🦊", 1) == ["🦊"]
+    semantic.archive_node("🦊")
+    assert "🦊" not in top(semantic, "🦊", 3)
+    assert top(semantic, "🦊", 3, include_archived=True)[0] == "🦊"
