@@ -7,7 +7,10 @@ Four servers, one after the other, each started fresh over stdio and driven by t
 Python SDK client: the official ``@modelcontextprotocol/server-memory`` (node, see
 ``bench/official_server.py``); Hipocampo with ``HIPOCAMPO_EMBEDDINGS=none``; Hipocampo with the
 local model while its embedder catches up right after the load ("catching up"); and the same
-server once every entity has its vector ("idle"). Calls are ``--think`` seconds apart, as an
+server once every entity has its vector ("idle"). A fifth, "no work", answers every call with the
+answer Hipocampo gave to its first call of that kind, from memory and without the MCP SDK: its
+times are this client's own share of every call, and official ÷ "no work" is the highest ratio any
+server could show in the run. Calls are ``--think`` seconds apart, as an
 assistant's are, so a catching-up embedder runs between them. Each loads ``--entities`` entities of
 ``bench/corpus.py`` and twice as many relations through ``create_entities`` (batches of 500) and
 ``create_relations`` (batches of 1,000), then runs the same calls; median and p95 ms per call are
@@ -17,6 +20,7 @@ printed. Start-up is spawn → first ``tools/list``, on the loaded memory, media
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
@@ -41,9 +45,10 @@ from bench.official_server import official_command, official_version  # noqa: E4
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
 HEADING = "## A memory in use: loading through MCP, then calls while the embedder catches up"
-COLUMNS = ("official", "catching up", "idle", "none")
+COLUMNS = ("official", "catching up", "idle", "none", "no work")
 TITLES = {"official": "official server", "catching up": "Hipocampo, embedder catching up",
-          "idle": "Hipocampo, embedder idle", "none": "Hipocampo, `HIPOCAMPO_EMBEDDINGS=none`"}
+          "idle": "Hipocampo, embedder idle", "none": "Hipocampo, `HIPOCAMPO_EMBEDDINGS=none`",
+          "no work": "a server that does no work"}
 
 
 def pick_broad_word(entities: list[dict[str, Any]], share: float = 0.2) -> tuple[str, int]:
@@ -85,10 +90,12 @@ def p95(values: list[float]) -> float:
 
 
 async def run_calls(
-    client: Client, plan: Calls, repeat: int, slow_repeat: int, think: float
+    client: Client, plan: Calls, repeat: int, slow_repeat: int, think: float,
+    record: dict[str, Any] | None = None,
 ) -> dict[str, list[float]]:
     """Each call ``repeat`` times (read_graph ``slow_repeat``), ``think`` seconds apart, as an
-    assistant calls tools between turns (the embedder may run in those gaps)."""
+    assistant calls tools between turns (the embedder may run in those gaps). ``record`` gets the
+    first answer to each label, as JSON."""
     samples: dict[str, list[float]] = {label: [] for label, _, _ in plan}
     for k in range(repeat):
         for label, tool, args in plan:
@@ -100,8 +107,43 @@ async def run_calls(
             samples[label].append((time.perf_counter() - start) * 1000)
             if result.is_error:
                 raise RuntimeError(f"{label} failed: {result.content[0].text}")  # type: ignore[union-attr]
+            if record is not None:
+                record.setdefault(label, result.model_dump(by_alias=True, exclude_none=True, mode="json"))
             del result  # freed here, not inside the next call's timing (a broad answer takes ms)
     return samples
+
+
+def canned_key(tool: str, arguments: dict[str, Any], broad: str) -> str:
+    """Which recorded answer a call gets from the no-work server: one per tool, the broad search apart."""
+    return f"{tool} (broad)" if tool == "search_nodes" and arguments.get("query") == broad else tool
+
+
+def write_canned(path: Path, plan: Calls, broad: str, record: dict[str, Any]) -> None:
+    """What ``serve_canned`` answers: each label's recorded answer under its ``canned_key``."""
+    answers = {canned_key(tool, make(0), broad): record[label] for label, tool, make in plan}
+    path.write_text(json.dumps({"broad": broad, "answers": answers}, ensure_ascii=False), encoding="utf-8")
+
+
+def serve_canned(path: Path) -> None:
+    """``--serve-canned FILE``: an MCP server on stdio that does no work. The handshake is answered as
+    Hipocampo's stdio server answers it before the SDK loads (``core/server/front.py``, from a thread,
+    with the standard library only), and every tools/call with the recorded answer for its kind."""
+    from core.server.front import Front
+    from core.server.front_answers import ANSWERS
+
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    broad = recorded["broad"]
+    answers = {**ANSWERS, **{f"call {key}": ',"result":' + json.dumps(value, ensure_ascii=False) + "}"
+                             for key, value in recorded["answers"].items()}}
+
+    class Canned(Front):
+        def _key(self, method: Any, params: Any) -> str | None:
+            if method != "tools/call":
+                return super()._key(method, params)
+            return f"call {canned_key(params['name'], params.get('arguments') or {}, broad)}"
+
+    front = Canned((sys.stdin.fileno(), sys.stdout.fileno()), answers).start()
+    front._thread.join()  # until the client closes stdin (or sends a call nothing was recorded for)
 
 
 async def load(client: Client, entities: list[dict[str, Any]], relations: list[dict[str, str]]) -> float:
@@ -170,13 +212,26 @@ async def bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
 
     none_db = workdir / "none.db"
 
+    record: dict[str, Any] = {}
+
     async def plain(client: Client) -> None:
         out["load"]["none"] = await load(client, entities, relations)
         log(f"none: loaded in {out['load']['none']:.1f} s")
-        out["samples"]["none"] = await run_calls(client, plan, args.repeat, args.slow_repeat, args.think)
+        out["samples"]["none"] = await run_calls(client, plan, args.repeat, args.slow_repeat, args.think, record)
 
     await session(hipocampo(none_db, "none"), errlog, plain)
     out["startup"]["none"] = await startup(hipocampo(none_db, "none"), errlog)
+
+    canned = workdir / "canned.json"
+    write_canned(canned, plan, broad, record)
+    record.clear()  # the recorded read_graph is megabytes
+    no_work = StdioServerParameters(command=sys.executable, args=[str(Path(__file__).resolve()), "--serve-canned",
+                                                                  str(canned)], cwd=str(ROOT))
+
+    async def floor(client: Client) -> None:
+        out["samples"]["no work"] = await run_calls(client, plan, args.repeat, args.slow_repeat, args.think)
+
+    await session(no_work, errlog, floor)  # its start-up is this file's imports: not measured
 
     onnx_db = workdir / "onnx.db"
 
@@ -266,10 +321,11 @@ def table(out: dict[str, Any], n: int) -> str:
     for label in next(iter(out["samples"].values())):
         lines.append(f"| {label} | " + " | ".join(cell(out["samples"][c].get(label)) for c in cols) + " |")
     lines.append(f"| load {n:,} entities + {2 * n:,} relations in batches, s | "
-                 + " | ".join(f"{out['load'][c]:.1f}" if c in out["load"] else "(same load)" for c in cols) + " |")
+                 + " | ".join(f"{out['load'][c]:.1f}" if c in out["load"] else "(same load)" if c == "idle" else "–"
+                              for c in cols) + " |")
     lines.append("| process start → first tools/list, s: median (min–max of 5) | " + " | ".join(
         f"{statistics.median(out['startup'][c]):.2f} ({min(out['startup'][c]):.2f}–{max(out['startup'][c]):.2f})"
-        if c in out["startup"] else "(same server)" for c in cols) + " |")
+        if c in out["startup"] else "(same server)" if c == "catching up" else "–" for c in cols) + " |")
     return "\n".join(lines)
 
 
@@ -277,11 +333,13 @@ def ratios(out: dict[str, Any]) -> str:
     if "official" not in out["samples"]:
         return ""
     lines = ["| tool | official ÷ Hipocampo (catching up) | official ÷ Hipocampo (idle) "
-             "| catching up ÷ none (median, p95) |", "|---|---|---|---|"]
+             "| official ÷ no work: the most any server could show | catching up ÷ none (median, p95) |",
+             "|---|---|---|---|---|"]
     for label, off in out["samples"]["official"].items():
-        busy, idle, none = (out["samples"][c][label] for c in ("catching up", "idle", "none"))
+        busy, idle, none, floor = (out["samples"][c][label] for c in ("catching up", "idle", "none", "no work"))
         lines.append(f"| {label} | {statistics.median(off) / statistics.median(busy):.1f}× "
                      f"| {statistics.median(off) / statistics.median(idle):.1f}× "
+                     f"| {statistics.median(off) / statistics.median(floor):.1f}× "
                      f"| {statistics.median(busy) / statistics.median(none):.2f}, {p95(busy) / p95(none):.2f} |")
     return "\n".join(lines)
 
@@ -314,7 +372,11 @@ def main() -> int:
     parser.add_argument("--no-write", action="store_true", help="do not update bench/RESULTS.md")
     parser.add_argument("--paired", action="store_true",
                         help="only embeddings off against catching up, both servers up and called in turn; prints only")
+    parser.add_argument("--serve-canned", type=Path, help=argparse.SUPPRESS)  # the no-work server's process
     args = parser.parse_args()
+    if args.serve_canned is not None:
+        serve_canned(args.serve_canned)
+        return 0
     if args.paired:
         with tempfile.TemporaryDirectory(prefix="hipocampo-busy-") as tmp:
             load_start = os.getloadavg()[0]
