@@ -62,6 +62,7 @@ class GraphPane(QWidget):
         self.legend = GraphLegend(self.view)
         self.legend.type_clicked.connect(self.on_legend_type_clicked)
         self.legend.hide()
+        self.view.overlays.append(self.legend)
 
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)

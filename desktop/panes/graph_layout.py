@@ -22,6 +22,10 @@ Point = tuple[float, float]
 UNIT = 40.0  # scene units per igraph layout unit: room between discs even round a busy hub
 _GRID_FROM = 1000  # igraph's own threshold for its faster grid-based repulsion
 SPACING = 42.0  # scene units from a node to its nearest neighbour, typically
+# A few nodes (one entity and its neighbours) spread further apart, up to SPREAD_AT_MOST × SPACING,
+# so the view has room for every name (labels are ~100 px wide; a crowd is labelled selectively).
+SPREAD_BELOW = 60
+SPREAD_AT_MOST = 2.2
 LONER_GAP = 56.0  # scene units between nodes that have no relation on screen
 
 
@@ -40,6 +44,7 @@ def force_layout(
     if not names:
         return {}
     known = known or {}
+    spacing = SPACING * min(SPREAD_AT_MOST, max(1.0, math.sqrt(SPREAD_BELOW / len(names))))
     positions: dict[str, Point] = {}
     fresh: list[dict[str, Point]] = []
     loners: list[str] = []
@@ -47,9 +52,9 @@ def force_layout(
         if len(part) == 1:
             loners.append(part[0])
         elif any(n in known for n in part):  # already on screen: settles where it is
-            positions.update(_force(part, edges, known, pin_known, seed))
+            positions.update(_force(part, edges, known, pin_known, seed, spacing))
         else:
-            fresh.append(_force(part, edges, {}, False, seed))
+            fresh.append(_force(part, edges, {}, False, seed, spacing))
     # Each new group of related nodes is laid out on its own and packed beside the others: one
     # force layout over all of them pushes small groups far out and shrinks the picture.
     if fresh and not positions:
@@ -115,7 +120,7 @@ def _rows(names: Sequence[str], placed: Sequence[Point]) -> dict[str, Point]:
 
 
 def _force(names: Sequence[str], edges: Sequence[tuple[str, str]], known: Mapping[str, Point],
-           pin_known: bool, seed: int) -> dict[str, Point]:
+           pin_known: bool, seed: int, spacing: float = SPACING) -> dict[str, Point]:
     """Fruchterman–Reingold over ``names`` (each has a relation among them)."""
     index = {name: i for i, name in enumerate(names)}
     pairs = sorted({(min(a, b), max(a, b)) for a, b in ((index.get(s), index.get(t)) for s, t in edges)
@@ -143,9 +148,9 @@ def _force(names: Sequence[str], edges: Sequence[tuple[str, str]], known: Mappin
         scaled = coords * UNIT
     else:
         # FR's own scale depends on the graph (2,000 related nodes end up a tenth as far apart as
-        # 300): scale so that nodes sit SPACING apart from their nearest neighbour, whatever the shape.
+        # 300): scale so that nodes sit ``spacing`` apart from their nearest neighbour, whatever the shape.
         nearest = float(np.median(_nearest_distances(coords)))
-        scaled = coords * (SPACING / nearest if nearest > 0 else UNIT)
+        scaled = coords * (spacing / nearest if nearest > 0 else UNIT)
         if known:  # a refresh: keep the picture where it was on screen
             rows = [index[n] for n in known]
             scaled += np.asarray([known[n] for n in known]).mean(axis=0) - scaled[rows].mean(axis=0)

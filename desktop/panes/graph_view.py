@@ -58,6 +58,7 @@ class GraphView(QGraphicsView):
         self._animation: QVariantAnimation | None = None
         self._ranked: list[NodeItem] = []
         self._hovered: str | None = None
+        self.overlays: list[QWidget] = []  # widgets drawn over the view (the legend): no label goes under them
         self._label_timer = QTimer(self)
         self._label_timer.setSingleShot(True)
         self._label_timer.setInterval(LABEL_DELAY_MS)
@@ -238,43 +239,50 @@ class GraphView(QGraphicsView):
             if view[0] - cell < x < view[2] + cell and view[1] - cell < y < view[3] + cell:
                 taken.setdefault((int(x // cell), int(y // cell)), []).append(
                     (x - radius, y - radius, x + radius, y + radius, True))
+        for overlay in self.overlays:
+            if overlay.isVisible():
+                box = self.mapToScene(overlay.geometry().translated(-self.viewport().pos())).boundingRect()
+                for i in range(int(box.left() // cell), int(box.right() // cell) + 1):
+                    for j in range(int(box.top() // cell), int(box.bottom() // cell) + 1):
+                        taken.setdefault((i, j), []).append((box.left(), box.top(), box.right(), box.bottom(), False))
         placed = 0
-        for node in self._ranked:
+        # The selected and focused names first: always shown, and the others make room for them.
+        for node in sorted(self._ranked, key=lambda n: not (n.name == self.selected or n.focus)):
             label: LabelItem = node.label
             must = node.name == self.selected or node.focus
             important = node.name in self._important
             wanted = must or (placed < MAX_LABELS and (zoom >= MIN_LABEL_ZOOM or important))
             if wanted:
-                wanted = must or self._place_label(node, zoom, cell, view, taken, important)
+                wanted = self._place_label(node, zoom, cell, view, taken, important, must) or must
                 placed += wanted
             label.wanted = wanted
             label.setVisible(wanted or node.name == self._hovered)
 
     def _place_label(self, node: NodeItem, zoom: float, cell: float, view: tuple[float, float, float, float],
                      taken: dict[tuple[int, int], list[tuple[float, float, float, float, bool]]],
-                     important: bool) -> bool:
-        """Find room for ``node``'s label below its disc, else above; mark it taken."""
+                     important: bool, must: bool = False) -> bool:
+        """Find room for ``node``'s label below its disc, else above, and mark it taken. The
+        best-connected names may cover other discs when nothing else is free; a name that must
+        show goes below its disc when neither place is free."""
         pos = node.pos()
         x, y, radius = pos.x(), pos.y(), node.radius()
         if not (view[0] < x < view[2] and view[1] < y < view[3]):
             return False  # out of sight: placed when the view pans there
         width, height = node.label.size_on_screen()
         half, tall = width / 2 / zoom, height / zoom
-        for above in (False, True):
+        tries = [(above, False) for above in (False, True)]
+        if important:  # they matter more than the discs they would cover; others yield
+            tries += [(above, True) for above in (False, True)]
+        if must:
+            tries.append((False, None))
+        for above, over_discs in tries:
             top = y - radius - tall if above else y + radius
             box = (x - half, top, x + half, top + tall)
             cells = [(i, j) for i in range(int(box[0] // cell), int(box[2] // cell) + 1)
                      for j in range(int(box[1] // cell), int(box[3] // cell) + 1)]
-            clash = False
-            for c in cells:
-                for left, up, right, down, disc in taken.get(c, ()):
-                    # The best-connected names matter more than the discs they cover; others yield.
-                    if (not (important and disc) and left < box[2] and box[0] < right
-                            and up < box[3] and box[1] < down):
-                        clash = True
-                        break
-                if clash:
-                    break
+            clash = over_discs is not None and any(
+                not (over_discs and disc) and left < box[2] and box[0] < right and up < box[3] and box[1] < down
+                for c in cells for left, up, right, down, disc in taken.get(c, ()))
             if not clash:
                 for c in cells:
                     taken.setdefault(c, []).append((*box, False))

@@ -277,3 +277,75 @@ def test_layout_packs_separate_groups_under_the_largest_and_spaces_nodes_evenly(
     nearest = sorted(min(math.dist(p, q) for m, q in dense.items() if m != n) for n, p in dense.items())
     assert 0.5 * SPACING < nearest[len(nearest) // 2] < 2 * SPACING
 
+
+
+def _label_rects(pane: GraphPane) -> dict[str, tuple[float, float, float, float]]:
+    """Each visible label's rectangle on screen (left, top, right, bottom), in pixels."""
+    out = {}
+    for name, node in pane.view.nodes.items():
+        label = node.label
+        if label.isVisible():
+            at = pane.view.mapFromScene(label.scenePos())
+            r = label.boundingRect()
+            out[name] = (at.x() + r.left(), at.y() + r.top(), at.x() + r.right(), at.y() + r.bottom())
+    return out
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def test_a_neighbourhood_shows_every_name_without_overlaps(qtbot, pane: GraphPane, memory: Memory) -> None:  # noqa: ANN001
+    """The view a user opens most: one entity and its neighbours. Every name is shown, the entity's
+    own included, and no label covers another label or another entity's disc."""
+    around = ["Support decision", "Kafka", "PostgreSQL", "Grace Hopper", "Search problem 72", "Redis",
+              "Redis memory spikes", "Duplicate invoices", "Payments"]
+    memory.create_entities([{"name": n, "entityType": "Project" if n == "Billing service" else "Thing"}
+                            for n in ["Billing service", *around]])
+    memory.create_relations([{"from": "Billing service", "to": n, "relationType": "USES"} for n in around])
+    assert _shown(qtbot, pane, lambda: pane.show_entity("Billing service")) == {"Billing service", *around}
+    labels = _label_rects(pane)
+    assert set(labels) == {"Billing service", *around}
+    names = sorted(labels)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert not _overlap(labels[a], labels[b]), (a, b)
+        for other, node in pane.view.nodes.items():
+            if other != a:
+                disc = pane.view.mapFromScene(node.disc.sceneBoundingRect()).boundingRect()
+                assert not _overlap(labels[a], (disc.left(), disc.top(), disc.right(), disc.bottom())), (a, other)
+
+
+def test_in_a_crowd_the_entity_in_view_keeps_its_name_clear(qtbot, pane: GraphPane, memory: Memory) -> None:  # noqa: ANN001
+    """Too many neighbours to name them all: some names are left out, never the entity's own, and
+    no name shown covers another."""
+    around = [f"Neighbour with a long name {i}" for i in range(60)]
+    memory.create_entities([{"name": n, "entityType": "Thing"} for n in ["Hub", *around]])
+    memory.create_relations([{"from": "Hub", "to": n, "relationType": "USES"} for n in around])
+    _shown(qtbot, pane, lambda: pane.show_entity("Hub"))
+    for _ in range(3):  # as laid out, then zoomed out twice
+        labels = _label_rects(pane)
+        assert "Hub" in labels and len(labels) < 61
+        names = sorted(labels)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                assert not _overlap(labels[a], labels[b]), (a, b)
+        pane.view.zoom_by(0.6)
+        pane.view.update_labels()
+
+
+def test_no_name_hides_under_the_legend(qtbot, pane: GraphPane, memory: Memory) -> None:  # noqa: ANN001
+    names = [f"Entity number {i}" for i in range(150)]
+    memory.create_entities([{"name": n, "entityType": f"Type {i % 6}"} for i, n in enumerate(names)])
+    memory.create_relations([{"from": names[i], "to": names[(i * 7 + 1) % 150], "relationType": "KNOWS"}
+                             for i in range(150)])
+    _shown(qtbot, pane, pane.show_overview)
+    legend = pane.legend.geometry().translated(-pane.view.viewport().pos())
+    assert pane.legend.isVisible()
+    for zoom in (1.0, 1.5, 1.5):
+        pane.view.zoom_by(zoom)
+        pane.view.update_labels()
+        labels = _label_rects(pane)
+        assert labels
+        box = (legend.left(), legend.top(), legend.right(), legend.bottom())
+        assert not [n for n, r in labels.items() if _overlap(r, box)]
