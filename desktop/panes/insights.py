@@ -456,8 +456,8 @@ class InsightsPane(QWidget):
                 continue
             label, role = entity.get("label") or "", role_label(entity.get("role") or "")
             extra = ", ".join(x for x in (label, role) if x and not (x is role and role == label.lower()))
-            link = f'<a href="entity:{quote(name, safe="")}">{html.escape(name)}</a>'
-            items.append(link + (f" <span style='color: {muted}'>({html.escape(extra)})</span>"
+            link = f'<a href="entity:{quote(name, safe="")}">{_unbroken(name)}</a>'
+            items.append(link + (f"&nbsp;<span style='color: {muted}'>({_unbroken(extra)})</span>"
                                  if extra else ""))
         total = evidence.get("total")
         more = ""
@@ -567,3 +567,12 @@ def _reflect(memory: Memory, progress: Progress) -> dict[str, Any]:
 
 def _decide(memory: Memory, title: str, action: str) -> dict[str, Any]:
     return memory.decide_insight(title, action)
+
+
+UNBROKEN_UP_TO = 40  # characters: a name this short is never split across two lines
+
+
+def _unbroken(text: str) -> str:
+    """``text`` as HTML that word wrap keeps on one line when it is short (a name, its type)."""
+    escaped = html.escape(text)
+    return escaped.replace(" ", "&nbsp;") if len(text) <= UNBROKEN_UP_TO else escaped

@@ -77,7 +77,8 @@ def test_lists_pending_insights_and_selecting_one_asks_for_its_evidence(qtbot, m
     assert "Shared technology" in pane.meta_label.text() and "75 %" in pane.meta_label.text()
     assert "is used by 3 entities" in pane.explanation_label.text()
     assert "Engrama  —USES→  SQLite" in pane.path_label.text()
-    # An evidence entity is a link that opens it.
+    # An evidence entity is a link that opens it, its name never split across two lines.
+    assert ">Databases&nbsp;101</a>" in pane.evidence_label.text()
     href = re.search(r'href="([^"]*Databases[^"]*)"', pane.evidence_label.text())
     assert href is not None
     with qtbot.waitSignal(pane.entity_activated) as opened:
