@@ -151,3 +151,34 @@ def test_answers_give_back_every_character_in_order(mem: Memory, texts: list[str
     assert mem.search_nodes_dump(f"rt{n} ") == expected
     assert mem.open_nodes_dump([name, other]) == expected
     assert mem.open_nodes_dump([other, name])["entities"] == expected["entities"][::-1]
+
+
+def test_a_large_answer_is_whole_and_in_order(mem: Memory) -> None:
+    """Enough hits for the SQLite backend to read the relations on its second connection while it
+    reads the entities: the answer is the same as a small one's, in order and whole."""
+    from core.storage.sqlite.reads import SPLIT_FROM
+
+    n = SPLIT_FROM + 50
+    hits = [{"name": f"hit {i:04d}", "entityType": "Big", "observations": [f"shared word {i}", f"b{i}"]}
+            for i in range(n)]
+    others = [{"name": f"other {i:04d}", "entityType": "Small", "observations": ["nothing"]} for i in range(20)]
+    mem.create_entities(others + hits[::-1])  # stored in another order than the answer's
+    relations = []
+    for i in range(n):  # between hits, from a hit outwards, into a hit from outside; oldest first
+        relations.append({"from": f"hit {i:04d}", "to": f"hit {(i * 7 + 1) % n:04d}", "relationType": "NEXT"})
+        if i % 3 == 0:
+            relations.append({"from": f"hit {i:04d}", "to": f"other {i % 20:04d}", "relationType": "OUT"})
+        if i % 5 == 0:
+            relations.append({"from": f"other {i % 20:04d}", "to": f"hit {i:04d}", "relationType": "IN"})
+    relations = list({(r["from"], r["to"], r["relationType"]): r for r in relations}.values())
+    mem.create_relations(relations)
+    ended = relations[10]
+    mem.delete_relations([ended])
+    outside = {"from": "other 0001", "to": "other 0002", "relationType": "NOT_TOUCHING"}
+    mem.create_relations([outside])
+    found = mem.search_nodes_dump("shared word")
+    stored_order = sorted(hits, key=lambda e: -int(e["name"][4:]))  # search answers in stored order
+    assert found["entities"] == stored_order
+    assert found["relations"] == [r for r in relations if r != ended]
+    opened = mem.open_nodes_dump([e["name"] for e in hits])
+    assert opened["entities"] == hits and opened["relations"] == found["relations"]

@@ -65,6 +65,16 @@ def connect(path: Path | str, *, apply_pragmas: bool = True, read_only: bool = F
 
 
 @functools.cache
+def connect_reader(path: Path | str, *, read_only: bool = False) -> Connection:
+    """A second connection to ``path`` for reads only (``Database.beside``): no PRAGMA that writes,
+    and sorts in SQLite's default temp store. With ``temp_store = MEMORY`` its temp b-trees drew on
+    a cache that SQLite shares process-wide under one lock, and its statements ran in turn with the
+    main connection's instead of beside them (10k entities: 15 ms for the two at once, against 10)."""
+    conn = connect(path, apply_pragmas=False, read_only=read_only)
+    conn.execute("PRAGMA cache_size = -64000")
+    return conn
+
+
 def _vec0_path() -> str:
     """Where sqlite-vec's loadable library is, found without importing the ``sqlite_vec`` package
     (its ``__init__`` imports numpy, a third of a stdio server's start-up)."""

@@ -10,11 +10,14 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from core.storage.sqlite.connection import Connection, atomic, forget
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 
 
 def utc_now() -> datetime:
@@ -46,13 +49,19 @@ class _Held:
 
 
 class Database:
-    """One connection, the re-entrant lock that guards it, and the clock that stamps writes."""
+    """One connection, the re-entrant lock that guards it, and the clock that stamps writes; and,
+    for a read large enough to split, a second connection that reads on a thread of its own."""
 
-    def __init__(self, conn: Connection, *, clock: Clock = utc_now) -> None:
+    def __init__(self, conn: Connection, *, clock: Clock = utc_now,
+                 open_reader: Callable[[], Connection] | None = None) -> None:
         self.conn = conn
         self.clock = clock
         self.lock = threading.RLock()
         self._held = _Held(self.lock, conn)
+        self._open_reader = open_reader
+        self._reader: Connection | None = None
+        self._reader_thread: ThreadPoolExecutor | None = None
+        self._reader_lock = threading.Lock()
 
     def now(self) -> str:
         """The clock's time as stored in every ``*_at`` column."""
@@ -80,7 +89,33 @@ class Database:
         with self.lock, atomic(self.conn, immediate=False) as conn:
             yield conn
 
+    def beside(self, read: Callable[[Connection], T]) -> Future[T] | None:
+        """``read`` run on the second connection, on its thread, while the caller goes on with the
+        first (SQLite steps without Python's lock, so the two overlap); None where there is no
+        second connection (an in-memory database). Only for reads: it holds no lock, so a write
+        by another process may land between the two connections' statements."""
+        if self._open_reader is None:
+            return None
+        with self._reader_lock:
+            if self._reader_thread is None:
+                self._reader_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hipocampo-reader")
+            return self._reader_thread.submit(self._read_beside, read)
+
+    def _read_beside(self, read: Callable[[Connection], T]) -> T:
+        if self._reader is None:
+            assert self._open_reader is not None
+            self._reader = self._open_reader()
+        return read(self._reader)
+
     def close(self) -> None:
+        with self._reader_lock:
+            if self._reader_thread is not None:
+                self._reader_thread.shutdown(wait=True)
+                self._reader_thread = None
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+            self._open_reader = None
         with self.lock:
             forget(self.conn)
             self.conn.close()

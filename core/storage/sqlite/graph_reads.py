@@ -90,7 +90,7 @@ class GraphReads:
         with self.db.locked() as conn:
             found = reads.ids_by_name(conn, names)
             ids = [found[n] for n in dict.fromkeys(names) if n in found]
-            return reads.answer_for_ids(conn, ids)
+            return reads.answer_for_ids(conn, ids, self.db.beside)
 
     def get_node(self, name: str) -> Node | None:
         """The node called ``name``, archived or not; ``None`` if there is none."""

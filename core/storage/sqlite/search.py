@@ -43,7 +43,7 @@ class GraphSearch:
         """``search_nodes(...).dump()``, built without models (a broad word matches thousands)."""
         ids = self._substring_ids(fold(query), limit, include_archived)
         with self.db.locked() as conn:
-            return reads.answer_for_ids(conn, ids)
+            return reads.answer_for_ids(conn, ids, self.db.beside)
 
     def _substring_ids(self, needle: str, limit: int | None, include_archived: bool) -> list[int]:
         archived = "" if include_archived else " AND e.archived_at IS NULL"

@@ -18,6 +18,7 @@ write in touched.py.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import Any
 
 from core.errors import StorageError
 from core.storage.sqlite import backups, embedding_state, imports, reads
-from core.storage.sqlite.connection import DatabaseError
+from core.storage.sqlite.connection import DatabaseError, connect_reader
 from core.storage.sqlite.database import Clock, Database, utc_now
 from core.storage.sqlite.edits import EditsMixin
 from core.storage.sqlite.graph_reads import GraphReads
@@ -52,7 +53,8 @@ class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, Ed
         self.backup_keep = 0 if read_only else backup_keep
         conn = (open_database_read_only(self.path) if read_only
                 else open_database(self.path, backup_keep=backup_keep))
-        self.db = Database(conn, clock=clock)
+        reader = None if self.path == ":memory:" else functools.partial(connect_reader, self.path, read_only=read_only)
+        self.db = Database(conn, clock=clock, open_reader=reader)
         self.totals = reads.Totals()
         self.vector_cache = VectorCache()  # searched by SqliteVecStore; kept here for deletions
         # quick_check on a thread of its own; writes wait for it, and are refused if it finds damage

@@ -1,0 +1,48 @@
+"""The SQLite backend's second connection, which reads a large answer's relations beside the first."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from core.memory import Memory
+from core.settings import Settings
+from core.storage.sqlite.reads import SPLIT_FROM
+
+
+def _fill(memory: Memory, n: int) -> None:
+    memory.create_entities([{"name": f"e{i}", "observations": ["common"]} for i in range(n)])
+    memory.create_relations([{"from": f"e{i}", "to": f"e{(i + 1) % n}", "relationType": "R"} for i in range(n)])
+
+
+def _readers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("hipocampo-reader")]
+
+
+def _open_files(path: Path) -> int:
+    return sum(1 for fd in os.listdir("/proc/self/fd") if os.path.realpath(f"/proc/self/fd/{fd}") == str(path))
+
+
+def test_opened_only_for_a_large_answer_and_closed_with_the_memory(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    memory = Memory(Settings(db=db, embeddings="none"))
+    try:
+        _fill(memory, SPLIT_FROM + 10)
+        assert len(memory.search_nodes_dump("e1")["entities"]) < SPLIT_FROM and not _readers()
+        found = memory.search_nodes_dump("common")
+        assert len(found["entities"]) == SPLIT_FROM + 10 and len(found["relations"]) == SPLIT_FROM + 10
+        assert len(_readers()) == 1 and _open_files(db) >= 2
+        memory.search_nodes_dump("common")
+        assert len(_readers()) == 1  # the same thread and connection, kept for the next one
+    finally:
+        memory.close()
+    assert not _readers() and _open_files(db) == 0
+
+
+def test_an_in_memory_database_answers_alone(tmp_path: Path) -> None:
+    with Memory(Settings(db=":memory:", embeddings="none")) as memory:  # type: ignore[arg-type]
+        _fill(memory, SPLIT_FROM + 10)
+        found = memory.search_nodes_dump("common")
+        assert len(found["entities"]) == SPLIT_FROM + 10 and len(found["relations"]) == SPLIT_FROM + 10
+        assert not _readers()
