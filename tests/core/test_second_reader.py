@@ -46,3 +46,17 @@ def test_an_in_memory_database_answers_alone(tmp_path: Path) -> None:
         found = memory.search_nodes_dump("common")
         assert len(found["entities"]) == SPLIT_FROM + 10 and len(found["relations"]) == SPLIT_FROM + 10
         assert not _readers()
+
+
+def test_inside_a_transaction_an_answer_sees_what_the_transaction_wrote(tmp_path: Path) -> None:
+    """The second connection cannot see writes not yet committed: inside a transaction, a large answer
+    is read on the first connection alone, so it includes them."""
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none")) as memory:
+        n = SPLIT_FROM + 10
+        memory.create_entities([{"name": f"e{i}", "observations": ["common"]} for i in range(n)])
+        with memory.transaction():
+            memory.create_relations([{"from": f"e{i}", "to": f"e{(i + 1) % n}", "relationType": "R"}
+                                     for i in range(n)])
+            assert len(memory.search_nodes_dump("common")["relations"]) == n
+            assert len(memory.open_nodes_dump([f"e{i}" for i in range(n)])["relations"]) == n
+        assert len(memory.search_nodes_dump("common")["relations"]) == n

@@ -163,10 +163,11 @@ def answer_for_ids(
     """``{"entities", "relations"}`` as the official server answers: the entities ``ids`` in that
     order (unknown ids skipped), and every current relation with either end among them, oldest
     first, each once. ``beside`` (``Database.beside``) reads the relations of a large answer on a
-    second connection at the same time."""
+    second connection at the same time; never inside a transaction, whose writes only ``conn`` sees."""
     args = {"ids": json.dumps(list(ids))}
-    pending = beside(lambda other: other.execute(_RELATIONS_ALONE, args).fetchone()[0]) \
-        if beside is not None and len(ids) >= SPLIT_FROM else None
+    pending = None
+    if beside is not None and len(ids) >= SPLIT_FROM and not conn.in_transaction:
+        pending = beside(lambda other: other.execute(_RELATIONS_ALONE, args).fetchone()[0])
     if pending is None:
         entities, relations = conn.execute(_ANSWER, args).fetchone()
         return {"entities": json.loads(entities), "relations": json.loads(relations)}
