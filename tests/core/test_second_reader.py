@@ -60,3 +60,19 @@ def test_inside_a_transaction_an_answer_sees_what_the_transaction_wrote(tmp_path
             assert len(memory.search_nodes_dump("common")["relations"]) == n
             assert len(memory.open_nodes_dump([f"e{i}" for i in range(n)])["relations"]) == n
         assert len(memory.search_nodes_dump("common")["relations"]) == n
+
+
+def test_each_memory_has_its_own_reader(tmp_path: Path) -> None:
+    """Two memories open on one file at once, then the file closed and opened again (as the app does
+    after restoring a backup): every large answer is read on a live connection of its own memory."""
+    db = tmp_path / "m.db"
+    n = SPLIT_FROM + 10
+    with Memory(Settings(db=db, embeddings="none")) as first:
+        _fill(first, n)
+        assert len(first.search_nodes_dump("common")["relations"]) == n
+        with Memory(Settings(db=db, embeddings="none")) as second:
+            assert len(second.search_nodes_dump("common")["relations"]) == n
+            assert len(_readers()) == 2
+        assert len(first.search_nodes_dump("common")["relations"]) == n  # the second's close left it alone
+    with Memory(Settings(db=db, embeddings="none")) as again:
+        assert len(again.search_nodes_dump("common")["relations"]) == n

@@ -64,7 +64,6 @@ def connect(path: Path | str, *, apply_pragmas: bool = True, read_only: bool = F
     return conn
 
 
-@functools.cache
 def connect_reader(path: Path | str, *, read_only: bool = False) -> Connection:
     """A second connection to ``path`` for reads only (``Database.beside``): no PRAGMA that writes,
     and sorts in SQLite's default temp store. With ``temp_store = MEMORY`` its temp b-trees drew on
@@ -75,6 +74,7 @@ def connect_reader(path: Path | str, *, read_only: bool = False) -> Connection:
     return conn
 
 
+@functools.cache
 def _vec0_path() -> str:
     """Where sqlite-vec's loadable library is, found without importing the ``sqlite_vec`` package
     (its ``__init__`` imports numpy, a third of a stdio server's start-up)."""
