@@ -1,10 +1,14 @@
 """Process-level helpers: is a process still running (for leases and the hub file, whose holders may
-have crashed), and settling the heap of a long-running one."""
+have crashed), settling the heap of a long-running one, and pausing the garbage collector while a
+large answer is built."""
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import sys
+from collections.abc import Iterator
 
 
 def pid_alive(pid: object) -> bool:
@@ -53,3 +57,19 @@ def settle_heap() -> None:
     import gc
 
     gc.freeze()
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No garbage collection inside: for building a large answer of plain dicts and lists (parsed
+    JSON, which holds no cycles), that a collection would only walk. At 10k entities a broad
+    search_nodes built ~70k such objects and the collections they set off made its p95 ~55 ms
+    against a median of ~17. The collector is process-wide: other threads go without it for those
+    milliseconds. It is switched back on only by a caller that found it on."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
 
+import pytest
+import sqlean
+
 from core.memory import Memory
 from core.settings import Settings
+from core.storage.sqlite import reads as reads_module
 from core.storage.sqlite.reads import SPLIT_FROM
 
 
@@ -76,3 +81,38 @@ def test_each_memory_has_its_own_reader(tmp_path: Path) -> None:
         assert len(first.search_nodes_dump("common")["relations"]) == n  # the second's close left it alone
     with Memory(Settings(db=db, embeddings="none")) as again:
         assert len(again.search_nodes_dump("common")["relations"]) == n
+
+
+def test_the_collector_is_paused_only_while_an_answer_is_built(tmp_path: Path) -> None:
+    """Large answers are built with the garbage collector paused; it is on again afterwards, also when
+    the read fails, and it stays off for a caller that had switched it off."""
+    import gc
+
+    memory = Memory(Settings(db=tmp_path / "m.db", embeddings="none"))
+    _fill(memory, SPLIT_FROM + 10)
+    seen: list[bool] = []
+    real_loads = json.loads
+
+    def watching(text: str) -> object:
+        seen.append(gc.isenabled())
+        return real_loads(text)
+
+    reads_module.json.loads = watching  # type: ignore[attr-defined]
+    try:
+        assert gc.isenabled()
+        memory.search_nodes_dump("common")
+        assert seen == [False, False] and gc.isenabled()
+        gc.disable()
+        try:
+            memory.search_nodes_dump("common")
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        reads_module.json.loads = real_loads  # type: ignore[attr-defined]
+    memory.close()
+    closed = sqlean.connect(str(tmp_path / "m.db"))
+    closed.close()
+    with pytest.raises(sqlean.ProgrammingError):  # the read fails inside the pause
+        reads_module.answer_for_ids(closed, [1, 2])
+    assert gc.isenabled()

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.model import Entity, EntitySummary, Node, Relation
+from core.processes import collector_paused
 from core.storage.sqlite.connection import Connection
 
 if TYPE_CHECKING:
@@ -168,11 +169,12 @@ def answer_for_ids(
     pending = None
     if beside is not None and len(ids) >= SPLIT_FROM and not conn.in_transaction:
         pending = beside(lambda other: other.execute(_RELATIONS_ALONE, args).fetchone()[0])
-    if pending is None:
-        entities, relations = conn.execute(_ANSWER, args).fetchone()
-        return {"entities": json.loads(entities), "relations": json.loads(relations)}
-    found = json.loads(conn.execute(_ENTITIES_ALONE, args).fetchone()[0])
-    return {"entities": found, "relations": json.loads(pending.result())}
+    with collector_paused():
+        if pending is None:
+            entities, relations = conn.execute(_ANSWER, args).fetchone()
+            return {"entities": json.loads(entities), "relations": json.loads(relations)}
+        found = json.loads(conn.execute(_ENTITIES_ALONE, args).fetchone()[0])
+        return {"entities": found, "relations": json.loads(pending.result())}
 
 
 def whole_graph(conn: Connection) -> dict[str, list[dict[str, Any]]]:
