@@ -54,8 +54,6 @@ def settle_heap() -> None:
     collection walks all of them (~20 ms here), and the thousands of objects a broad answer keeps
     alive while it is built bring one on every call or two: the slow tail of search_nodes and
     read_graph. Frozen, they are never walked again; what is made later is collected as before."""
-    import gc
-
     gc.freeze()
 
 
