@@ -26,6 +26,7 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 
 from core.embeddings.foreground import Foreground
+from core.server.express import Express
 from core.server.front import Handover, pipes_usable, take_stdio
 
 __all__ = ["DEFAULT_MAX_LINE", "pipe_stdio", "pipes_usable"]
@@ -42,6 +43,7 @@ async def pipe_stdio(
     *,
     wire: tuple[int, int] | None = None,
     handover: Handover | None = None,
+    express: Express | None = None,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """(read_stream, write_stream) for ``Server.run``, over this process's stdin/stdout pipes.
 
@@ -49,7 +51,8 @@ async def pipe_stdio(
     with a JSON-RPC error saying the request is too large. ``foreground`` is told when each
     request arrives and when its answer has been written, so background embedding stays out of
     the way from the first byte read to the last one sent. ``wire`` and ``handover``: the
-    protocol's file descriptors and what was read and answered before the SDK loaded (``front.py``)."""
+    protocol's file descriptors and what was read and answered before the SDK loaded (``front.py``).
+    ``express`` answers the reads it is sure of without the SDK's dispatch (``express.py``)."""
     loop = asyncio.get_running_loop()
     wire_in, wire_out = wire if wire is not None else take_stdio()
     handover = handover or Handover()
@@ -70,7 +73,10 @@ async def pipe_stdio(
     async def read_lines() -> None:
         async with to_server:
             for line in handover.replay:  # what the client said before the SDK loaded
-                await to_server.send(SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False)))
+                replayed = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                if express is not None:
+                    express.seen(replayed)
+                await to_server.send(SessionMessage(replayed))
             while True:
                 try:
                     line = await reader.readuntil(b"\n")
@@ -96,9 +102,27 @@ async def pipe_stdio(
                 except Exception as exc:  # the session answers a malformed line with an error
                     await to_server.send(exc)
                     continue
-                if foreground is not None and isinstance(message, types.JSONRPCRequest):
-                    foreground.begin(message.id)
+                request = message if isinstance(message, types.JSONRPCRequest) else None
+                if foreground is not None and request is not None:
+                    foreground.begin(request.id)
+                if express is not None:
+                    express.seen(message)
+                    data = express.answer(request) if request is not None else None
+                    if data is not None:
+                        try:
+                            await write_line(data, request.id)
+                        except (BrokenPipeError, ConnectionResetError):
+                            return  # the client went away
+                        del message, request, data  # as write_lines does: free a large answer now
+                        continue
                 await to_server.send(SessionMessage(message))
+
+    async def write_line(data: bytes, answered_id: Any) -> None:
+        writer.write(data)
+        writer.write(b"\n")
+        await writer.drain()
+        if foreground is not None and answered_id is not None:
+            foreground.end(answered_id, len(data))
 
     async def write_lines() -> None:
         async with from_server:
@@ -106,6 +130,8 @@ async def pipe_stdio(
                 async for message in from_server:
                     answer = message.message
                     answered = isinstance(answer, types.JSONRPCResponse | types.JSONRPCError)
+                    if express is not None and answered:
+                        express.sent(answer)
                     if answered and answer.id in handover.drop_ids:
                         handover.drop_ids.discard(answer.id)  # the replayed initialize: answered already
                         if isinstance(answer, types.JSONRPCError):
@@ -114,11 +140,7 @@ async def pipe_stdio(
                     # Bytes straight from pydantic-core: a broad search's answer is megabytes, and the
                     # str, its encoding and the line with its newline were three more copies of it.
                     data = answer.__pydantic_serializer__.to_json(answer, by_alias=True, exclude_unset=True)
-                    writer.write(data)
-                    writer.write(b"\n")
-                    await writer.drain()
-                    if foreground is not None and answered:
-                        foreground.end(answer.id, len(data))
+                    await write_line(data, answer.id if answered else None)
                     # Free the answer now, while the client reads it. Held until the next message, a
                     # broad search's ~70k objects were freed at the start of the next call (an
                     # open_nodes after it took 6.8 ms from the client instead of 5.2).

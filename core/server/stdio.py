@@ -145,6 +145,7 @@ def _exit_now(code: int) -> None:
 async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE, front: Front | None = None) -> None:
     """Run ``server`` on stdin/stdout: on the event loop's pipes where it can, else the SDK's way.
     ``front``: the early answers given so far, which the SDK's session takes over from."""
+    from core.server.express import Express
     from core.server.pipes import pipe_stdio
 
     lowlevel = getattr(server, "_lowlevel_server", None)  # what the SDK's own in-memory Client runs
@@ -154,7 +155,10 @@ async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE, 
     wire, handover = (front.wire, front.handover()) if front is not None else (None, None)
     memory = getattr(server, "memory", None)
     foreground = memory.foreground if memory is not None else None
-    async with pipe_stdio(max_line, foreground, wire=wire, handover=handover) as (read_stream, write_stream):
+    express = Express(memory, lowlevel.server_info_stamp) if memory is not None else None
+    async with pipe_stdio(max_line, foreground, wire=wire, handover=handover, express=express) as (
+        read_stream, write_stream
+    ):
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
