@@ -232,9 +232,11 @@ def test_open_nodes_dump_matches_the_models(mem: Memory) -> None:
                          for i in range(8)])
     mem.create_relations([{"from": f"E{i}", "to": f"E{(i * 3) % 8}", "relationType": "r"} for i in range(8)])
     mem.archive_node("E5")
-    for names in (["E1", "E6", "E1", "missing"], ["E5", "E0"], [], ["E7", "E2", "E4"]):
+    for names in (["E1", "E6", "E1", "missing"], ["E5", "E0"], [], ["E7", "E2", "E4"], ["E3", "E0", "E3", "E6", "E0"]):
         assert mem.open_nodes_dump(names) == mem.open_nodes(names).dump(), names
     assert [e["name"] for e in mem.open_nodes_dump(["E7", "E2"])["entities"]] == ["E7", "E2"]  # as asked
+    first_named = mem.open_nodes_dump(["E3", "missing", "E0", "E3", "E6", "E0"])["entities"]
+    assert [e["name"] for e in first_named] == ["E3", "E0", "E6"]
 
 
 def test_open_nodes_refuses_names_that_are_not_strings(mem: Memory) -> None:

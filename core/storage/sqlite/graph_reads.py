@@ -88,9 +88,7 @@ class GraphReads:
     def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
         """``open_nodes(...).dump()``, built as plain dicts (what the MCP tool sends)."""
         with self.db.locked() as conn:
-            found = reads.ids_by_name(conn, names)
-            ids = [found[n] for n in dict.fromkeys(names) if n in found]
-            return reads.answer_for_ids(conn, ids, self.db.beside)
+            return reads.answer_for_names(conn, names, self.db.beside)
 
     def get_node(self, name: str) -> Node | None:
         """The node called ``name``, archived or not; ``None`` if there is none."""

@@ -177,6 +177,28 @@ def answer_for_ids(
         return {"entities": found, "relations": json.loads(pending.result())}
 
 
+# The same answer for entities named in a JSON array (each once, in the order first named; unknown
+# names skipped), in one statement: after an assistant's pause between two calls, each statement
+# SQLite runs costs several times its warm time, and open_nodes of 5 names took 0.42–0.45 ms in one
+# statement against 0.71–0.96 as a lookup of the ids then the answer (0.07 against 0.10 warm).
+_HITS_BY_NAME = """WITH hits(id) AS MATERIALIZED (
+    SELECT e.id FROM json_each(:names) n JOIN entities e ON e.name = n.value GROUP BY e.id ORDER BY min(n.key)) """
+_ANSWER_BY_NAME = f"{_HITS_BY_NAME}SELECT {_ENTITIES}, {_RELATIONS}"
+
+
+def answer_for_names(
+    conn: Connection, names: Sequence[str], beside: Beside | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """``answer_for_ids`` for the entities called ``names`` (exact names; each once, in the order
+    first named; unknown names skipped)."""
+    if beside is not None and len(names) >= SPLIT_FROM and not conn.in_transaction:
+        found = ids_by_name(conn, names)
+        return answer_for_ids(conn, [found[n] for n in dict.fromkeys(names) if n in found], beside)
+    with collector_paused():
+        entities, relations = conn.execute(_ANSWER_BY_NAME, {"names": json.dumps(list(names))}).fetchone()
+        return {"entities": json.loads(entities), "relations": json.loads(relations)}
+
+
 def whole_graph(conn: Connection) -> dict[str, list[dict[str, Any]]]:
     """Every live entity and current relation between live entities, as the official JSON shape,
     in three table scans: for a whole graph, plain dicts and full scans are several times faster
