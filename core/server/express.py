@@ -24,6 +24,7 @@ every version it serves, so the two cannot drift apart unnoticed.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -87,8 +88,8 @@ TOOLS: dict[str, Callable[[Memory, dict[str, Any]], dict[str, Any] | None]] = {
 class Express:
     """Answers what it can of one stdio connection's requests (see the module docstring).
 
-    ``seen`` is told every message read, ``sent`` every answer the SDK writes, ``answer`` is asked
-    for each request and returns the response line (without its newline) or None for the SDK."""
+    ``answer_line`` is offered each line read; ``seen`` is told every message the SDK is given, and
+    ``sent`` every answer it writes."""
 
     def __init__(self, memory: Memory, server_info: dict[str, Any]) -> None:
         self._memory = memory
@@ -118,22 +119,36 @@ class Express:
             self._version = version if isinstance(version, str) else None
             self._initialize_id = None
 
-    def answer(self, request: JSONRPCRequest) -> bytes | None:
-        """The whole JSON-RPC response to ``request`` when this lane serves it, else None."""
-        params = request.params
-        if self._off or request.method != "tools/call" or not isinstance(params, dict):
+    def answer_line(self, line: bytes) -> tuple[int | str, bytes] | None:
+        """(the request's id, the whole JSON-RPC response) when this lane serves the request on
+        ``line``; None leaves it to the SDK. Marks the request in flight (``Foreground.begin``) once
+        it runs a tool; the caller ends it when the answer is written."""
+        if self._off or b'"tools/call"' not in line:
+            return None
+        try:
+            request = json.loads(line)
+        except ValueError:
+            return None
+        if not isinstance(request, dict) or request.keys() != {"jsonrpc", "id", "method", "params"}:
+            return None
+        request_id, params = request["id"], request["params"]
+        if request["jsonrpc"] != "2.0" or request["method"] != "tools/call" or type(request_id) not in (int, str):
+            return None
+        if not isinstance(params, dict):
             return None
         tool, arguments = TOOLS.get(params.get("name")), params.get("arguments")  # type: ignore[arg-type]
         if tool is None or not isinstance(arguments, dict):
             return None
+        if self._era is None and _envelope_version(params) is not None:
+            self._era = "modern"  # what ``seen`` notes of a first enveloped request
         modern = self._modern(params)
         if not modern and not self._handshake(params):
             return None
+        self._memory.foreground.begin(request_id)  # background embedding steps aside meanwhile
         try:
-            with self._memory.busy():  # background embedding steps aside meanwhile
-                structured = tool(self._memory, arguments)
+            structured = tool(self._memory, arguments)
         except Exception:  # noqa: BLE001 - the SDK re-does it and reports the error its way
-            log.debug("express lane left %s to the SDK", params.get("name"), exc_info=True)
+            log.debug("express lane left %s to the SDK", params["name"], exc_info=True)
             return None
         if structured is None:
             return None
@@ -144,7 +159,7 @@ class Express:
         result["structuredContent"] = structured
         if modern:
             result["_meta"] = {SERVER_INFO_META_KEY: self._server_info}
-        return pydantic_core.to_json({"jsonrpc": "2.0", "id": request.id, "result": result})
+        return request_id, pydantic_core.to_json({"jsonrpc": "2.0", "id": request_id, "result": result})
 
     def _modern(self, params: dict[str, Any]) -> bool:
         return self._era == "modern" and params.keys() == {"name", "arguments", "_meta"} and (

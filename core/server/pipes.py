@@ -97,24 +97,23 @@ async def pipe_stdio(
                     break
                 if not line.strip():
                     continue
+                served = express.answer_line(line) if express is not None else None
+                if served is not None:
+                    try:
+                        await write_line(served[1], served[0])
+                    except (BrokenPipeError, ConnectionResetError):
+                        return  # the client went away
+                    del served  # as write_lines does: free a large answer now
+                    continue
                 try:
                     message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
                 except Exception as exc:  # the session answers a malformed line with an error
                     await to_server.send(exc)
                     continue
-                request = message if isinstance(message, types.JSONRPCRequest) else None
-                if foreground is not None and request is not None:
-                    foreground.begin(request.id)
+                if foreground is not None and isinstance(message, types.JSONRPCRequest):
+                    foreground.begin(message.id)
                 if express is not None:
                     express.seen(message)
-                    data = express.answer(request) if request is not None else None
-                    if data is not None:
-                        try:
-                            await write_line(data, request.id)
-                        except (BrokenPipeError, ConnectionResetError):
-                            return  # the client went away
-                        del message, request, data  # as write_lines does: free a large answer now
-                        continue
                 await to_server.send(SessionMessage(message))
 
     async def write_line(data: bytes, answered_id: Any) -> None:

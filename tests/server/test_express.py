@@ -60,8 +60,12 @@ class Connection:
     async def send(self, raw: dict[str, Any]) -> tuple[bytes | None, bytes | None]:
         """(the SDK's answer, the express lane's answer) to ``raw``; None where there is none."""
         msg = message(raw)
-        self.express.seen(msg)
-        lane = self.express.answer(msg) if isinstance(msg, types.JSONRPCRequest) else None
+        served = self.express.answer_line(json.dumps(raw).encode())  # as pipes.py offers each line
+        lane = served[1] if served is not None else None
+        if served is None:
+            self.express.seen(msg)
+        else:
+            assert served[0] == raw["id"]
         await self._to.send(SessionMessage(msg))
         if "id" not in raw:
             await anyio.sleep(0.05)  # let the session take the notification in
@@ -201,3 +205,15 @@ async def test_an_error_in_the_memory_is_reported_by_the_sdk(tmp_path: Path) -> 
         sdk, lane = await conn.send(call(1, "open_nodes", {"names": ["Ada Lovelace"]}, modern))
         assert lane is None
         assert json.loads(sdk)["result"]["isError"] is True
+
+
+def test_lines_that_are_not_plain_requests_are_left_to_the_sdk(graph: Memory) -> None:
+    express = Express(graph, {"name": "hipocampo", "version": "0"})
+    good = call(1, "open_nodes", {"names": ["Ada Lovelace"]}, sorted(MODERN_VERSIONS)[0])
+    assert express.answer_line(json.dumps(good).encode()) is not None
+    odd = [dict(good, id=1.5), dict(good, id=None), dict(good, id=True), dict(good, jsonrpc="1.0"),
+           dict(good, extra=1), dict(good, params=["open_nodes"]), {k: v for k, v in good.items() if k != "id"}]
+    lines = [json.dumps(o).encode() for o in odd]
+    lines += [json.dumps(good).encode()[:-1], b'"tools/call"', b"\xff" + json.dumps(good).encode()]
+    for line in lines:
+        assert express.answer_line(line) is None, line
