@@ -72,15 +72,30 @@ Calls = list[tuple[str, str, Callable[[int], dict[str, Any]]]]
 
 
 def calls(entities: list[dict[str, Any]], broad: str) -> Calls:
+    """One round of calls: every official tool. Each write is undone later in the same round (the entity,
+    observation and relation a round adds, it deletes), so every round and every server sees the same graph."""
     n = len(entities)
+
+    def named(k: int, step: int) -> str:
+        return entities[(k * step) % n]["name"]
+
+    def relation(k: int) -> dict[str, str]:
+        return {"from": named(k, 17), "to": named(k + 1, 17), "relationType": f"bench_call_{k}"}
+
     return [
         ("create_entities (1)", "create_entities", lambda k: {"entities": [
-            {"name": f"bench-{k}-{time.monotonic_ns()}", "entityType": "Bench",
-             "observations": [f"created by call {k}"]}]}),
+            {"name": f"bench-{k}", "entityType": "Bench", "observations": [f"created by call {k}"]}]}),
+        ("add_observations (1)", "add_observations", lambda k: {"observations": [
+            {"entityName": named(k, 13), "contents": [f"bench note {k}"]}]}),
+        ("create_relations (1)", "create_relations", lambda k: {"relations": [relation(k)]}),
         ("search_nodes (20 selective queries)", "search_nodes", lambda k: {"query": selective_queries(entities, k)}),
         (f"search_nodes (\"{broad}\", broad)", "search_nodes", lambda k: {"query": broad}),
         ("open_nodes (5)", "open_nodes", lambda k: {"names": [entities[(k * 11 + j) % n]["name"] for j in range(5)]}),
         ("read_graph (whole)", "read_graph", lambda k: {}),
+        ("delete_observations (1)", "delete_observations", lambda k: {"deletions": [
+            {"entityName": named(k, 13), "observations": [f"bench note {k}"]}]}),
+        ("delete_relations (1)", "delete_relations", lambda k: {"relations": [relation(k)]}),
+        ("delete_entities (1)", "delete_entities", lambda k: {"entityNames": [f"bench-{k}"]}),
     ]
 
 
