@@ -83,7 +83,7 @@ def test_each_memory_has_its_own_reader(tmp_path: Path) -> None:
         assert len(again.search_nodes_dump("common")["relations"]) == n
 
 
-def test_the_collector_is_paused_only_while_an_answer_is_built(tmp_path: Path) -> None:
+def test_the_collector_is_paused_only_while_an_answer_is_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Large answers are built with the garbage collector paused; it is on again afterwards, also when
     the read fails, and it stays off for a caller that had switched it off."""
     import gc
@@ -97,8 +97,8 @@ def test_the_collector_is_paused_only_while_an_answer_is_built(tmp_path: Path) -
         seen.append(gc.isenabled())
         return real_loads(text)
 
-    reads_module.json.loads = watching  # type: ignore[attr-defined]
-    try:
+    with monkeypatch.context() as patch:  # json is the stdlib's: put back before anything else parses
+        patch.setattr(reads_module.json, "loads", watching)
         assert gc.isenabled()
         memory.search_nodes_dump("common")
         assert seen == [False, False] and gc.isenabled()
@@ -108,8 +108,6 @@ def test_the_collector_is_paused_only_while_an_answer_is_built(tmp_path: Path) -
             assert not gc.isenabled()
         finally:
             gc.enable()
-    finally:
-        reads_module.json.loads = real_loads  # type: ignore[attr-defined]
     memory.close()
     closed = sqlean.connect(str(tmp_path / "m.db"))
     closed.close()
