@@ -25,6 +25,7 @@ from core.model import (
     AddedObservations,
     CreateEntitiesResult,
     EntityInput,
+    GraphCommunities,
     GraphOverview,
     KnowledgeGraph,
     Neighbour,
@@ -405,6 +406,20 @@ class Memory:
         if isinstance(per_type, bool) or not isinstance(per_type, int) or not 0 <= per_type <= limit:
             raise InvalidInput(f"per_type must be between 0 and limit ({limit}), got {per_type!r}")
         return self.graph.graph_overview(limit=limit, by=by, per_type=per_type, entity_type=entity_type)
+
+    def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
+        """The whole memory as its ``limit`` largest communities of related entities (igraph's Leiden)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be between 1 and 1000, got {limit!r}")
+        return self.graph.graph_communities(limit=limit)
+
+    def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
+        """The community of entity ``name``: its ``limit`` best-connected members and their relations."""
+        if not isinstance(name, str) or not name:
+            raise InvalidInput("name must be a non-empty string")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 5000:
+            raise InvalidInput(f"limit must be between 1 and 5000, got {limit!r}")
+        return self.graph.graph_community(name, limit=limit)
 
     def health_check(self, *, deep: bool = False) -> dict[str, Any]:
         """Counts and versions; ``deep=True`` also checks the file's integrity (slower)."""

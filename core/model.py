@@ -144,3 +144,33 @@ class GraphOverview(_Strict):
     types: dict[str, int]
     total_entities: int
     total_relations: int
+
+
+class Community(_Strict):
+    """A group of closely related entities: named after its most connected member."""
+
+    name: str  # its most connected entity
+    entityType: str  # its most common type
+    size: int
+    types: dict[str, int]  # its members by type, largest first
+
+
+class CommunityLink(_Strict):
+    """How many relations join two communities (by their names)."""
+
+    a: str
+    b: str
+    weight: int
+
+
+class GraphCommunities(_Strict):
+    """The whole memory as communities of related entities (largest first), the relations
+    between them, and what is not drawn: entities without any relation, smaller communities."""
+
+    communities: list[Community]
+    links: list[CommunityLink]
+    unlinked: int
+    others: tuple[int, int]  # (communities, entities) not listed
+    types: dict[str, int]
+    total_entities: int
+    total_relations: int

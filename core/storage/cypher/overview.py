@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.model import GraphOverview, Relation
+from core.model import GraphCommunities, GraphOverview, Relation
 from core.storage import overview
 from core.storage.cypher import rows as R
 
@@ -75,3 +75,37 @@ def graph_overview(store: CypherGraphStore, *, limit: int, by: str, per_type: in
     return overview.graph_overview(CypherOverviewSource(store), degree=degree, access=access, types=dict(types),
                                    limit=limit, by=by, per_type=per_type, entity_type=entity_type,
                                    totals=store._totals())
+
+
+class CypherCommunitySource(CypherOverviewSource):
+    """``overview.CommunitySource`` over one store's dialect."""
+
+    def entities(self) -> list[tuple[int, str]]:
+        return [(int(i), t) for i, t in self._db.read(
+            "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.id, e.type")]
+
+    def links(self) -> list[tuple[int, int]]:
+        return [(int(a), int(b)) for a, b in self._db.read(
+            "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NULL RETURN a.id, b.id")]
+
+    def ids(self, names: Sequence[str]) -> dict[str, int]:
+        return {n: int(i) for n, i in self._db.read("UNWIND $names AS n MATCH (e:Entity {name: n}) RETURN e.name, e.id",
+                                                    {"names": list(names)})}
+
+
+def _partition(store: CypherGraphStore) -> tuple[CypherCommunitySource, overview.Partition]:
+    cache = store.__dict__.setdefault("_community_cache", overview.Partitions())
+    source = CypherCommunitySource(store)
+    return source, cache.get(source, store.db.version())
+
+
+def graph_communities(store: CypherGraphStore, *, limit: int) -> GraphCommunities:
+    """See ``core.storage.overview.graph_communities``."""
+    source, part = _partition(store)
+    return overview.graph_communities(source, part, limit=limit, totals=store._totals())
+
+
+def graph_community(store: CypherGraphStore, name: str, *, limit: int) -> GraphOverview:
+    """See ``core.storage.overview.graph_community``."""
+    source, part = _partition(store)
+    return overview.graph_community(source, part, name, limit=limit)

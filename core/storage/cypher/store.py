@@ -20,6 +20,7 @@ from core.model import (
     Entity,
     EntityInput,
     EntitySummary,
+    GraphCommunities,
     GraphOverview,
     KnowledgeGraph,
     Neighbour,
@@ -637,6 +638,18 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
         from core.storage.cypher.overview import graph_overview
 
         return graph_overview(self, limit=limit, by=by, per_type=per_type, entity_type=entity_type)
+
+    def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
+        """The largest communities of related entities, the relations between them, counts."""
+        from core.storage.cypher.overview import graph_communities
+
+        return graph_communities(self, limit=limit)
+
+    def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
+        """The community of entity ``name``: its best-connected members and their relations."""
+        from core.storage.cypher.overview import graph_community
+
+        return graph_community(self, name, limit=limit)
 
     def health_check(self, *, deep: bool = False) -> dict[str, Any]:
         """Counts and the server's reach: what ``hipocampo status`` shows."""

@@ -8,7 +8,8 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from core.model import Entity, GraphOverview, KnowledgeGraph, Node, Relation
+from core.model import Entity, GraphCommunities, GraphOverview, KnowledgeGraph, Node, Relation
+from core.storage.overview import Partitions
 from core.storage.sqlite import overview, reads
 from core.storage.sqlite.database import Database
 
@@ -138,3 +139,19 @@ class GraphReads:
         with self.db.locked() as conn:
             return overview.graph_overview(conn, limit=limit, by=by, per_type=per_type,
                                            entity_type=entity_type, totals=self.totals(conn))
+
+    def _partitions(self) -> Partitions:
+        cache = self.__dict__.get("_community_cache")
+        if cache is None:
+            cache = self.__dict__.setdefault("_community_cache", Partitions())
+        return cache
+
+    def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
+        """The largest communities of related entities, the relations between them, counts."""
+        with self.db.locked() as conn:
+            return overview.graph_communities(conn, self._partitions(), limit=limit, totals=self.totals(conn))
+
+    def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
+        """The community of entity ``name``: its best-connected members and their relations."""
+        with self.db.locked() as conn:
+            return overview.graph_community(conn, self._partitions(), name, limit=limit)

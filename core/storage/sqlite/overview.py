@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from core.model import GraphOverview, Relation
+from core.model import GraphCommunities, GraphOverview, Relation
+from core.storage import overview as rules
 from core.storage.overview import graph_overview as ranked_overview
 from core.storage.sqlite.connection import Connection
-from core.storage.sqlite.reads import IDS, relation
+from core.storage.sqlite.reads import IDS, ids_by_name, relation
 
 _CHUNK = 2000  # candidates looked up per statement while walking down the ranking
 
@@ -75,6 +76,38 @@ class _Source:
     def among(self, ids: Sequence[int]) -> list[Relation]:
         chunk = json.dumps(list(ids))
         return [relation(src, dst, rtype) for src, dst, rtype in self.conn.execute(_AMONG, (chunk, chunk))]
+
+
+class _CommunitySource(_Source):
+    """What the shared community rule (core/storage/overview.py) asks of a backend, over SQLite."""
+
+    def entities(self) -> list[tuple[int, str]]:
+        return self.conn.execute("SELECT id, entity_type FROM entities WHERE archived_at IS NULL").fetchall()
+
+    def links(self) -> list[tuple[int, int]]:
+        return self.conn.execute("SELECT from_entity, to_entity FROM relations WHERE ended_at IS NULL").fetchall()
+
+    def ids(self, names: Sequence[str]) -> dict[str, int]:
+        return ids_by_name(self.conn, names)
+
+
+def _partition(conn: Connection, cache: rules.Partitions) -> tuple[_CommunitySource, rules.Partition]:
+    source = _CommunitySource(conn)
+    version = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+    return source, cache.get(source, version)
+
+
+def graph_communities(conn: Connection, cache: rules.Partitions, *, limit: int,
+                      totals: tuple[int, int]) -> GraphCommunities:
+    """See ``core.storage.overview.graph_communities``."""
+    source, part = _partition(conn, cache)
+    return rules.graph_communities(source, part, limit=limit, totals=totals)
+
+
+def graph_community(conn: Connection, cache: rules.Partitions, name: str, *, limit: int) -> GraphOverview:
+    """See ``core.storage.overview.graph_community``."""
+    source, part = _partition(conn, cache)
+    return rules.graph_community(source, part, name, limit=limit)
 
 
 def graph_overview(
