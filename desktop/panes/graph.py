@@ -1,7 +1,9 @@
-"""The graph pane: an entity's neighbourhood (1–3 hops), an overview of the whole memory that
-never draws more than a few hundred nodes, or an insight's evidence — laid out off the GUI thread.
+"""The graph pane: an entity's neighbourhood (1–3 hops), an overview of the whole memory (every
+entity of a small one; a large one's communities, as labelled groups), one community's entities,
+or an insight's evidence — read and laid out off the GUI thread.
 
-Click a node to select it (and open it in the editor); double-click to add its neighbours.
+Click a node to select it (and open it in the editor); double-click to add its neighbours, or to
+open a community. The legend has its own column, so it never covers a node.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
@@ -25,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from desktop.panes.graph_bench import measure_pan_zoom_fps
 from desktop.panes.graph_data import GraphRequest, GraphSnapshot, load_graph
-from desktop.panes.graph_items import GraphStyle
+from desktop.panes.graph_items import GraphStyle, rank_types
 from desktop.panes.graph_legend import GraphLegend
 from desktop.panes.graph_view import KEY_STEP, GraphView
 from desktop.workers import Core, touched_entities
@@ -34,7 +36,6 @@ __all__ = ["GraphPane", "measure_pan_zoom_fps"]
 
 REFRESH_DELAY_MS = 400  # a burst of writes (an import, a client's batch) redraws once
 OVERVIEW_REFRESH_MS = 3000  # ranking a large memory takes a few hundred ms: not after every write
-LEGEND_MARGIN = 10
 
 
 class GraphPane(QWidget):
@@ -58,11 +59,9 @@ class GraphPane(QWidget):
         self.view = GraphView(GraphStyle.from_palette(self.palette()))
         self.view.node_clicked.connect(self.on_node_clicked)
         self.view.node_double_clicked.connect(self.on_node_double_clicked)
-        self.view.installEventFilter(self)
-        self.legend = GraphLegend(self.view)
+        self.legend = GraphLegend()
         self.legend.type_clicked.connect(self.on_legend_type_clicked)
         self.legend.hide()
-        self.view.overlays.append(self.legend)
 
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -73,11 +72,16 @@ class GraphPane(QWidget):
         self.stack.addWidget(self.view)
         self.stack.addWidget(self.empty)
 
+        body = QHBoxLayout()
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(0)
+        body.addWidget(self.stack, 1)
+        body.addWidget(self.legend, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self._build_toolbar())
-        layout.addWidget(self.stack, 1)
+        layout.addLayout(body, 1)
         self._show_empty(self.tr("Loading the graph…"), "")
 
     def _build_toolbar(self) -> QWidget:
@@ -86,8 +90,8 @@ class GraphPane(QWidget):
         row = QHBoxLayout(bar)
         row.setContentsMargins(6, 4, 6, 4)
         row.setSpacing(4)
-        overview_tip = self.tr("The best-connected (or most recalled) entities of the whole memory, "
-                               "coloured by type")
+        overview_tip = self.tr("The whole memory, coloured by type: a large one as groups of related "
+                               "entities (double-click one to open it)")
         self.overview_button = self._tool(self.tr("Overview"), overview_tip, lambda: self.show_overview())
         ranking = QMenu(self.overview_button)
         self.rank_actions: dict[str, QAction] = {}
@@ -145,6 +149,14 @@ class GraphPane(QWidget):
             action.setChecked(name == by)
         self._load(GraphRequest("overview", entity_type=entity_type, by=by), fresh=True)
 
+    def show_community(self, name: str) -> None:
+        """Show the community of ``name`` (its best-connected members and their relations)."""
+        self._load(GraphRequest("community", name=name), fresh=True)
+
+    def groups(self) -> dict[str, int]:
+        """The communities on screen (named after their hub) and their sizes; empty for entities."""
+        return dict(self.snapshot.groups) if self.snapshot is not None else {}
+
     def show_subgraph(self, names: list[str]) -> None:
         """Show exactly ``names`` and the relations among them (an insight's evidence)."""
         self._load(GraphRequest("subgraph", names=tuple(dict.fromkeys(names))), fresh=True)
@@ -178,6 +190,8 @@ class GraphPane(QWidget):
     def on_loaded(self, snap: GraphSnapshot, fresh: bool) -> None:
         if snap.request != self.request:
             return  # the user asked for something else meanwhile
+        if rank_types(snap.palette):
+            self.view.restyle(self.view.style_)  # the colours follow the memory's most used types
         if snap.missing:
             message = self.tr("“{name}” is no longer in the memory.").format(name=snap.request.name)
             self.status_message.emit(message)
@@ -200,7 +214,6 @@ class GraphPane(QWidget):
         self.stack.setCurrentWidget(self.view)
         self.view.set_snapshot(snap, animate=not fresh and not was_empty)
         self.legend.set_counts(snap.type_counts)
-        self._place_legend()
         if fresh or was_empty:
             self.view.fit()
         self.caption.setText(self._describe(snap))
@@ -214,7 +227,19 @@ class GraphPane(QWidget):
         locale = QLocale()
         shown = len(snap.types)
         request = snap.request
-        if request.kind == "overview":
+        if snap.groups:
+            text = self.tr("{groups} groups of related entities, of {total} entities").format(
+                groups=locale.toString(len(snap.groups)), total=locale.toString(snap.total))
+            if snap.others[0]:
+                text += self.tr(" · {count} smaller groups").format(count=locale.toString(snap.others[0]))
+            if snap.unlinked:
+                text += self.tr(" · {count} without relations").format(count=locale.toString(snap.unlinked))
+            return text
+        if request.kind == "community":
+            template = (self.tr("Group around {name}: {total} entities") if shown >= snap.total
+                        else self.tr("Group around {name}: the {shown} best-connected of {total} entities"))
+            text = template.format(name=request.name, shown=locale.toString(shown), total=locale.toString(snap.total))
+        elif request.kind == "overview":
             total = snap.type_counts.get(request.entity_type, 0) if request.entity_type else snap.total
             if shown >= total:
                 text = self.tr("All {shown} entities").format(shown=locale.toString(shown))
@@ -243,10 +268,17 @@ class GraphPane(QWidget):
     # -- user input ------------------------------------------------------------------------------
 
     def on_node_clicked(self, name: str) -> None:
+        if self.snapshot is not None and name in self.snapshot.groups:
+            self.status_message.emit(self.tr("A group of {count} related entities around {name}: "
+                                             "double-click to open it").format(
+                count=QLocale().toString(self.snapshot.groups[name]), name=name))
+            return
         self.entity_activated.emit(name)
 
     def on_node_double_clicked(self, name: str) -> None:
-        if self.request is not None:
+        if self.snapshot is not None and name in self.snapshot.groups:
+            self.show_community(name)
+        elif self.request is not None:
             self._load(self.request.expanding(name), fresh=False)
 
     def on_hops_changed(self, _index: int) -> None:
@@ -286,22 +318,14 @@ class GraphPane(QWidget):
                                names=tuple(renames.get(n, n) for n in request.names),
                                expanded=tuple(renames.get(n, n) for n in request.expanded))
         self.view.rename(renames)
+        if self.snapshot is not None and self.snapshot.groups:
+            self.snapshot.groups = {renames.get(k, k): v for k, v in self.snapshot.groups.items()}
 
     def on_refresh_due(self) -> None:
         if self.request is not None:
             self._load(self.request, fresh=False)
 
     # -- Qt ----------------------------------------------------------------------------------------
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if watched is self.view and event.type() == QEvent.Type.Resize:
-            self._place_legend()
-        return super().eventFilter(watched, event)
-
-    def _place_legend(self) -> None:
-        self.legend.adjustSize()
-        self.legend.move(LEGEND_MARGIN, LEGEND_MARGIN)
-        self.legend.raise_()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
         if event.type() == QEvent.Type.PaletteChange:

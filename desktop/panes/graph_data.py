@@ -1,8 +1,12 @@
 """What the graph pane shows, read from ``core.Memory`` and laid out on a worker thread.
 
-A :class:`GraphRequest` names a view (an entity's neighbourhood, the overview, an insight's
-evidence), plus the nodes the user expanded; :func:`load_graph` turns it into a
+A :class:`GraphRequest` names a view (an entity's neighbourhood, the overview, a community, an
+insight's evidence), plus the nodes the user expanded; :func:`load_graph` turns it into a
 :class:`GraphSnapshot` with positions, ready for the GUI thread to draw.
+
+The overview of a memory larger than ``OVERVIEW_LIMIT`` draws its communities
+(``Memory.graph_communities``: igraph's Leiden, in the core) as labelled discs sized by their
+membership, instead of a few hundred of its entities with hardly a relation among them.
 """
 
 from __future__ import annotations
@@ -13,13 +17,18 @@ from typing import Literal
 
 from core.errors import NotFound
 from core.memory import Memory
-from desktop.panes.graph_layout import Point, force_layout
+from desktop.panes.graph_items import MAX_LABEL_CHARS
+from desktop.panes.graph_layout import Point, force_layout, group_layout
 
 MAX_SHOWN = 2000  # a neighbourhood larger than this shows its nearest nodes only
 OVERVIEW_LIMIT = 300  # the overview draws at most this many entities, whatever the memory's size
 OVERVIEW_PER_TYPE = 3  # …and at least this many of every type, so each type is on the picture
+COMMUNITIES = 32  # the overview of a larger memory draws its largest communities, at most this many
+MIN_GROUP = 3  # …of at least this many entities
+LINKS_PER_GROUP = 3  # …each joined to the few it shares the most relations with
+COMMUNITY_LIMIT = 300  # a community opens on its best-connected members, at most this many
 
-Kind = Literal["entity", "overview", "subgraph"]
+Kind = Literal["entity", "overview", "subgraph", "community"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,11 @@ class GraphSnapshot:
     type_counts: dict[str, int] = field(default_factory=dict)
     total: int = 0  # how many entities the view stands for (the whole memory, for the overview)
     missing: bool = False  # the requested entity does not exist (any more)
+    groups: dict[str, int] = field(default_factory=dict)  # community (named after its hub) → size
+    unlinked: int = 0  # communities view: entities without any relation, not drawn
+    others: tuple[int, int] = (0, 0)  # communities view: (communities, entities) too small to draw
+    group_types: dict[str, dict[str, int]] = field(default_factory=dict)  # community → members by type
+    palette: dict[str, int] = field(default_factory=dict)  # the memory's entities by type: the colours
 
     @property
     def focus(self) -> str | None:
@@ -62,8 +76,17 @@ class GraphSnapshot:
 def load_graph(memory: Memory, request: GraphRequest, known: Mapping[str, Point] | None = None) -> GraphSnapshot:
     """Read ``request`` from ``memory`` and lay it out, keeping ``known`` nodes where they were."""
     snap = GraphSnapshot(request)
+    snap.palette = memory.count_labels()
+    if request.kind == "overview" and _as_communities(request, snap.palette):
+        _read_communities(memory, snap)
+        # The name under each disc, roughly as wide as it will be drawn (a zoom of 1 is the aim).
+        widths = {n: 6.5 * min(len(n), MAX_LABEL_CHARS - 8) + 50 for n in snap.groups}
+        snap.positions = group_layout(snap.groups, [(a, b) for a, b, _ in snap.edges], known=known, widths=widths)
+        return snap
     if request.kind == "overview":
         _read_overview(memory, snap)
+    elif request.kind == "community":
+        _read_community(memory, snap, request.name or "")
     elif request.kind == "entity":
         _read_neighbourhood(memory, snap, request.name or "", request.hops, MAX_SHOWN)
     else:
@@ -72,13 +95,63 @@ def load_graph(memory: Memory, request: GraphRequest, known: Mapping[str, Point]
         if name in snap.types:
             _read_neighbourhood(memory, snap, name, 1, MAX_SHOWN)
     _finish(snap)
-    # An expansion adds around a node the user is looking at: what was on screen stays put.
-    pin = bool(known) and bool(request.expanded) and any(n not in (known or {}) for n in snap.types)
+    # A refresh or an expansion adds to what the user is looking at: what was on screen stays
+    # put, new nodes settle beside their neighbours.
+    pin = bool(known)
     # Grouped by type, best-connected first: the order unrelated nodes are lined up in.
     rank = {etype: i for i, etype in enumerate(snap.type_counts)}
     order = sorted(snap.types, key=lambda n: (rank.get(snap.types[n], len(rank)), -snap.degree.get(n, 0), n))
     snap.positions = force_layout(order, [(a, b) for a, b, _ in snap.edges], known=known, pin_known=pin)
     return snap
+
+
+def _as_communities(request: GraphRequest, counts: Mapping[str, int]) -> bool:
+    """The whole memory by connection, too large to draw every entity: its communities."""
+    return request.entity_type is None and request.by == "degree" and not request.expanded \
+        and sum(counts.values()) > OVERVIEW_LIMIT
+
+
+def _read_communities(memory: Memory, snap: GraphSnapshot) -> None:
+    view = memory.graph_communities(limit=COMMUNITIES)
+    if view.total_entities <= OVERVIEW_LIMIT:  # many were archived: every entity fits after all
+        _read_overview(memory, snap)
+        _finish(snap)
+        snap.positions = force_layout(list(snap.types), [(a, b) for a, b, _ in snap.edges])
+        return
+    small = [g for g in view.communities if g.size < MIN_GROUP]
+    for group in view.communities:
+        if group.size < MIN_GROUP:
+            continue
+        snap.types[group.name] = group.entityType
+        snap.groups[group.name] = group.size
+        snap.group_types[group.name] = dict(group.types)
+        snap.degree[group.name] = group.size
+    # Each community joined to the few it shares most relations with (all of them is a hairball).
+    per: dict[str, int] = {}
+    for link in view.links:  # strongest first
+        if link.a not in snap.groups or link.b not in snap.groups:
+            continue
+        if per.get(link.a, 0) < LINKS_PER_GROUP or per.get(link.b, 0) < LINKS_PER_GROUP:
+            per[link.a] = per.get(link.a, 0) + 1
+            per[link.b] = per.get(link.b, 0) + 1
+            snap.edges.append((link.a, link.b, str(link.weight)))
+    snap.type_counts = dict(view.types)
+    snap.total = view.total_entities
+    snap.unlinked = view.unlinked
+    snap.others = (view.others[0] + len(small), view.others[1] + sum(g.size for g in small))
+
+
+def _read_community(memory: Memory, snap: GraphSnapshot, name: str) -> None:
+    try:
+        view = memory.graph_community(name, limit=COMMUNITY_LIMIT)
+    except NotFound:
+        snap.missing = True
+        return
+    for node in view.entities:
+        snap.types[node.name] = node.entityType
+        snap.degree[node.name] = node.degree
+    snap.edges = [(r.from_, r.to, r.relationType) for r in view.relations]
+    snap.total = view.total_entities
 
 
 def _read_overview(memory: Memory, snap: GraphSnapshot) -> None:
@@ -125,7 +198,7 @@ def _finish(snap: GraphSnapshot) -> None:
             seen.add(edge)
             edges.append(edge)
     snap.edges = edges
-    if snap.request.kind != "overview" or snap.request.expanded:
+    if snap.request.kind not in ("overview", "community") or snap.request.expanded:
         local: dict[str, int] = dict.fromkeys(snap.types, 0)
         for a, b, _ in edges:
             local[a] += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QLocale, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
@@ -20,31 +20,39 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-# Mid-tone colours that stay readable on a light and on a dark background alike. The base
-# Engrama labels always get the same colour; other types get one of the rest by a stable hash.
-TYPE_COLOURS: dict[str, str] = {
-    "Project": "#4c8df6",
-    "Concept": "#a070e0",
-    "Person": "#e96aa1",
-    "Technology": "#22b3a0",
-    "Decision": "#f29b38",
-    "Problem": "#e5534b",
-    "Domain": "#7fb13a",
-    "Client": "#d6b02a",
-    "Insight": "#4fc3f7",
-    "Generic": "#9aa3ad",
-}
-_OTHER_COLOURS = ("#6f8fd8", "#c77ddb", "#52b96b", "#e0875a", "#3fb8c9", "#b58c6b", "#d46a8f", "#8c9be8",
-                  "#c4a23a", "#5fa8a0")
+from desktop.panes.graph_layout import group_radius
+
+# Twelve colours for the twelve most used types of the open memory, in order of use: Okabe & Ito's
+# colour-blind-safe set (without its black) first, then Paul Tol's "muted" colours that stay apart
+# from them. Every other type is grey. Ranked by use, not by name, so "person" and "organization"
+# (or "Person" and "person") never share a colour when both are among the twelve.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+           "#882255", "#999933", "#AA4499", "#44AA99", "#DDCC77")
+OTHER_COLOUR = "#9a9a9a"
 MAX_LABEL_CHARS = 32
+
+_ranked: dict[str, int] = {}  # type → its place among the open memory's most used types
+
+
+def rank_types(counts: dict[str, int]) -> bool:
+    """Give the ``counts`` (type → entities) most used types their colours; True if any changed.
+    Shared by every pane, so a type has one colour in the graph, its legend and the search list."""
+    order = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[: len(PALETTE)]
+    ranked = {etype: i for i, (etype, _) in enumerate(order)}
+    if ranked == _ranked:
+        return False
+    _ranked.clear()
+    _ranked.update(ranked)
+    return True
 
 
 def type_colour(entity_type: str) -> QColor:
-    """The colour of ``entity_type``: fixed for the common types, stable for any other."""
-    known = TYPE_COLOURS.get(entity_type)
-    if known is not None:
-        return QColor(known)
-    return QColor(_OTHER_COLOURS[zlib.crc32(entity_type.encode("utf-8")) % len(_OTHER_COLOURS)])
+    """The colour of ``entity_type``: one of twelve for the most used types, grey for the rest
+    (before the memory's types are known, a stable one of the twelve)."""
+    if not _ranked:
+        return QColor(PALETTE[zlib.crc32(entity_type.encode("utf-8")) % len(PALETTE)])
+    place = _ranked.get(entity_type)
+    return QColor(PALETTE[place] if place is not None else OTHER_COLOUR)
 
 
 @dataclass
@@ -73,30 +81,86 @@ class GraphStyle:
         return cls(base, text, edge, strong, base, palette.color(QPalette.ColorRole.Highlight), label_back)
 
 
-def node_radius(degree: int, focus: bool) -> float:
-    """Bigger for better-connected nodes, growing slowly so hubs don't swamp the picture."""
+def node_radius(degree: int, focus: bool, group: int = 0) -> float:
+    """Bigger for better-connected nodes, growing slowly so hubs don't swamp the picture; a
+    community's disc by its size (its area grows a little slower than its membership)."""
+    if group:
+        return group_radius(group)
     radius = 6.0 + 2.0 * min(degree, 60) ** 0.5
     return radius * 1.25 if focus else radius
+
+
 
 
 class NodeItem:
     """One entity: a plain disc in its type's colour (a plain Qt item, so painting never calls back
     into Python) and its label, which is drawn above every disc."""
 
-    def __init__(self, name: str, entity_type: str, degree: int, style: GraphStyle, focus: bool = False) -> None:
+    def __init__(self, name: str, entity_type: str, degree: int, style: GraphStyle, focus: bool = False,
+                 group: int = 0, group_types: dict[str, int] | None = None) -> None:
         self.name = name
         self.entity_type = entity_type
         self.degree = degree
         self.focus = focus
+        self.group = group  # a community of this many entities, named after ``name`` (0: an entity)
+        self.group_types = dict(group_types or {})  # …its members by type: slices of its disc
+        self._slices: list[QGraphicsEllipseItem] = []
         self.selected = False
         self.disc = QGraphicsEllipseItem()
         self.disc.setData(0, name)
         self.disc.setZValue(2)
         self.disc.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.disc.setToolTip(QCoreApplication.translate("GraphPane", "{name}\n{type}").format(
-            name=name, type=entity_type))
-        self.label = LabelItem(name, self)
+        self.label = LabelItem(self._label_text(), self)
+        self._tip()
         self.restyle(style)
+
+    def _slice(self, radius: float) -> None:
+        """A community's disc as a pie of its members' types (the commonest few; the rest grey)."""
+        for item in self._slices:
+            item.setParentItem(None)
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+        self._slices = []
+        total = sum(self.group_types.values())
+        if not self.group or total <= 0 or len(self.group_types) < 2:
+            return
+        start = 90 * 16  # from twelve o'clock, clockwise
+        for etype, count in sorted(self.group_types.items(), key=lambda kv: (-kv[1], kv[0])):
+            span = round(-count / total * 360 * 16)
+            if not span:
+                continue
+            item = QGraphicsEllipseItem(QRectF(-radius, -radius, 2 * radius, 2 * radius), self.disc)
+            item.setStartAngle(start)
+            item.setSpanAngle(span)
+            item.setBrush(QBrush(type_colour(etype)))
+            item.setPen(Qt.PenStyle.NoPen)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            item.setAcceptHoverEvents(False)
+            self._slices.append(item)
+            start += span
+
+    def _label_text(self) -> str:
+        if not self.group:
+            return self.name
+        return QCoreApplication.translate("GraphPane", "{name} · {count}").format(
+            name=_elide(self.name, MAX_LABEL_CHARS - 8), count=QLocale().toString(self.group))
+
+    def _tip(self) -> None:
+        if self.group:
+            tip = QCoreApplication.translate("GraphPane", "A group of {count} related entities around {name}, "
+                                             "mostly {type}\nDouble-click to open it").format(
+                count=QLocale().toString(self.group), name=self.name, type=self.entity_type)
+        else:
+            tip = QCoreApplication.translate("GraphPane", "{name}\n{type}").format(
+                name=self.name, type=self.entity_type)
+        self.disc.setToolTip(tip)
+
+    def rename(self, name: str) -> None:
+        """The entity is called ``name`` now: its key, label and tooltip follow."""
+        self.name = name
+        self.disc.setData(0, name)
+        self.label.set_text(self._label_text())
+        self._tip()
 
     def add_to(self, scene: QGraphicsScene) -> None:
         scene.addItem(self.disc)
@@ -117,9 +181,10 @@ class NodeItem:
         return self.disc.rect().width() / 2
 
     def restyle(self, style: GraphStyle) -> None:
-        radius = node_radius(self.degree, self.focus)
+        radius = node_radius(self.degree, self.focus, self.group)
         self.disc.setRect(QRectF(-radius, -radius, 2 * radius, 2 * radius))
         self.disc.setBrush(QBrush(type_colour(self.entity_type)))
+        self._slice(radius)
         if self.selected:  # measured: a ring round every disc costs a third of the frame rate
             ring = QPen(style.highlight, 3.0)
             ring.setCosmetic(True)
@@ -128,6 +193,15 @@ class NodeItem:
             self.disc.setPen(Qt.PenStyle.NoPen)
         self.disc.setZValue(3 if self.selected else 2)
         self.label.restyle(style, bold=self.focus or self.selected)
+
+
+def _elide(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
+def label_height() -> float:
+    """A label's height on screen with its gap to the disc (pixels)."""
+    return _label_font(False)[1].height() + 5
 
 
 _FONTS: dict[bool, tuple[QFont, QFontMetricsF]] = {}
@@ -150,7 +224,9 @@ class LabelItem(QGraphicsItem):
         super().__init__()
         self.owner = owner
         self.full_text = text
-        self.text = text if len(text) <= MAX_LABEL_CHARS else text[: MAX_LABEL_CHARS - 1] + "…"
+        self.text = _elide(text, MAX_LABEL_CHARS)
+        self.shift = 0.0  # pixels sideways, so a name by the view's edge stays whole
+        self._bold = False
         self.wanted = False  # shown at this zoom level (the view decides)
         self.hovered = False
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
@@ -162,16 +238,26 @@ class LabelItem(QGraphicsItem):
         self.above = False  # placed over the disc, when below it would cover another label
         self.setVisible(False)
 
+    def set_text(self, text: str) -> None:
+        self.full_text = text
+        self.text = _elide(text, MAX_LABEL_CHARS)
+        self._measure()
+        self.update()
+
     def restyle(self, style: GraphStyle, *, bold: bool) -> None:
-        self.prepareGeometryChange()
-        self._font, metrics = _label_font(bold)
-        width = metrics.horizontalAdvance(self.text) + 8
-        height = metrics.height() + 2
-        self._rect = QRectF(-width / 2, -3 - height if self.above else 3, width, height)
+        self._bold = bold
+        self._measure()
         self._text_colour = style.text
         self._back = style.label_back
         self.setZValue(5)
         self.follow()
+
+    def _measure(self) -> None:
+        self.prepareGeometryChange()
+        self._font, metrics = _label_font(self._bold)
+        width = metrics.horizontalAdvance(self.text) + 8
+        height = metrics.height() + 2
+        self._rect = QRectF(-width / 2 + self.shift, -3 - height if self.above else 3, width, height)
 
     def follow(self) -> None:
         """Hang just below (or sit just above) the owner's disc; the radius is in scene units, so
@@ -180,13 +266,14 @@ class LabelItem(QGraphicsItem):
         radius = self.owner.disc.rect().bottom()
         self.setPos(pos.x(), pos.y() - radius if self.above else pos.y() + radius)
 
-    def place(self, above: bool) -> None:
-        """Put the label above or below its disc."""
-        if above != self.above:
+    def place(self, above: bool, shift: float = 0.0) -> None:
+        """Put the label above or below its disc, ``shift`` pixels sideways."""
+        if above != self.above or shift != self.shift:
             self.prepareGeometryChange()
-            self.above = above
+            self.above, self.shift = above, shift
             height = self._rect.height()
             self._rect.moveTop(-3 - height if above else 3)
+            self._rect.moveLeft(-self._rect.width() / 2 + shift)
             self.follow()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)

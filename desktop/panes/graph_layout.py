@@ -129,6 +129,8 @@ def _force(names: Sequence[str], edges: Sequence[tuple[str, str]], known: Mappin
     known = {n: p for n, p in known.items() if n in index}
     if len(names) == 1:
         return {names[0]: known.get(names[0], (0.0, 0.0))}
+    if pin_known and len(known) == len(names):
+        return dict(known)  # nothing new: nothing moves
     start = _start_positions(names, pairs, known, random.Random(seed))
     kwargs: dict[str, object] = {"seed": start, "grid": "grid" if len(names) >= _GRID_FROM else "nogrid"}
     if known:
@@ -196,3 +198,89 @@ def _start_positions(names: Sequence[str], pairs: Sequence[tuple[int, int]], kno
         else:
             start[i] = [rng.uniform(box[0], box[1]), rng.uniform(box[2], box[3])]
     return [p for p in start if p is not None]
+
+
+def group_radius(size: int) -> float:
+    """The disc of a community of ``size`` entities (scene units)."""
+    return 6.0 + 2.2 * max(size, 1) ** 0.45
+
+
+GROUP_GAP = 18.0  # scene units between two communities' boxes (disc and the name under it)
+LABEL_BELOW = 22.0  # a name's height under its disc (scene units at a zoom of 1)
+
+
+def group_layout(groups: Mapping[str, int], edges: Sequence[tuple[str, str]], *,
+                 known: Mapping[str, Point] | None = None, widths: Mapping[str, float] | None = None,
+                 seed: int = 7) -> dict[str, Point]:
+    """Positions for communities (name → size), drawn as discs of ``group_radius(size)`` with their
+    name (``widths`` wide) under them: related ones near each other, no two boxes overlapping.
+    ``known`` ones stay where they are; new ones start beside a related one and only they move."""
+    names = list(groups)
+    if not names:
+        return {}
+    known = {n: p for n, p in (known or {}).items() if n in groups}
+    if len(known) == len(names):
+        return dict(known)
+    index = {n: i for i, n in enumerate(names)}
+    radius = np.asarray([group_radius(groups[n]) for n in names])
+    half_w = np.maximum(radius, np.asarray([(widths or {}).get(n, 100.0) / 2 for n in names]))
+    half_h = radius + LABEL_BELOW / 2
+    pairs = sorted({(min(a, b), max(a, b)) for a, b in ((index.get(s), index.get(t)) for s, t in edges)
+                    if a is not None and b is not None and a != b})
+    rng = random.Random(seed)
+    if known:
+        pos = np.asarray(_start_positions(names, pairs, known, rng), dtype=float) * UNIT
+        fixed = np.asarray([n in known for n in names])
+    else:
+        graph = igraph.Graph(n=len(names), edges=pairs)
+        # Kamada–Kawai, then each unrelated group on a ring round the related ones, largest first.
+        pos = np.asarray(graph.layout_kamada_kawai(seed=[[math.cos(i), math.sin(i)] for i in range(len(names))],
+                                                    maxiter=50 * len(names)).coords, dtype=float)
+        linked = np.asarray(graph.degree()) > 0
+        typical = float(np.median(half_w)) * 2 + GROUP_GAP
+        if linked.sum() > 1:
+            nearest = float(np.median(_nearest_distances(pos[linked])))
+            pos *= typical / nearest if nearest > 0 else typical
+        else:
+            pos[:] = 0.0
+        alone = np.flatnonzero(~linked)
+        if len(alone) and linked.any():
+            centre = pos[linked].mean(axis=0)
+            ring = float(np.sqrt(((pos[linked] - centre) ** 2).sum(axis=1)).max()) + typical
+            for k, i in enumerate(alone):
+                angle = 2 * math.pi * k / len(alone) + 0.3
+                pos[i] = centre + ring * np.asarray([math.cos(angle), math.sin(angle)])
+        fixed = np.zeros(len(names), dtype=bool)
+    pos = _separate(pos, half_w, half_h, fixed)
+    return {n: (float(pos[i][0]), float(pos[i][1])) for n, i in index.items()}
+
+
+def _separate(pos: np.ndarray, half_w: np.ndarray, half_h: np.ndarray, fixed: np.ndarray,
+              rounds: int = 300) -> np.ndarray:
+    """Push overlapping boxes (centred ``half_h - radius`` below each point: the disc and the name
+    under it) apart along the axis where they overlap least; ``fixed`` ones do not move."""
+    pos = pos.copy()
+    if len(pos) < 2:
+        return pos
+    jitter = np.random.default_rng(3).normal(0, 1e-3, pos.shape)
+    pos += np.where(fixed[:, None], 0.0, jitter)
+    need_x = half_w[:, None] + half_w[None, :] + GROUP_GAP
+    need_y = half_h[:, None] + half_h[None, :] + GROUP_GAP
+    eye = np.eye(len(pos), dtype=bool)
+    for _ in range(rounds):
+        dx = pos[:, None, 0] - pos[None, :, 0]
+        dy = pos[:, None, 1] - pos[None, :, 1]
+        over_x = need_x - np.abs(dx)
+        over_y = need_y - np.abs(dy)
+        clash = (over_x > 0) & (over_y > 0) & ~eye
+        if not clash.any():
+            break
+        # Each pair moves apart along its smaller overlap; a fixed partner pushes the other the whole way.
+        share = np.where(fixed[None, :], 1.0, 0.5) * clash
+        along_x = over_x < over_y
+        push_x = np.where(along_x, np.sign(dx + 1e-9) * over_x, 0.0) * share
+        push_y = np.where(~along_x, np.sign(dy + 1e-9) * over_y, 0.0) * share
+        push = np.stack([push_x.sum(axis=1), push_y.sum(axis=1)], axis=1) * 0.5
+        push[fixed] = 0
+        pos += push
+    return pos

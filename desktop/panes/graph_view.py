@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPen, QWheelEvent
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPen, QTransform, QWheelEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QWidget
 
 from desktop.panes.graph_data import GraphSnapshot
 from desktop.panes.graph_items import GraphStyle, LabelItem, NodeItem
+from desktop.panes.graph_items import label_height as _label_height
 from desktop.panes.graph_layout import Point
 
 MIN_SCALE = 0.02
@@ -22,8 +23,10 @@ ALWAYS_LABELLED = 24  # …these ones
 LABEL_CELL_PX = 60  # grid for finding overlapping labels quickly
 MAX_LABELS = 150  # more names than this on screen is clutter, not information
 LABEL_DELAY_MS = 60
+EDGE_PX = 2.0  # a label keeps this far from the view's edge
 WHEEL_STEP = 1.0015  # per 1/8 degree of wheel turn: one notch (120) zooms by ≈ 20 %
 KEY_STEP = 1.25
+FIT_MARGIN_PX = 16.0  # empty pixels round a fitted picture
 STRONG_EDGES_FULL = 40  # up to this many relations of the selected node are drawn fully strong
 
 
@@ -88,10 +91,13 @@ class GraphView(QGraphicsView):
             node = self.nodes.get(name)
             degree = snap.degree.get(name, 0)
             focus = name == snap.focus
-            if node is None or node.entity_type != etype:
+            group = snap.groups.get(name, 0)
+            kinds = snap.group_types.get(name)
+            changed = node is not None and (node.group != group or (group and kinds != node.group_types))
+            if node is None or node.entity_type != etype or changed:
                 if node is not None:
                     node.remove_from(scene)
-                node = NodeItem(name, etype, degree, self.style_, focus)
+                node = NodeItem(name, etype, degree, self.style_, focus, group, kinds)
                 node.set_pos(target)
                 node.add_to(scene)
                 self.nodes[name] = node
@@ -104,7 +110,8 @@ class GraphView(QGraphicsView):
                         node.set_pos(target)
         self.edges = list(snap.edges)
         self._ranked = sorted(self.nodes.values(), key=lambda n: (not n.focus, -n.degree, n.name))
-        self._important = {n.name for n in self._ranked[:ALWAYS_LABELLED]}
+        # Every community is named; of entities, the best-connected few.
+        self._important = {n.name for n in self._ranked[:ALWAYS_LABELLED]} | {n.name for n in self._ranked if n.group}
         if self.selected not in self.nodes:
             self.selected = None
         self.select(self.selected)
@@ -139,12 +146,19 @@ class GraphView(QGraphicsView):
         """Entities renamed elsewhere: their nodes keep their place until the next picture arrives."""
         for old, new in renames.items():
             node = self.nodes.pop(old, None)
-            if node is not None and new not in self.nodes:
-                node.name = new
-                node.disc.setData(0, new)
+            if node is None:
+                continue
+            if new in self.nodes:  # merged into one already shown
+                node.remove_from(self.scene())
+            else:
+                node.rename(new)
                 self.nodes[new] = node
-        self.edges = [(renames.get(a, a), renames.get(b, b), t) for a, b, t in self.edges]
+        self.edges = [e for e in ((renames.get(a, a), renames.get(b, b), t) for a, b, t in self.edges)
+                      if e[0] in self.nodes and e[1] in self.nodes]
         self.selected = renames.get(self.selected, self.selected) if self.selected else None
+        self._ranked = [n for n in self._ranked if self.nodes.get(n.name) is n]
+        self._draw_edges()
+        self._labels_soon()
 
     def positions(self) -> dict[str, Point]:
         """Where each shown node is now (the next layout starts from here)."""
@@ -211,15 +225,23 @@ class GraphView(QGraphicsView):
         if not self.nodes:
             return
         bounds = QRectF()
+        widest = 0.0
         for node in self.nodes.values():
             bounds = bounds.united(node.disc.sceneBoundingRect())
-        bounds.adjust(-30, -30, 30, 50)  # room for the labels that hang under the nodes
-        self.fitInView(bounds, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.zoom() > FIT_MAX_SCALE:
-            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
-            self.scale(FIT_MAX_SCALE / self.zoom(), FIT_MAX_SCALE / self.zoom())
-            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-            self.centerOn(bounds.center())
+            if node.name in self._important or node.focus or node.name == self.selected:
+                widest = max(widest, node.label.size_on_screen()[0])
+        # Margins in pixels (labels keep their size whatever the zoom): half the widest name that
+        # is always shown on each side, a label's height under the lowest disc.
+        side = min(max(FIT_MARGIN_PX, widest / 2 + 4), self.viewport().width() / 4)
+        label_h = _label_height()
+        room_w = max(self.viewport().width() - 2 * side, 40.0)
+        room_h = max(self.viewport().height() - FIT_MARGIN_PX - label_h - FIT_MARGIN_PX, 40.0)
+        scale = min(room_w / max(bounds.width(), 1.0), room_h / max(bounds.height(), 1.0), FIT_MAX_SCALE)
+        scale = min(MAX_SCALE, max(MIN_SCALE, scale))
+        self.setTransform(QTransform.fromScale(scale, scale))
+        # Centred, the label strip under the lowest discs counted in.
+        centre = bounds.center() + QPointF(0, label_h / 2 / scale)
+        self.centerOn(centre)
         self.update_labels()
 
     def update_labels(self) -> None:
@@ -270,14 +292,23 @@ class GraphView(QGraphicsView):
             return False  # out of sight: placed when the view pans there
         width, height = node.label.size_on_screen()
         half, tall = width / 2 / zoom, height / zoom
-        tries = [(above, False) for above in (False, True)]
+        # By the view's edge a name slides sideways (at most half its width) to stay whole.
+        edge = EDGE_PX / zoom
+        shift = max(0.0, view[0] + edge - (x - half)) - max(0.0, (x + half) - (view[2] - edge))
+        shift = max(-half, min(half, shift))
+        sides = [False, True]
+        if y + radius + tall > view[3] - edge:  # no room below: above first (and only, if it fits)
+            sides = [True] if y - radius - tall >= view[1] + edge else [True, False]
+        elif y - radius - tall < view[1] + edge:
+            sides = [False]
+        tries: list[tuple[bool, bool | None]] = [(above, False) for above in sides]
         if important:  # they matter more than the discs they would cover; others yield
-            tries += [(above, True) for above in (False, True)]
+            tries += [(above, True) for above in sides]
         if must:
-            tries.append((False, None))
+            tries.append((sides[0], None))
         for above, over_discs in tries:
             top = y - radius - tall if above else y + radius
-            box = (x - half, top, x + half, top + tall)
+            box = (x - half + shift, top, x + half + shift, top + tall)
             cells = [(i, j) for i in range(int(box[0] // cell), int(box[2] // cell) + 1)
                      for j in range(int(box[1] // cell), int(box[3] // cell) + 1)]
             clash = over_discs is not None and any(
@@ -286,7 +317,7 @@ class GraphView(QGraphicsView):
             if not clash:
                 for c in cells:
                     taken.setdefault(c, []).append((*box, False))
-                node.label.place(above)
+                node.label.place(above, shift * zoom)
                 return True
         return False
 

@@ -15,7 +15,7 @@ from core.memory import Memory
 from core.settings import Settings
 from desktop.panes.graph import GraphPane
 from desktop.panes.graph_bench import measure_pan_zoom_fps
-from desktop.panes.graph_data import OVERVIEW_LIMIT, OVERVIEW_PER_TYPE
+from desktop.panes.graph_data import COMMUNITIES, OVERVIEW_LIMIT, OVERVIEW_PER_TYPE
 from desktop.panes.graph_layout import SPACING, force_layout
 from desktop.workers import Core
 
@@ -77,8 +77,8 @@ def test_neighbourhood_grows_with_hops(qtbot, pane: GraphPane, chain: Memory) ->
     assert "A" in pane.caption.text()
 
 
-def test_overview_of_a_large_memory_is_capped_and_shows_every_type(qtbot, pane: GraphPane,
-                                                                   memory: Memory) -> None:  # noqa: ANN001
+def test_overview_of_a_large_memory_draws_its_communities_and_opens_one(qtbot, pane: GraphPane,
+                                                                        memory: Memory) -> None:  # noqa: ANN001
     types = ["Person", "Project", "Concept", "Technology", "Decision"]
     memory.create_entities([{"name": f"E{i}", "entityType": types[i % 5]} for i in range(4990)]
                            + [{"name": f"Rare {i}", "entityType": "Client"} for i in range(10)])
@@ -86,13 +86,24 @@ def test_overview_of_a_large_memory_is_capped_and_shows_every_type(qtbot, pane: 
     memory.create_relations([{"from": f"E{h}", "to": f"E{50 + h * 40 + k}", "relationType": "HAS"}
                              for h in range(50) for k in range(40)])
     shown = _shown(qtbot, pane, pane.show_overview)
-    assert len(shown) == OVERVIEW_LIMIT  # 300 of 5,000
-    assert {f"E{h}" for h in range(50)} <= shown  # the best-connected are all there
-    shown_types = {pane.view.nodes[n].entity_type for n in shown}
-    assert shown_types == {*types, "Client"}
-    assert sum(1 for n in shown if n.startswith("Rare")) == OVERVIEW_PER_TYPE
-    assert pane.legend.isVisible() and set(pane.legend.types()) == shown_types
-    assert "300" in pane.caption.text() and "5" in pane.caption.text()
+    # Not a few hundred of 5,000 dots: the largest communities, each named after its hub.
+    groups = pane.groups()
+    assert len(shown) == COMMUNITIES and set(groups) == shown
+    assert shown <= {f"E{h}" for h in range(50)} and set(groups.values()) == {41}
+    assert all(pane.view.nodes[n].label.text == f"{n} · 41" for n in shown)
+    assert f"{COMMUNITIES} groups" in pane.caption.text() and "18 smaller groups" in pane.caption.text()
+    assert pane.legend.isVisible() and set(pane.legend.types()) == {*types, "Client"}
+    # A double-click opens the group: its hub and its 40 members, related.
+    hub = next(iter(shown))
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        qtbot.mouseDClick(pane.view.viewport(), Qt.MouseButton.LeftButton, pos=_node_point(pane, hub))
+    assert pane.request.kind == "community" and len(pane.shown_names()) == 41 and hub in pane.shown_names()
+    assert len(pane.view.edges) == 40 and not pane.groups()
+    # The ranked overview (most recalled) is still capped, with every type on it.
+    ranked = _shown(qtbot, pane, lambda: pane.show_overview(by="access"))
+    assert len(ranked) == OVERVIEW_LIMIT  # 300 of 5,000
+    assert {pane.view.nodes[n].entity_type for n in ranked} == {*types, "Client"}
+    assert sum(1 for n in ranked if n.startswith("Rare")) == OVERVIEW_PER_TYPE
     # Clicking a type in the legend shows that type alone.
     with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
         pane.on_legend_type_clicked("Client")
