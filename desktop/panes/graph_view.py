@@ -364,11 +364,13 @@ class GraphView(QGraphicsView):
 
     def node_at(self, point: QPoint) -> NodeItem | None:
         """The node (or the node whose label) is under ``point`` in viewport coordinates."""
-        for item in self.items(point):
+        labelled = None
+        for item in self.items(point):  # a disc wins over a name drawn across it
             found = self._node_of(item)
-            if found is not None:
+            if found is not None and not isinstance(item, LabelItem):
                 return found
-        return None
+            labelled = labelled or found
+        return labelled
 
     def _node_of(self, item: QGraphicsItem) -> NodeItem | None:
         if isinstance(item, LabelItem):

@@ -16,6 +16,7 @@ from core.settings import Settings
 from desktop.panes.graph import GraphPane
 from desktop.panes.graph_bench import measure_pan_zoom_fps
 from desktop.panes.graph_data import COMMUNITIES, OVERVIEW_LIMIT, OVERVIEW_PER_TYPE
+from desktop.panes.graph_items import OTHER_COLOUR, PALETTE, type_colour
 from desktop.panes.graph_layout import SPACING, force_layout
 from desktop.workers import Core
 
@@ -345,18 +346,104 @@ def test_in_a_crowd_the_entity_in_view_keeps_its_name_clear(qtbot, pane: GraphPa
         pane.view.update_labels()
 
 
-def test_no_name_hides_under_the_legend(qtbot, pane: GraphPane, memory: Memory) -> None:  # noqa: ANN001
+def _global_rect(widget, rect) -> tuple[float, float, float, float]:  # noqa: ANN001
+    top_left = widget.mapToGlobal(rect.topLeft())
+    return (top_left.x(), top_left.y(), top_left.x() + rect.width(), top_left.y() + rect.height())
+
+
+def test_the_legend_never_covers_a_node_or_a_name(qtbot, pane: GraphPane, memory: Memory) -> None:  # noqa: ANN001
     names = [f"Entity number {i}" for i in range(150)]
     memory.create_entities([{"name": n, "entityType": f"Type {i % 6}"} for i, n in enumerate(names)])
     memory.create_relations([{"from": names[i], "to": names[(i * 7 + 1) % 150], "relationType": "KNOWS"}
                              for i in range(150)])
     _shown(qtbot, pane, pane.show_overview)
-    legend = pane.legend.geometry().translated(-pane.view.viewport().pos())
     assert pane.legend.isVisible()
-    for zoom in (1.0, 1.5, 1.5):
+    legend = _global_rect(pane.legend, pane.legend.rect())
+    viewport = pane.view.viewport()
+    for zoom, pan in ((1.0, 0), (1.5, 0), (1.5, -300), (0.5, 200)):
         pane.view.zoom_by(zoom)
+        pane.view.horizontalScrollBar().setValue(pane.view.horizontalScrollBar().value() + pan)
         pane.view.update_labels()
+        for name, node in pane.view.nodes.items():
+            disc = pane.view.mapFromScene(node.disc.sceneBoundingRect()).boundingRect() & viewport.rect()
+            if not disc.isEmpty():  # the part drawn: the view clips the rest
+                assert not _overlap(_global_rect(viewport, disc), legend), name
+        for name, (left, top, right, bottom) in _label_rects(pane).items():
+            at = viewport.mapToGlobal(QPoint(0, 0))
+            assert not _overlap((left + at.x(), top + at.y(), right + at.x(), bottom + at.y()), legend), name
+
+
+def test_names_are_never_clipped_at_the_edge(qtbot, pane: GraphPane, memory: Memory) -> None:  # noqa: ANN001
+    """Long names of nodes at the picture's edges, as fitted and after panning them to the view's
+    edge: every name shown is whole inside the view."""
+    around = [f"A rather long entity name number {i}" for i in range(14)]
+    memory.create_entities([{"name": n, "entityType": "Thing"} for n in ["Centre", *around]])
+    memory.create_relations([{"from": "Centre", "to": n, "relationType": "USES"} for n in around])
+    _shown(qtbot, pane, lambda: pane.show_entity("Centre"))
+    width, height = pane.view.viewport().width(), pane.view.viewport().height()
+
+    def check() -> None:
         labels = _label_rects(pane)
-        assert labels
-        box = (legend.left(), legend.top(), legend.right(), legend.bottom())
-        assert not [n for n, r in labels.items() if _overlap(r, box)]
+        assert "Centre" in labels
+        for name, (left, top, right, bottom) in labels.items():
+            assert left >= 0 and top >= 0 and right <= width and bottom <= height, (name, left, right, top, bottom)
+
+    check()
+    for dx, dy in ((260, 0), (-520, 0), (260, 200), (0, -400)):
+        pane.view.horizontalScrollBar().setValue(pane.view.horizontalScrollBar().value() + dx)
+        pane.view.verticalScrollBar().setValue(pane.view.verticalScrollBar().value() + dy)
+        pane.view.update_labels()
+        check()
+
+
+def test_live_writes_and_expanding_keep_what_is_shown_in_place(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("C", hops=2))
+    before = pane.view.positions()
+    last = chain.latest_change_id()
+    chain.create_entities([{"name": "Newcomer", "entityType": "Person"}])
+    chain.create_relations([{"from": "Newcomer", "to": "D", "relationType": "KNOWS"}])
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        pane.on_changes(chain.changes_since(last))
+    pane.view._stop_animation()
+    after = pane.view.positions()
+    assert set(after) == {*before, "Newcomer"}
+    assert all(math.dist(before[n], after[n]) < 1.0 for n in before), {n: (before[n], after[n]) for n in before}
+    # The newcomer settles beside its neighbour, not somewhere across the picture.
+    assert math.dist(after["Newcomer"], after["D"]) < 3 * SPACING
+    # Expanding (a double-click) adds around the node and moves nothing already there.
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        qtbot.mouseDClick(pane.view.viewport(), Qt.MouseButton.LeftButton, pos=_node_point(pane, "D"))
+    pane.view._stop_animation()
+    expanded = pane.view.positions()
+    assert "E" in expanded
+    assert all(math.dist(after[n], expanded[n]) < 1.0 for n in after)
+    assert math.dist(expanded["E"], expanded["D"]) < 3 * SPACING
+
+
+def test_the_twelve_most_used_types_have_distinct_colours_whatever_their_case(qtbot, pane: GraphPane,  # noqa: ANN001
+                                                                            memory: Memory) -> None:
+    """Lower-case types an assistant writes (they used to share colours), the 12 most used of them
+    each distinct; the rest grey."""
+    common = ["person", "organization", "technology", "preference", "plan", "note", "todo", "decision",
+              "Person", "project", "idea", "event"]
+    memory.create_entities([{"name": f"{t} {i}", "entityType": t} for k, t in enumerate(common)
+                            for i in range(20 - k)] + [{"name": "odd one", "entityType": "misc"}])
+    _shown(qtbot, pane, pane.show_overview)
+    colours = {t: pane.view.nodes[f"{t} 0"].disc.brush().color().name() for t in common}
+    assert len(set(colours.values())) == 12, colours
+    assert pane.view.nodes["odd one"].disc.brush().color().name() == QColor(OTHER_COLOUR).name()
+    assert colours["Person"] != colours["person"]
+    assert {c.lower() for c in colours.values()} == {c.lower() for c in PALETTE}
+    # The same colours in the legend and in the other panes (the search list's type filter).
+    assert type_colour("note").name() == colours["note"]
+
+
+def test_a_renamed_entity_is_labelled_by_its_new_name(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
+    _shown(qtbot, pane, lambda: pane.show_entity("A", hops=2))
+    last = chain.latest_change_id()
+    chain.rename_entity("C", "Carmen")
+    with qtbot.waitSignal(pane.view_changed, timeout=WAIT_MS):
+        pane.on_changes(chain.changes_since(last))
+    node = pane.view.nodes["Carmen"]
+    assert node.label.text == "Carmen" and "Carmen" in node.disc.toolTip()
+    assert node.disc.data(0) == "Carmen" and "C" not in pane.shown_names()
