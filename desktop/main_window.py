@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QLocale, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -29,7 +30,8 @@ if TYPE_CHECKING:  # the panes (and the core under them) load once a memory is o
     from desktop.workers import ChangeFeed, Core
 
 STATUS_INTERVAL_MS = 1500
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2  # 2: the default layout of 2026-12 (the graph keeps half the width)
+WIDE_LAYOUT_FROM = 1440  # from this window width, search gets a column of its own on the left
 
 
 class MainWindow(QMainWindow):
@@ -69,6 +71,10 @@ class MainWindow(QMainWindow):
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_INTERVAL_MS)
         self._status_timer.timeout.connect(self.refresh_status)
+        self.dock_sizer = QTimer(self)  # sizes the default layout's columns once its docks have a size
+        self.dock_sizer.setSingleShot(True)
+        self.dock_sizer.setInterval(0)
+        self.dock_sizer.timeout.connect(self._size_docks)
         self.set_title(None)
         self.resize(1280, 820)
         self._restore_geometry()
@@ -163,10 +169,6 @@ class MainWindow(QMainWindow):
         self._dock("editor", self.tr("Entity"), editor, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+2")
         self._dock("insights", self.tr("Insights"), insights, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+3")
         self._dock("activity", self.tr("Activity"), activity, Qt.DockWidgetArea.BottomDockWidgetArea, "Ctrl+4")
-        self.tabifyDockWidget(self.docks["insights"], self.docks["activity"])
-        self.docks["activity"].raise_()
-        self.resizeDocks([self.docks["search"], self.docks["editor"]], [300, 380], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["insights"]], [230], Qt.Orientation.Vertical)
 
         for pane in self.panes.values():
             signal = getattr(pane, "entity_activated", None)
@@ -183,7 +185,8 @@ class MainWindow(QMainWindow):
         for action in (self.import_action, self.export_action, self.backup_action, self.undo_action,
                        self.new_entity_action, self.save_action, self.find_action, self.reflect_action):
             action.setEnabled(True)
-        self._restore_layout()
+        if not self._restore_layout():
+            self._default_layout()
         self._status_timer.start()
         self.refresh_status()
         self.refresh_endpoint()
@@ -246,8 +249,13 @@ class MainWindow(QMainWindow):
             pane.on_changes(rows)
 
     def on_evidence(self, names: list[str]) -> None:
+        """The graph shows an insight's evidence when the user picks the insight, not when the
+        insights pane selects one by itself (as it loads, at launch)."""
         graph = self.panes.get("graph")
-        if graph is not None and names:
+        insights = self.panes.get("insights")
+        focus = QApplication.focusWidget()
+        asked = insights is not None and focus is not None and (focus is insights or insights.isAncestorOf(focus))
+        if graph is not None and names and asked:
             graph.show_subgraph(names)
 
     def on_pending_count(self, count: int) -> None:
@@ -378,10 +386,10 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
 
-    def _restore_layout(self) -> None:
+    def _restore_layout(self) -> bool:
+        """The docks as the user left them; False if there is no such layout (or an older one)."""
         state = QSettings().value("window/state")
-        if state is not None:
-            self.restoreState(state, LAYOUT_VERSION)
+        return state is not None and self.restoreState(state, LAYOUT_VERSION)
 
     def save_layout(self) -> None:
         settings = QSettings()
@@ -390,11 +398,52 @@ class MainWindow(QMainWindow):
             settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
 
     def reset_layout(self) -> None:
+        """Put every pane back where it starts, keeping what they show (the search, the open entity)."""
         QSettings().remove("window/state")
-        if self.core is not None:
-            core, feed, hub = self.core, self.feed, self.hub
-            assert feed is not None
-            self.attach(core, feed, hub)
+        if self.docks:
+            self._default_layout()
+
+    def _default_layout(self) -> None:
+        """Search on the left and the entity on the right (in a narrower window both on the right,
+        one above the other), insights and activity tabbed under the graph, which keeps at least
+        half the window's width: the side columns are sized from the window, not from their content."""
+        docks = self.docks
+        for dock in docks.values():
+            dock.setFloating(False)
+        wide = self.width() >= WIDE_LAYOUT_FROM
+        # The side columns reach the bottom; the insights and activity tabs sit under the graph only.
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, docks["editor"])
+        if wide:
+            self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, docks["search"])
+        else:
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, docks["search"])
+            self.splitDockWidget(docks["search"], docks["editor"], Qt.Orientation.Vertical)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, docks["insights"])
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, docks["activity"])
+        self.tabifyDockWidget(docks["insights"], docks["activity"])
+        for dock in docks.values():
+            dock.show()
+        docks["activity"].raise_()
+        self._size_docks()
+        # Docks made a moment ago are sized from their contents once the layout runs: again then.
+        self.dock_sizer.start()
+
+    def _size_docks(self) -> None:
+        docks = self.docks
+        if set(docks) != {"search", "editor", "insights", "activity"}:
+            return  # detached meanwhile
+        width, height = max(self.width(), 640), max(self.height(), 480)
+        wide = self.dockWidgetArea(docks["search"]) == Qt.DockWidgetArea.LeftDockWidgetArea
+        if wide:
+            self.resizeDocks([docks["search"], docks["editor"]], [round(width * 0.19), round(width * 0.27)],
+                             Qt.Orientation.Horizontal)
+        else:
+            self.resizeDocks([docks["editor"]], [round(width * 0.34)], Qt.Orientation.Horizontal)
+            self.resizeDocks([docks["search"], docks["editor"]], [round(height * 0.36), round(height * 0.64)],
+                             Qt.Orientation.Vertical)
+        self.resizeDocks([docks["insights"]], [min(230, round(height * 0.28))], Qt.Orientation.Vertical)
 
     def confirm_discard(self) -> bool:
         """True when nothing unsaved would be lost (or the user agreed to lose it)."""
