@@ -229,32 +229,32 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="391"/>
+        <location filename="../../desktop/models/activity.py" line="402"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="398"/>
+        <location filename="../../desktop/models/activity.py" line="409"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="402"/>
+        <location filename="../../desktop/models/activity.py" line="413"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
@@ -1044,138 +1044,180 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="80"/>
+        <location filename="../../desktop/panes/graph.py" line="85"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="88"/>
-        <source>The best-connected (or most recalled) entities of the whole memory, coloured by type</source>
-        <translation>Las entidades mejor conectadas (o más recordadas) de toda la memoria, coloreadas por tipo</translation>
+        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <source>The whole memory, coloured by type: a large one as groups of related entities (double-click one to open it)</source>
+        <translation>Toda la memoria, coloreada por tipo: una grande, como grupos de entidades relacionadas (doble clic en uno para abrirlo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="90"/>
+        <location filename="../../desktop/panes/graph.py" line="95"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="98"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="98"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="105"/>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="109"/>
+        <location filename="../../desktop/panes/graph.py" line="114"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="109"/>
+        <location filename="../../desktop/panes/graph.py" line="114"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="110"/>
+        <location filename="../../desktop/panes/graph.py" line="115"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="111"/>
+        <location filename="../../desktop/panes/graph.py" line="116"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="173"/>
+        <location filename="../../desktop/panes/graph.py" line="186"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="181"/>
+        <location filename="../../desktop/panes/graph.py" line="196"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="191"/>
+        <location filename="../../desktop/panes/graph.py" line="206"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="192"/>
+        <location filename="../../desktop/panes/graph.py" line="207"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="210"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="210"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="219"/>
+        <location filename="../../desktop/panes/graph.py" line="231"/>
+        <source>{groups} groups of related entities, of {total} entities</source>
+        <translation>{groups} grupos de entidades relacionadas, de {total} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="234"/>
+        <source> · {count} smaller groups</source>
+        <translation> · {count} grupos más pequeños</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <source> · {count} without relations</source>
+        <translation> · {count} sin relaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="239"/>
+        <source>Group around {name}: {total} entities</source>
+        <translation>Grupo en torno a {name}: {total} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="240"/>
+        <source>Group around {name}: the {shown} best-connected of {total} entities</source>
+        <translation>Grupo en torno a {name}: las {shown} mejor conectadas de {total} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph.py" line="245"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="221"/>
+        <location filename="../../desktop/panes/graph.py" line="247"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="222"/>
+        <location filename="../../desktop/panes/graph.py" line="248"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="225"/>
+        <location filename="../../desktop/panes/graph.py" line="251"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="227"/>
+        <location filename="../../desktop/panes/graph.py" line="253"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="230"/>
+        <location filename="../../desktop/panes/graph.py" line="256"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="232"/>
+        <location filename="../../desktop/panes/graph.py" line="258"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="262"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="262"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="262"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph_items.py" line="96"/>
+        <location filename="../../desktop/panes/graph.py" line="272"/>
+        <source>A group of {count} related entities around {name}: double-click to open it</source>
+        <translation>Un grupo de {count} entidades relacionadas en torno a {name}: doble clic para abrirlo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph_items.py" line="145"/>
+        <source>{name} · {count}</source>
+        <translation>{name} · {count}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph_items.py" line="150"/>
+        <source>A group of {count} related entities around {name}, mostly {type}
+Double-click to open it</source>
+        <translation>Un grupo de {count} entidades relacionadas en torno a {name}, sobre todo {type}
+Doble clic para abrirlo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/graph_items.py" line="154"/>
         <source>{name}
 {type}</source>
         <translation>{name}
@@ -1185,12 +1227,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="190"/>
+        <location filename="../../desktop/app.py" line="193"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="191"/>
+        <location filename="../../desktop/app.py" line="194"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1203,59 +1245,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="223"/>
+        <location filename="../../desktop/app.py" line="226"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="248"/>
+        <location filename="../../desktop/app.py" line="251"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="249"/>
-        <location filename="../../desktop/app.py" line="259"/>
+        <location filename="../../desktop/app.py" line="252"/>
+        <location filename="../../desktop/app.py" line="262"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="253"/>
+        <location filename="../../desktop/app.py" line="256"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="254"/>
+        <location filename="../../desktop/app.py" line="257"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="257"/>
-        <location filename="../../desktop/app.py" line="263"/>
+        <location filename="../../desktop/app.py" line="260"/>
+        <location filename="../../desktop/app.py" line="266"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="264"/>
+        <location filename="../../desktop/app.py" line="267"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="270"/>
+        <location filename="../../desktop/app.py" line="273"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="271"/>
+        <location filename="../../desktop/app.py" line="274"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="313"/>
+        <location filename="../../desktop/app.py" line="316"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="314"/>
+        <location filename="../../desktop/app.py" line="317"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -2108,241 +2150,241 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="63"/>
-        <location filename="../../desktop/main_window.py" line="208"/>
+        <location filename="../../desktop/main_window.py" line="65"/>
+        <location filename="../../desktop/main_window.py" line="211"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="103"/>
+        <location filename="../../desktop/main_window.py" line="109"/>
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="104"/>
+        <location filename="../../desktop/main_window.py" line="110"/>
         <source>&amp;New memory…</source>
         <translation>&amp;Nueva memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="105"/>
+        <location filename="../../desktop/main_window.py" line="111"/>
         <source>Start an empty memory in a new file</source>
         <translation>Empezar una memoria vacía en un archivo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="106"/>
+        <location filename="../../desktop/main_window.py" line="112"/>
         <source>&amp;Open memory…</source>
         <translation>&amp;Abrir memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="108"/>
+        <location filename="../../desktop/main_window.py" line="114"/>
         <source>&amp;Import…</source>
         <translation>&amp;Importar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="109"/>
+        <location filename="../../desktop/main_window.py" line="115"/>
         <source>Import memory.jsonl, Engrama NDJSON, MCP Memory .db or notes</source>
         <translation>Importar memory.jsonl, NDJSON de Engrama, .db de MCP Memory o notas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="110"/>
+        <location filename="../../desktop/main_window.py" line="116"/>
         <source>&amp;Export…</source>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="111"/>
+        <location filename="../../desktop/main_window.py" line="117"/>
         <source>&amp;Back up…</source>
         <translation>&amp;Copia de seguridad…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="113"/>
+        <location filename="../../desktop/main_window.py" line="119"/>
         <source>&amp;Settings…</source>
         <translation>Con&amp;figuración…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="114"/>
+        <location filename="../../desktop/main_window.py" line="120"/>
         <source>&amp;Close window</source>
         <translation>Cerrar &amp;ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="115"/>
+        <location filename="../../desktop/main_window.py" line="121"/>
         <source>&amp;Quit</source>
         <translation>&amp;Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="117"/>
+        <location filename="../../desktop/main_window.py" line="123"/>
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="118"/>
+        <location filename="../../desktop/main_window.py" line="124"/>
         <source>&amp;Undo last change</source>
         <translation>&amp;Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="119"/>
+        <location filename="../../desktop/main_window.py" line="125"/>
         <source>&amp;New entity</source>
         <translation>&amp;Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="120"/>
+        <location filename="../../desktop/main_window.py" line="126"/>
         <source>&amp;Save entity</source>
         <translation>&amp;Guardar entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="122"/>
+        <location filename="../../desktop/main_window.py" line="128"/>
         <source>&amp;Find…</source>
         <translation>&amp;Buscar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="123"/>
+        <location filename="../../desktop/main_window.py" line="129"/>
         <source>&amp;Reflect now</source>
         <translation>&amp;Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="124"/>
+        <location filename="../../desktop/main_window.py" line="130"/>
         <source>Look for patterns and propose insights to review</source>
         <translation>Buscar patrones y proponer ideas para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="126"/>
+        <location filename="../../desktop/main_window.py" line="132"/>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="127"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
         <source>Whole-memory &amp;overview</source>
         <translation>&amp;Vista general de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="128"/>
+        <location filename="../../desktop/main_window.py" line="134"/>
         <source>&amp;Fit graph to window</source>
         <translation>&amp;Ajustar el grafo a la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="131"/>
+        <location filename="../../desktop/main_window.py" line="137"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Restablecer la disposición</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="139"/>
         <source>&amp;Help</source>
         <translation>Ay&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="134"/>
+        <location filename="../../desktop/main_window.py" line="140"/>
         <source>&amp;Connect an assistant…</source>
         <translation>&amp;Conectar un asistente…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="135"/>
+        <location filename="../../desktop/main_window.py" line="141"/>
         <source>&amp;About Hipocampo</source>
         <translation>&amp;Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="162"/>
+        <location filename="../../desktop/main_window.py" line="168"/>
         <source>Search</source>
         <translation>Búsqueda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="163"/>
+        <location filename="../../desktop/main_window.py" line="169"/>
         <source>Entity</source>
         <translation>Entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="164"/>
-        <location filename="../../desktop/main_window.py" line="257"/>
+        <location filename="../../desktop/main_window.py" line="170"/>
+        <location filename="../../desktop/main_window.py" line="265"/>
         <source>Insights</source>
         <translation>Ideas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="165"/>
+        <location filename="../../desktop/main_window.py" line="171"/>
         <source>Activity</source>
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="226"/>
+        <location filename="../../desktop/main_window.py" line="229"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="257"/>
+        <location filename="../../desktop/main_window.py" line="265"/>
         <source>Insights ({count})</source>
         <translation>Ideas ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="268"/>
+        <location filename="../../desktop/main_window.py" line="276"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="269"/>
+        <location filename="../../desktop/main_window.py" line="277"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="324"/>
+        <location filename="../../desktop/main_window.py" line="332"/>
         <source>{count} entities</source>
         <translation>{count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="326"/>
+        <location filename="../../desktop/main_window.py" line="334"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="330"/>
+        <location filename="../../desktop/main_window.py" line="338"/>
         <source>Indexing meaning {done}/{total}</source>
         <translation>Indexando el significado {done}/{total}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="336"/>
+        <location filename="../../desktop/main_window.py" line="344"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="344"/>
+        <location filename="../../desktop/main_window.py" line="352"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="348"/>
+        <location filename="../../desktop/main_window.py" line="356"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="349"/>
+        <location filename="../../desktop/main_window.py" line="357"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="350"/>
+        <location filename="../../desktop/main_window.py" line="358"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="353"/>
+        <location filename="../../desktop/main_window.py" line="361"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="356"/>
+        <location filename="../../desktop/main_window.py" line="364"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="358"/>
+        <location filename="../../desktop/main_window.py" line="366"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="405"/>
+        <location filename="../../desktop/main_window.py" line="454"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="406"/>
+        <location filename="../../desktop/main_window.py" line="455"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
@@ -2350,37 +2392,37 @@ Conectados: {names}</translation>
 <context>
     <name>ObservationList</name>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="81"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="79"/>
         <source>Double-click or press F2 to edit; Ctrl+Enter finishes</source>
         <translation>Doble clic o F2 para editar; Ctrl+Intro termina</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="85"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="83"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="86"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="84"/>
         <source>Add an observation</source>
         <translation>Añadir una observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="87"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="85"/>
         <source>Edit</source>
         <translation>Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="88"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="86"/>
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="89"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="87"/>
         <source>Delete the selected observations (Delete)</source>
         <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="199"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="187"/>
         <source>Observation {n}: {problem}</source>
         <translation>Observación {n}: {problem}</translation>
     </message>
@@ -2388,72 +2430,72 @@ Conectados: {names}</translation>
 <context>
     <name>RelationTable</name>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="62"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="60"/>
         <source>→ to</source>
         <translation>→ hacia</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="63"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="61"/>
         <source>← from</source>
         <translation>← desde</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Dir.</source>
         <translation>Dir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Relation</source>
         <translation>Relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Other entity</source>
         <translation>Otra entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="112"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="110"/>
         <source>Ended</source>
         <translation>Terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="128"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="126"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="129"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="127"/>
         <source>Relate this entity to another one</source>
         <translation>Relacionar esta entidad con otra</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="130"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="128"/>
         <source>Remove</source>
         <translation>Quitar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="131"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="129"/>
         <source>Forget the selected relations</source>
         <translation>Olvidar las relaciones seleccionadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="132"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="130"/>
         <source>End</source>
         <translation>Terminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="133"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="131"/>
         <source>The selected relations stopped being true today: they are kept, marked as ended (double-click the date to change it)</source>
         <translation>Las relaciones seleccionadas dejaron de ser ciertas hoy: se conservan, marcadas como terminadas (doble clic en la fecha para cambiarla)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="187"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="175"/>
         <source>Ended {date}: kept as history, no longer current</source>
         <translation>Terminada el {date}: se conserva como historial, ya no está vigente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="284"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="272"/>
         <source>Relation {n}: {problem}</source>
         <translation>Relación {n}: {problem}</translation>
     </message>
