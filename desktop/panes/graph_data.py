@@ -70,7 +70,7 @@ class GraphSnapshot:
 
     @property
     def focus(self) -> str | None:
-        return self.request.name if self.request.kind == "entity" else None
+        return self.request.name if self.request.kind in ("entity", "community") else None
 
 
 def load_graph(memory: Memory, request: GraphRequest, known: Mapping[str, Point] | None = None) -> GraphSnapshot:
