@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{view.unlinked:,} without relations", file=sys.stderr)
         table[size] = measure(path, args.runs)
     names = list(next(iter(table.values())))
-    print("| ms (median of %d) | " % args.runs + " | ".join(f"{s:,} entities" for s in table) + " |")
+    print(f"| ms (median of {args.runs}) | " + " | ".join(f"{s:,} entities" for s in table) + " |")
     print("|---|" + "---:|" * len(table))
     for name in names:
         print(f"| {name} | " + " | ".join(f"{statistics.median(table[s][name]):.0f}" for s in table) + " |")
