@@ -77,8 +77,7 @@ def load_graph(memory: Memory, request: GraphRequest, known: Mapping[str, Point]
     """Read ``request`` from ``memory`` and lay it out, keeping ``known`` nodes where they were."""
     snap = GraphSnapshot(request)
     snap.palette = memory.count_labels()
-    if request.kind == "overview" and _as_communities(request, snap.palette):
-        _read_communities(memory, snap)
+    if request.kind == "overview" and _as_communities(request, snap.palette) and _read_communities(memory, snap):
         # The name under each disc, roughly as wide as it will be drawn (a zoom of 1 is the aim).
         widths = {n: 6.5 * min(len(n), MAX_LABEL_CHARS - 8) + 50 for n in snap.groups}
         snap.positions = group_layout(snap.groups, [(a, b) for a, b, _ in snap.edges], known=known, widths=widths)
@@ -111,13 +110,12 @@ def _as_communities(request: GraphRequest, counts: Mapping[str, int]) -> bool:
         and sum(counts.values()) > OVERVIEW_LIMIT
 
 
-def _read_communities(memory: Memory, snap: GraphSnapshot) -> None:
+def _read_communities(memory: Memory, snap: GraphSnapshot) -> bool:
+    """The communities into ``snap``; False (``snap`` untouched) if every live entity fits on the
+    picture after all (the type counts include archived entities)."""
     view = memory.graph_communities(limit=COMMUNITIES)
-    if view.total_entities <= OVERVIEW_LIMIT:  # many were archived: every entity fits after all
-        _read_overview(memory, snap)
-        _finish(snap)
-        snap.positions = force_layout(list(snap.types), [(a, b) for a, b, _ in snap.edges])
-        return
+    if view.total_entities <= OVERVIEW_LIMIT:
+        return False
     small = [g for g in view.communities if g.size < MIN_GROUP]
     for group in view.communities:
         if group.size < MIN_GROUP:
@@ -139,6 +137,7 @@ def _read_communities(memory: Memory, snap: GraphSnapshot) -> None:
     snap.total = view.total_entities
     snap.unlinked = view.unlinked
     snap.others = (view.others[0] + len(small), view.others[1] + sum(g.size for g in small))
+    return True
 
 
 def _read_community(memory: Memory, snap: GraphSnapshot, name: str) -> None:

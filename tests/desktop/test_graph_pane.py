@@ -122,6 +122,19 @@ def test_overview_of_a_large_memory_draws_its_communities_and_opens_one(qtbot, p
     assert pane.shown_names() == {f"Rare {i}" for i in range(10)}
 
 
+def test_a_memory_that_fits_once_archived_entities_are_left_out_is_drawn_whole(qtbot, pane: GraphPane,  # noqa: ANN001
+                                                                                memory: Memory) -> None:
+    """More entities than the overview draws, counting the archived ones (insights awaiting review
+    are archived entities): every live one is drawn, each in its own place, not communities."""
+    memory.create_entities([{"name": f"N{i}", "entityType": "Thing"} for i in range(OVERVIEW_LIMIT + 5)])
+    memory.create_relations([{"from": f"N{i}", "to": f"N{i + 1}", "relationType": "NEXT"} for i in range(20)])
+    for i in range(10):
+        memory.archive_node(f"N{OVERVIEW_LIMIT - 6 + i}")
+    shown = _shown(qtbot, pane, pane.show_overview)
+    assert len(shown) == OVERVIEW_LIMIT - 5 and not pane.groups()
+    assert len({(p.x(), p.y()) for p in (node.pos() for node in pane.view.nodes.values())}) == len(shown)
+
+
 def test_click_selects_and_activates(qtbot, pane: GraphPane, chain: Memory) -> None:  # noqa: ANN001
     _shown(qtbot, pane, lambda: pane.show_entity("B", hops=1))
     with qtbot.waitSignal(pane.entity_activated, timeout=WAIT_MS) as signal:
