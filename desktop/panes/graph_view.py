@@ -225,14 +225,11 @@ class GraphView(QGraphicsView):
         if not self.nodes:
             return
         bounds = QRectF()
-        widest = 0.0
         for node in self.nodes.values():
             bounds = bounds.united(node.disc.sceneBoundingRect())
-            if node.name in self._important or node.focus or node.name == self.selected:
-                widest = max(widest, node.label.size_on_screen()[0])
-        # Margins in pixels (labels keep their size whatever the zoom): half the widest name that
-        # is always shown on each side, a label's height under the lowest disc.
-        side = min(max(FIT_MARGIN_PX, widest / 2 + 4), self.viewport().width() / 4)
+        # Margins in pixels (labels keep their size whatever the zoom): a little on each side (a
+        # name by the edge slides inwards, see _place_label), a label's height under the lowest disc.
+        side = FIT_MARGIN_PX
         label_h = _label_height()
         room_w = max(self.viewport().width() - 2 * side, 40.0)
         room_h = max(self.viewport().height() - FIT_MARGIN_PX - label_h - FIT_MARGIN_PX, 40.0)
