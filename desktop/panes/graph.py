@@ -141,8 +141,9 @@ class GraphPane(QWidget):
         self._load(GraphRequest("entity", name=name, hops=self.hops.currentData()), fresh=True)
 
     def show_overview(self, entity_type: str | None = None, by: str | None = None) -> None:
-        """Show the most connected (``by="degree"``) or most recalled (``"access"``) entities of the
-        whole memory, or of one type, coloured by type; ``by`` defaults to the last choice."""
+        """Show the whole memory by connection (``by="degree"``: every entity of a small memory, the
+        communities of a large one) or its most recalled entities (``"access"``), or the best
+        connected of one type, coloured by type; ``by`` defaults to the last choice."""
         if by is None:
             by = next((b for b, action in self.rank_actions.items() if action.isChecked()), "degree")
         for name, action in self.rank_actions.items():
