@@ -4,6 +4,7 @@ draws from them (read and laid out on its worker thread, as ``load_graph`` does 
 
     .venv/bin/python bench/graph_overview_bench.py                     # 10k and 100k, SQLite
     .venv/bin/python bench/graph_overview_bench.py --sizes 10000 --runs 5
+    .venv/bin/python bench/graph_overview_bench.py --falkordb --sizes 10000   # a FalkorDB server of its own
 
 The memory has communities to find: groups of 5–2,000 entities (most small, a few large), each
 mostly of one of 14 types (lower-case ones among them, as assistants write them), ~85 % of the
@@ -25,6 +26,7 @@ Figures go in ``bench/RESULTS.md`` by hand; nothing asserts on time.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import statistics
@@ -45,7 +47,7 @@ TYPES = ["person", "Project", "technology", "note", "Decision", "organization", 
          "preference", "todo", "event", "idea", "Domain"]
 
 
-def clustered_memory(path: Path, entities: int, seed: int = 5) -> tuple[int, int]:
+def clustered_memory(settings: Settings, entities: int, seed: int = 5) -> tuple[int, int]:
     """Write a memory of ``entities`` entities in planted communities; (entities, relations)."""
     rng = random.Random(seed)
     sizes: list[int] = []
@@ -77,7 +79,7 @@ def clustered_memory(path: Path, entities: int, seed: int = 5) -> tuple[int, int
         if (a, b) not in rels:
             rels.add((a, b))
             extra -= 1
-    with Memory(Settings(db=path, embeddings="none")) as memory:
+    with Memory(settings) as memory:
         for i in range(0, len(records), 5000):
             memory.create_entities(records[i:i + 5000])
         rel_list = [{"from": a, "to": b, "relationType": "RELATED_TO"} for a, b in rels]
@@ -90,13 +92,13 @@ def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def measure(path: Path, runs: int) -> dict[str, list[float]]:
+def measure(settings: Settings, runs: int) -> dict[str, list[float]]:
     from desktop.panes.graph_data import GraphRequest, load_graph
 
     rows: dict[str, list[float]] = {k: [] for k in ("communities, first", "communities, kept", "after a write",
                                                     "overview picture", "open a group")}
     for run in range(runs):
-        with Memory(Settings(db=path, embeddings="none")) as memory:
+        with Memory(settings) as memory:
             start = time.perf_counter()
             view = memory.graph_communities()
             rows["communities, first"].append(_ms(start))
@@ -125,22 +127,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="a folder to keep the generated memories in (reused)")
+    parser.add_argument("--falkordb", action="store_true", help="on a FalkorDB server started for the bench")
     args = parser.parse_args(argv)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="graph-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
-    table: dict[int, dict[str, list[float]]] = {}
-    for size in args.sizes:
-        path = folder / f"clustered-{size}.db"
-        if not path.exists():
-            start = time.perf_counter()
-            n, r = clustered_memory(path, size)
-            print(f"wrote {n:,} entities, {r:,} relations in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-        with Memory(Settings(db=path, embeddings="none")) as memory:
-            view = memory.graph_communities()
-            print(f"{size:,}: {len(view.communities)} communities drawn of "
-                  f"{len(view.communities) + view.others[0]}, largest {view.communities[0].size:,}, "
-                  f"{view.unlinked:,} without relations", file=sys.stderr)
-        table[size] = measure(path, args.runs)
+    with contextlib.ExitStack() as stack:
+        url = None
+        if args.falkordb:
+            from tests.graph_server import falkordb_server
+
+            url = stack.enter_context(falkordb_server(folder))
+        table: dict[int, dict[str, list[float]]] = {}
+        for size in args.sizes:
+            path = folder / f"clustered-{size}.db"
+            server = {"backend": "falkordb", "graph_url": url, "graph_name": f"clustered{size}"} if url else {}
+            settings = Settings(db=path, embeddings="none", **server)
+            if url or not path.exists():
+                start = time.perf_counter()
+                n, r = clustered_memory(settings, size)
+                print(f"wrote {n:,} entities, {r:,} relations in {time.perf_counter() - start:.0f} s",
+                      file=sys.stderr)
+            with Memory(settings) as memory:
+                view = memory.graph_communities()
+                print(f"{size:,}: {len(view.communities)} communities listed of "
+                      f"{len(view.communities) + view.others[0]}, largest {view.communities[0].size:,}, "
+                      f"{view.unlinked:,} without relations", file=sys.stderr)
+            table[size] = measure(settings, args.runs)
     names = list(next(iter(table.values())))
     print(f"| ms (median of {args.runs}) | " + " | ".join(f"{s:,} entities" for s in table) + " |")
     print("|---|" + "---:|" * len(table))
