@@ -12,8 +12,8 @@ MAX_ROWS = 12  # more types than this are summed up in one last row
 
 
 class GraphLegend(QWidget):
-    """A small panel over the graph's corner: a coloured dot, the type, its count; click a type
-    to ask for it (the pane shows an overview of that type)."""
+    """A small panel beside the graph (in its own column, so it never covers a node): a coloured
+    dot, the type, its count; click a type to ask for it (the pane shows an overview of that type)."""
 
     type_clicked = Signal(str)
 
