@@ -80,13 +80,17 @@ def graph_overview(store: CypherGraphStore, *, limit: int, by: str, per_type: in
 class CypherCommunitySource(CypherOverviewSource):
     """``overview.CommunitySource`` over one store's dialect."""
 
+    # One row of two lists rather than a row per entity or relation: the client decodes rows one
+    # by one in Python (measured at 10k: 0.40 → 0.23 s for the relations).
     def entities(self) -> list[tuple[int, str]]:
-        return [(int(i), t) for i, t in self._db.read(
-            "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.id, e.type")]
+        ids, types = self._db.read(
+            "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN collect(e.id), collect(e.type)")[0]
+        return list(zip(ids, types, strict=True))
 
     def links(self) -> list[tuple[int, int]]:
-        return [(int(a), int(b)) for a, b in self._db.read(
-            "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NULL RETURN a.id, b.id")]
+        froms, tos = self._db.read(
+            "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NULL RETURN collect(a.id), collect(b.id)")[0]
+        return list(zip(froms, tos, strict=True))
 
     def ids(self, names: Sequence[str]) -> dict[str, int]:
         return {n: int(i) for n, i in self._db.read("UNWIND $names AS n MATCH (e:Entity {name: n}) RETURN e.name, e.id",
