@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from core.model import GraphCommunities, GraphOverview, Relation
@@ -100,7 +101,12 @@ class CypherCommunitySource(CypherOverviewSource):
 def _partition(store: CypherGraphStore) -> tuple[CypherCommunitySource, overview.Partition]:
     cache = store.__dict__.setdefault("_community_cache", overview.Partitions())
     source = CypherCommunitySource(store)
-    return source, cache.get(source, store.db.version())
+
+    @contextmanager
+    def reading() -> Iterator[tuple[CypherCommunitySource, int]]:
+        yield source, store.db.version()  # no lock: the server serves each query whole
+
+    return source, cache.get(reading)
 
 
 def graph_communities(store: CypherGraphStore, *, limit: int) -> GraphCommunities:

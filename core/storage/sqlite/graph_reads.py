@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from core.model import Entity, GraphCommunities, GraphOverview, KnowledgeGraph, Node, Relation
-from core.storage.overview import Partitions
+from core.storage.overview import Partition, Partitions
 from core.storage.sqlite import overview, reads
 from core.storage.sqlite.database import Database
 
@@ -140,18 +141,27 @@ class GraphReads:
             return overview.graph_overview(conn, limit=limit, by=by, per_type=per_type,
                                            entity_type=entity_type, totals=self.totals(conn))
 
-    def _partitions(self) -> Partitions:
+    def _partition(self) -> Partition:
+        """The communities of the live graph, read under the store's lock, computed outside it."""
         cache = self.__dict__.get("_community_cache")
         if cache is None:
             cache = self.__dict__.setdefault("_community_cache", Partitions())
-        return cache
+
+        @contextmanager
+        def locked() -> Iterator[tuple[Any, Any]]:
+            with self.db.locked() as conn, overview.reading(conn) as found:
+                yield found
+
+        return cache.get(locked)
 
     def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
         """The largest communities of related entities, the relations between them, counts."""
+        part = self._partition()
         with self.db.locked() as conn:
-            return overview.graph_communities(conn, self._partitions(), limit=limit, totals=self.totals(conn))
+            return overview.graph_communities(conn, part, limit=limit, totals=self.totals(conn))
 
     def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
         """The community of entity ``name``: its best-connected members and their relations."""
+        part = self._partition()
         with self.db.locked() as conn:
-            return overview.graph_community(conn, self._partitions(), name, limit=limit)
+            return overview.graph_community(conn, part, name, limit=limit)

@@ -9,7 +9,8 @@ at 100k entities and 170k relations the window query took ~1.3 s, holding the st
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from core.model import GraphCommunities, GraphOverview, Relation
 from core.storage import overview as rules
@@ -91,23 +92,22 @@ class _CommunitySource(_Source):
         return ids_by_name(self.conn, names)
 
 
-def _partition(conn: Connection, cache: rules.Partitions) -> tuple[_CommunitySource, rules.Partition]:
-    source = _CommunitySource(conn)
-    version = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
-    return source, cache.get(source, version)
+@contextmanager
+def reading(conn: Connection) -> Iterator[tuple[_CommunitySource, tuple[int, int]]]:
+    """What a partition is read from, and the data's version (``PRAGMA data_version`` changes with
+    another connection's commits, ``total_changes`` with this one's); the caller holds the lock."""
+    yield _CommunitySource(conn), (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
 
 
-def graph_communities(conn: Connection, cache: rules.Partitions, *, limit: int,
+def graph_communities(conn: Connection, part: rules.Partition, *, limit: int,
                       totals: tuple[int, int]) -> GraphCommunities:
     """See ``core.storage.overview.graph_communities``."""
-    source, part = _partition(conn, cache)
-    return rules.graph_communities(source, part, limit=limit, totals=totals)
+    return rules.graph_communities(_CommunitySource(conn), part, limit=limit, totals=totals)
 
 
-def graph_community(conn: Connection, cache: rules.Partitions, name: str, *, limit: int) -> GraphOverview:
+def graph_community(conn: Connection, part: rules.Partition, name: str, *, limit: int) -> GraphOverview:
     """See ``core.storage.overview.graph_community``."""
-    source, part = _partition(conn, cache)
-    return rules.graph_community(source, part, name, limit=limit)
+    return rules.graph_community(_CommunitySource(conn), part, name, limit=limit)
 
 
 def graph_overview(
