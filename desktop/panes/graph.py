@@ -8,6 +8,7 @@ open a community. The legend has its own column, so it never covers a node.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -36,6 +37,8 @@ __all__ = ["GraphPane", "measure_pan_zoom_fps"]
 
 REFRESH_DELAY_MS = 400  # a burst of writes (an import, a client's batch) redraws once
 OVERVIEW_REFRESH_MS = 3000  # ranking a large memory takes a few hundred ms: not after every write
+REFRESH_SHARE = 4  # a live refresh waits at least this many times its last load: the reader stays free
+MAX_REFRESH_MS = 30_000
 
 
 class GraphPane(QWidget):
@@ -52,6 +55,7 @@ class GraphPane(QWidget):
         self.request: GraphRequest | None = None
         self.snapshot: GraphSnapshot | None = None
         self._key = f"graph-pane-{id(self)}"
+        self._load_ms = 0.0  # how long the last picture took to read and lay out
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.timeout.connect(self.on_refresh_due)
@@ -185,7 +189,14 @@ class GraphPane(QWidget):
         known = {} if fresh and not request.expanded else self.view.positions()
         if fresh:
             self.caption.setText(self.tr("Laying out…"))
-        self.core.read(load_graph, request, known, key=self._key,
+        started = time.monotonic()
+
+        def measured(memory: Any, *args: Any) -> GraphSnapshot:
+            snap = load_graph(memory, *args)
+            self._load_ms = (time.monotonic() - started) * 1000
+            return snap
+
+        self.core.read(measured, request, known, key=self._key,
                        done=lambda snap: self.on_loaded(snap, fresh), failed=self.on_load_failed)
 
     def on_loaded(self, snap: GraphSnapshot, fresh: bool) -> None:
@@ -303,7 +314,10 @@ class GraphPane(QWidget):
             # Not restarted while pending: a steady stream of writes still redraws regularly.
             if not self._refresh_timer.isActive():
                 big = self.request.kind == "overview" and (self.snapshot is not None and self.snapshot.total > 20_000)
-                self._refresh_timer.start(OVERVIEW_REFRESH_MS if big else REFRESH_DELAY_MS)
+                # Communities of 100k entities on a server take seconds to find again: a stream
+                # of writes redraws them now and then, not all the time.
+                due = max(OVERVIEW_REFRESH_MS if big else REFRESH_DELAY_MS, REFRESH_SHARE * self._load_ms)
+                self._refresh_timer.start(int(min(MAX_REFRESH_MS, due)))
 
     def _follow_renames(self, rows: list[dict[str, Any]]) -> None:
         """A renamed entity keeps its place: in the request, the selection and on screen."""
