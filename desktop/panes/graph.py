@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -76,8 +76,12 @@ class GraphPane(QWidget):
         self.stack.addWidget(self.view)
         self.stack.addWidget(self.empty)
 
-        body = QHBoxLayout()
-        body.setContentsMargins(0, 0, 0, 0)
+        # The legend's column is part of the canvas (the graph's background), beside the view.
+        canvas = QWidget()
+        canvas.setBackgroundRole(QPalette.ColorRole.Base)
+        canvas.setAutoFillBackground(True)
+        body = QHBoxLayout(canvas)
+        body.setContentsMargins(0, 0, 8, 0)
         body.setSpacing(0)
         body.addWidget(self.stack, 1)
         body.addWidget(self.legend, 0, Qt.AlignmentFlag.AlignTop)
@@ -85,7 +89,7 @@ class GraphPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self._build_toolbar())
-        layout.addLayout(body, 1)
+        layout.addWidget(canvas, 1)
         self._show_empty(self.tr("Loading the graph…"), "")
 
     def _build_toolbar(self) -> QWidget:
