@@ -410,7 +410,9 @@ class MainWindow(QMainWindow):
         docks = self.docks
         for dock in docks.values():
             dock.setFloating(False)
-        wide = self.width() >= WIDE_LAYOUT_FROM
+        # Side by side only where both columns fit in half the window at their narrowest.
+        narrowest = sum(docks[k].minimumSizeHint().width() for k in ("search", "editor"))
+        wide = self.width() >= WIDE_LAYOUT_FROM and narrowest + 24 <= self.width() / 2
         # The side columns reach the bottom; the insights and activity tabs sit under the graph only.
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
