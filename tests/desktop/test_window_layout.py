@@ -56,7 +56,7 @@ def _graph_width(window: MainWindow) -> int:
     return window.panes["graph"].width()
 
 
-@pytest.mark.parametrize("width", [1280, 1920])
+@pytest.mark.parametrize("width", [1280, 1600, 1920])
 def test_the_graph_keeps_half_the_window_by_default_and_after_reset(qtbot, window: MainWindow,  # noqa: ANN001
                                                                     core: Core, width: int) -> None:
     _open(qtbot, window, core, width)
