@@ -8,7 +8,9 @@
 ; user asks for them to go.
 
 ; The version is read from pyproject.toml at build time (the line `version = "x.y.z"` under
-; [project]); `iscc /DAppVersion=x.y.z installer.iss` overrides it.
+; [project]); `iscc /DAppVersion=x.y.z installer.iss` overrides it. The sub defines it `public`: a
+; plain #define inside the #sub does not outlive the #for that calls it (Inno Setup 6.4.1 then
+; stops with "No version" although the line is there).
 #ifndef AppVersion
   #define PyProject FileOpen(AddBackslash(SourcePath) + "pyproject.toml")
   #if !PyProject
@@ -18,7 +20,7 @@
   #sub ReadVersionLine
     #define Line Trim(FileRead(PyProject))
     #if Pos('version = "', Line) == 1
-      #define AppVersion Copy(Line, 12, Len(Line) - 12)
+      #define public AppVersion Copy(Line, 12, Len(Line) - 12)
     #endif
   #endsub
   #for {0; AppVersion == "" && !FileEof(PyProject); 0} ReadVersionLine
@@ -30,7 +32,11 @@
 
 #define AppName "Hipocampo"
 #define AppExe "Hipocampo.exe"
+; The bundle to pack: `iscc /DBundle=path\to\Hipocampo installer.iss` packs another one (the
+; stand-in folder packaging/build_windows.py lays out on Linux).
+#ifndef Bundle
 #define Bundle "dist\Hipocampo"
+#endif
 #define DataDir "{localappdata}\hipocampo"
 
 [Setup]
@@ -39,7 +45,8 @@ AppName={#AppName}
 AppVersion={#AppVersion}
 AppVerName={#AppName} {#AppVersion}
 AppPublisher=Hipocampo
-DefaultDirName={autopf}\{#AppName}
+; {autopf}: Program Files for everyone, or the user's own %LOCALAPPDATA%\Programs (see ProgramsFolder).
+DefaultDirName={code:ProgramsFolder}\{#AppName}
 DefaultGroupName={#AppName}
 DisableProgramGroupPage=yes
 PrivilegesRequired=lowest
@@ -78,6 +85,11 @@ Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{
 Name: "autostart"; Description: "{cm:StartWithWindows}"; Flags: unchecked
 Name: "openwith"; Description: "{cm:OpenWithJsonl}"
 
+[InstallDelete]
+; An upgrade replaces the bundle whole: a module, DLL or Qt plugin the new version no longer ships
+; must not stay behind for it to load. Only the program's own folder; the memory lives elsewhere.
+Type: filesandordirs; Name: "{app}\_internal"
+
 [Files]
 Source: "{#Bundle}\{#AppExe}"; DestDir: "{app}"; Flags: ignoreversion
 Source: "{#Bundle}\_internal\*"; DestDir: "{app}\_internal"; Flags: ignoreversion recursesubdirs createallsubdirs
@@ -105,6 +117,18 @@ Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags
 Filename: "{sys}\taskkill.exe"; Parameters: "/IM {#AppExe} /T /F"; Flags: runhidden; RunOnceId: "StopHipocampo"
 
 [Code]
+// {autopf}, as Windows 10 and 11 always expand it. Only a system without the user's Programs
+// folder (FOLDERID_UserProgramFiles: Wine, where the installer's tests run) makes it fail; there
+// the same folder Windows uses, %LOCALAPPDATA%\Programs, is named by hand.
+function ProgramsFolder(Param: String): String;
+begin
+  try
+    Result := ExpandConstant('{autopf}');
+  except
+    Result := ExpandConstant('{localappdata}\Programs');
+  end;
+end;
+
 procedure CurUninstallStepChanged(CurUninstallStep: TUninstallStep);
 var
   DataDir: String;
