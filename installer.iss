@@ -1,9 +1,10 @@
 ; Hipocampo's Windows installer (Inno Setup 6).
 ;
 ; Build the bundle first (./dev package, or: pyinstaller packaging\hipocampo.spec), then:
-;   iscc installer.iss
-; The installer lands in dist\. It installs for the current user only (no administrator rights),
-; into %LOCALAPPDATA%\Programs\Hipocampo. The memory, settings and logs live in the user's own
+;   iscc installer.iss        (or: python packaging\build_windows.py; on Linux ./dev windows-installer
+;                              compiles it under Wine around a stand-in bundle)
+; The installer lands in dist\. It installs for the current user (no administrator rights), into
+; %LOCALAPPDATA%\Programs\Hipocampo, or with /ALLUSERS for everyone. The memory, settings and logs live in the user's own
 ; folders (%LOCALAPPDATA%\hipocampo), never beside the program: uninstalling keeps them unless the
 ; user asks for them to go.
 

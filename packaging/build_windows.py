@@ -185,9 +185,9 @@ def wineboot(prefix: Path, *, windows_version: str = "win10", **extra: str) -> N
 
 
 def compile_installer(bundle: Path, out: Path, *, version: str | None = None, output_name: str | None = None,
-                      wine_prefix: Path | None = None) -> Path:
-    """Run ISCC on ``installer.iss`` for ``bundle`` into ``out``; the setup's path. Compiler errors
-    raise CalledProcessError with ISCC's own message in it."""
+                      wine_prefix: Path | None = None, script: Path = ISS) -> Path:
+    """Run ISCC on ``script`` (``installer.iss``) for ``bundle`` into ``out``; the setup's path.
+    Compiler errors raise CalledProcessError with ISCC's own message in it."""
     iscc = find_iscc()
     out.mkdir(parents=True, exist_ok=True)
     native = sys.platform == "win32"
@@ -197,7 +197,7 @@ def compile_installer(bundle: Path, out: Path, *, version: str | None = None, ou
         args.append(f"/DAppVersion={version}")
     if output_name:
         args.append(f"/F{output_name}")
-    args.append(to_arg(ISS))
+    args.append(to_arg(script))
     setup = out / ((output_name or f"Hipocampo-{version or project_version()}-windows-x64-setup") + ".exe")
     setup.unlink(missing_ok=True)  # so the file afterwards is this compile's
     started = time.monotonic()
@@ -230,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
                         "Windows, a stand-in elsewhere)")
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="where the setup goes (default: dist)")
     parser.add_argument("--version", help="the version to stamp (default: pyproject.toml's)")
+    parser.add_argument("--script", type=Path, default=ISS, help="the Inno Setup script (default: installer.iss)")
+    parser.add_argument("--wine-prefix", type=Path, help="the Wine prefix ISCC runs in (default: build/wine-iscc)")
     args = parser.parse_args(argv)
     version = args.version or project_version()
     output_name = None
@@ -243,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (bundle / "Hipocampo.exe").is_file():
         raise SystemExit(f"{bundle} holds no Hipocampo.exe: build the Windows bundle first (./dev package on Windows)")
     try:
-        setup = compile_installer(bundle, args.out, version=args.version, output_name=output_name)
+        setup = compile_installer(bundle, args.out, version=args.version, output_name=output_name,
+                                  wine_prefix=args.wine_prefix, script=args.script.resolve())
     except subprocess.CalledProcessError as error:
         print(f"ISCC failed (exit {error.returncode}):\n{error.stdout}{error.stderr}", file=sys.stderr)
         return 1

@@ -161,25 +161,44 @@ class Build:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory: pytest.TempPathFactory, model_dir: Path) -> Iterator[tuple[Build, Build]]:
+def iscc_prefix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The Wine prefix ISCC compiles in (made on first use), gone after the module."""
+    prefix = tmp_path_factory.mktemp("iscc") / "prefix"
+    yield prefix
+    shutil.rmtree(prefix, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory, model_dir: Path, iscc_prefix: Path) -> tuple[Build, Build]:
     """The setup of this version, with one file the next one no longer ships, and the next
-    version's: both compiled by ISCC under Wine in a prefix of their own."""
+    version's: both compiled by ISCC under Wine."""
     root = tmp_path_factory.mktemp("windows-installer")
     old, new = project_version(), bumped(project_version())
     made = []
-    try:
-        for version in (old, new):
-            bundle = build_windows.build_standin(root / version, version)
-            if version == old:
-                (bundle / "_internal" / "dropped_in_next_version.pyc").write_bytes(b"old module")
-            # This version's setup reads it from pyproject.toml, as `iscc installer.iss` does.
-            setup = build_windows.compile_installer(bundle, root / "dist", version=None if version == old else version,
-                                                    output_name=f"Hipocampo-{version}-test-setup",
-                                                    wine_prefix=root / "iscc-prefix")
-            made.append(Build(version, bundle, setup))
-        yield made[0], made[1]
-    finally:
-        shutil.rmtree(root / "iscc-prefix", ignore_errors=True)
+    for version in (old, new):
+        bundle = build_windows.build_standin(root / version, version)
+        if version == old:
+            (bundle / "_internal" / "dropped_in_next_version.pyc").write_bytes(b"old module")
+        # This version's setup reads it from pyproject.toml, as `iscc installer.iss` does.
+        setup = build_windows.compile_installer(bundle, root / "dist", version=None if version == old else version,
+                                                output_name=f"Hipocampo-{version}-test-setup", wine_prefix=iscc_prefix)
+        made.append(Build(version, bundle, setup))
+    return made[0], made[1]
+
+
+def test_a_compiler_error_fails_the_build(builds: tuple[Build, Build], iscc_prefix: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """ISCC's own error reaches the caller, as a failed command and its message; no setup is left."""
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    script = tmp_path / "installer.iss"
+    script.write_text(ISS.read_text(encoding="utf-8").replace("[Setup]\n", "[Setup]\nFrobnicate=yes\n", 1),
+                      encoding="utf-8")
+    out = tmp_path / "out"
+    code = build_windows.main(["--bundle", str(builds[0].bundle), "--out", str(out), "--script", str(script),
+                               "--wine-prefix", str(iscc_prefix)])
+    assert code == 1
+    assert "Frobnicate" in capsys.readouterr().err
+    assert not list(out.glob("*.exe"))
 
 
 # -- what installer.iss says ----------------------------------------------------------------------
