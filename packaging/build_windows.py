@@ -68,10 +68,11 @@ class _Analysis(_Recorder):
         _Recorder.analyses.append(kwargs)
 
 
-def spec_inputs(spec: Path = SPEC) -> dict[str, Any]:
-    """What the spec hands PyInstaller's Analysis: ``datas``, ``binaries``, ``hiddenimports``.
-    The spec runs as PyInstaller runs it (it draws the icons, finds vec0, checks the model), with
-    recorders in place of the build steps and an empty dist folder for its post-build passes."""
+def run_spec(spec: Path = SPEC) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What the spec hands PyInstaller's Analysis (``datas``, ``binaries``, ``hiddenimports``), and
+    the names it defines. The spec runs as PyInstaller runs it (it draws the icons, finds vec0,
+    checks the model), with recorders in place of the build steps and an empty dist folder for its
+    post-build passes."""
     _Recorder.analyses.clear()
     scratch = ROOT / "build" / "windows" / "spec-dist"
     namespace = {"__name__": "__main__", "__file__": str(spec), "SPECPATH": str(spec.parent),
@@ -84,7 +85,12 @@ def spec_inputs(spec: Path = SPEC) -> dict[str, Any]:
     finally:
         sys.path[:] = saved_path
     (analysis,) = _Recorder.analyses
-    return analysis
+    return analysis, namespace
+
+
+def spec_inputs(spec: Path = SPEC) -> dict[str, Any]:
+    """What the spec hands PyInstaller's Analysis (see ``run_spec``)."""
+    return run_spec(spec)[0]
 
 
 def _windows_name(name: str) -> str:
