@@ -185,6 +185,9 @@ def wineboot(prefix: Path, *, windows_version: str = "win10", **extra: str) -> N
     ``extra``: more environment (the same a later run in the prefix gets: HOME, DISPLAY)."""
     env = wine_env(prefix, **extra)
     prefix.mkdir(parents=True, exist_ok=True)
+    # A wineserver of no persistence: it ends, and the wait below returns, as soon as wineboot's
+    # processes have (not three seconds later).
+    subprocess.run(["wineserver", "-p0"], env=env, check=True, timeout=60)
     subprocess.run(["wineboot", "--init"], env=env, check=True, capture_output=True, timeout=300)
     subprocess.run(["wine", "winecfg", "-v", windows_version], env=env, check=True, capture_output=True, timeout=120)
     subprocess.run(["wineserver", "-w"], env=env, check=True, timeout=120)

@@ -115,7 +115,9 @@ class Prefix:
 
     def run(self, program: str, *args: str) -> subprocess.CompletedProcess[str]:
         """Run a Windows program, then wait until every process it started has ended and the
-        wineserver has written the registry back to the hives."""
+        wineserver has written the registry back to the hives (a server of no persistence, so
+        that is the moment the last process ends, not seconds after)."""
+        subprocess.run(["wineserver", "-p0"], env=self.env, check=True, timeout=60)
         result = subprocess.run(["wine", program, *args], env=self.env, capture_output=True, text=True,
                                 timeout=RUN_TIMEOUT_S)
         subprocess.run(["wineserver", "-w"], env=self.env, check=True, timeout=RUN_TIMEOUT_S)
