@@ -1,14 +1,17 @@
 ; Hipocampo's Windows installer (Inno Setup 6).
 ;
 ; Build the bundle first (./dev package, or: pyinstaller packaging\hipocampo.spec), then:
-;   iscc installer.iss
-; The installer lands in dist\. It installs for the current user only (no administrator rights),
-; into %LOCALAPPDATA%\Programs\Hipocampo. The memory, settings and logs live in the user's own
+;   iscc installer.iss        (or: python packaging\build_windows.py; on Linux ./dev windows-installer
+;                              compiles it under Wine around a stand-in bundle)
+; The installer lands in dist\. It installs for the current user (no administrator rights), into
+; %LOCALAPPDATA%\Programs\Hipocampo, or with /ALLUSERS for everyone. The memory, settings and logs live in the user's own
 ; folders (%LOCALAPPDATA%\hipocampo), never beside the program: uninstalling keeps them unless the
 ; user asks for them to go.
 
 ; The version is read from pyproject.toml at build time (the line `version = "x.y.z"` under
-; [project]); `iscc /DAppVersion=x.y.z installer.iss` overrides it.
+; [project]); `iscc /DAppVersion=x.y.z installer.iss` overrides it. The sub defines it `public`: a
+; plain #define inside the #sub does not outlive the #for that calls it (Inno Setup 6.4.1 then
+; stops with "No version" although the line is there).
 #ifndef AppVersion
   #define PyProject FileOpen(AddBackslash(SourcePath) + "pyproject.toml")
   #if !PyProject
@@ -18,7 +21,7 @@
   #sub ReadVersionLine
     #define Line Trim(FileRead(PyProject))
     #if Pos('version = "', Line) == 1
-      #define AppVersion Copy(Line, 12, Len(Line) - 12)
+      #define public AppVersion Copy(Line, 12, Len(Line) - 12)
     #endif
   #endsub
   #for {0; AppVersion == "" && !FileEof(PyProject); 0} ReadVersionLine
@@ -30,7 +33,11 @@
 
 #define AppName "Hipocampo"
 #define AppExe "Hipocampo.exe"
+; The bundle to pack: `iscc /DBundle=path\to\Hipocampo installer.iss` packs another one (the
+; stand-in folder packaging/build_windows.py lays out on Linux).
+#ifndef Bundle
 #define Bundle "dist\Hipocampo"
+#endif
 #define DataDir "{localappdata}\hipocampo"
 
 [Setup]
@@ -39,7 +46,8 @@ AppName={#AppName}
 AppVersion={#AppVersion}
 AppVerName={#AppName} {#AppVersion}
 AppPublisher=Hipocampo
-DefaultDirName={autopf}\{#AppName}
+; {autopf}: Program Files for everyone, or the user's own %LOCALAPPDATA%\Programs (see ProgramsFolder).
+DefaultDirName={code:ProgramsFolder}\{#AppName}
 DefaultGroupName={#AppName}
 DisableProgramGroupPage=yes
 PrivilegesRequired=lowest
@@ -78,6 +86,11 @@ Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{
 Name: "autostart"; Description: "{cm:StartWithWindows}"; Flags: unchecked
 Name: "openwith"; Description: "{cm:OpenWithJsonl}"
 
+[InstallDelete]
+; An upgrade replaces the bundle whole: a module, DLL or Qt plugin the new version no longer ships
+; must not stay behind for it to load. Only the program's own folder; the memory lives elsewhere.
+Type: filesandordirs; Name: "{app}\_internal"
+
 [Files]
 Source: "{#Bundle}\{#AppExe}"; DestDir: "{app}"; Flags: ignoreversion
 Source: "{#Bundle}\_internal\*"; DestDir: "{app}\_internal"; Flags: ignoreversion recursesubdirs createallsubdirs
@@ -105,6 +118,18 @@ Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags
 Filename: "{sys}\taskkill.exe"; Parameters: "/IM {#AppExe} /T /F"; Flags: runhidden; RunOnceId: "StopHipocampo"
 
 [Code]
+// {autopf}, as Windows 10 and 11 always expand it. Only a system without the user's Programs
+// folder (FOLDERID_UserProgramFiles: Wine, where the installer's tests run) makes it fail; there
+// the same folder Windows uses, %LOCALAPPDATA%\Programs, is named by hand.
+function ProgramsFolder(Param: String): String;
+begin
+  try
+    Result := ExpandConstant('{autopf}');
+  except
+    Result := ExpandConstant('{localappdata}\Programs');
+  end;
+end;
+
 procedure CurUninstallStepChanged(CurUninstallStep: TUninstallStep);
 var
   DataDir: String;

@@ -433,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     handler.watch_loop(loop)
     hipocampo = HipocampoApp(settings, start_hidden=args.tray)
     instance.requested.connect(hipocampo.on_instance_request)
+    from desktop.file_open import handle_file_open_events
+
+    handle_file_open_events(app, hipocampo.on_instance_request)  # macOS: Finder's and the Dock's files
     hipocampo.finished.connect(app.quit)
     if args.files:
         hipocampo.import_paths(list(args.files))
