@@ -157,3 +157,40 @@ def test_the_model_is_loaded_while_the_app_opens_not_on_the_first_search(loop: q
 
     loop.run_until_complete(scenario())
     assert loaded_when_ready == [True]
+
+
+def test_closed_welcome_screens_do_not_follow_the_hub(qtbot, loop: qasync.QEventLoop, tmp_path: Path,  # noqa: ANN001
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: a welcome screen that was closed (and deleted) kept a lambda on ``hub.changed``; the
+    first assistant's write then raised "Internal C++ object (QLabel) already deleted"."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from desktop.dialogs.first_run import FirstRunDialog
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("HIPOCAMPO_SETTINGS_FILE", str(tmp_path / "settings.json"))
+    app = HipocampoApp(Settings(db=tmp_path / "new.db", embeddings="none", actor="gui"),
+                       hub_file=tmp_path / "endpoint.json", first_run=True)
+
+    def welcome() -> FirstRunDialog | None:
+        return next((d for d in app.dialogs if isinstance(d, FirstRunDialog) and d.isVisible()), None)
+
+    async def scenario() -> None:
+        app.start()
+        await until(lambda: welcome() is not None and app.hub is not None and app.hub.running)
+        for _ in range(3):  # the first-run screen, then Help → Connect an assistant twice
+            dialog = welcome()
+            assert dialog is not None
+            dialog.accept()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            await asyncio.sleep(0)
+            app.show_connect()
+            await until(lambda: welcome() is not None)
+        welcome().reject()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        assert app.hub.receivers("2changed()") <= 2  # the window's status bar and the tray
+        app.hub.changed.emit()  # what an assistant's first write does
+        app.quit(force=True)
+        await until(lambda: app.memory is None)
+
+    loop.run_until_complete(scenario())
