@@ -3,8 +3,10 @@
     .venv/bin/python bench/desktop_bench.py                  # all three, prints a table
     .venv/bin/python bench/desktop_bench.py --only paint --entities 10000
 
-1. **First paint**: a fresh process starts ``hipocampo-app`` on a 10,000-entity memory (offscreen);
-   time from the process's start to the window's first paint, and to the panes showing the memory.
+1. **Launch and quit**: a fresh process starts the app (hub included) on a 10,000-entity memory
+   (offscreen); seconds from the process's start to the window's first paint, to the panes showing
+   the memory (graph overview drawn, activity filled), to the hub serving and to the model loaded;
+   then from Quit to the app finished and to the process gone, and whether the endpoint was withdrawn.
 2. **Pan and zoom**: the graph pane with 2,000 nodes on screen, re-rendered while its view pans and
    zooms; frames per second.
 3. **GUI stalls under MCP load**: the whole app (window, panes, live refresh, the hub on its qasync
@@ -73,11 +75,14 @@ def make_memory(path: Path, entities: int) -> Path:
     return path
 
 
-# -- 1. first paint --------------------------------------------------------------------------------
+# -- 1. launch and quit -----------------------------------------------------------------------------
 
 
 def child_first_paint(db: Path) -> None:
-    """Run in a fresh process: start the app, report when the window painted and when it was ready."""
+    """Run in a fresh process: start the app (hub included) and note, in seconds since the process
+    started, when the window painted, when the panes showed the memory (the graph's overview drawn and
+    the activity list filled), when the hub served and when the model was loaded; then quit and note
+    how long that took. The parent adds the process's exit."""
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     from core.settings import Settings
@@ -95,17 +100,42 @@ def child_first_paint(db: Path) -> None:
                 times["paint"] = process_age()
             return False
 
-    hipocampo = HipocampoApp(Settings(db=db, actor="gui"), start_hub=False, first_run=False,
+    hipocampo = HipocampoApp(Settings(db=db, actor="gui"), first_run=False,
                              hub_file=db.with_suffix(".endpoint.json"))
     hipocampo.finished.connect(app.quit)
     watcher = FirstPaint()
     hipocampo.window.installEventFilter(watcher)
 
-    def on_ready() -> None:
-        times["ready"] = process_age()
-        QTimer.singleShot(1500, lambda: hipocampo.quit(force=True))
+    def shown() -> bool:
+        panes = hipocampo.window.panes
+        graph, activity = panes.get("graph"), panes.get("activity")
+        return (graph is not None and activity is not None and graph.node_count() > 0
+                and activity.model.rowCount() > 0)
 
-    hipocampo.ready.connect(on_ready)
+    def quit_now() -> None:
+        times["quit_wall"] = time.time()
+        times["quit_start"] = process_age()
+        hipocampo.quit(force=True)
+
+    def poll() -> None:
+        now = process_age()
+        if "shown" not in times and shown():
+            times["shown"] = now
+        hub = hipocampo.hub
+        if "hub" not in times and hub is not None and hub.running:
+            times["hub"] = now
+        memory = hipocampo.memory
+        if "model" not in times and memory is not None and memory.embedder is not None and memory.embedder.loaded:
+            times["model"] = now
+        if {"shown", "hub", "model"} <= times.keys() and "quit_wall" not in times:
+            QTimer.singleShot(1000, quit_now)  # after a second of the window in use
+            times["quit_wall"] = 0.0
+
+    ticker = QTimer()
+    ticker.setInterval(5)
+    ticker.timeout.connect(poll)
+    ticker.start()
+    hipocampo.finished.connect(lambda: times.__setitem__("finished", process_age()))
     hipocampo.start()
     with loop:
         loop.run_forever()
@@ -113,16 +143,28 @@ def child_first_paint(db: Path) -> None:
 
 
 def bench_first_paint(db: Path, runs: int) -> dict[str, Any]:
-    paints, readies = [], []
+    keys = ("painted", "shown", "hub serving", "model loaded", "quit → app finished", "quit → process gone")
+    figures: dict[str, list[float]] = {k: [] for k in keys}
+    hub_file = db.with_suffix(".endpoint.json")
+    withdrawn = True
     for _ in range(runs):
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HIPOCAMPO_EMBEDDINGS": "onnx"}
         out = subprocess.run([sys.executable, __file__, "--child-first-paint", str(db)], capture_output=True,
                              text=True, env=env, timeout=120, check=True)
+        gone = time.time()
         times = json.loads(out.stdout.strip().splitlines()[-1])
-        paints.append(times["paint"])
-        readies.append(times["ready"])
-    return {"first paint (s)": statistics.median(paints), "memory shown (s)": statistics.median(readies),
-            "runs": runs}
+        for key, value in zip(keys, (times["paint"], times["shown"], times["hub"], times["model"],
+                                     times["finished"] - times["quit_start"], gone - times["quit_wall"]),
+                              strict=True):
+            figures[key].append(value)
+        withdrawn = withdrawn and "port" not in (json.loads(hub_file.read_text()) if hub_file.exists() else {})
+    result: dict[str, Any] = {f"{k} (s)": statistics.median(v) for k, v in figures.items()}
+    result["worst shown (s)"] = max(figures["shown"])
+    result["worst quit (s)"] = max(figures["quit → process gone"])
+    result["endpoint withdrawn"] = withdrawn
+    result["runs"] = runs
+    result["load average (1 min)"] = os.getloadavg()[0]
+    return result
 
 
 # -- 2. pan and zoom ---------------------------------------------------------------------------------
@@ -242,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         base = make_memory(Path(tmp) / f"demo-{args.entities}.db", args.entities)
         rows: list[tuple[str, dict[str, Any]]] = []
         if args.only in (None, "paint"):
-            rows.append(("first paint", bench_first_paint(base, args.runs)))
+            rows.append(("launch", bench_first_paint(base, args.runs)))
         if args.only in (None, "fps"):
             rows.append(("pan and zoom", bench_pan_zoom(base, args.seconds)))
         if args.only in (None, "stalls"):

@@ -189,6 +189,15 @@ class MainWindow(QMainWindow):
         self.refresh_endpoint()
         graph.show_overview()
 
+    def set_hub(self, hub: Hub | None) -> None:
+        """Follow ``hub`` in the status bar (the app starts it after the panes show the memory)."""
+        if self.hub is not None:
+            self.hub.changed.disconnect(self.refresh_endpoint)
+        self.hub = hub
+        if hub is not None:
+            hub.changed.connect(self.refresh_endpoint)
+        self.refresh_endpoint()
+
     def detach(self) -> None:
         """Drop the panes (before another memory is opened, or on quit)."""
         self._status_timer.stop()

@@ -139,24 +139,32 @@ def test_first_run_screen_opens_while_the_hub_already_serves(loop: qasync.QEvent
     loop.run_until_complete(scenario())
 
 
-def test_the_model_is_loaded_while_the_app_opens_not_on_the_first_search(loop: qasync.QEventLoop, tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_memory_is_shown_first_then_the_hub_and_the_model_follow(loop: qasync.QEventLoop, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: the panes waited for the MCP stack's import and the model's load (17–28 s under load).
+    Now ``ready`` comes with the panes alone; the hub serves and the model loads after, before the
+    first search would need it."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     settings = Settings(db=tmp_path / "memory.db", embeddings="onnx", actor="gui", close_to_tray=False)
     hipocampo = HipocampoApp(settings, hub_file=tmp_path / "endpoint.json", first_run=False)
     finished: list[bool] = []
     hipocampo.finished.connect(lambda: finished.append(True))
-    loaded_when_ready: list[bool] = []
-    hipocampo.ready.connect(lambda: loaded_when_ready.append(hipocampo.memory.embedder.loaded))
+    at_ready: list[tuple[bool, bool, bool]] = []
+    hipocampo.ready.connect(lambda: at_ready.append(
+        ("graph" in hipocampo.window.panes, hipocampo.hub is None, hipocampo.memory.embedder.loaded)))
+    at_model: list[bool] = []
+    hipocampo.model_ready.connect(lambda: at_model.append(hipocampo.memory.embedder.loaded))
 
     async def scenario() -> None:
         hipocampo.start()
-        await until(lambda: loaded_when_ready)
+        await until(lambda: at_model and hipocampo.hub is not None and hipocampo.hub.running)
         hipocampo.quit(force=True)
         await until(lambda: finished)
 
     loop.run_until_complete(scenario())
-    assert loaded_when_ready == [True]
+    assert at_ready == [(True, True, False)]
+    assert at_model == [True]
+    assert "port" not in json.loads((tmp_path / "endpoint.json").read_text())
 
 
 def test_closed_welcome_screens_do_not_follow_the_hub(qtbot, loop: qasync.QEventLoop, tmp_path: Path,  # noqa: ANN001
