@@ -95,6 +95,7 @@ class ImportDialog(QDialog):
         self.summary: ImportSummary | None = None
         self.error: str | None = None
         self.state = "previewing"
+        self.backup: Path | None = None  # the automatic backup made before the import
         self._task: Progress | None = None
         self.setWindowTitle(self.tr("Import into this memory"))
         self.setMinimumSize(640, 420)
@@ -232,7 +233,7 @@ class ImportDialog(QDialog):
         self.cancel_button.setText(self.tr("Cancel import"))
         self.cancel_button.setToolTip(self.tr("Stop and undo everything this import wrote"))
         self._task = self.core.task(_import, paths, progress=self.on_import_progress,
-                                    done=self.on_imported, failed=self.on_failed)
+                                    done=self.on_backed_up_and_imported, failed=self.on_failed)
 
     def on_import_progress(self, done: int, total: int, text: str) -> None:
         if total > 0:
@@ -250,6 +251,10 @@ class ImportDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
             self.progress_label.setText(self.tr("Undoing what was written so far…"))
 
+    def on_backed_up_and_imported(self, result: tuple[Path | None, ImportSummary]) -> None:
+        self.backup, summary = result
+        self.on_imported(summary)
+
     def on_imported(self, summary: ImportSummary) -> None:
         self.summary = summary
         self.state = "done"
@@ -262,7 +267,10 @@ class ImportDialog(QDialog):
             self.summary_tree.hide()
             return
         self.heading.setText(self.tr("Import finished"))
-        self.sentence.setText(counts_sentence(summary, done=True))
+        sentence = counts_sentence(summary, done=True)
+        if self.backup is not None:
+            sentence += " " + self.tr("The memory as it was before is kept in {path}.").format(path=self.backup)
+        self.sentence.setText(sentence)
         self.summary_tree.show()
         self._fill(self.summary_tree, summary)
         self.imported.emit(summary)
@@ -357,8 +365,10 @@ def _preview(memory: Memory, progress: Progress, paths: list[Path]) -> ImportPla
     return preview_import(memory, paths, progress=progress, cancel=progress.cancel)
 
 
-def _import(memory: Memory, progress: Progress, paths: list[Path]) -> ImportSummary:
-    return run_import(memory, paths, progress=progress, cancel=progress.cancel)
+def _import(memory: Memory, progress: Progress, paths: list[Path]) -> tuple[Path | None, ImportSummary]:
+    """A backup first, as ``hipocampo import`` makes (it also refuses a damaged file), then the import."""
+    backup = memory.auto_backup("import")
+    return backup, run_import(memory, paths, progress=progress, cancel=progress.cancel)
 
 
 def counts_of(plan: ImportPlan) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -129,6 +130,9 @@ def test_drop_preview_import_summary(qtbot, memory: Memory, core: Core, tmp_path
     assert summary.applied and (summary.entities_new, summary.entities_merged) == (3, 1)
     assert dialog.heading.text() == "Import finished" and dialog.close_button.isVisible()
     assert "Added 3 new entities and 2 new relations" in dialog.sentence.text()
+    assert dialog.backup is not None and str(dialog.backup) in dialog.sentence.text()  # made first, as the CLI does
+    with Memory(Settings(db=dialog.backup, embeddings="none")) as before_import:
+        assert [(e.name, e.observations) for e in before_import.read_graph().entities] == [("Ada", ["born 1815"])]
     graph = memory.open_nodes(["Engine", "Loom", "Idea", "Ada"])
     assert {e.name for e in graph.entities} == {"Engine", "Loom", "Idea", "Ada"}
     assert {(r.from_, r.relationType, r.to) for r in graph.relations} == {
@@ -214,6 +218,7 @@ def test_export_writes_each_format(qtbot, memory: Memory, core: Core, tmp_path: 
     if fmt == "markdown":
         assert sorted(p.name for p in out.iterdir()) == ["Ada.md", "Engine.md"]
         assert "[[Engine]]" in (out / "Ada.md").read_text(encoding="utf-8")
+        assert stat.S_IMODE(out.stat().st_mode) == 0o700
         return
     text = out.read_text(encoding="utf-8")
     assert "Wrote 2 entities and 1 relation to" in dialog.note.text()
@@ -224,6 +229,7 @@ def test_export_writes_each_format(qtbot, memory: Memory, core: Core, tmp_path: 
         lines = [json.loads(line) for line in text.splitlines()]
         assert any(rec.get("name", rec.get("key_value")) == "Engine" for rec in lines)
     assert not out.with_name(out.name + ".part").exists()
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600  # as private as the memory it copies
 
 
 def test_export_failure_is_a_sentence(qtbot, memory: Memory, core: Core, tmp_path: Path) -> None:  # noqa: ANN001
