@@ -356,10 +356,12 @@ def test_an_observation_is_edited_in_place_over_several_lines(qtbot, pane: Edito
     editor = pane.page.observations.list.findChild(QPlainTextEdit)
     assert editor is not None
     qtbot.keyClicks(editor, "Designed in 1837")
-    qtbot.keyClick(editor, Qt.Key.Key_Return)  # a new line, not the end of editing
+    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)  # a new line
     qtbot.keyClicks(editor, "never built")
-    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert not pane.page.save_button.isEnabled()  # still typing
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # Enter finishes the observation (issue 22)
     assert item.text() == "Designed in 1837\nnever built"
+    assert pane.page.save_button.isEnabled() and pane.is_dirty()  # without moving the focus away
     pane.save()
     settle(qtbot, pane)
     assert memory.require_node("Analytical Engine").observations == ["Designed in 1837\nnever built"]
@@ -425,3 +427,36 @@ def test_clean_editor_follows_a_rename_and_a_dirty_one_hears_of_a_deletion(qtbot
     pane.page.banner.reload_button.click()
     qtbot.waitUntil(lambda: pane.stack.currentIndex() == DELETED and not pane.is_busy(), timeout=WAIT_MS)
     assert pane.restore_button.isVisibleTo(pane)
+
+
+def test_an_observation_of_any_accepted_size_opens_elided_with_all_of_it_on_demand(qtbot, pane: EditorPane,  # noqa: ANN001
+                                                                                    memory: Memory) -> None:
+    """Issue 22: a 3 MB observation froze the window for 10–25 s and the row was an endless line."""
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from desktop.panes.editor.viewer import ObservationViewer
+
+    huge = ("Minutes of the meeting, verbatim. " * 300_000)[: memory.settings.max_request_bytes - 64]
+    memory.add_observations([{"entityName": "Analytical Engine", "contents": ["Short one", huge]}])
+    open_(qtbot, pane, "Analytical Engine")
+    rows = pane.page.observations
+    assert [len(o.text) for o in rows.items()] == [9, len(huge)]  # the whole text is kept
+    shown = rows.list.item(1).text()
+    assert len(shown) < 1000 and shown.startswith("Minutes of the meeting") and "MiB in all" in shown
+    assert rows.list.item(0).text() == "Short one"
+
+    rows.list.setCurrentRow(1)
+    rows.on_item_double_clicked(rows.list.item(1))  # what a double-click does
+    assert rows.list.findChild(QPlainTextEdit) is None  # not laid out in place
+    viewer = rows.viewer
+    assert isinstance(viewer, ObservationViewer) and viewer.isVisible()
+    assert max(len(line) for line in viewer.body.toPlainText().splitlines()) <= 2000
+    viewer.copy_button.click()
+    assert QGuiApplication.clipboard().text() == huge
+    viewer.close()
+    assert not pane.is_dirty()
+    pane.page.observations.edit_row(0, "Short, edited")
+    pane.save()
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == ["Short, edited", huge]
