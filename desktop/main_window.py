@@ -64,6 +64,9 @@ class MainWindow(QMainWindow):
         self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._placeholder.setObjectName("placeholder")
         self.setCentralWidget(self._placeholder)
+        # The entity editor takes the window's whole height on the right: its relations and history
+        # need the rows more than the insights and activity need the width under it.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._build_status_bar()
         self._build_menus()
         self._status_timer = QTimer(self)

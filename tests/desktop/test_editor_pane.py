@@ -460,3 +460,57 @@ def test_an_observation_of_any_accepted_size_opens_elided_with_all_of_it_on_dema
     pane.save()
     settle(qtbot, pane)
     assert memory.require_node("Analytical Engine").observations == ["Short, edited", huge]
+
+
+def test_problems_wait_until_the_user_has_typed(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
+    """Issue 22: a new entity and a new, empty row showed red errors before anything was typed."""
+    pane.new_entity()
+    assert not pane.page.name_error.isVisible() and not pane.page.save_button.isEnabled()
+    pane.page.observations.add_observation()  # an empty row, open for typing
+    assert not pane.page.observations.error.isVisible()
+    pane.page.relations.add_relation()  # its type open for typing
+    assert not pane.page.relations.error.isVisible()
+    assert not pane.page.name_error.isVisible()
+    qtbot.keyClicks(pane.page.name_edit, "Loom")
+    pane.page.name_edit.clear()
+    pane.page.name_edit.textEdited.emit("")
+    assert pane.page.name_error.isVisible() and "empty" in pane.page.name_error.text()
+    assert not pane.page.save_button.isEnabled()
+
+
+def test_relations_and_history_have_room_and_grow_with_the_pane(qtbot, core: Core, memory: Memory) -> None:  # noqa: ANN001
+    """Issue 22: 2.5 visible rows for 47 relations, history entries cut mid-line, fixed heights."""
+    from PySide6.QtCore import QRect
+
+    memory.create_entities([{"name": "Billing", "entityType": "Project", "observations": ["Invoices"]}])
+    memory.create_entities([{"name": f"Person {i}", "entityType": "Person"} for i in range(47)])
+    memory.create_relations([{"from": f"Person {i}", "to": "Billing", "relationType": "works_on"} for i in range(47)])
+    for i in range(8):
+        memory.add_observations([{"entityName": "Billing", "contents": [
+            f"Note {i}: the invoices were sent twice to the customers of the northern region in March"]}],
+            actor="claude-code")
+    pane = EditorPane(core)
+    qtbot.addWidget(pane)
+    pane.resize(380, 760)  # the editor dock at the window's default size
+    pane.show()
+    open_(qtbot, pane, "Billing")
+    table = pane.page.relations.table
+
+    def visible_rows() -> float:
+        return table.viewport().height() / table.rowHeight(0)
+
+    assert pane.page.sections.tabText(0) == "Relations (47)"
+    assert visible_rows() >= 12
+    pane.resize(380, 1100)
+    qtbot.waitUntil(lambda: visible_rows() >= 20, timeout=WAIT_MS)  # grows with the window
+
+    history = pane.page.history
+    pane.page.sections.setCurrentWidget(history)
+    qtbot.waitUntil(history.isVisible, timeout=WAIT_MS)
+    width = history.viewport().width()
+    for row in range(history.count()):
+        item = history.item(row)
+        needed = history.fontMetrics().boundingRect(QRect(0, 0, width - 8, 10_000), Qt.TextFlag.TextWordWrap,
+                                                    item.text()).height()
+        qtbot.waitUntil(lambda item=item, needed=needed: history.visualItemRect(item).height() >= needed,
+                        timeout=WAIT_MS)

@@ -167,6 +167,12 @@ class ObservationList(QWidget):
         self.changed.emit()
         return item
 
+    def editing_row(self) -> int | None:
+        """The row open in the in-place editor, if one is."""
+        if self.list.state() == QAbstractItemView.State.EditingState and self.list.currentItem() is not None:
+            return self.list.currentRow()
+        return None
+
     def edit_row(self, row: int, text: str) -> None:
         """Replace the text of row ``row`` (what the in-place editor does)."""
         item = self.list.item(row)

@@ -53,6 +53,7 @@ class EditorPane(QWidget):
         self._name_taken: str | None = None
         self._filling = False
         self._problems: dict[str, str] = {}
+        self._typed: set[str] = set()
         self._save_error: tuple[str, str] | None = None  # (field, what Save said) until the next edit
         self._load_seq = 0  # only the newest load is shown
 
@@ -96,9 +97,9 @@ class EditorPane(QWidget):
         page.banner.reload_requested.connect(self.on_reload_clicked)
         page.banner.merge_requested.connect(self.on_merge_clicked)
         page.name_edit.textEdited.connect(self.on_name_edited)
-        page.type_edit.textEdited.connect(self.on_form_changed)
-        page.observations.changed.connect(self.on_form_changed)
-        page.relations.changed.connect(self.on_form_changed)
+        page.type_edit.textEdited.connect(lambda: self.on_typed("type"))
+        page.observations.changed.connect(lambda: self.on_typed("obs"))
+        page.relations.changed.connect(lambda: self.on_typed("rel"))
         page.relations.names_wanted.connect(self.on_names_wanted)
         page.relations.entity_activated.connect(self.entity_activated.emit)
         page.save_button.clicked.connect(self.save)
@@ -238,6 +239,7 @@ class EditorPane(QWidget):
             list(dict.fromkeys([*data["relation_types"], *data["profile_relations"]])))
 
     def _fill(self, form: Form) -> None:
+        self._typed: set[str] = set()  # the sections the user has edited: only they show problems
         self._filling = True
         self.page.name_edit.setText(form.name)
         self.page.type_edit.setText(form.entity_type)
@@ -253,6 +255,12 @@ class EditorPane(QWidget):
     def on_name_edited(self, _text: str) -> None:
         self._name_taken = None
         self._name_timer.start()
+        self.on_typed("name")
+
+    def on_typed(self, section: str) -> None:
+        """The user edited ``section`` ("name", "type", "obs", "rel"): its problems may show from now on."""
+        if not self._filling:
+            self._typed.add(section)
         self.on_form_changed()
 
     def on_check_name(self) -> None:
@@ -291,6 +299,7 @@ class EditorPane(QWidget):
         if self._name_taken and "name" not in problems:
             problems["name"] = self.tr("An entity called “{name}” already exists.").format(name=self._name_taken)
         self._problems = problems
+        problems = self._shown_problems(problems)
         where, said = self._save_error or ("", "")
         for label, key in ((self.page.name_error, "name"), (self.page.type_error, "type")):
             text = problems.get(key, said if where == key else "")
@@ -304,9 +313,9 @@ class EditorPane(QWidget):
         self.page.observations_title.setText(self.tr("Observations ({n})").format(n=len(form.observations)))
         current = sum(1 for r in form.relations if not r.ended_at)
         ended = len(form.relations) - current
-        self.page.relations_title.setText(self.tr("Relations ({n})").format(n=current) if not ended else
-                                     self.tr("Relations ({n}, {ended} ended)").format(n=current, ended=ended))
-        self.page.save_button.setEnabled(dirty and not problems and not self._busy)
+        self.page.set_relations_title(self.tr("Relations ({n})").format(n=current) if not ended else
+                                      self.tr("Relations ({n}, {ended} ended)").format(n=current, ended=ended))
+        self.page.save_button.setEnabled(dirty and not self._problems and not self._busy)
         self.page.revert_button.setEnabled(dirty)
         self.page.delete_button.setEnabled(not self._new and self._loaded is not None)
         can_undo = self._undoable is not None and not dirty and not self._new
@@ -319,6 +328,16 @@ class EditorPane(QWidget):
         else:
             self.page.undo_button.setToolTip(self.tr("Nothing to undo"))
 
+    def _shown_problems(self, problems: dict[str, str]) -> dict[str, str]:
+        """The problems of what the user has typed (not of a new, still empty form or row)."""
+        in_editor = {f"obs:{self.page.observations.editing_row()}", f"rel:{self.page.relations.editing_row()}"}
+        shown = {}
+        for key, text in problems.items():
+            if key.split(":", 1)[0] not in self._typed or key in in_editor:
+                continue
+            shown[key] = text
+        return shown
+
     # -- actions ------------------------------------------------------------------------------
 
     def save(self) -> None:
@@ -329,6 +348,8 @@ class EditorPane(QWidget):
         if not self.is_dirty():
             return
         if self._problems:
+            self._typed |= {"name", "type", "obs", "rel"}  # asked to save: every problem shows
+            self._refresh()
             self.page.error.setText(self.tr("Fix the marked fields first; nothing was saved."))
             self.page.error.show()
             return
