@@ -328,19 +328,21 @@ class MainWindow(QMainWindow):
     def refresh_status(self) -> None:
         if self.core is None:
             return
-        self.core.read(lambda m: m.embedding_status(), done=self._show_status, key="window-status")
+        self.core.read(status_of, done=self._show_status, key="window-status")
 
     def _show_status(self, status: dict[str, Any]) -> None:
-        total = int(status.get("entities") or 0)
+        total = int(status.get("entities") or 0)  # every entity row the embedder indexes, insights too
         done = int(status.get("embedded") or 0)
-        self.count_label.setText(self.tr("{count} entities").format(count=QLocale().toString(total)))
+        shown = int(status.get("in_memory", total))
+        self.count_label.setText(self.tr("%Ln entities", "", shown))
+        self.count_label.setToolTip(self.tr("What read_graph returns: insights waiting for review are not counted"))
         if status.get("model") is None:
             self.embed_label.setText(self.tr("Search by words only"))
             self.embed_label.setToolTip(str(status.get("error") or ""))
             self.embed_bar.hide()
         elif done < total:
-            self.embed_label.setText(self.tr("Indexing meaning {done}/{total}").format(
-                done=QLocale().toString(done), total=QLocale().toString(total)))
+            self.embed_label.setText(self.tr("Indexing meaning {percent} %").format(
+                percent=QLocale().toString(int(100 * done / max(total, 1)))))
             self.embed_bar.setRange(0, total)
             self.embed_bar.setValue(done)
             self.embed_bar.show()
@@ -432,3 +434,12 @@ class MainWindow(QMainWindow):
             return
         event.ignore()
         self.quit_requested.emit()
+
+
+def status_of(memory: Any) -> dict[str, Any]:
+    """The status bar's figures: the embedder's progress, and the entities ``read_graph`` returns
+    (pending and dismissed insights are archived entities: not in the memory until approved)."""
+    status = dict(memory.embedding_status())
+    health = memory.health_check()
+    status["in_memory"] = int(health.get("counts", {}).get("entities", 0)) - int(health.get("archived", 0))
+    return status

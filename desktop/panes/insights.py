@@ -344,9 +344,7 @@ class InsightsPane(QWidget):
     def _summary(self, pending: int) -> str:
         if pending == 0:
             return self.tr("No insights to review")
-        if pending == 1:
-            return self.tr("1 insight to review")
-        return self.tr("{n} insights to review").format(n=pending)
+        return self.tr("%Ln insights to review", "", pending)
 
     def _restore(self, view: QListView, title: str | None, fallback_row: int) -> None:
         """Select ``title`` again after a reload, else the row now at ``fallback_row``."""

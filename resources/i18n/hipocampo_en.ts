@@ -63,11 +63,33 @@
 <context>
     <name>ImportDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="188"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Reading %n file; nothing is written yet.</numerusform>
             <numerusform>Reading %n files; nothing is written yet.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>InsightsPane</name>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights.py" line="347"/>
+        <source>%Ln insights to review</source>
+        <translation>
+            <numerusform>%Ln insight to review</numerusform>
+            <numerusform>%Ln insights to review</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <location filename="../../desktop/main_window.py" line="337"/>
+        <source>%Ln entities</source>
+        <translation>
+            <numerusform>%Ln entity</numerusform>
+            <numerusform>%Ln entities</numerusform>
         </translation>
     </message>
 </context>

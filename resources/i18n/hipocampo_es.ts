@@ -229,32 +229,32 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="391"/>
+        <location filename="../../desktop/models/activity.py" line="402"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="398"/>
+        <location filename="../../desktop/models/activity.py" line="409"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="402"/>
+        <location filename="../../desktop/models/activity.py" line="413"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
@@ -520,52 +520,52 @@
 <context>
     <name>CrashDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="80"/>
+        <location filename="../../desktop/dialogs/crash.py" line="81"/>
         <source>Hipocampo: something went wrong</source>
         <translation>Hipocampo: algo salió mal</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="85"/>
+        <location filename="../../desktop/dialogs/crash.py" line="86"/>
         <source>Something went wrong</source>
         <translation>Algo salió mal</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="92"/>
+        <location filename="../../desktop/dialogs/crash.py" line="93"/>
         <source>Your memory is safe: every change is written to its file as it is made, and nothing that was saved is lost. You can keep working; if something looks wrong, restart Hipocampo.</source>
         <translation>Tu memoria está a salvo: cada cambio se escribe en su archivo en el momento y no se pierde nada de lo guardado. Puedes seguir trabajando; si algo no parece ir bien, reinicia Hipocampo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="98"/>
+        <location filename="../../desktop/dialogs/crash.py" line="99"/>
         <source>A report was saved to {file}.</source>
         <translation>Se guardó un informe en {file}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="109"/>
+        <location filename="../../desktop/dialogs/crash.py" line="110"/>
         <source>Details</source>
         <translation>Detalles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="124"/>
+        <location filename="../../desktop/dialogs/crash.py" line="125"/>
         <source>Copy details</source>
         <translation>Copiar detalles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="126"/>
+        <location filename="../../desktop/dialogs/crash.py" line="127"/>
         <source>Open log folder</source>
         <translation>Abrir la carpeta de registros</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="147"/>
+        <location filename="../../desktop/dialogs/crash.py" line="148"/>
         <source>Hipocampo ran into a problem it did not expect: {summary}</source>
         <translation>Hipocampo se encontró con un problema inesperado: {summary}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="151"/>
+        <location filename="../../desktop/dialogs/crash.py" line="152"/>
         <source>Something went wrong ({count} problems)</source>
         <translation>Algo salió mal ({count} problemas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="162"/>
+        <location filename="../../desktop/dialogs/crash.py" line="163"/>
         <source>Copied</source>
         <translation>Copiado</translation>
     </message>
@@ -573,7 +573,7 @@
 <context>
     <name>EditorPane</name>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="87"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="88"/>
         <source>Nothing open.
 
 Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
@@ -582,128 +582,128 @@ Pick an entity in the graph or in search to see and edit its observations, relat
 Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="89"/>
-        <location filename="../../desktop/panes/editor/pane.py" line="130"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="90"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="131"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="91"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="92"/>
         <source>Restore deleted entity</source>
         <translation>Restaurar la entidad eliminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="92"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="93"/>
         <source>Bring it back with its observations and the relations to entities that still exist</source>
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="131"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="132"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="198"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="199"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="201"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="202"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="213"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="214"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="229"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="230"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="292"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="300"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="304"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="313"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="307"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="316"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="308"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="317"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="315"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="324"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="317"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="326"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="320"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="329"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="353"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="346"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="367"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="352"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="373"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="360"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="381"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="392"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="413"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="395"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="416"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="406"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="427"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="407"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="428"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="424"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="445"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="425"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="446"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -712,12 +712,12 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="444"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="465"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="445"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="466"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
@@ -763,82 +763,82 @@ Podrás restaurarla después.</translation>
 <context>
     <name>EntityPage</name>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="51"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="52"/>
         <source>● Unsaved changes</source>
         <translation>● Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="52"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="53"/>
         <source>Nothing is written until you press Save (Ctrl+S)</source>
         <translation>No se escribe nada hasta que pulses Guardar (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="58"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="59"/>
         <source>The entity&apos;s name</source>
         <translation>El nombre de la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="61"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="62"/>
         <source>Person, Project, Concept…</source>
         <translation>Person, Project, Concept…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="70"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="71"/>
         <source>Name</source>
         <translation>Nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="72"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="73"/>
         <source>Type</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="80"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="81"/>
         <source>Observations</source>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="81"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="82"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="84"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="86"/>
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="88"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="95"/>
         <source>Save</source>
         <translation>Guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="89"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="96"/>
         <source>Write every edit at once (Ctrl+S)</source>
         <translation>Escribir todos los cambios a la vez (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="91"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="98"/>
         <source>Revert</source>
         <translation>Revertir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="92"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="99"/>
         <source>Discard your unsaved edits</source>
         <translation>Descartar tus cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="93"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="100"/>
         <source>Undo last change</source>
         <translation>Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="94"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="101"/>
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="95"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="102"/>
         <source>Delete this entity (it can be restored afterwards)</source>
         <translation>Eliminar esta entidad (se puede restaurar después)</translation>
     </message>
@@ -1003,27 +1003,27 @@ Podrás restaurarla después.</translation>
         <translation>Abrir carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="100"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="102"/>
         <source>Start using Hipocampo</source>
         <translation>Empezar a usar Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="111"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="113"/>
         <source>Your memory</source>
         <translation>Tu memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="115"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="117"/>
         <source>Connect an assistant</source>
         <translation>Conecta un asistente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="134"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="136"/>
         <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
         <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="137"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="139"/>
         <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
         <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
     </message>
@@ -1044,133 +1044,133 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="80"/>
+        <location filename="../../desktop/panes/graph.py" line="81"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="88"/>
+        <location filename="../../desktop/panes/graph.py" line="89"/>
         <source>The best-connected (or most recalled) entities of the whole memory, coloured by type</source>
         <translation>Las entidades mejor conectadas (o más recordadas) de toda la memoria, coloreadas por tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="90"/>
+        <location filename="../../desktop/panes/graph.py" line="91"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="94"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="94"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="105"/>
+        <location filename="../../desktop/panes/graph.py" line="106"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="109"/>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="109"/>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="110"/>
+        <location filename="../../desktop/panes/graph.py" line="111"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="111"/>
+        <location filename="../../desktop/panes/graph.py" line="112"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="173"/>
+        <location filename="../../desktop/panes/graph.py" line="174"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="181"/>
+        <location filename="../../desktop/panes/graph.py" line="182"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="191"/>
+        <location filename="../../desktop/panes/graph.py" line="192"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="192"/>
+        <location filename="../../desktop/panes/graph.py" line="193"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="196"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="196"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="219"/>
+        <location filename="../../desktop/panes/graph.py" line="220"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="221"/>
+        <location filename="../../desktop/panes/graph.py" line="222"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="222"/>
+        <location filename="../../desktop/panes/graph.py" line="223"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="225"/>
+        <location filename="../../desktop/panes/graph.py" line="226"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="227"/>
+        <location filename="../../desktop/panes/graph.py" line="228"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="230"/>
+        <location filename="../../desktop/panes/graph.py" line="231"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="232"/>
+        <location filename="../../desktop/panes/graph.py" line="233"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="237"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="237"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="237"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
@@ -1185,12 +1185,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="190"/>
+        <location filename="../../desktop/app.py" line="234"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="191"/>
+        <location filename="../../desktop/app.py" line="235"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1203,59 +1203,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="223"/>
+        <location filename="../../desktop/app.py" line="267"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="248"/>
+        <location filename="../../desktop/app.py" line="292"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="249"/>
-        <location filename="../../desktop/app.py" line="259"/>
+        <location filename="../../desktop/app.py" line="293"/>
+        <location filename="../../desktop/app.py" line="303"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="253"/>
+        <location filename="../../desktop/app.py" line="297"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="254"/>
+        <location filename="../../desktop/app.py" line="298"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="257"/>
-        <location filename="../../desktop/app.py" line="263"/>
+        <location filename="../../desktop/app.py" line="301"/>
+        <location filename="../../desktop/app.py" line="307"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="264"/>
+        <location filename="../../desktop/app.py" line="308"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="270"/>
+        <location filename="../../desktop/app.py" line="314"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="271"/>
+        <location filename="../../desktop/app.py" line="315"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="313"/>
+        <location filename="../../desktop/app.py" line="357"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="314"/>
+        <location filename="../../desktop/app.py" line="358"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1263,139 +1263,139 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="19"/>
+        <location filename="../../desktop/panes/history_view.py" line="29"/>
         <source>you (this app)</source>
         <translation>tú (esta aplicación)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="19"/>
+        <location filename="../../desktop/panes/history_view.py" line="29"/>
         <source>command line</source>
         <translation>línea de órdenes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="20"/>
+        <location filename="../../desktop/panes/history_view.py" line="30"/>
         <source>import</source>
         <translation>importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="34"/>
+        <location filename="../../desktop/panes/history_view.py" line="44"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="36"/>
+        <location filename="../../desktop/panes/history_view.py" line="46"/>
         <source>deleted {name}</source>
         <translation>eliminó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="38"/>
+        <location filename="../../desktop/panes/history_view.py" line="48"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="40"/>
+        <location filename="../../desktop/panes/history_view.py" line="50"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="42"/>
+        <location filename="../../desktop/panes/history_view.py" line="52"/>
         <source>brought {name} back from the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="44"/>
+        <location filename="../../desktop/panes/history_view.py" line="54"/>
         <source>updated the properties of {name}</source>
         <translation>actualizó las propiedades de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="47"/>
+        <location filename="../../desktop/panes/history_view.py" line="57"/>
         <source>added “{text}”</source>
         <translation>añadió «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="48"/>
+        <location filename="../../desktop/panes/history_view.py" line="58"/>
         <source>added {n} observations</source>
         <translation>añadió {n} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="52"/>
+        <location filename="../../desktop/panes/history_view.py" line="62"/>
         <source>deleted “{text}”</source>
         <translation>eliminó «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="53"/>
+        <location filename="../../desktop/panes/history_view.py" line="63"/>
         <source>deleted {n} observations</source>
         <translation>eliminó {n} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="55"/>
+        <location filename="../../desktop/panes/history_view.py" line="65"/>
         <source>edited an observation to “{text}”</source>
         <translation>cambió una observación a «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="57"/>
+        <location filename="../../desktop/panes/history_view.py" line="67"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="59"/>
+        <location filename="../../desktop/panes/history_view.py" line="69"/>
         <source>set the type to {type}</source>
         <translation>cambió el tipo a {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="61"/>
+        <location filename="../../desktop/panes/history_view.py" line="71"/>
         <source>added {src} —{type}→ {dst}</source>
         <translation>añadió {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="65"/>
+        <location filename="../../desktop/panes/history_view.py" line="75"/>
         <source>removed {src} —{type}→ {dst}</source>
         <translation>quitó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="66"/>
+        <location filename="../../desktop/panes/history_view.py" line="76"/>
         <source>ended {src} —{type}→ {dst}</source>
         <translation>terminó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="67"/>
+        <location filename="../../desktop/panes/history_view.py" line="77"/>
         <source>made {src} —{type}→ {dst} current again</source>
         <translation>volvió a dar por vigente {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="71"/>
+        <location filename="../../desktop/panes/history_view.py" line="81"/>
         <source>saved {n} changes</source>
         <translation>guardó {n} cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="75"/>
+        <location filename="../../desktop/panes/history_view.py" line="85"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="76"/>
+        <location filename="../../desktop/panes/history_view.py" line="86"/>
         <source>undid a change</source>
         <translation>deshizo un cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="77"/>
+        <location filename="../../desktop/panes/history_view.py" line="87"/>
         <source>{op} {name}</source>
         <translation>{op} {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="105"/>
+        <location filename="../../desktop/panes/history_view.py" line="140"/>
         <source>{what}
 {who} · {when}</source>
         <translation>{what}
 {who} · {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="108"/>
+        <location filename="../../desktop/panes/history_view.py" line="143"/>
         <source>Change #{id} by {actor} at {at}</source>
         <translation>Cambio n.º {id} de {actor} el {at}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="113"/>
+        <location filename="../../desktop/panes/history_view.py" line="148"/>
         <source>No changes recorded yet.</source>
         <translation>Todavía no hay cambios registrados.</translation>
     </message>
@@ -1541,57 +1541,57 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>{n} archivos no se pueden importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="99"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="100"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="120"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="121"/>
         <source>Import</source>
         <translation>Importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="153"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="154"/>
         <source>Cancelling undoes the whole import: the memory stays exactly as it was.</source>
         <translation>Cancelar deshace toda la importación: la memoria queda exactamente como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>File</source>
         <translation>Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>Kind</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>New</source>
         <translation>Nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>Merged</source>
         <translation>Combinadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>Unreadable</source>
         <translation>Ilegibles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="186"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
         <source>Checking what would change…</source>
         <translation>Comprobando qué cambiaría…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="188"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Leyendo %n archivo; todavía no se escribe nada.</numerusform>
@@ -1599,92 +1599,97 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="211"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="212"/>
         <source>Nothing new to import</source>
         <translation>Nada nuevo que importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="213"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="214"/>
         <source>Ready to import</source>
         <translation>Listo para importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="225"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="226"/>
         <source>Importing…</source>
         <translation>Importando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="232"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="233"/>
         <source>Cancel import</source>
         <translation>Cancelar la importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="233"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="234"/>
         <source>Stop and undo everything this import wrote</source>
         <translation>Detener y deshacer todo lo que escribió esta importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="242"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="243"/>
         <source>Reading {name}…</source>
         <translation>Leyendo {name}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="250"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="251"/>
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="251"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="252"/>
         <source>Undoing what was written so far…</source>
         <translation>Deshaciendo lo escrito hasta ahora…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="260"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="265"/>
         <source>Import cancelled</source>
         <translation>Importación cancelada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="261"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="266"/>
         <source>Nothing was imported: the memory is exactly as it was before.</source>
         <translation>No se importó nada: la memoria está exactamente como antes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="264"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="269"/>
         <source>Import finished</source>
         <translation>Importación terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="278"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="272"/>
+        <source>The memory as it was before is kept in {path}.</source>
+        <translation>La memoria tal como estaba antes se guarda en {path}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="286"/>
         <source>These files cannot be read</source>
         <translation>Estos archivos no se pueden leer</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="280"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="288"/>
         <source>The import failed</source>
         <translation>La importación falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="281"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="289"/>
         <source>{reason} Nothing was imported: the memory is as it was.</source>
         <translation>{reason} No se importó nada: la memoria está como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="335"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="343"/>
         <source>Added to: {names}</source>
         <translation>Se añadió a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="335"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="343"/>
         <source>Adds to: {names}</source>
         <translation>Añade a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="341"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="349"/>
         <source>{where}: {reason}</source>
         <translation>{where}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="346"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="354"/>
         <source>…and {n} more unreadable records</source>
         <translation>…y {n} registros ilegibles más</translation>
     </message>
@@ -2014,93 +2019,91 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <source>No insights to review</source>
         <translation>No hay ideas por revisar</translation>
     </message>
-    <message>
-        <location filename="../../desktop/panes/insights.py" line="348"/>
-        <source>1 insight to review</source>
-        <translation>1 idea por revisar</translation>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights.py" line="347"/>
+        <source>%Ln insights to review</source>
+        <translation>
+            <numerusform>%Ln hallazgo por revisar</numerusform>
+            <numerusform>%Ln hallazgos por revisar</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="349"/>
-        <source>{n} insights to review</source>
-        <translation>{n} ideas por revisar</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/panes/insights.py" line="437"/>
+        <location filename="../../desktop/panes/insights.py" line="435"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="439"/>
+        <location filename="../../desktop/panes/insights.py" line="437"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="444"/>
+        <location filename="../../desktop/panes/insights.py" line="442"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="446"/>
+        <location filename="../../desktop/panes/insights.py" line="444"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="447"/>
+        <location filename="../../desktop/panes/insights.py" line="445"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="465"/>
+        <location filename="../../desktop/panes/insights.py" line="463"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="490"/>
+        <location filename="../../desktop/panes/insights.py" line="488"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
         <translation>Una idea desactualizada no se puede aprobar: reflexiona de nuevo o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="501"/>
+        <location filename="../../desktop/panes/insights.py" line="499"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="502"/>
+        <location filename="../../desktop/panes/insights.py" line="500"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="540"/>
+        <location filename="../../desktop/panes/insights.py" line="538"/>
         <source>No new insights.</source>
         <translation>No hay ideas nuevas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="542"/>
+        <location filename="../../desktop/panes/insights.py" line="540"/>
         <source>1 new insight.</source>
         <translation>1 idea nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="544"/>
+        <location filename="../../desktop/panes/insights.py" line="542"/>
         <source>{n} new insights.</source>
         <translation>{n} ideas nuevas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="546"/>
+        <location filename="../../desktop/panes/insights.py" line="544"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="547"/>
+        <location filename="../../desktop/panes/insights.py" line="545"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="549"/>
+        <location filename="../../desktop/panes/insights.py" line="547"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="554"/>
+        <location filename="../../desktop/panes/insights.py" line="552"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
@@ -2109,240 +2112,248 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop/main_window.py" line="63"/>
-        <location filename="../../desktop/main_window.py" line="208"/>
+        <location filename="../../desktop/main_window.py" line="220"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="103"/>
+        <location filename="../../desktop/main_window.py" line="106"/>
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="104"/>
+        <location filename="../../desktop/main_window.py" line="107"/>
         <source>&amp;New memory…</source>
         <translation>&amp;Nueva memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="105"/>
+        <location filename="../../desktop/main_window.py" line="108"/>
         <source>Start an empty memory in a new file</source>
         <translation>Empezar una memoria vacía en un archivo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="106"/>
+        <location filename="../../desktop/main_window.py" line="109"/>
         <source>&amp;Open memory…</source>
         <translation>&amp;Abrir memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="108"/>
+        <location filename="../../desktop/main_window.py" line="111"/>
         <source>&amp;Import…</source>
         <translation>&amp;Importar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="109"/>
+        <location filename="../../desktop/main_window.py" line="112"/>
         <source>Import memory.jsonl, Engrama NDJSON, MCP Memory .db or notes</source>
         <translation>Importar memory.jsonl, NDJSON de Engrama, .db de MCP Memory o notas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="110"/>
+        <location filename="../../desktop/main_window.py" line="113"/>
         <source>&amp;Export…</source>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="111"/>
+        <location filename="../../desktop/main_window.py" line="114"/>
         <source>&amp;Back up…</source>
         <translation>&amp;Copia de seguridad…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="113"/>
+        <location filename="../../desktop/main_window.py" line="116"/>
         <source>&amp;Settings…</source>
         <translation>Con&amp;figuración…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="114"/>
+        <location filename="../../desktop/main_window.py" line="117"/>
         <source>&amp;Close window</source>
         <translation>Cerrar &amp;ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="115"/>
+        <location filename="../../desktop/main_window.py" line="118"/>
         <source>&amp;Quit</source>
         <translation>&amp;Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="117"/>
+        <location filename="../../desktop/main_window.py" line="120"/>
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="118"/>
+        <location filename="../../desktop/main_window.py" line="121"/>
         <source>&amp;Undo last change</source>
         <translation>&amp;Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="119"/>
+        <location filename="../../desktop/main_window.py" line="122"/>
         <source>&amp;New entity</source>
         <translation>&amp;Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="120"/>
+        <location filename="../../desktop/main_window.py" line="123"/>
         <source>&amp;Save entity</source>
         <translation>&amp;Guardar entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="122"/>
+        <location filename="../../desktop/main_window.py" line="125"/>
         <source>&amp;Find…</source>
         <translation>&amp;Buscar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="123"/>
+        <location filename="../../desktop/main_window.py" line="126"/>
         <source>&amp;Reflect now</source>
         <translation>&amp;Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="124"/>
+        <location filename="../../desktop/main_window.py" line="127"/>
         <source>Look for patterns and propose insights to review</source>
         <translation>Buscar patrones y proponer ideas para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="126"/>
+        <location filename="../../desktop/main_window.py" line="129"/>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="127"/>
+        <location filename="../../desktop/main_window.py" line="130"/>
         <source>Whole-memory &amp;overview</source>
         <translation>&amp;Vista general de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="128"/>
+        <location filename="../../desktop/main_window.py" line="131"/>
         <source>&amp;Fit graph to window</source>
         <translation>&amp;Ajustar el grafo a la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="131"/>
+        <location filename="../../desktop/main_window.py" line="134"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Restablecer la disposición</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="136"/>
         <source>&amp;Help</source>
         <translation>Ay&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="134"/>
+        <location filename="../../desktop/main_window.py" line="137"/>
         <source>&amp;Connect an assistant…</source>
         <translation>&amp;Conectar un asistente…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="135"/>
+        <location filename="../../desktop/main_window.py" line="138"/>
         <source>&amp;About Hipocampo</source>
         <translation>&amp;Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="162"/>
+        <location filename="../../desktop/main_window.py" line="165"/>
         <source>Search</source>
         <translation>Búsqueda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="163"/>
+        <location filename="../../desktop/main_window.py" line="166"/>
         <source>Entity</source>
         <translation>Entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="164"/>
-        <location filename="../../desktop/main_window.py" line="257"/>
+        <location filename="../../desktop/main_window.py" line="167"/>
+        <location filename="../../desktop/main_window.py" line="269"/>
         <source>Insights</source>
         <translation>Ideas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="165"/>
+        <location filename="../../desktop/main_window.py" line="168"/>
         <source>Activity</source>
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="226"/>
+        <location filename="../../desktop/main_window.py" line="238"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="257"/>
+        <location filename="../../desktop/main_window.py" line="269"/>
         <source>Insights ({count})</source>
         <translation>Ideas ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="268"/>
+        <location filename="../../desktop/main_window.py" line="280"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="269"/>
+        <location filename="../../desktop/main_window.py" line="281"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="324"/>
-        <source>{count} entities</source>
-        <translation>{count} entidades</translation>
+    <message numerus="yes">
+        <location filename="../../desktop/main_window.py" line="337"/>
+        <source>%Ln entities</source>
+        <translation>
+            <numerusform>%Ln entidad</numerusform>
+            <numerusform>%Ln entidades</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="326"/>
+        <location filename="../../desktop/main_window.py" line="338"/>
+        <source>What read_graph returns: insights waiting for review are not counted</source>
+        <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="344"/>
+        <source>Indexing meaning {percent} %</source>
+        <translation>Indexando el significado: {percent} %</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="340"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="330"/>
-        <source>Indexing meaning {done}/{total}</source>
-        <translation>Indexando el significado {done}/{total}</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="336"/>
+        <location filename="../../desktop/main_window.py" line="350"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="344"/>
+        <location filename="../../desktop/main_window.py" line="358"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="348"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="349"/>
+        <location filename="../../desktop/main_window.py" line="363"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="350"/>
+        <location filename="../../desktop/main_window.py" line="364"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="353"/>
+        <location filename="../../desktop/main_window.py" line="367"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="356"/>
+        <location filename="../../desktop/main_window.py" line="370"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="358"/>
+        <location filename="../../desktop/main_window.py" line="372"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="405"/>
+        <location filename="../../desktop/main_window.py" line="419"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="406"/>
+        <location filename="../../desktop/main_window.py" line="420"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
@@ -2350,110 +2361,140 @@ Conectados: {names}</translation>
 <context>
     <name>ObservationList</name>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="81"/>
-        <source>Double-click or press F2 to edit; Ctrl+Enter finishes</source>
-        <translation>Doble clic o F2 para editar; Ctrl+Intro termina</translation>
+        <location filename="../../desktop/panes/editor/observations.py" line="46"/>
+        <source>{start}…
+({size} in all; double-click to see all of it)</source>
+        <translation>{start}…
+({size} en total; doble clic para verlo entero)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="85"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="104"/>
+        <source>Double-click or press F2 to edit; Enter finishes, Shift+Enter starts a new line</source>
+        <translation>Doble clic o F2 para editar; Intro termina, Mayús+Intro empieza una línea nueva</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="109"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="86"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="110"/>
         <source>Add an observation</source>
         <translation>Añadir una observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="87"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="111"/>
         <source>Edit</source>
         <translation>Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="88"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="112"/>
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="89"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="113"/>
         <source>Delete the selected observations (Delete)</source>
         <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="199"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="151"/>
+        <source>Double-click to see all of it</source>
+        <translation>Doble clic para verlo entero</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="248"/>
         <source>Observation {n}: {problem}</source>
         <translation>Observación {n}: {problem}</translation>
     </message>
 </context>
 <context>
+    <name>ObservationViewer</name>
+    <message>
+        <location filename="../../desktop/panes/editor/viewer.py" line="36"/>
+        <source>Observation</source>
+        <translation>Observación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/viewer.py" line="38"/>
+        <source>{size}, {chars} characters. Long lines are shown broken; Copy copies the text as it is stored.</source>
+        <translation>{size}, {chars} caracteres. Las líneas largas se muestran partidas; Copiar copia el texto tal como está guardado.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/viewer.py" line="45"/>
+        <source>Copy</source>
+        <translation>Copiar</translation>
+    </message>
+</context>
+<context>
     <name>RelationTable</name>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="62"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="60"/>
         <source>→ to</source>
         <translation>→ hacia</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="63"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="61"/>
         <source>← from</source>
         <translation>← desde</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Dir.</source>
         <translation>Dir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Relation</source>
         <translation>Relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Other entity</source>
         <translation>Otra entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="112"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="110"/>
         <source>Ended</source>
         <translation>Terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="128"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="126"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="129"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="127"/>
         <source>Relate this entity to another one</source>
         <translation>Relacionar esta entidad con otra</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="130"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="128"/>
         <source>Remove</source>
         <translation>Quitar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="131"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="129"/>
         <source>Forget the selected relations</source>
         <translation>Olvidar las relaciones seleccionadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="132"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="130"/>
         <source>End</source>
         <translation>Terminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="133"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="131"/>
         <source>The selected relations stopped being true today: they are kept, marked as ended (double-click the date to change it)</source>
         <translation>Las relaciones seleccionadas dejaron de ser ciertas hoy: se conservan, marcadas como terminadas (doble clic en la fecha para cambiarla)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="187"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="175"/>
         <source>Ended {date}: kept as history, no longer current</source>
         <translation>Terminada el {date}: se conserva como historial, ya no está vigente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="284"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="278"/>
         <source>Relation {n}: {problem}</source>
         <translation>Relación {n}: {problem}</translation>
     </message>

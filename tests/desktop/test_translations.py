@@ -74,7 +74,7 @@ def problems_of(source: str, numerus: bool, forms: list[str]) -> list[str]:
             problems.append(f"placeholders differ in {form!r}")
         if form.replace("&&", "").count("&") != source.replace("&&", "").count("&"):
             problems.append(f"the accelerator (&) is lost or doubled in {form!r}")
-        if numerus and "%n" not in form:
+        if numerus and "%n" not in form.replace("%Ln", "%n"):  # %Ln: the number in the locale's digits
             problems.append(f"%n is missing from {form!r}")
         if re.findall(r"</?\w+", form) != re.findall(r"</?\w+", source):
             problems.append(f"markup differs in {form!r}")
