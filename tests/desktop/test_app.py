@@ -202,3 +202,28 @@ def test_closed_welcome_screens_do_not_follow_the_hub(qtbot, loop: qasync.QEvent
         await until(lambda: app.memory is None)
 
     loop.run_until_complete(scenario())
+
+
+def test_the_assistant_count_goes_back_down_when_one_leaves(loop: qasync.QEventLoop, hipocampo: HipocampoApp,
+                                                            tmp_path: Path) -> None:
+    """Issue 22: "Assistants: 1 connected" never went back down (stateless clients never say goodbye).
+    A real ``hipocampo mcp`` (bridged to the app's hub, as an assistant starts it) now does."""
+    window = hipocampo.window
+    finished: list[bool] = []
+    hipocampo.finished.connect(lambda: finished.append(True))
+    env = {**os.environ, "HIPOCAMPO_ENDPOINT_FILE": str(tmp_path / "endpoint.json"), "HIPOCAMPO_EMBEDDINGS": "none"}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "core.cli", "--db", str(tmp_path / "memory.db"),
+                                                                 "mcp"], env=env)
+
+    async def scenario() -> None:
+        hipocampo.start()
+        await until(lambda: hipocampo.hub is not None and hipocampo.hub.running)
+        async with Client(stdio_client(params), client_info=types.Implementation(name="cursor", version="1")) as client:
+            assert not (await client.call_tool("read_graph", {})).is_error
+            await until(lambda: window.endpoint_label.text() == "Assistants: 1 connected")
+            assert "cursor" in window.endpoint_label.toolTip()
+        await until(lambda: window.endpoint_label.text() == "Assistants: 0 connected")
+        hipocampo.quit(force=True)
+        await until(lambda: finished)
+
+    loop.run_until_complete(scenario())
