@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.memory import Memory
+from desktop.models.insight_words import insight_summary, insight_title
 from desktop.models.insights import (
     InsightDelegate,
     InsightListModel,
@@ -407,9 +408,9 @@ class InsightsPane(QWidget):
             return
         self.hint_label.hide()
         self.title_label.show()
-        self.title_label.setText(insight["title"])
+        self.title_label.setText(insight_title(insight))
         self.meta_label.setText(self._meta(insight))
-        self.explanation_label.setText(insight.get("summary") or "")
+        self.explanation_label.setText(insight_summary(insight))
         self.stale_label.setVisible(stale and pending)
         evidence = (insight.get("evidence") or {})
         self.evidence_label.setText(self._evidence_html(evidence))

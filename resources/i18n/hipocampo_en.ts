@@ -72,9 +72,60 @@
     </message>
 </context>
 <context>
+    <name>InsightWords</name>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="92"/>
+        <source>%n more solved problem(s) share its concepts.</source>
+        <translation>
+            <numerusform>%n more solved problem shares its concepts.</numerusform>
+            <numerusform>%n more solved problems share its concepts.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="96"/>
+        <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
+        <translation>
+            <numerusform>&quot;{technology}&quot; is used by %n entity: {users}. Consider sharing knowledge, fixes or materials with it.</numerusform>
+            <numerusform>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="101"/>
+        <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
+        <translation>
+            <numerusform>The concept &quot;{concept}&quot; connects %n entity: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
+            <numerusform>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="117"/>
+        <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
+        <translation>
+            <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
+            <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concepts with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="136"/>
+        <source>(%n more active entities are linked to it.)</source>
+        <translation>
+            <numerusform>(%n more active entity is linked to it.)</numerusform>
+            <numerusform>(%n more active entities are linked to it.)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="140"/>
+        <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
+        <translation>
+            <numerusform>%n entity has fewer than 2 real connections: {listed}. Linking it (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes it easier to find and reason about.</numerusform>
+            <numerusform>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>InsightsPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/panes/insights.py" line="347"/>
+        <location filename="../../desktop/panes/insights.py" line="348"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln insight to review</numerusform>

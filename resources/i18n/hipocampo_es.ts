@@ -140,7 +140,7 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="131"/>
         <source>proposed the insight {name}</source>
-        <translation>propuso la idea {name}</translation>
+        <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
         <location filename="../../desktop/models/activity.py" line="136"/>
@@ -168,42 +168,42 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="149"/>
         <source>approved the insight {name}</source>
-        <translation>aprobó la idea {name}</translation>
+        <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="150"/>
         <source>dismissed the insight {name}</source>
-        <translation>descartó la idea {name}</translation>
+        <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="151"/>
         <source>wrote out the insight {name}</source>
-        <translation>guardó por escrito la idea {name}</translation>
+        <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="152"/>
         <source>reviewed the insight {name}</source>
-        <translation>revisó la idea {name}</translation>
+        <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="156"/>
         <source>marked the insight {name} as stale</source>
-        <translation>marcó la idea {name} como desactualizada</translation>
+        <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="157"/>
         <source>found the insight {name} holds again</source>
-        <translation>comprobó que la idea {name} vuelve a ser válida</translation>
+        <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="161"/>
         <source>1 new insight</source>
-        <translation>1 idea nueva</translation>
+        <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="162"/>
         <source>{n} new insights</source>
-        <translation>{n} ideas nuevas</translation>
+        <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="164"/>
@@ -224,8 +224,8 @@
         <location filename="../../desktop/models/activity.py" line="169"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
-            <numerusform>dejó que la confianza de %n idea bajara con el tiempo</numerusform>
-            <numerusform>dejó que la confianza de %n ideas bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n hallazgos bajara con el tiempo</numerusform>
         </translation>
     </message>
     <message>
@@ -1697,330 +1697,456 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>InsightListModel</name>
     <message>
-        <location filename="../../desktop/models/insights.py" line="30"/>
+        <location filename="../../desktop/models/insights.py" line="31"/>
         <source>Cross-project solution</source>
         <translation>Solución entre proyectos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="31"/>
+        <location filename="../../desktop/models/insights.py" line="32"/>
         <source>Shared technology</source>
         <translation>Tecnología compartida</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="32"/>
+        <location filename="../../desktop/models/insights.py" line="33"/>
         <source>Training opportunity</source>
         <translation>Oportunidad de formación</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="33"/>
+        <location filename="../../desktop/models/insights.py" line="34"/>
         <source>Technique transfer</source>
         <translation>Transferencia de técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="34"/>
+        <location filename="../../desktop/models/insights.py" line="35"/>
         <source>Concept cluster</source>
         <translation>Grupo de conceptos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="35"/>
+        <location filename="../../desktop/models/insights.py" line="36"/>
         <source>Stale knowledge</source>
         <translation>Conocimiento desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="36"/>
+        <location filename="../../desktop/models/insights.py" line="37"/>
         <source>Under-connected nodes</source>
         <translation>Nodos poco conectados</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="43"/>
+        <location filename="../../desktop/models/insights.py" line="44"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="43"/>
+        <location filename="../../desktop/models/insights.py" line="44"/>
         <source>Approved</source>
         <translation>Aprobada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="44"/>
+        <location filename="../../desktop/models/insights.py" line="45"/>
         <source>Dismissed</source>
         <translation>Descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="45"/>
+        <location filename="../../desktop/models/insights.py" line="46"/>
         <source>Approved, written out</source>
         <translation>Aprobada y guardada por escrito</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="51"/>
+        <location filename="../../desktop/models/insights.py" line="52"/>
         <source>open problem</source>
         <translation>problema abierto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="52"/>
+        <location filename="../../desktop/models/insights.py" line="53"/>
         <source>solved problem</source>
         <translation>problema resuelto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="53"/>
+        <location filename="../../desktop/models/insights.py" line="54"/>
         <source>project</source>
         <translation>proyecto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="54"/>
+        <location filename="../../desktop/models/insights.py" line="55"/>
         <source>source project</source>
         <translation>proyecto de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="55"/>
+        <location filename="../../desktop/models/insights.py" line="56"/>
         <source>concept</source>
         <translation>concepto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="56"/>
+        <location filename="../../desktop/models/insights.py" line="57"/>
         <source>decision</source>
         <translation>decisión</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="57"/>
+        <location filename="../../desktop/models/insights.py" line="58"/>
         <source>technology</source>
         <translation>tecnología</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="58"/>
+        <location filename="../../desktop/models/insights.py" line="59"/>
         <source>user</source>
         <translation>usuario</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="59"/>
+        <location filename="../../desktop/models/insights.py" line="60"/>
         <source>member</source>
         <translation>miembro</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="60"/>
+        <location filename="../../desktop/models/insights.py" line="61"/>
         <source>issue</source>
         <translation>incidencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="61"/>
+        <location filename="../../desktop/models/insights.py" line="62"/>
         <source>course</source>
         <translation>curso</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="62"/>
+        <location filename="../../desktop/models/insights.py" line="63"/>
         <source>technique</source>
         <translation>técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="63"/>
+        <location filename="../../desktop/models/insights.py" line="64"/>
         <source>target domain</source>
         <translation>dominio de destino</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="64"/>
+        <location filename="../../desktop/models/insights.py" line="65"/>
         <source>home domain</source>
         <translation>dominio de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="65"/>
+        <location filename="../../desktop/models/insights.py" line="66"/>
         <source>example</source>
         <translation>ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="66"/>
+        <location filename="../../desktop/models/insights.py" line="67"/>
         <source>stale</source>
         <translation>desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="67"/>
+        <location filename="../../desktop/models/insights.py" line="68"/>
         <source>active</source>
         <translation>activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="68"/>
+        <location filename="../../desktop/models/insights.py" line="69"/>
         <source>under-connected</source>
         <translation>poco conectado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="85"/>
-        <location filename="../../desktop/models/insights.py" line="94"/>
+        <location filename="../../desktop/models/insights.py" line="86"/>
+        <location filename="../../desktop/models/insights.py" line="95"/>
         <source>just now</source>
         <translation>ahora mismo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="86"/>
+        <location filename="../../desktop/models/insights.py" line="87"/>
         <source>1 year ago</source>
         <translation>hace 1 año</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="86"/>
+        <location filename="../../desktop/models/insights.py" line="87"/>
         <source>{n} years ago</source>
         <translation>hace {n} años</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="87"/>
+        <location filename="../../desktop/models/insights.py" line="88"/>
         <source>1 month ago</source>
         <translation>hace 1 mes</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="87"/>
+        <location filename="../../desktop/models/insights.py" line="88"/>
         <source>{n} months ago</source>
         <translation>hace {n} meses</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="88"/>
+        <location filename="../../desktop/models/insights.py" line="89"/>
         <source>yesterday</source>
         <translation>ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="88"/>
+        <location filename="../../desktop/models/insights.py" line="89"/>
         <source>{n} days ago</source>
         <translation>hace {n} días</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="89"/>
+        <location filename="../../desktop/models/insights.py" line="90"/>
         <source>1 hour ago</source>
         <translation>hace 1 hora</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="89"/>
+        <location filename="../../desktop/models/insights.py" line="90"/>
         <source>{n} hours ago</source>
         <translation>hace {n} horas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="90"/>
+        <location filename="../../desktop/models/insights.py" line="91"/>
         <source>1 minute ago</source>
         <translation>hace 1 minuto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="90"/>
+        <location filename="../../desktop/models/insights.py" line="91"/>
         <source>{n} minutes ago</source>
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="205"/>
+        <location filename="../../desktop/models/insights.py" line="207"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
     </message>
 </context>
 <context>
+    <name>InsightWords</name>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="27"/>
+        <source>Cross-project solution for </source>
+        <translation>Solución de otro proyecto para </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="28"/>
+        <source>Shared technology: </source>
+        <translation>Tecnología compartida: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="29"/>
+        <source>Training opportunity: </source>
+        <translation>Oportunidad de formación: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="30"/>
+        <source>Technique transfer: </source>
+        <translation>Transferencia de técnica: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="31"/>
+        <source>Concept cluster: </source>
+        <translation>Grupo de conceptos: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="32"/>
+        <source>Stale knowledge: </source>
+        <translation>Conocimiento desactualizado: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="40"/>
+        <source>Under-connected nodes</source>
+        <translation>Entidades poco conectadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="50"/>
+        <source>{shown} and {rest} more</source>
+        <translation>{shown} y {rest} más</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="86"/>
+        <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
+        <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="92"/>
+        <source>%n more solved problem(s) share its concepts.</source>
+        <translation>
+            <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
+            <numerusform>Otros %n problemas resueltos comparten sus conceptos.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="96"/>
+        <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
+        <translation>
+            <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
+            <numerusform>“{technology}” lo usan %n entidades: {users}. Piensa en compartir conocimientos, soluciones o materiales entre ellas.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="101"/>
+        <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
+        <translation>
+            <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
+            <numerusform>El concepto “{concept}” conecta %n entidades: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="107"/>
+        <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
+        <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="112"/>
+        <source>Other courses: {courses}.</source>
+        <translation>Otros cursos: {courses}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="115"/>
+        <source>its domain</source>
+        <translation>su dominio</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="117"/>
+        <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
+        <translation>
+            <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
+            <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n conceptos con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="125"/>
+        <source>its confidence is low ({confidence})</source>
+        <translation>su confianza es baja ({confidence})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="127"/>
+        <source>it has not been updated since {date}</source>
+        <translation>no se actualiza desde el {date}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="132"/>
+        <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
+        <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="136"/>
+        <source>(%n more active entities are linked to it.)</source>
+        <translation>
+            <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
+            <numerusform>(Está enlazado con %n entidades activas más.)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="140"/>
+        <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
+        <translation>
+            <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
+            <numerusform>%n entidades tienen menos de 2 conexiones reales: {listed}. Enlazarlas (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) las hace más fáciles de encontrar y de razonar sobre ellas.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>InsightsPane</name>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="120"/>
-        <location filename="../../desktop/panes/insights.py" line="152"/>
+        <location filename="../../desktop/panes/insights.py" line="121"/>
+        <location filename="../../desktop/panes/insights.py" line="153"/>
         <source>Reflect now</source>
         <extracomment>change_log operations that change what this pane lists</extracomment>
         <translation>Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="121"/>
+        <location filename="../../desktop/panes/insights.py" line="122"/>
         <source>Look for patterns in the memory and propose insights to review</source>
-        <translation>Buscar patrones en la memoria y proponer ideas para revisar</translation>
+        <translation>Buscar patrones en la memoria y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="134"/>
+        <location filename="../../desktop/panes/insights.py" line="135"/>
         <source>No insights yet</source>
-        <translation>Todavía no hay ideas</translation>
+        <translation>Todavía no hay hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="141"/>
+        <location filename="../../desktop/panes/insights.py" line="142"/>
         <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
-        <translation>Las ideas son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada una espera aquí a que la apruebes o la descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
+        <translation>Los hallazgos son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada uno espera aquí a que lo apruebes o lo descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="166"/>
+        <location filename="../../desktop/panes/insights.py" line="167"/>
         <source>Nothing left to review. Reflect now looks for new patterns.</source>
         <translation>No queda nada por revisar. Reflexionar ahora busca patrones nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="171"/>
-        <location filename="../../desktop/panes/insights.py" line="330"/>
+        <location filename="../../desktop/panes/insights.py" line="172"/>
+        <location filename="../../desktop/panes/insights.py" line="331"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="174"/>
+        <location filename="../../desktop/panes/insights.py" line="175"/>
         <source>Insights you approve or dismiss are listed here.</source>
-        <translation>Aquí aparecen las ideas que apruebas o descartas.</translation>
+        <translation>Aquí aparecen los hallazgos que apruebas o descartas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="179"/>
-        <location filename="../../desktop/panes/insights.py" line="332"/>
+        <location filename="../../desktop/panes/insights.py" line="180"/>
+        <location filename="../../desktop/panes/insights.py" line="333"/>
         <source>Decided</source>
         <translation>Decididas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="197"/>
+        <location filename="../../desktop/panes/insights.py" line="198"/>
         <source>Select an insight to see why it was proposed.</source>
-        <translation>Selecciona una idea para ver por qué se propuso.</translation>
+        <translation>Selecciona un hallazgo para ver por qué se propuso.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="207"/>
+        <location filename="../../desktop/panes/insights.py" line="208"/>
         <source>The evidence has changed since this was found. Reflect again to check it, or dismiss it.</source>
         <translation>Las pruebas han cambiado desde que se encontró. Reflexiona de nuevo para comprobarla, o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="209"/>
+        <location filename="../../desktop/panes/insights.py" line="210"/>
         <source>Built from</source>
         <translation>Basada en</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="215"/>
+        <location filename="../../desktop/panes/insights.py" line="216"/>
         <source>How they connect</source>
         <translation>Cómo se relacionan</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="239"/>
+        <location filename="../../desktop/panes/insights.py" line="240"/>
         <source>Show in graph</source>
         <translation>Mostrar en el grafo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="241"/>
+        <location filename="../../desktop/panes/insights.py" line="242"/>
         <source>Dismiss</source>
         <translation>Descartar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="242"/>
+        <location filename="../../desktop/panes/insights.py" line="243"/>
         <source>Dismiss: never propose it again (D or Delete)</source>
         <translation>Descartar: no volver a proponerla (D o Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="244"/>
+        <location filename="../../desktop/panes/insights.py" line="245"/>
         <source>Approve</source>
         <translation>Aprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="246"/>
+        <location filename="../../desktop/panes/insights.py" line="247"/>
         <source>Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)</source>
         <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="282"/>
+        <location filename="../../desktop/panes/insights.py" line="283"/>
         <source>Looking for patterns…</source>
         <translation>Buscando patrones…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="330"/>
+        <location filename="../../desktop/panes/insights.py" line="331"/>
         <source>To review ({n})</source>
         <translation>Por revisar ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="332"/>
+        <location filename="../../desktop/panes/insights.py" line="333"/>
         <source>Decided ({n})</source>
         <translation>Decididas ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="342"/>
+        <location filename="../../desktop/panes/insights.py" line="343"/>
         <source>Cannot read the insights: {reason}</source>
-        <translation>No se pueden leer las ideas: {reason}</translation>
+        <translation>No se pueden leer los hallazgos: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="346"/>
+        <location filename="../../desktop/panes/insights.py" line="347"/>
         <source>No insights to review</source>
-        <translation>No hay ideas por revisar</translation>
+        <translation>No hay hallazgos por revisar</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/panes/insights.py" line="347"/>
+        <location filename="../../desktop/panes/insights.py" line="348"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln hallazgo por revisar</numerusform>
@@ -2028,82 +2154,82 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="435"/>
+        <location filename="../../desktop/panes/insights.py" line="436"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="437"/>
+        <location filename="../../desktop/panes/insights.py" line="438"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="442"/>
+        <location filename="../../desktop/panes/insights.py" line="443"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="444"/>
+        <location filename="../../desktop/panes/insights.py" line="445"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="445"/>
+        <location filename="../../desktop/panes/insights.py" line="446"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="463"/>
+        <location filename="../../desktop/panes/insights.py" line="464"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="488"/>
+        <location filename="../../desktop/panes/insights.py" line="489"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
-        <translation>Una idea desactualizada no se puede aprobar: reflexiona de nuevo o descártala.</translation>
+        <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="499"/>
+        <location filename="../../desktop/panes/insights.py" line="500"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="500"/>
+        <location filename="../../desktop/panes/insights.py" line="501"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="538"/>
+        <location filename="../../desktop/panes/insights.py" line="539"/>
         <source>No new insights.</source>
-        <translation>No hay ideas nuevas.</translation>
+        <translation>No hay hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="540"/>
+        <location filename="../../desktop/panes/insights.py" line="541"/>
         <source>1 new insight.</source>
-        <translation>1 idea nueva.</translation>
+        <translation>1 hallazgo nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="542"/>
+        <location filename="../../desktop/panes/insights.py" line="543"/>
         <source>{n} new insights.</source>
-        <translation>{n} ideas nuevas.</translation>
+        <translation>{n} hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="544"/>
+        <location filename="../../desktop/panes/insights.py" line="545"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="545"/>
+        <location filename="../../desktop/panes/insights.py" line="546"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="547"/>
+        <location filename="../../desktop/panes/insights.py" line="548"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="552"/>
+        <location filename="../../desktop/panes/insights.py" line="553"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
@@ -2204,7 +2330,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/main_window.py" line="127"/>
         <source>Look for patterns and propose insights to review</source>
-        <translation>Buscar patrones y proponer ideas para revisar</translation>
+        <translation>Buscar patrones y proponer hallazgos para revisar</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="129"/>
@@ -2255,7 +2381,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <location filename="../../desktop/main_window.py" line="167"/>
         <location filename="../../desktop/main_window.py" line="269"/>
         <source>Insights</source>
-        <translation>Ideas</translation>
+        <translation>Hallazgos</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="168"/>
@@ -2270,7 +2396,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/main_window.py" line="269"/>
         <source>Insights ({count})</source>
-        <translation>Ideas ({count})</translation>
+        <translation>Hallazgos ({count})</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="280"/>
@@ -2945,8 +3071,8 @@ Conectados: {names}</translation>
         <location filename="../../desktop/tray.py" line="140"/>
         <source>%n insight(s) to review</source>
         <translation>
-            <numerusform>%n idea por revisar</numerusform>
-            <numerusform>%n ideas por revisar</numerusform>
+            <numerusform>%n hallazgo por revisar</numerusform>
+            <numerusform>%n hallazgos por revisar</numerusform>
         </translation>
     </message>
 </context>
