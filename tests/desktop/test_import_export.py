@@ -243,3 +243,39 @@ def test_export_failure_is_a_sentence(qtbot, memory: Memory, core: Core, tmp_pat
     dialog.export()
     qtbot.waitUntil(lambda: not dialog.running)
     assert dialog.note.text().startswith("The export failed: Cannot write") and crashed == []
+
+
+def test_a_dropped_folder_with_a_memory_jsonl_imports_the_jsonl(qtbot, memory: Memory, core: Core,  # noqa: ANN001
+                                                                tmp_path: Path) -> None:
+    """Issue 22: such a folder said "Markdown notes … nothing new" (it was read as a folder of notes)."""
+    folder = tmp_path / "old-memory"
+    folder.mkdir()
+    official = jsonl(folder / "memory.jsonl", [
+        {"type": "entity", "name": "Engine", "entityType": "Machine", "observations": ["never built"]}])
+    (folder / "package.json").write_text('{"name": "not a memory"}', encoding="utf-8")
+    assert importable_paths(drop_of(folder)) == [official]  # no notes in it: the jsonl alone
+    (folder / "Loom.md").write_text("Punched cards.\n", encoding="utf-8")
+    assert importable_paths(drop_of(folder)) == [official, folder]  # the jsonl, then the notes
+    dialog = open_dialog(qtbot, core, importable_paths(drop_of(folder)))
+    assert dialog.plan is not None and dialog.plan.entities_new == 2
+    assert dialog.tree.topLevelItem(0).text(1) == "Official memory file (JSONL)"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert importable_paths(drop_of(empty)) == [empty]  # the preview says there is nothing in it
+
+
+def test_a_note_s_bullets_are_observations_and_its_type_joins_the_assistants(qtbot, memory: Memory,  # noqa: ANN001
+                                                                            core: Core, tmp_path: Path) -> None:
+    """Issue 22: a note's bullets became one observation, and its type "Note" sat beside "note"."""
+    memory.create_entities([{"name": "Standup", "entityType": "note", "observations": ["daily at 9"]}],
+                           actor="claude-code")
+    note = tmp_path / "Retro.md"
+    note.write_text("# Retro\n\nWhat we learned in March.\n\n- Deploys on Friday hurt\n- Alerts were too noisy,\n"
+                    "  half of them ignored\n* Pairing helped\n1. Keep the demo day\n", encoding="utf-8")
+    dialog = open_dialog(qtbot, core, [note])
+    with qtbot.waitSignal(dialog.imported, timeout=30000):
+        dialog.import_button.click()
+    retro = memory.open_nodes(["Retro"]).entities[0]
+    assert retro.entityType == "note"
+    assert retro.observations == ["What we learned in March.", "Deploys on Friday hurt",
+                                  "Alerts were too noisy, half of them ignored", "Pairing helped", "Keep the demo day"]
