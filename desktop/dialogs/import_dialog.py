@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from core.io import FilePlan, ImportPlan, ImportSummary, preview_import, run_import
 from core.memory import Memory
+from desktop.dialogs.plain_words import in_plain_words
 from desktop.workers import Core, Progress
 
 PREVIEW, WORKING, SUMMARY = 0, 1, 2
@@ -286,7 +287,8 @@ class ImportDialog(QDialog):
             self.heading.setText(self.tr("These files cannot be read"))
         else:
             self.heading.setText(self.tr("The import failed"))
-        self.sentence.setText(self.tr("{reason} Nothing was imported: the memory is as it was.").format(reason=message))
+        self.sentence.setText(self.tr("{reason} Nothing was imported: the memory is as it was.").format(
+            reason=in_plain_words(message)))
 
     # -- closing ------------------------------------------------------------------------------
 
@@ -329,7 +331,7 @@ class ImportDialog(QDialog):
         if file.failure:
             item = QTreeWidgetItem([name, format_label(None), "", "", "", ""])
             item.setToolTip(0, str(file.path))
-            child = QTreeWidgetItem([file.failure])
+            child = QTreeWidgetItem([in_plain_words(file.failure)])
             item.addChild(child)
             self._wrap(child)
             return item
@@ -346,7 +348,8 @@ class ImportDialog(QDialog):
             self._wrap(child)
         for problem in file.problems:
             where = problem.where or problem.file
-            child = QTreeWidgetItem([self.tr("{where}: {reason}").format(where=where, reason=problem.reason)])
+            child = QTreeWidgetItem([self.tr("{where}: {reason}").format(where=where,
+                                                                         reason=in_plain_words(problem.reason))])
             item.addChild(child)
             self._wrap(child)
         hidden = file.errors - len(file.problems)

@@ -63,7 +63,7 @@
 <context>
     <name>ImportDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="188"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="189"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Reading %n file; nothing is written yet.</numerusform>
@@ -74,7 +74,7 @@
 <context>
     <name>InsightWords</name>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="92"/>
+        <location filename="../../desktop/models/insight_words.py" line="94"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>%n more solved problem shares its concepts.</numerusform>
@@ -82,7 +82,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="96"/>
+        <location filename="../../desktop/models/insight_words.py" line="98"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>&quot;{technology}&quot; is used by %n entity: {users}. Consider sharing knowledge, fixes or materials with it.</numerusform>
@@ -90,7 +90,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="101"/>
+        <location filename="../../desktop/models/insight_words.py" line="103"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>The concept &quot;{concept}&quot; connects %n entity: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
@@ -98,7 +98,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="117"/>
+        <location filename="../../desktop/models/insight_words.py" line="119"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
@@ -106,7 +106,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="136"/>
+        <location filename="../../desktop/models/insight_words.py" line="138"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(%n more active entity is linked to it.)</numerusform>
@@ -114,7 +114,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="140"/>
+        <location filename="../../desktop/models/insight_words.py" line="142"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entity has fewer than 2 real connections: {listed}. Linking it (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes it easier to find and reason about.</numerusform>

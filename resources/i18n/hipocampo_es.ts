@@ -668,42 +668,42 @@ Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus obse
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="373"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="376"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="381"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="384"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="413"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="416"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="416"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="419"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="427"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="430"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="428"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="431"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="445"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="448"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="446"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="449"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -712,12 +712,12 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="465"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="468"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="466"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="469"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
@@ -1421,177 +1421,177 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="39"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="40"/>
         <source>Official memory file (JSONL)</source>
         <translation>Archivo de memoria oficial (JSONL)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="40"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="41"/>
         <source>Engrama export (NDJSON)</source>
         <translation>Exportación de Engrama (NDJSON)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="41"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="42"/>
         <source>Memory database (MCP Memory v2 / Hipocampo)</source>
         <translation>Base de datos de memoria (MCP Memory v2 / Hipocampo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="42"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
         <source>Markdown / text notes</source>
         <translation>Notas en Markdown / texto</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="44"/>
         <source>Cannot be imported</source>
         <translation>No se puede importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="49"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="50"/>
         <source> and {n} more</source>
         <translation> y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="59"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
         <source>{n} new entity</source>
         <translation>{n} entidad nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="59"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
         <source>{n} new entities</source>
         <translation>{n} entidades nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
         <source>{n} existing one</source>
         <translation>{n} existente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
         <source>{n} existing ones</source>
         <translation>{n} existentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
         <source>{n} new relation</source>
         <translation>{n} relación nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
         <source>{n} new relations</source>
         <translation>{n} relaciones nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="63"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="64"/>
         <source>Added {new} and {relations}, and added to {merged}.</source>
         <translation>Se añadieron {new} y {relations}, y se añadió a {merged}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="64"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="65"/>
         <source>Added {new} and {relations}.</source>
         <translation>Se añadieron {new} y {relations}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="67"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="68"/>
         <source>{new}, {relations}; adds to {merged}.</source>
         <translation>{new}, {relations}; añade a {merged}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="68"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="69"/>
         <source>{new}, {relations}.</source>
         <translation>{new}, {relations}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="71"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="72"/>
         <source>{n} record is already in the memory.</source>
         <translation>{n} registro ya está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="72"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="73"/>
         <source>{n} records are already in the memory.</source>
         <translation>{n} registros ya están en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="74"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="75"/>
         <source>{n} record could not be read and was skipped.</source>
         <translation>{n} registro no se pudo leer y se omitió.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="75"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
         <source>{n} records could not be read and were skipped.</source>
         <translation>{n} registros no se pudieron leer y se omitieron.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
         <source>{n} record cannot be read and will be skipped.</source>
         <translation>{n} registro no se puede leer y se omitirá.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="78"/>
         <source>{n} records cannot be read and will be skipped.</source>
         <translation>{n} registros no se pueden leer y se omitirán.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="80"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="81"/>
         <source>{n} file cannot be imported at all.</source>
         <translation>{n} archivo no se puede importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="81"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="82"/>
         <source>{n} files cannot be imported at all.</source>
         <translation>{n} archivos no se pueden importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="100"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="101"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="121"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="122"/>
         <source>Import</source>
         <translation>Importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="154"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="155"/>
         <source>Cancelling undoes the whole import: the memory stays exactly as it was.</source>
         <translation>Cancelar deshace toda la importación: la memoria queda exactamente como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>File</source>
         <translation>Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>Kind</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>New</source>
         <translation>Nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>Merged</source>
         <translation>Combinadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
         <source>Unreadable</source>
         <translation>Ilegibles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="188"/>
         <source>Checking what would change…</source>
         <translation>Comprobando qué cambiaría…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="188"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="189"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Leyendo %n archivo; todavía no se escribe nada.</numerusform>
@@ -1599,97 +1599,97 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="212"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="213"/>
         <source>Nothing new to import</source>
         <translation>Nada nuevo que importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="214"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="215"/>
         <source>Ready to import</source>
         <translation>Listo para importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="226"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="227"/>
         <source>Importing…</source>
         <translation>Importando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="233"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="234"/>
         <source>Cancel import</source>
         <translation>Cancelar la importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="234"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="235"/>
         <source>Stop and undo everything this import wrote</source>
         <translation>Detener y deshacer todo lo que escribió esta importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="243"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="244"/>
         <source>Reading {name}…</source>
         <translation>Leyendo {name}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="251"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="252"/>
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="252"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="253"/>
         <source>Undoing what was written so far…</source>
         <translation>Deshaciendo lo escrito hasta ahora…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="265"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="266"/>
         <source>Import cancelled</source>
         <translation>Importación cancelada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="266"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="267"/>
         <source>Nothing was imported: the memory is exactly as it was before.</source>
         <translation>No se importó nada: la memoria está exactamente como antes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="269"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="270"/>
         <source>Import finished</source>
         <translation>Importación terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="272"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="273"/>
         <source>The memory as it was before is kept in {path}.</source>
         <translation>La memoria tal como estaba antes se guarda en {path}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="286"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="287"/>
         <source>These files cannot be read</source>
         <translation>Estos archivos no se pueden leer</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="288"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="289"/>
         <source>The import failed</source>
         <translation>La importación falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="289"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="290"/>
         <source>{reason} Nothing was imported: the memory is as it was.</source>
         <translation>{reason} No se importó nada: la memoria está como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="343"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="345"/>
         <source>Added to: {names}</source>
         <translation>Se añadió a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="343"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="345"/>
         <source>Adds to: {names}</source>
         <translation>Añade a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="349"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="351"/>
         <source>{where}: {reason}</source>
         <translation>{where}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="354"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="357"/>
         <source>…and {n} more unreadable records</source>
         <translation>…y {n} registros ilegibles más</translation>
     </message>
@@ -1941,17 +1941,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Entidades poco conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="50"/>
+        <location filename="../../desktop/models/insight_words.py" line="52"/>
         <source>{shown} and {rest} more</source>
         <translation>{shown} y {rest} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="86"/>
+        <location filename="../../desktop/models/insight_words.py" line="88"/>
         <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
         <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="92"/>
+        <location filename="../../desktop/models/insight_words.py" line="94"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
@@ -1959,7 +1959,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="96"/>
+        <location filename="../../desktop/models/insight_words.py" line="98"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
@@ -1967,7 +1967,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="101"/>
+        <location filename="../../desktop/models/insight_words.py" line="103"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
@@ -1975,22 +1975,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="107"/>
+        <location filename="../../desktop/models/insight_words.py" line="109"/>
         <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
         <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="112"/>
+        <location filename="../../desktop/models/insight_words.py" line="114"/>
         <source>Other courses: {courses}.</source>
         <translation>Otros cursos: {courses}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="115"/>
+        <location filename="../../desktop/models/insight_words.py" line="117"/>
         <source>its domain</source>
         <translation>su dominio</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="117"/>
+        <location filename="../../desktop/models/insight_words.py" line="119"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
@@ -1998,22 +1998,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="125"/>
+        <location filename="../../desktop/models/insight_words.py" line="127"/>
         <source>its confidence is low ({confidence})</source>
         <translation>su confianza es baja ({confidence})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="127"/>
+        <location filename="../../desktop/models/insight_words.py" line="129"/>
         <source>it has not been updated since {date}</source>
         <translation>no se actualiza desde el {date}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="132"/>
+        <location filename="../../desktop/models/insight_words.py" line="134"/>
         <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
         <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="136"/>
+        <location filename="../../desktop/models/insight_words.py" line="138"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
@@ -2021,7 +2021,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="140"/>
+        <location filename="../../desktop/models/insight_words.py" line="142"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
@@ -2550,6 +2550,69 @@ Conectados: {names}</translation>
         <location filename="../../desktop/panes/editor/viewer.py" line="45"/>
         <source>Copy</source>
         <translation>Copiar</translation>
+    </message>
+</context>
+<context>
+    <name>PlainWords</name>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="26"/>
+        <source>name</source>
+        <translation>nombre</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="26"/>
+        <source>type</source>
+        <translation>tipo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
+        <source>observation</source>
+        <translation>observación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
+        <source>relation&apos;s start</source>
+        <translation>origen de la relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
+        <source>relation&apos;s end</source>
+        <translation>destino de la relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
+        <source>relation&apos;s type</source>
+        <translation>tipo de la relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="35"/>
+        <source>It is not UTF-8 text (byte {byte} at position {position} is not valid UTF-8). Save it as UTF-8 (“Unicode”) in your editor and import it again.</source>
+        <translation>No es texto UTF-8 (el byte {byte} en la posición {position} no es UTF-8 válido). Guárdalo como UTF-8 (“Unicode”) en tu editor e impórtalo de nuevo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="41"/>
+        <source>An entity has no type.</source>
+        <translation>Una entidad no tiene tipo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="43"/>
+        <source>An observation is empty.</source>
+        <translation>Una observación está vacía.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="44"/>
+        <source>The {field} is empty.</source>
+        <translation>El campo «{field}» está vacío.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="46"/>
+        <source>The {field} is {n} characters long; at most {limit} are allowed.</source>
+        <translation>El campo «{field}» tiene {n} caracteres; se permiten {limit} como máximo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="49"/>
+        <source>The {field} contains an invisible NUL character.</source>
+        <translation>El campo «{field}» contiene un carácter NUL invisible.</translation>
     </message>
 </context>
 <context>

@@ -279,3 +279,22 @@ def test_a_note_s_bullets_are_observations_and_its_type_joins_the_assistants(qtb
     assert retro.entityType == "note"
     assert retro.observations == ["What we learned in March.", "Deploys on Friday hurt",
                                   "Alerts were too noisy, half of them ignored", "Pairing helped", "Keep the demo day"]
+
+
+def test_import_problems_are_sentences_not_codec_or_field_paths(qtbot, memory: Memory, core: Core,  # noqa: ANN001
+                                                               tmp_path: Path) -> None:
+    """Issue 22: the preview showed "'utf-8' codec can't decode byte 0xe9" and "entities[0].name: …"."""
+    official = jsonl(tmp_path / "memory.jsonl", [
+        {"type": "entity", "name": "", "entityType": "Person", "observations": ["nameless"]},
+        {"type": "entity", "name": "B", "entityType": "", "observations": ["typeless"]},
+        {"type": "entity", "name": "x" * 600, "entityType": "Person", "observations": []},
+    ])
+    latin = tmp_path / "café.md"
+    latin.write_bytes("Crème brûlée on Fridays.\n".encode("latin-1"))
+    dialog = open_dialog(qtbot, core, [official, latin])
+    shown = [dialog.tree.topLevelItem(i).child(j).text(0) for i in range(2)
+             for j in range(dialog.tree.topLevelItem(i).childCount())]
+    assert "line 1: The name is empty." in shown and "line 2: An entity has no type." in shown
+    assert "line 3: The name is 600 characters long; at most 512 are allowed." in shown
+    assert any(t.startswith("café.md: It is not UTF-8 text (byte 0xE8 at position 2") for t in shown), shown
+    assert not [t for t in shown if "codec" in t or "entities[" in t]

@@ -368,7 +368,10 @@ class EditorPane(QWidget):
         self._load("reload")
 
     def on_save_failed(self, message: str) -> None:
+        from desktop.dialogs.plain_words import in_plain_words
+
         self._busy = max(0, self._busy - 1)
+        message = in_plain_words(message)
         if "since you opened it" in message:
             self.page.banner.show_change(self.tr("someone else"), message)
         elif "already exists" in message:
