@@ -447,8 +447,9 @@ def _quit_on_signals(hipocampo: HipocampoApp) -> None:
     wake.start(200)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the desktop app; a second launch hands over to the first and exits."""
+def main(argv: list[str] | None = None, *, on_started: Any = None) -> int:
+    """Run the desktop app; a second launch hands over to the first and exits. ``on_started`` (a
+    callable taking the ``HipocampoApp``) runs once the app has started (tests drive it from there)."""
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     overrides: dict[str, Any] = {"actor": "gui"}
     if args.db is not None:
@@ -481,6 +482,8 @@ def main(argv: list[str] | None = None) -> int:
         hipocampo.import_paths(list(args.files))
     hipocampo.start()
     _quit_on_signals(hipocampo)
+    if on_started is not None:
+        on_started(hipocampo)
     with loop:
         loop.run_forever()
     instance.close()
