@@ -332,9 +332,21 @@ class HipocampoApp(QObject):
         if isinstance(app, QApplication) and old.theme != settings.theme:
             apply_theme(app, settings.theme)
         reopen_keys = ("db", "embeddings", "openai_base_url", "openai_model", "openai_api_key",
-                       "openai_dimensions", "hub_port")
+                       "openai_dimensions")
         if any(getattr(old, k, None) != getattr(settings, k, None) for k in reopen_keys):
             self.reopen(Path(settings.db), settings=settings)
+        elif getattr(old, "hub_port", 0) != getattr(settings, "hub_port", 0) and self.hub is not None:
+            asyncio.ensure_future(self._restart_hub())  # the panes (a search, an open entity) stay as they are
+
+    async def _restart_hub(self) -> None:
+        """Serve assistants on the port the settings now name; the memory stays open."""
+        hub = self.hub
+        if hub is None:
+            return
+        await hub.stop_and_wait()
+        if hub is self.hub and not self._quitting:
+            hub.port = int(getattr(self.settings, "hub_port", 0) or 0)
+            hub.start()
 
     def show_first_run(self) -> None:
         from desktop.dialogs.first_run import FirstRunDialog

@@ -119,6 +119,8 @@ class MainWindow(QMainWindow):
 
         edit = bar.addMenu(self.tr("&Edit"))
         self.undo_action = self._action(edit, self.tr("&Undo last change"), self.on_undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = self._action(edit, self.tr("Re&do"), self.on_redo, QKeySequence.StandardKey.Redo,
+                                        self.tr("Make again the change the last undo took back"))
         self.new_entity_action = self._action(edit, self.tr("&New entity"), self.on_new_entity, "Ctrl+N")
         self.save_action = self._action(edit, self.tr("&Save entity"), self.on_save, QKeySequence.StandardKey.Save)
         edit.addSeparator()
@@ -137,7 +139,8 @@ class MainWindow(QMainWindow):
         self._action(help_menu, self.tr("&Connect an assistant…"), self.connect_requested.emit, "F1")
         self._action(help_menu, self.tr("&About Hipocampo"), self.about_requested.emit)
         for action in (self.import_action, self.export_action, self.backup_action, self.undo_action,
-                       self.new_entity_action, self.save_action, self.find_action, self.reflect_action):
+                       self.redo_action, self.new_entity_action, self.save_action, self.find_action,
+                       self.reflect_action):
             action.setEnabled(False)
 
     # -- one memory in, one memory out -------------------------------------------------------------
@@ -184,7 +187,8 @@ class MainWindow(QMainWindow):
         if hub is not None:
             hub.changed.connect(self.refresh_endpoint)
         for action in (self.import_action, self.export_action, self.backup_action, self.undo_action,
-                       self.new_entity_action, self.save_action, self.find_action, self.reflect_action):
+                       self.redo_action, self.new_entity_action, self.save_action, self.find_action,
+                       self.reflect_action):
             action.setEnabled(True)
         self._restore_layout()
         self._status_timer.start()
@@ -286,6 +290,11 @@ class MainWindow(QMainWindow):
         editor = self.panes.get("editor")
         if editor is not None:
             editor.undo_last()
+
+    def on_redo(self) -> None:
+        editor = self.panes.get("editor")
+        if editor is not None:
+            editor.redo_last()
 
     def on_new_entity(self) -> None:
         editor = self.panes.get("editor")

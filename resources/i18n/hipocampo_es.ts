@@ -573,7 +573,7 @@
 <context>
     <name>EditorPane</name>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="88"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="89"/>
         <source>Nothing open.
 
 Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
@@ -582,128 +582,143 @@ Pick an entity in the graph or in search to see and edit its observations, relat
 Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="90"/>
-        <location filename="../../desktop/panes/editor/pane.py" line="131"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="91"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="132"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="92"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="93"/>
         <source>Restore deleted entity</source>
         <translation>Restaurar la entidad eliminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="93"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="94"/>
         <source>Bring it back with its observations and the relations to entities that still exist</source>
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="132"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="133"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="199"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="200"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="202"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="203"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="214"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="216"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="230"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="232"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="300"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="302"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="313"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="315"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="316"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="318"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="317"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="319"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="324"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="326"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="326"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="328"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="329"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="331"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="353"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="355"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="367"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="369"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="376"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="378"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="384"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="386"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="416"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="418"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="419"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="421"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="430"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="432"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="431"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="433"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="448"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="444"/>
+        <source>Save or revert your edits before redoing.</source>
+        <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
+        <source>Nothing to redo for {name}.</source>
+        <translation>No hay nada que rehacer en {name}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="457"/>
+        <source>Redone.</source>
+        <translation>Rehecho.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="474"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="449"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="475"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -712,12 +727,12 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="468"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="494"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="469"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="495"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
@@ -1250,12 +1265,12 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="357"/>
+        <location filename="../../desktop/app.py" line="369"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="358"/>
+        <location filename="../../desktop/app.py" line="370"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -2238,7 +2253,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop/main_window.py" line="63"/>
-        <location filename="../../desktop/main_window.py" line="220"/>
+        <location filename="../../desktop/main_window.py" line="224"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
@@ -2309,107 +2324,117 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="122"/>
+        <source>Re&amp;do</source>
+        <translation>Re&amp;hacer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="123"/>
+        <source>Make again the change the last undo took back</source>
+        <translation>Vuelve a hacer el cambio que deshizo el último Deshacer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="124"/>
         <source>&amp;New entity</source>
         <translation>&amp;Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="123"/>
+        <location filename="../../desktop/main_window.py" line="125"/>
         <source>&amp;Save entity</source>
         <translation>&amp;Guardar entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="125"/>
+        <location filename="../../desktop/main_window.py" line="127"/>
         <source>&amp;Find…</source>
         <translation>&amp;Buscar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="126"/>
+        <location filename="../../desktop/main_window.py" line="128"/>
         <source>&amp;Reflect now</source>
         <translation>&amp;Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="127"/>
+        <location filename="../../desktop/main_window.py" line="129"/>
         <source>Look for patterns and propose insights to review</source>
         <translation>Buscar patrones y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="129"/>
+        <location filename="../../desktop/main_window.py" line="131"/>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="130"/>
+        <location filename="../../desktop/main_window.py" line="132"/>
         <source>Whole-memory &amp;overview</source>
         <translation>&amp;Vista general de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="131"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
         <source>&amp;Fit graph to window</source>
         <translation>&amp;Ajustar el grafo a la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="134"/>
+        <location filename="../../desktop/main_window.py" line="136"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Restablecer la disposición</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="136"/>
+        <location filename="../../desktop/main_window.py" line="138"/>
         <source>&amp;Help</source>
         <translation>Ay&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="137"/>
+        <location filename="../../desktop/main_window.py" line="139"/>
         <source>&amp;Connect an assistant…</source>
         <translation>&amp;Conectar un asistente…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="138"/>
+        <location filename="../../desktop/main_window.py" line="140"/>
         <source>&amp;About Hipocampo</source>
         <translation>&amp;Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="165"/>
+        <location filename="../../desktop/main_window.py" line="168"/>
         <source>Search</source>
         <translation>Búsqueda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="166"/>
+        <location filename="../../desktop/main_window.py" line="169"/>
         <source>Entity</source>
         <translation>Entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="167"/>
-        <location filename="../../desktop/main_window.py" line="269"/>
+        <location filename="../../desktop/main_window.py" line="170"/>
+        <location filename="../../desktop/main_window.py" line="273"/>
         <source>Insights</source>
         <translation>Hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="168"/>
+        <location filename="../../desktop/main_window.py" line="171"/>
         <source>Activity</source>
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="238"/>
+        <location filename="../../desktop/main_window.py" line="242"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="269"/>
+        <location filename="../../desktop/main_window.py" line="273"/>
         <source>Insights ({count})</source>
         <translation>Hallazgos ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="280"/>
+        <location filename="../../desktop/main_window.py" line="284"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="281"/>
+        <location filename="../../desktop/main_window.py" line="285"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="337"/>
+        <location filename="../../desktop/main_window.py" line="346"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entidad</numerusform>
@@ -2417,69 +2442,69 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="338"/>
+        <location filename="../../desktop/main_window.py" line="347"/>
         <source>What read_graph returns: insights waiting for review are not counted</source>
         <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="344"/>
+        <location filename="../../desktop/main_window.py" line="353"/>
         <source>Indexing meaning {percent} %</source>
         <translation>Indexando el significado: {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="340"/>
+        <location filename="../../desktop/main_window.py" line="349"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="350"/>
+        <location filename="../../desktop/main_window.py" line="359"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="358"/>
+        <location filename="../../desktop/main_window.py" line="367"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="362"/>
+        <location filename="../../desktop/main_window.py" line="371"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="363"/>
+        <location filename="../../desktop/main_window.py" line="372"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="364"/>
+        <location filename="../../desktop/main_window.py" line="373"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="367"/>
+        <location filename="../../desktop/main_window.py" line="376"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="370"/>
+        <location filename="../../desktop/main_window.py" line="379"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="372"/>
+        <location filename="../../desktop/main_window.py" line="381"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="419"/>
+        <location filename="../../desktop/main_window.py" line="428"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="420"/>
+        <location filename="../../desktop/main_window.py" line="429"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
@@ -2941,7 +2966,7 @@ Conectados: {names}</translation>
         <translation>Puerto para asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="167"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="168"/>
         <source>Appearance</source>
         <translation>Apariencia</translation>
     </message>

@@ -227,3 +227,33 @@ def test_the_assistant_count_goes_back_down_when_one_leaves(loop: qasync.QEventL
         await until(lambda: finished)
 
     loop.run_until_complete(scenario())
+
+
+def test_saving_settings_keeps_the_search_and_moves_the_hub(loop: qasync.QEventLoop, hipocampo: HipocampoApp,
+                                                            tmp_path: Path) -> None:
+    """Issue 22: saving settings (a new port) reopened the memory, which cleared the search."""
+    import socket
+
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QLineEdit
+
+    finished: list[bool] = []
+    hipocampo.finished.connect(lambda: finished.append(True))
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def scenario() -> None:
+        hipocampo.start()
+        await until(lambda: hipocampo.hub is not None and hipocampo.hub.running)
+        memory, search = hipocampo.memory, hipocampo.window.panes["search"]
+        box = search.findChild(QLineEdit)
+        QTest.keyClicks(box, "Ada")
+        hipocampo.apply_settings(hipocampo.settings.model_copy(update={"hub_port": port}))
+        await until(lambda: hipocampo.hub.running and hipocampo.hub.info.get("port") == port)
+        assert hipocampo.memory is memory and hipocampo.window.panes["search"] is search and box.text() == "Ada"
+        assert json.loads((tmp_path / "endpoint.json").read_text())["port"] == port
+        hipocampo.quit(force=True)
+        await until(lambda: finished)
+
+    loop.run_until_complete(scenario())

@@ -514,3 +514,35 @@ def test_relations_and_history_have_room_and_grow_with_the_pane(qtbot, core: Cor
                                                     item.text()).height()
         qtbot.waitUntil(lambda item=item, needed=needed: history.visualItemRect(item).height() >= needed,
                         timeout=WAIT_MS)
+
+
+def test_redo_makes_again_what_undo_took_back(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    """Issue 22: there was no Redo (core redoes a change when its undo is undone)."""
+    open_(qtbot, pane, "Analytical Engine")
+    assert not pane.can_redo()
+    for text in ("Designed in 1837", "Never completed"):
+        pane.page.observations.add_observation(text)
+        pane.save()
+        settle(qtbot, pane)
+    pane.undo_last()
+    settle(qtbot, pane)
+    pane.undo_last()
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == [] and pane.can_redo()
+    pane.redo_last()
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == ["Designed in 1837"]
+    pane.redo_last()  # the older undo next
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == ["Designed in 1837", "Never completed"]
+    assert not pane.can_redo()
+    pane.undo_last()
+    settle(qtbot, pane)
+    pane.page.observations.add_observation("A new change")
+    pane.save()
+    settle(qtbot, pane)
+    assert not pane.can_redo()  # a new change since the undo: nothing to redo
+    before = memory.latest_change_id()
+    with qtbot.waitSignal(pane.status_message) as said:
+        pane.redo_last()
+    assert "Nothing to redo" in said.args[0] and memory.latest_change_id() == before

@@ -50,6 +50,7 @@ class EditorPane(QWidget):
         self._remote: list[dict[str, Any]] = []  # others' changes while dirty (the banner's)
         self._merge: Any = None  # the delta to re-apply when a merge's load arrives
         self._undoable: dict[str, Any] | None = None
+        self._redoable: dict[str, Any] | None = None
         self._name_taken: str | None = None
         self._filling = False
         self._problems: dict[str, str] = {}
@@ -209,6 +210,7 @@ class EditorPane(QWidget):
         self._merge = None
         self._loaded, self._name = fresh, fresh.name
         self._undoable = data.get("undoable")
+        self._redoable = data.get("redoable")
         self._fill(form)
         self.page.title.setText(fresh.name)
         self.page.meta.setText(self.tr("{type} · created {created} · changed {changed}").format(
@@ -429,6 +431,30 @@ class EditorPane(QWidget):
         undone = self._undoable
         self.status_message.emit(self.tr("Undone: {what}.").format(what=describe_change(undone)) if undone
                                  else self.tr("Undone."))
+        self._load("reload")
+
+    def can_redo(self) -> bool:
+        return self._redoable is not None and not self._new and not self.is_dirty()
+
+    def redo_last(self) -> None:
+        """Redo the change this entity's last undo took back (core: undoing an undo redoes it)."""
+        if self._name is None or self._new or self._busy:
+            return
+        if self.is_dirty():
+            self.status_message.emit(self.tr("Save or revert your edits before redoing."))
+            return
+        if self._redoable is None:
+            self.status_message.emit(self.tr("Nothing to redo for {name}.").format(name=self._name))
+            return
+        self._busy += 1
+        change = int(self._redoable["id"])
+        self.core.write(lambda m: m.undo_change(change), done=self.on_redone, failed=self.on_write_failed)
+
+    def on_redone(self, row: dict[str, Any]) -> None:
+        self._busy = max(0, self._busy - 1)
+        if row.get("entity"):
+            self._name = row["entity"]
+        self.status_message.emit(self.tr("Redone."))
         self._load("reload")
 
     def restore(self) -> None:
