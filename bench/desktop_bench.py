@@ -7,6 +7,8 @@
    (offscreen); seconds from the process's start to the window's first paint, to the panes showing
    the memory (graph overview drawn, activity filled), to the hub serving and to the model loaded;
    then from Quit to the app finished and to the process gone, and whether the endpoint was withdrawn.
+1b. **A huge observation**: the editor opens an entity holding the largest observation the core
+   accepts (8 MiB), then its viewer; the longest gap of a 5 ms GUI timer meanwhile.
 2. **Pan and zoom**: the graph pane with 2,000 nodes on screen, re-rendered while its view pans and
    zooms; frames per second.
 3. **GUI stalls under MCP load**: the whole app (window, panes, live refresh, the hub on its qasync
@@ -73,6 +75,9 @@ def make_memory(path: Path, entities: int) -> Path:
     if not path.exists():
         generate(path, entities, reflect=True)
     return path
+
+
+TICK_MS = 5
 
 
 # -- 1. launch and quit -----------------------------------------------------------------------------
@@ -167,6 +172,65 @@ def bench_first_paint(db: Path, runs: int) -> dict[str, Any]:
     return result
 
 
+# -- 1b. a huge observation ---------------------------------------------------------------------------
+
+
+def bench_big_observation(tmp: Path) -> dict[str, Any]:
+    """Open an entity holding the largest observation the core accepts (max_request_bytes) in the
+    editor, then its viewer; a precise 5 ms timer on the GUI thread notes the longest gap."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from core.memory import Memory
+    from core.settings import Settings
+    from desktop.panes.editor import EditorPane
+    from desktop.workers import Core
+
+    _app = QApplication.instance() or QApplication([])  # noqa: F841
+    memory = Memory(Settings(db=tmp / "big.db", embeddings="none", actor="gui"))
+    huge = ("Minutes of the meeting, verbatim. " * 300_000)[: memory.settings.max_request_bytes - 64]
+    memory.create_entities([{"name": "Big", "entityType": "Note", "observations": ["short", huge]}])
+    core = Core(memory)
+    pane = EditorPane(core)
+    pane.resize(460, 760)
+    pane.show()
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(TICK_MS)
+    timer.timeout.connect(tick)
+    timer.start()
+    started = time.perf_counter()
+    pane.open_entity("Big")
+    deadline = time.monotonic() + 60
+    while (pane.is_busy() or pane.page.title.text() != "Big") and time.monotonic() < deadline:
+        QTest.qWait(5)
+    opened = time.perf_counter() - started
+    QTest.qWait(300)
+    open_gap = max(gaps) * 1000 - TICK_MS
+    gaps.clear()
+    rows = pane.page.observations
+    rows.on_item_double_clicked(rows.list.item(1))
+    QTest.qWait(300)
+    viewer_gap = max(gaps) * 1000 - TICK_MS
+    timer.stop()
+    if rows.viewer is not None:
+        rows.viewer.close()
+    pane.close()
+    core.shutdown()
+    memory.close()
+    return {"observation (MiB)": len(huge) / 2**20, "open → shown (s)": opened,
+            "longest GUI stall while opening (ms)": open_gap, "longest GUI stall opening the viewer (ms)": viewer_gap}
+
+
 # -- 2. pan and zoom ---------------------------------------------------------------------------------
 
 
@@ -200,9 +264,6 @@ def bench_pan_zoom(db: Path, seconds: float) -> dict[str, Any]:
 
 
 # -- 3. GUI stalls under MCP load -------------------------------------------------------------------
-
-
-TICK_MS = 5
 
 
 def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
@@ -270,7 +331,7 @@ def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Desktop app benchmarks.")
     parser.add_argument("--entities", type=int, default=10_000)
-    parser.add_argument("--only", choices=["paint", "fps", "stalls"])
+    parser.add_argument("--only", choices=["paint", "observation", "fps", "stalls"])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--calls", type=int, default=200)
@@ -285,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
         rows: list[tuple[str, dict[str, Any]]] = []
         if args.only in (None, "paint"):
             rows.append(("launch", bench_first_paint(base, args.runs)))
+        if args.only in (None, "observation"):
+            rows.append(("huge observation", bench_big_observation(Path(tmp))))
         if args.only in (None, "fps"):
             rows.append(("pan and zoom", bench_pan_zoom(base, args.seconds)))
         if args.only in (None, "stalls"):

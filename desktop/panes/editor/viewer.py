@@ -18,12 +18,13 @@ def display_lines(text: str, width: int = LINE_CHARS) -> str:
     """``text`` with every line longer than ``width`` broken (at a space when one is near) for display."""
     out: list[str] = []
     for line in text.split("\n"):
-        while len(line) > width:
-            cut = line.rfind(" ", width // 2, width)
-            cut = cut + 1 if cut > 0 else width
-            out.append(line[:cut])
-            line = line[cut:]
-        out.append(line)
+        start = 0  # indexes, not slices of the rest: one line can be megabytes long
+        while len(line) - start > width:
+            cut = line.rfind(" ", start + width // 2, start + width)
+            cut = cut + 1 if cut > 0 else start + width
+            out.append(line[start:cut])
+            start = cut
+        out.append(line[start:])
     return "\n".join(out)
 
 
