@@ -105,8 +105,7 @@ def child_first_paint(db: Path) -> None:
                 times["paint"] = process_age()
             return False
 
-    hipocampo = HipocampoApp(Settings(db=db, actor="gui"), first_run=False,
-                             hub_file=db.with_suffix(".endpoint.json"))
+    hipocampo = HipocampoApp(Settings(db=db, actor="gui"), first_run=False, hub_file=db.with_suffix(".endpoint.json"))
     hipocampo.finished.connect(app.quit)
     watcher = FirstPaint()
     hipocampo.window.installEventFilter(watcher)
@@ -122,8 +121,17 @@ def child_first_paint(db: Path) -> None:
         times["quit_start"] = process_age()
         hipocampo.quit(force=True)
 
+    hub_file = db.with_suffix(".endpoint.json")
+
     def poll() -> None:
         now = process_age()
+        if times.get("quit_start") and "withdrawn" not in times:
+            try:
+                listed = "port" in json.loads(hub_file.read_text())
+            except (OSError, ValueError):
+                listed = False
+            if not listed:
+                times["withdrawn"] = now
         if "shown" not in times and shown():
             times["shown"] = now
         hub = hipocampo.hub
@@ -148,7 +156,8 @@ def child_first_paint(db: Path) -> None:
 
 
 def bench_first_paint(db: Path, runs: int) -> dict[str, Any]:
-    keys = ("painted", "shown", "hub serving", "model loaded", "quit → app finished", "quit → process gone")
+    keys = ("painted", "shown", "hub serving", "model loaded", "quit → endpoint withdrawn", "quit → app finished",
+            "quit → process gone")
     figures: dict[str, list[float]] = {k: [] for k in keys}
     hub_file = db.with_suffix(".endpoint.json")
     withdrawn = True
@@ -159,7 +168,8 @@ def bench_first_paint(db: Path, runs: int) -> dict[str, Any]:
         gone = time.time()
         times = json.loads(out.stdout.strip().splitlines()[-1])
         for key, value in zip(keys, (times["paint"], times["shown"], times["hub"], times["model"],
-                                     times["finished"] - times["quit_start"], gone - times["quit_wall"]),
+                                     times["withdrawn"] - times["quit_start"], times["finished"] - times["quit_start"],
+                                     gone - times["quit_wall"]),
                               strict=True):
             figures[key].append(value)
         withdrawn = withdrawn and "port" not in (json.loads(hub_file.read_text()) if hub_file.exists() else {})
