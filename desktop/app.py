@@ -228,6 +228,8 @@ class HipocampoApp(QObject):
         """The model is in memory: keep vectors in step with writes from now on."""
         if memory is self.memory and not self._quitting:
             memory.start_background()
+            if self.hub is None and self._is_first_run():  # the hub could not start: welcome anyway
+                QTimer.singleShot(0, self.show_first_run)
             self.model_ready.emit()
 
     def on_open_failed(self, message: str) -> None:
