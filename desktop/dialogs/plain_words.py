@@ -16,6 +16,7 @@ _DECODE = re.compile(r"'(?P<codec>[\w-]+)' codec can't decode byte (?P<byte>0x[0
 _EMPTY = re.compile(r"^(?P<field>\w+) must not be empty\.?$")
 _LONG = re.compile(r"^(?P<field>\w+) is (?P<n>[\d,]+) characters; the limit is (?P<limit>[\d,]+)\.?$")
 _NUL = re.compile(r"^(?P<field>\w+) contains a NUL character\.?$")
+_JSON = re.compile(r"^not valid JSON \([^()]*: line \d+ column (?P<column>\d+) \(char \d+\)\)$")
 
 
 class PlainWords(QObject):
@@ -35,6 +36,8 @@ def in_plain_words(text: str) -> str:
         return PlainWords.tr("It is not UTF-8 text (byte {byte} at position {position} is not valid UTF-8). Save it "
                              "as UTF-8 (“Unicode”) in your editor and import it again.").format(
             byte=decode["byte"].upper().replace("0X", "0x"), position=decode["pos"])
+    if (m := _JSON.match(text.strip())) is not None:
+        return PlainWords.tr("not valid JSON: something is wrong at character {column}.").format(column=m["column"])
     fact = _PATH.sub("", text.strip(), count=1)
     if (m := _EMPTY.match(fact)) is not None:
         if m["field"] == "entityType":

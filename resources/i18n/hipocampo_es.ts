@@ -1200,12 +1200,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="234"/>
+        <location filename="../../desktop/app.py" line="236"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="235"/>
+        <location filename="../../desktop/app.py" line="237"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1218,59 +1218,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="267"/>
+        <location filename="../../desktop/app.py" line="269"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="292"/>
+        <location filename="../../desktop/app.py" line="294"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="293"/>
-        <location filename="../../desktop/app.py" line="303"/>
+        <location filename="../../desktop/app.py" line="295"/>
+        <location filename="../../desktop/app.py" line="305"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="297"/>
+        <location filename="../../desktop/app.py" line="299"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="298"/>
+        <location filename="../../desktop/app.py" line="300"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="301"/>
-        <location filename="../../desktop/app.py" line="307"/>
+        <location filename="../../desktop/app.py" line="303"/>
+        <location filename="../../desktop/app.py" line="309"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="308"/>
+        <location filename="../../desktop/app.py" line="310"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="314"/>
+        <location filename="../../desktop/app.py" line="316"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="315"/>
+        <location filename="../../desktop/app.py" line="317"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="369"/>
+        <location filename="../../desktop/app.py" line="371"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="370"/>
+        <location filename="../../desktop/app.py" line="372"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -2562,17 +2562,17 @@ Conectados: {names}</translation>
 <context>
     <name>ObservationViewer</name>
     <message>
-        <location filename="../../desktop/panes/editor/viewer.py" line="36"/>
+        <location filename="../../desktop/panes/editor/viewer.py" line="37"/>
         <source>Observation</source>
         <translation>Observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/viewer.py" line="38"/>
+        <location filename="../../desktop/panes/editor/viewer.py" line="39"/>
         <source>{size}, {chars} characters. Long lines are shown broken; Copy copies the text as it is stored.</source>
         <translation>{size}, {chars} caracteres. Las líneas largas se muestran partidas; Copiar copia el texto tal como está guardado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/viewer.py" line="45"/>
+        <location filename="../../desktop/panes/editor/viewer.py" line="46"/>
         <source>Copy</source>
         <translation>Copiar</translation>
     </message>
@@ -2580,62 +2580,67 @@ Conectados: {names}</translation>
 <context>
     <name>PlainWords</name>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="26"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
         <source>name</source>
         <translation>nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="26"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
         <source>type</source>
         <translation>tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
         <source>observation</source>
         <translation>observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
         <source>relation&apos;s start</source>
         <translation>origen de la relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="29"/>
         <source>relation&apos;s end</source>
         <translation>destino de la relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="29"/>
         <source>relation&apos;s type</source>
         <translation>tipo de la relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="35"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="36"/>
         <source>It is not UTF-8 text (byte {byte} at position {position} is not valid UTF-8). Save it as UTF-8 (“Unicode”) in your editor and import it again.</source>
         <translation>No es texto UTF-8 (el byte {byte} en la posición {position} no es UTF-8 válido). Guárdalo como UTF-8 (“Unicode”) en tu editor e impórtalo de nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="41"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="40"/>
+        <source>not valid JSON: something is wrong at character {column}.</source>
+        <translation>no es JSON válido: algo falla en el carácter {column}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="44"/>
         <source>An entity has no type.</source>
         <translation>Una entidad no tiene tipo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="43"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="46"/>
         <source>An observation is empty.</source>
         <translation>Una observación está vacía.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="44"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="47"/>
         <source>The {field} is empty.</source>
         <translation>El campo «{field}» está vacío.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="46"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="49"/>
         <source>The {field} is {n} characters long; at most {limit} are allowed.</source>
         <translation>El campo «{field}» tiene {n} caracteres; se permiten {limit} como máximo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="49"/>
+        <location filename="../../desktop/dialogs/plain_words.py" line="52"/>
         <source>The {field} contains an invisible NUL character.</source>
         <translation>El campo «{field}» contiene un carácter NUL invisible.</translation>
     </message>

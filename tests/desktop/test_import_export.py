@@ -298,3 +298,6 @@ def test_import_problems_are_sentences_not_codec_or_field_paths(qtbot, memory: M
     assert "line 3: The name is 600 characters long; at most 512 are allowed." in shown
     assert any(t.startswith("café.md: It is not UTF-8 text (byte 0xE8 at position 2") for t in shown), shown
     assert not [t for t in shown if "codec" in t or "entities[" in t]
+    broken = open_dialog(qtbot, core, [jsonl(tmp_path / "broken.jsonl", ['{"type": "entity", "name": '])])
+    said = broken.tree.topLevelItem(0).child(0).text(0)
+    assert said.startswith("line 1: not valid JSON: something is wrong at character ") and "Expecting" not in said
