@@ -125,7 +125,7 @@
 <context>
     <name>InsightsPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/panes/insights.py" line="348"/>
+        <location filename="../../desktop/panes/insights.py" line="370"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln insight to review</numerusform>

@@ -2075,7 +2075,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="172"/>
-        <location filename="../../desktop/panes/insights.py" line="331"/>
+        <location filename="../../desktop/panes/insights.py" line="353"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
@@ -2086,7 +2086,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="180"/>
-        <location filename="../../desktop/panes/insights.py" line="333"/>
+        <location filename="../../desktop/panes/insights.py" line="355"/>
         <source>Decided</source>
         <translation>Decididas</translation>
     </message>
@@ -2136,32 +2136,47 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="283"/>
+        <location filename="../../desktop/panes/insights.py" line="250"/>
+        <source>Back to review</source>
+        <translation>Volver a revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="251"/>
+        <source>Changed your mind? Put it back with the insights to review</source>
+        <translation>¿Has cambiado de idea? Devuélvelo a los hallazgos por revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="288"/>
         <source>Looking for patterns…</source>
         <translation>Buscando patrones…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="331"/>
+        <location filename="../../desktop/panes/insights.py" line="323"/>
+        <source>“{title}” is back with the insights to review.</source>
+        <translation>“{title}” vuelve a estar entre los hallazgos por revisar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="353"/>
         <source>To review ({n})</source>
         <translation>Por revisar ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="333"/>
+        <location filename="../../desktop/panes/insights.py" line="355"/>
         <source>Decided ({n})</source>
         <translation>Decididas ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="343"/>
+        <location filename="../../desktop/panes/insights.py" line="365"/>
         <source>Cannot read the insights: {reason}</source>
         <translation>No se pueden leer los hallazgos: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="347"/>
+        <location filename="../../desktop/panes/insights.py" line="369"/>
         <source>No insights to review</source>
         <translation>No hay hallazgos por revisar</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/panes/insights.py" line="348"/>
+        <location filename="../../desktop/panes/insights.py" line="370"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln hallazgo por revisar</numerusform>
@@ -2169,82 +2184,82 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="436"/>
+        <location filename="../../desktop/panes/insights.py" line="461"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="438"/>
+        <location filename="../../desktop/panes/insights.py" line="463"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="443"/>
+        <location filename="../../desktop/panes/insights.py" line="468"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="445"/>
+        <location filename="../../desktop/panes/insights.py" line="470"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="446"/>
+        <location filename="../../desktop/panes/insights.py" line="471"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="464"/>
+        <location filename="../../desktop/panes/insights.py" line="489"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="489"/>
+        <location filename="../../desktop/panes/insights.py" line="514"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
         <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="500"/>
+        <location filename="../../desktop/panes/insights.py" line="525"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="501"/>
+        <location filename="../../desktop/panes/insights.py" line="526"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="539"/>
+        <location filename="../../desktop/panes/insights.py" line="564"/>
         <source>No new insights.</source>
         <translation>No hay hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="541"/>
+        <location filename="../../desktop/panes/insights.py" line="566"/>
         <source>1 new insight.</source>
         <translation>1 hallazgo nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="543"/>
+        <location filename="../../desktop/panes/insights.py" line="568"/>
         <source>{n} new insights.</source>
         <translation>{n} hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="545"/>
+        <location filename="../../desktop/panes/insights.py" line="570"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="546"/>
+        <location filename="../../desktop/panes/insights.py" line="571"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="548"/>
+        <location filename="../../desktop/panes/insights.py" line="573"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="553"/>
+        <location filename="../../desktop/panes/insights.py" line="578"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
