@@ -363,8 +363,9 @@ class MainWindow(QMainWindow):
 
     def refresh_endpoint(self) -> None:
         hub = self.hub
-        if hub is None:
-            self.endpoint_label.setText(self.tr("Endpoint off"))
+        if hub is None:  # the app creates the hub once the memory is shown
+            self.endpoint_label.setText(self.tr("Endpoint starting…") if self.core is not None
+                                        else self.tr("Endpoint off"))
             return
         if hub.running:
             count = len(hub.clients())
