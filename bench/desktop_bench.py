@@ -3,8 +3,12 @@
     .venv/bin/python bench/desktop_bench.py                  # all three, prints a table
     .venv/bin/python bench/desktop_bench.py --only paint --entities 10000
 
-1. **First paint**: a fresh process starts ``hipocampo-app`` on a 10,000-entity memory (offscreen);
-   time from the process's start to the window's first paint, and to the panes showing the memory.
+1. **Launch and quit**: a fresh process starts the app (hub included) on a 10,000-entity memory
+   (offscreen); seconds from the process's start to the window's first paint, to the panes showing
+   the memory (graph overview drawn, activity filled), to the hub serving and to the model loaded;
+   then from Quit to the app finished and to the process gone, and whether the endpoint was withdrawn.
+1b. **A huge observation**: the editor opens an entity holding the largest observation the core
+   accepts (8 MiB), then its viewer; the longest gap of a 5 ms GUI timer meanwhile.
 2. **Pan and zoom**: the graph pane with 2,000 nodes on screen, re-rendered while its view pans and
    zooms; frames per second.
 3. **GUI stalls under MCP load**: the whole app (window, panes, live refresh, the hub on its qasync
@@ -73,11 +77,17 @@ def make_memory(path: Path, entities: int) -> Path:
     return path
 
 
-# -- 1. first paint --------------------------------------------------------------------------------
+TICK_MS = 5
+
+
+# -- 1. launch and quit -----------------------------------------------------------------------------
 
 
 def child_first_paint(db: Path) -> None:
-    """Run in a fresh process: start the app, report when the window painted and when it was ready."""
+    """Run in a fresh process: start the app (hub included) and note, in seconds since the process
+    started, when the window painted, when the panes showed the memory (the graph's overview drawn and
+    the activity list filled), when the hub served and when the model was loaded; then quit and note
+    how long that took. The parent adds the process's exit."""
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     from core.settings import Settings
@@ -95,17 +105,50 @@ def child_first_paint(db: Path) -> None:
                 times["paint"] = process_age()
             return False
 
-    hipocampo = HipocampoApp(Settings(db=db, actor="gui"), start_hub=False, first_run=False,
-                             hub_file=db.with_suffix(".endpoint.json"))
+    hipocampo = HipocampoApp(Settings(db=db, actor="gui"), first_run=False, hub_file=db.with_suffix(".endpoint.json"))
     hipocampo.finished.connect(app.quit)
     watcher = FirstPaint()
     hipocampo.window.installEventFilter(watcher)
 
-    def on_ready() -> None:
-        times["ready"] = process_age()
-        QTimer.singleShot(1500, lambda: hipocampo.quit(force=True))
+    def shown() -> bool:
+        panes = hipocampo.window.panes
+        graph, activity = panes.get("graph"), panes.get("activity")
+        return (graph is not None and activity is not None and graph.node_count() > 0
+                and activity.model.rowCount() > 0)
 
-    hipocampo.ready.connect(on_ready)
+    def quit_now() -> None:
+        times["quit_wall"] = time.time()
+        times["quit_start"] = process_age()
+        hipocampo.quit(force=True)
+
+    hub_file = db.with_suffix(".endpoint.json")
+
+    def poll() -> None:
+        now = process_age()
+        if times.get("quit_start") and "withdrawn" not in times:
+            try:
+                listed = "port" in json.loads(hub_file.read_text())
+            except (OSError, ValueError):
+                listed = False
+            if not listed:
+                times["withdrawn"] = now
+        if "shown" not in times and shown():
+            times["shown"] = now
+        hub = hipocampo.hub
+        if "hub" not in times and hub is not None and hub.running:
+            times["hub"] = now
+        memory = hipocampo.memory
+        if "model" not in times and memory is not None and memory.embedder is not None and memory.embedder.loaded:
+            times["model"] = now
+        if {"shown", "hub", "model"} <= times.keys() and "quit_wall" not in times:
+            QTimer.singleShot(1000, quit_now)  # after a second of the window in use
+            times["quit_wall"] = 0.0
+
+    ticker = QTimer()
+    ticker.setInterval(5)
+    ticker.timeout.connect(poll)
+    ticker.start()
+    hipocampo.finished.connect(lambda: times.__setitem__("finished", process_age()))
     hipocampo.start()
     with loop:
         loop.run_forever()
@@ -113,16 +156,89 @@ def child_first_paint(db: Path) -> None:
 
 
 def bench_first_paint(db: Path, runs: int) -> dict[str, Any]:
-    paints, readies = [], []
+    keys = ("painted", "shown", "hub serving", "model loaded", "quit → endpoint withdrawn", "quit → app finished",
+            "quit → process gone")
+    figures: dict[str, list[float]] = {k: [] for k in keys}
+    hub_file = db.with_suffix(".endpoint.json")
+    withdrawn = True
     for _ in range(runs):
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HIPOCAMPO_EMBEDDINGS": "onnx"}
         out = subprocess.run([sys.executable, __file__, "--child-first-paint", str(db)], capture_output=True,
                              text=True, env=env, timeout=120, check=True)
+        gone = time.time()
         times = json.loads(out.stdout.strip().splitlines()[-1])
-        paints.append(times["paint"])
-        readies.append(times["ready"])
-    return {"first paint (s)": statistics.median(paints), "memory shown (s)": statistics.median(readies),
-            "runs": runs}
+        for key, value in zip(keys, (times["paint"], times["shown"], times["hub"], times["model"],
+                                     times["withdrawn"] - times["quit_start"], times["finished"] - times["quit_start"],
+                                     gone - times["quit_wall"]),
+                              strict=True):
+            figures[key].append(value)
+        withdrawn = withdrawn and "port" not in (json.loads(hub_file.read_text()) if hub_file.exists() else {})
+    result: dict[str, Any] = {f"{k} (s)": statistics.median(v) for k, v in figures.items()}
+    result["worst shown (s)"] = max(figures["shown"])
+    result["worst quit (s)"] = max(figures["quit → process gone"])
+    result["endpoint withdrawn"] = withdrawn
+    result["runs"] = runs
+    result["load average (1 min)"] = os.getloadavg()[0]
+    return result
+
+
+# -- 1b. a huge observation ---------------------------------------------------------------------------
+
+
+def bench_big_observation(tmp: Path) -> dict[str, Any]:
+    """Open an entity holding the largest observation the core accepts (max_request_bytes) in the
+    editor, then its viewer; a precise 5 ms timer on the GUI thread notes the longest gap."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from core.memory import Memory
+    from core.settings import Settings
+    from desktop.panes.editor import EditorPane
+    from desktop.workers import Core
+
+    _app = QApplication.instance() or QApplication([])  # noqa: F841
+    memory = Memory(Settings(db=tmp / "big.db", embeddings="none", actor="gui"))
+    huge = ("Minutes of the meeting, verbatim. " * 300_000)[: memory.settings.max_request_bytes - 64]
+    memory.create_entities([{"name": "Big", "entityType": "Note", "observations": ["short", huge]}])
+    core = Core(memory)
+    pane = EditorPane(core)
+    pane.resize(460, 760)
+    pane.show()
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(TICK_MS)
+    timer.timeout.connect(tick)
+    timer.start()
+    started = time.perf_counter()
+    pane.open_entity("Big")
+    deadline = time.monotonic() + 60
+    while (pane.is_busy() or pane.page.title.text() != "Big") and time.monotonic() < deadline:
+        QTest.qWait(5)
+    opened = time.perf_counter() - started
+    QTest.qWait(300)
+    open_gap = max(gaps) * 1000 - TICK_MS
+    gaps.clear()
+    rows = pane.page.observations
+    rows.on_item_double_clicked(rows.list.item(1))
+    QTest.qWait(300)
+    viewer_gap = max(gaps) * 1000 - TICK_MS
+    timer.stop()
+    if rows.viewer is not None:
+        rows.viewer.close()
+    pane.close()
+    core.shutdown()
+    memory.close()
+    return {"observation (MiB)": len(huge) / 2**20, "open → shown (s)": opened,
+            "longest GUI stall while opening (ms)": open_gap, "longest GUI stall opening the viewer (ms)": viewer_gap}
 
 
 # -- 2. pan and zoom ---------------------------------------------------------------------------------
@@ -158,9 +274,6 @@ def bench_pan_zoom(db: Path, seconds: float) -> dict[str, Any]:
 
 
 # -- 3. GUI stalls under MCP load -------------------------------------------------------------------
-
-
-TICK_MS = 5
 
 
 def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
@@ -228,7 +341,7 @@ def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Desktop app benchmarks.")
     parser.add_argument("--entities", type=int, default=10_000)
-    parser.add_argument("--only", choices=["paint", "fps", "stalls"])
+    parser.add_argument("--only", choices=["paint", "observation", "fps", "stalls"])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--calls", type=int, default=200)
@@ -242,7 +355,9 @@ def main(argv: list[str] | None = None) -> int:
         base = make_memory(Path(tmp) / f"demo-{args.entities}.db", args.entities)
         rows: list[tuple[str, dict[str, Any]]] = []
         if args.only in (None, "paint"):
-            rows.append(("first paint", bench_first_paint(base, args.runs)))
+            rows.append(("launch", bench_first_paint(base, args.runs)))
+        if args.only in (None, "observation"):
+            rows.append(("huge observation", bench_big_observation(Path(tmp))))
         if args.only in (None, "fps"):
             rows.append(("pan and zoom", bench_pan_zoom(base, args.seconds)))
         if args.only in (None, "stalls"):

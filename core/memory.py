@@ -836,6 +836,16 @@ class Memory:
             self._notify_written()
         return decided
 
+    def reopen_insight(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
+        """Put an approved or dismissed insight back to review (pending, archived again)."""
+        if not isinstance(title, str) or not title.strip():
+            raise InvalidInput("title must be the exact, non-empty title of an insight")
+        reopened = self._insights().decide(
+            title, "reopen", self._actor(actor),
+            evidence_relation=self.schema_profile().reflect.insight_evidence_relation)
+        self._notify_written()
+        return reopened
+
     def mark_synced(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
         """Mark an approved insight as written out (e.g. to a notes vault): approved → synced."""
         if not isinstance(title, str) or not title.strip():

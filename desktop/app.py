@@ -1,9 +1,10 @@
 """``hipocampo-app``: the QApplication on a qasync loop, one instance per user, and the app's life.
 
-The window is painted first; the memory opens on a worker thread right after, then the hub starts
-on the same event loop (it also starts on a first run, while the first-run screen is open) and the
-model loads only when something needs it. Closing the window keeps the hub in the tray when the
-desktop has one and the setting says so; Quit stops the hub, the feed and the memory in order.
+The window is painted first; the memory opens on a worker thread right after and the panes show
+it; only then are the hub's MCP stack imported (the hub starts on the same event loop, and a first
+run's welcome screen opens with it) and the model loaded, on another thread. Closing the window
+keeps the hub in the tray when the desktop has one and the setting says so; Quit stops the hub,
+the feed and the memory in order.
 """
 
 from __future__ import annotations
@@ -62,21 +63,31 @@ def install_translations(app: QApplication, locale: QLocale | None = None) -> li
     return translators
 
 
-def _preload_app_modules() -> None:
-    """Import the hub (the MCP SDK) and the panes (igraph, numpy) on the opener thread, so the
-    GUI thread only builds widgets when the memory arrives instead of freezing on imports."""
+def _preload_panes() -> None:
+    """Import the panes (igraph, numpy) on the opener thread, so the GUI thread only builds widgets
+    when the memory arrives. The hub's MCP stack is not among them: it loads after the memory is shown."""
     import importlib
 
-    for name in ("desktop.workers", "desktop.hub", "desktop.panes.graph", "desktop.panes.editor",
+    for name in ("desktop.workers", "desktop.panes.graph", "desktop.panes.editor",
                  "desktop.panes.search", "desktop.panes.insights", "desktop.panes.activity"):
         importlib.import_module(name)
 
 
 class _Opener(QObject):
-    """Opens a Memory on a thread of its own: the window paints while the file is checked."""
+    """Opens a Memory on a thread of its own: the window paints while the file is checked.
+
+    Then, once the panes show it, ``warm_up`` imports the hub's MCP stack (``hub_importable``) and
+    loads the model (``model_loaded``) on another thread, so neither delays the memory on screen.
+    """
 
     opened = Signal(object)
     failed = Signal(str)
+    hub_importable = Signal(object)  # the memory the hub is for
+    model_loaded = Signal(object)  # the memory whose model is loaded
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.warming: threading.Thread | None = None
 
     def open(self, settings: Settings) -> None:
         def run() -> None:
@@ -84,10 +95,7 @@ class _Opener(QObject):
                 from core.memory import Memory
 
                 memory = Memory(settings)
-                _preload_app_modules()
-                # The tokenizer's load holds the GIL for ~0.7 s: pay it now, while the window says
-                # "opening", not later as a frozen window on the first search or the first write.
-                memory.load_embedder()
+                _preload_panes()
             except Exception as exc:  # shown to the user as a sentence; the app stays up
                 log.exception("cannot open the memory")
                 self.failed.emit(str(exc) or type(exc).__name__)
@@ -96,11 +104,29 @@ class _Opener(QObject):
 
         threading.Thread(target=run, name="hipocampo-open", daemon=True).start()
 
+    def warm_up(self, memory: Memory, *, hub: bool) -> None:
+        def run() -> None:
+            try:
+                if hub:
+                    import desktop.hub  # noqa: F401 (the MCP SDK, pydantic, starlette: ~0.5 s quiet, seconds loaded)
+
+                    self.hub_importable.emit(memory)
+                # The tokenizer's load holds the GIL for ~0.7 s: pay it now, right after the memory is
+                # shown, rather than as a frozen window on the first search or the first write.
+                memory.load_embedder()
+            except Exception:  # the hub or semantic search is then unavailable; the memory stays shown
+                log.exception("cannot start the hub or load the model")
+            self.model_loaded.emit(memory)
+
+        self.warming = threading.Thread(target=run, name="hipocampo-warm-up", daemon=True)
+        self.warming.start()
+
 
 class HipocampoApp(QObject):
     """Owns the window, the tray, and the open memory with its workers, feed and hub."""
 
-    ready = Signal()  # the memory is open and the panes show it
+    ready = Signal()  # the memory is open and the panes show it (the hub and the model follow)
+    model_ready = Signal()  # the model is loaded and the background embedder runs
     finished = Signal()  # after quit(): everything is stopped and closed
 
     def __init__(self, settings: Settings, *, start_hidden: bool = False, hub_file: Path | None = None,
@@ -129,6 +155,8 @@ class HipocampoApp(QObject):
         self._opener = _Opener(self)
         self._opener.opened.connect(self.on_opened)
         self._opener.failed.connect(self.on_open_failed)
+        self._opener.hub_importable.connect(self.on_hub_importable)
+        self._opener.model_loaded.connect(self.on_model_loaded)
         self.window.close_to_tray = self._close_to_tray()
         self.window.quit_requested.connect(self.quit)
         self.window.import_requested.connect(self.import_paths)
@@ -162,32 +190,47 @@ class HipocampoApp(QObject):
         if self._quitting:
             memory.close()
             return
-        from desktop.hub import Hub
         from desktop.workers import ChangeFeed, Core
 
         self.memory = memory
         self.core = Core(memory, self)
         self.core.crashed.connect(self.on_crashed)
         self.feed = ChangeFeed(memory, self)
-        self.hub = Hub(memory, port=int(getattr(self.settings, "hub_port", 0) or 0), hub_file=self.hub_file,
-                       parent=self)
-        self.tray.set_hub(self.hub)
-        self.window.attach(self.core, self.feed, self.hub)
+        self.window.attach(self.core, self.feed, None)
         insights = self.window.panes.get("insights")
         if insights is not None:
             insights.pending_count_changed.connect(self.tray.set_pending)
         self.feed.start()
-        if self.start_hub:
-            self.hub.start()
-        self._clients_timer.start()
-        memory.start_background()
         settle_heap()  # the modules and widgets live as long as the app: full collections need not walk them
         self.ready.emit()
+        self._opener.warm_up(memory, hub=True)
         if self._pending_imports:
             paths, self._pending_imports = self._pending_imports, []
             self.import_paths(paths)
+
+    def on_hub_importable(self, memory: Memory) -> None:
+        """The MCP stack is imported: serve the assistants (and show the first-run screen, which follows it)."""
+        if memory is not self.memory or self._quitting:
+            return
+        from desktop.hub import Hub
+
+        self.hub = Hub(memory, port=int(getattr(self.settings, "hub_port", 0) or 0), hub_file=self.hub_file,
+                       parent=self)
+        self.tray.set_hub(self.hub)
+        self.window.set_hub(self.hub)
+        if self.start_hub:
+            self.hub.start()
+        self._clients_timer.start()
         if self._is_first_run():
             QTimer.singleShot(0, self.show_first_run)
+
+    def on_model_loaded(self, memory: Memory) -> None:
+        """The model is in memory: keep vectors in step with writes from now on."""
+        if memory is self.memory and not self._quitting:
+            memory.start_background()
+            if self.hub is None and self._is_first_run():  # the hub could not start: welcome anyway
+                QTimer.singleShot(0, self.show_first_run)
+            self.model_ready.emit()
 
     def on_open_failed(self, message: str) -> None:
         QMessageBox.critical(self.window, self.tr("Cannot open the memory"),
@@ -291,9 +334,21 @@ class HipocampoApp(QObject):
         if isinstance(app, QApplication) and old.theme != settings.theme:
             apply_theme(app, settings.theme)
         reopen_keys = ("db", "embeddings", "openai_base_url", "openai_model", "openai_api_key",
-                       "openai_dimensions", "hub_port")
+                       "openai_dimensions")
         if any(getattr(old, k, None) != getattr(settings, k, None) for k in reopen_keys):
             self.reopen(Path(settings.db), settings=settings)
+        elif getattr(old, "hub_port", 0) != getattr(settings, "hub_port", 0) and self.hub is not None:
+            asyncio.ensure_future(self._restart_hub())  # the panes (a search, an open entity) stay as they are
+
+    async def _restart_hub(self) -> None:
+        """Serve assistants on the port the settings now name; the memory stays open."""
+        hub = self.hub
+        if hub is None:
+            return
+        await hub.stop_and_wait()
+        if hub is self.hub and not self._quitting:
+            hub.port = int(getattr(self.settings, "hub_port", 0) or 0)
+            hub.start()
 
     def show_first_run(self) -> None:
         from desktop.dialogs.first_run import FirstRunDialog
@@ -350,7 +405,9 @@ class HipocampoApp(QObject):
         if self.core is not None:
             await asyncio.get_running_loop().run_in_executor(None, self.core.shutdown)
         if self.memory is not None:
-            memory = self.memory
+            memory, warming = self.memory, self._opener.warming
+            if warming is not None and warming.is_alive():  # never close the model while it loads
+                await asyncio.get_running_loop().run_in_executor(None, warming.join, 5.0)
             await asyncio.get_running_loop().run_in_executor(None, memory.close)
         self.memory, self.core, self.feed, self.hub = None, None, None, None
 
@@ -404,8 +461,9 @@ def _quit_on_signals(hipocampo: HipocampoApp) -> None:
     wake.start(200)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the desktop app; a second launch hands over to the first and exits."""
+def main(argv: list[str] | None = None, *, on_started: Any = None) -> int:
+    """Run the desktop app; a second launch hands over to the first and exits. ``on_started`` (a
+    callable taking the ``HipocampoApp``) runs once the app has started (tests drive it from there)."""
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     overrides: dict[str, Any] = {"actor": "gui"}
     if args.db is not None:
@@ -441,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
         hipocampo.import_paths(list(args.files))
     hipocampo.start()
     _quit_on_signals(hipocampo)
+    if on_started is not None:
+        on_started(hipocampo)
     with loop:
         loop.run_forever()
     instance.close()

@@ -66,6 +66,9 @@ class MainWindow(QMainWindow):
         self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._placeholder.setObjectName("placeholder")
         self.setCentralWidget(self._placeholder)
+        # The entity editor takes the window's whole height on the right: its relations and history
+        # need the rows more than the insights and activity need the width under it.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._build_status_bar()
         self._build_menus()
         self._status_timer = QTimer(self)
@@ -122,6 +125,8 @@ class MainWindow(QMainWindow):
 
         edit = bar.addMenu(self.tr("&Edit"))
         self.undo_action = self._action(edit, self.tr("&Undo last change"), self.on_undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = self._action(edit, self.tr("Re&do"), self.on_redo, QKeySequence.StandardKey.Redo,
+                                        self.tr("Make again the change the last undo took back"))
         self.new_entity_action = self._action(edit, self.tr("&New entity"), self.on_new_entity, "Ctrl+N")
         self.save_action = self._action(edit, self.tr("&Save entity"), self.on_save, QKeySequence.StandardKey.Save)
         edit.addSeparator()
@@ -140,7 +145,8 @@ class MainWindow(QMainWindow):
         self._action(help_menu, self.tr("&Connect an assistant…"), self.connect_requested.emit, "F1")
         self._action(help_menu, self.tr("&About Hipocampo"), self.about_requested.emit)
         for action in (self.import_action, self.export_action, self.backup_action, self.undo_action,
-                       self.new_entity_action, self.save_action, self.find_action, self.reflect_action):
+                       self.redo_action, self.new_entity_action, self.save_action, self.find_action,
+                       self.reflect_action):
             action.setEnabled(False)
 
     # -- one memory in, one memory out -------------------------------------------------------------
@@ -183,7 +189,8 @@ class MainWindow(QMainWindow):
         if hub is not None:
             hub.changed.connect(self.refresh_endpoint)
         for action in (self.import_action, self.export_action, self.backup_action, self.undo_action,
-                       self.new_entity_action, self.save_action, self.find_action, self.reflect_action):
+                       self.redo_action, self.new_entity_action, self.save_action, self.find_action,
+                       self.reflect_action):
             action.setEnabled(True)
         if not self._restore_layout():
             self._default_layout()
@@ -191,6 +198,15 @@ class MainWindow(QMainWindow):
         self.refresh_status()
         self.refresh_endpoint()
         graph.show_overview()
+
+    def set_hub(self, hub: Hub | None) -> None:
+        """Follow ``hub`` in the status bar (the app starts it after the panes show the memory)."""
+        if self.hub is not None:
+            self.hub.changed.disconnect(self.refresh_endpoint)
+        self.hub = hub
+        if hub is not None:
+            hub.changed.connect(self.refresh_endpoint)
+        self.refresh_endpoint()
 
     def detach(self) -> None:
         """Drop the panes (before another memory is opened, or on quit)."""
@@ -283,6 +299,11 @@ class MainWindow(QMainWindow):
         if editor is not None:
             editor.undo_last()
 
+    def on_redo(self) -> None:
+        editor = self.panes.get("editor")
+        if editor is not None:
+            editor.redo_last()
+
     def on_new_entity(self) -> None:
         editor = self.panes.get("editor")
         if editor is not None:
@@ -324,19 +345,21 @@ class MainWindow(QMainWindow):
     def refresh_status(self) -> None:
         if self.core is None:
             return
-        self.core.read(lambda m: m.embedding_status(), done=self._show_status, key="window-status")
+        self.core.read(status_of, done=self._show_status, key="window-status")
 
     def _show_status(self, status: dict[str, Any]) -> None:
-        total = int(status.get("entities") or 0)
+        total = int(status.get("entities") or 0)  # every entity row the embedder indexes, insights too
         done = int(status.get("embedded") or 0)
-        self.count_label.setText(self.tr("{count} entities").format(count=QLocale().toString(total)))
+        shown = int(status.get("in_memory", total))
+        self.count_label.setText(self.tr("%Ln entities", "", shown))
+        self.count_label.setToolTip(self.tr("What read_graph returns: insights waiting for review are not counted"))
         if status.get("model") is None:
             self.embed_label.setText(self.tr("Search by words only"))
             self.embed_label.setToolTip(str(status.get("error") or ""))
             self.embed_bar.hide()
         elif done < total:
-            self.embed_label.setText(self.tr("Indexing meaning {done}/{total}").format(
-                done=QLocale().toString(done), total=QLocale().toString(total)))
+            self.embed_label.setText(self.tr("Indexing meaning {percent} %").format(
+                percent=QLocale().toString(int(100 * done / max(total, 1)))))
             self.embed_bar.setRange(0, total)
             self.embed_bar.setValue(done)
             self.embed_bar.show()
@@ -348,8 +371,9 @@ class MainWindow(QMainWindow):
 
     def refresh_endpoint(self) -> None:
         hub = self.hub
-        if hub is None:
-            self.endpoint_label.setText(self.tr("Endpoint off"))
+        if hub is None:  # the app creates the hub once the memory is shown
+            self.endpoint_label.setText(self.tr("Endpoint starting…") if self.core is not None
+                                        else self.tr("Endpoint off"))
             return
         if hub.running:
             count = len(hub.clients())
@@ -471,3 +495,12 @@ class MainWindow(QMainWindow):
             return
         event.ignore()
         self.quit_requested.emit()
+
+
+def status_of(memory: Any) -> dict[str, Any]:
+    """The status bar's figures: the embedder's progress, and the entities ``read_graph`` returns
+    (pending and dismissed insights are archived entities: not in the memory until approved)."""
+    status = dict(memory.embedding_status())
+    health = memory.health_check()
+    status["in_memory"] = int(health.get("counts", {}).get("entities", 0)) - int(health.get("archived", 0))
+    return status

@@ -37,6 +37,17 @@ def dark_palette() -> QPalette:
     return palette
 
 
+# Fusion draws a field's frame in the window colour darkened, which on a dark palette is as dark as
+# the field itself: the fields had no visible edge. In dark mode they get one in a lighter grey.
+DARK_FIELDS = (
+    "QLineEdit, QAbstractSpinBox, QPlainTextEdit, QTextEdit {"
+    " border: 1px solid #565d68; border-radius: 3px; background: palette(base); padding: 2px 3px; }"
+    " QLineEdit:focus, QAbstractSpinBox:focus, QPlainTextEdit:focus, QTextEdit:focus {"
+    " border-color: palette(highlight); }"
+    " QLineEdit:disabled, QAbstractSpinBox:disabled { border-color: #3a3f47; }"
+)
+
+
 def wants_dark(theme: str) -> bool:
     if theme == "dark":
         return True
@@ -52,8 +63,10 @@ def apply_theme(app: QApplication, theme: str = "system") -> None:
         return  # the native style follows the system itself
     if wants_dark(theme):
         app.setPalette(dark_palette())
+        app.setStyleSheet(DARK_FIELDS)
     else:
         app.setPalette(app.style().standardPalette())
+        app.setStyleSheet("")
     hints = QGuiApplication.styleHints()
     if not getattr(app, "_hipocampo_follows_scheme", False):
         app._hipocampo_follows_scheme = True  # type: ignore[attr-defined]

@@ -1,11 +1,13 @@
 """Render the app's window, every pane and the main dialogs to PNG, from a demo memory.
 
-    .venv/bin/python scripts/screenshots.py              # → docs/screenshots/*.png
-    .venv/bin/python scripts/screenshots.py --out /tmp/shots --entities 2000
+    .venv/bin/python scripts/screenshots.py              # → docs/screenshots/*.png (English, then Spanish)
+    .venv/bin/python scripts/screenshots.py --out /tmp/shots --entities 2000 --lang es
 
 Runs offscreen (no display needed): a demo memory is generated in a temporary folder, embedded
 with the local model, opened in the real app, and driven the way a user would — an entity
-opened, a search typed, an insight selected — before each picture is taken, in light and dark.
+opened, a search typed, an insight selected — before each picture is taken, in light and dark,
+in English and in Spanish (``*-es.png``: the main window light and dark, the editor, the insights
+and the first-run screen).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -24,6 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from PySide6.QtCore import QTranslator  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication, QLineEdit, QWidget  # noqa: E402
 
@@ -50,8 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--entities", type=int, default=300)
+    parser.add_argument("--lang", choices=["all", "en", "es"], default="all")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.lang == "all":  # one process per language: widgets take their words when they are built
+        for lang in ("en", "es"):
+            subprocess.run([sys.executable, __file__, "--out", str(args.out), "--entities", str(args.entities),
+                            "--lang", lang], check=True)
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="hipocampo-demo-") as tmp:
         tmp_path = Path(tmp)
@@ -70,6 +80,15 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.app import HipocampoApp, make_qapplication
 
         app = make_qapplication()
+        if args.lang == "es":
+            from PySide6.QtCore import QLocale
+
+            from desktop.app import install_translations
+
+            for translator in app.findChildren(QTranslator):
+                app.removeTranslator(translator)
+            install_translations(app, QLocale("es_ES"))
+            QLocale.setDefault(QLocale("es_ES"))
         loop = qasync.QEventLoop(app)
         asyncio.set_event_loop(loop)
         hipocampo = HipocampoApp(Settings(db=db, actor="gui", close_to_tray=False), hub_file=tmp_path / "endpoint.json",
@@ -83,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             while hipocampo.core is None or hipocampo.hub is None or not hipocampo.hub.running:
                 await asyncio.sleep(0.05)
             await asyncio.sleep(1.5)
-            await shoot_all(app, hipocampo, args.out, tmp_path)
+            await shoot_all(app, hipocampo, args.out, tmp_path, "-es" if args.lang == "es" else "")
             hipocampo.quit(force=True)
 
         asyncio.ensure_future(scenario())
@@ -92,10 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-async def shoot_all(app: QApplication, hipocampo: object, out: Path, tmp_path: Path) -> None:
+async def shoot_all(app: QApplication, hipocampo: object, out: Path, tmp_path: Path, lang: str = "") -> None:
     window = hipocampo.window  # type: ignore[attr-defined]
     panes = window.panes
-    for theme, suffix in (("light", ""), ("dark", "-dark")):
+    for theme, suffix in (("light", lang), ("dark", f"-dark{lang}")):
         apply_theme(app, theme)
         await settle(0.8)
         window.open_entity("Billing service")
@@ -107,15 +126,20 @@ async def shoot_all(app: QApplication, hipocampo: object, out: Path, tmp_path: P
             QTest.keyClicks(box, "facturas enviadas dos veces")
         await settle(2.0)
         save(window, out, f"main-window{suffix}")
-        if suffix:
+        if theme == "dark":
             continue
-        save(panes["graph"], out, "graph")
-        save(window.docks["editor"], out, "editor")
-        save(window.docks["search"], out, "search")
+        save(window.docks["editor"], out, f"editor{lang}")
         window.docks["insights"].raise_()
         await settle(0.5)
-        panes["insights"].resize(900, 360)
-        save(panes["insights"], out, "insights")
+        pane = panes["insights"]
+        pane.pending_view.setCurrentIndex(pane.pending_model.index(0, 0))
+        await settle(0.8)
+        pane.resize(900, 360)
+        save(pane, out, f"insights{lang}")
+        if lang:
+            continue
+        save(panes["graph"], out, "graph")
+        save(window.docks["search"], out, "search")
         window.docks["activity"].raise_()
         await settle(0.5)
         panes["activity"].resize(900, 360)
@@ -131,8 +155,10 @@ async def shoot_all(app: QApplication, hipocampo: object, out: Path, tmp_path: P
     dialog.resize(860, 640)
     dialog.show()
     await settle(0.8)
-    save(dialog, out, "first-run")
+    save(dialog, out, f"first-run{lang}")
     dialog.close()
+    if lang:
+        return
 
     from desktop.dialogs.settings_dialog import SettingsDialog
 

@@ -21,6 +21,7 @@ from core.io.plan import FilePlan, ImportPlan, ImportSummary, Problem, preview_i
 from core.io.report import ImportRefused, ImportReport, Progress, no_progress
 from core.io.sqlite_db import import_database
 from core.memory import Memory
+from core.storage.files import private_dir, private_file
 
 ImportFormat = Literal["jsonl", "ndjson", "sqlite", "markdown"]
 ExportFormat = Literal["jsonl", "ndjson", "graphml", "markdown"]
@@ -115,12 +116,13 @@ def export_graph(memory: Memory, format: ExportFormat, out: TextIO | Path) -> di
     if format == "markdown":
         if not isinstance(out, Path):
             raise InvalidInput("The markdown export writes one file per entity: give a folder with --out.")
+        private_dir(out)  # a new folder is the owner's only, as the memory itself
         return export_notes(memory, out)
     writer = {"jsonl": export_official, "ndjson": export_engrama, "graphml": export_graphml}.get(format)
     if writer is None:
         raise InvalidInput(f"Unknown export format {format!r}; choose one of {', '.join(EXPORT_FORMATS)}.")
     if isinstance(out, Path):
-        out.parent.mkdir(parents=True, exist_ok=True)
+        private_file(out)  # readable by its owner only, as the memory it copies
         with out.open("w", encoding="utf-8", newline="\n") as fh:
             return writer(memory, fh)
     return writer(memory, out)

@@ -18,13 +18,15 @@ A note looks like this (front matter optional; Hipocampo's own export writes exa
 
 - The entity's name comes from the front matter's ``name`` or ``title``, else the note's first
   ``# Title`` heading, else the file's stem.
-- Its type from ``type`` / ``entityType`` / ``label`` (default ``Note``).
+- Its type from ``type`` / ``entityType`` / ``label``; without one, ``Note``, spelled as the memory
+  already spells it (assistants write ``note``: the imported notes join that type, not a second one).
 - ``archived_at`` (written for archived entities) archives the entity on import.
 - Every other front-matter key becomes a property. Values are read as JSON when they parse as
   JSON (numbers, booleans, ``[…]``, quoted strings), as a YAML block list (``- item`` lines), or
   as plain text.
-- Each paragraph (text between blank lines) becomes one observation; a paragraph that is only a
-  heading is structure, not a fact, and is left out.
+- Each paragraph (text between blank lines) becomes one observation, and each item of a bullet
+  list one observation of its own (``- ``, ``* ``, ``+ `` or ``1. ``; its wrapped lines stay with
+  it); a paragraph that is only a heading is structure, not a fact, and is left out.
 - Under a ``## Relations`` heading, lines ``- TYPE → [[Target]]`` (or ``->``) become relations;
   their targets must exist once the whole import is done.
 
@@ -52,13 +54,15 @@ _RELATION = re.compile(r"^\s*[-*]\s+(?P<type>.+?)\s*(?:→|->)\s*\[\[(?P<target>
 _HEADING = re.compile(r"^#{1,6}\s")
 _TITLE = re.compile(r"^#\s+(\S.*)$")
 _RELATIONS_HEADING = re.compile(r"^#{1,6}\s+relations\s*$", re.IGNORECASE)
+_BULLET = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+(?=\S)")
 PAGE = 2000
 
 
 # -- parsing ----------------------------------------------------------------------------------
 
 
-def parse_note(text: str, stem: str) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, str]]]:
+def parse_note(text: str, stem: str, default_type: str = DEFAULT_TYPE) -> tuple[dict[str, Any], dict[str, Any],
+                                                                                list[dict[str, str]]]:
     """Split one note into (entity, properties, relations). Pure: no I/O."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     front, body = _split_front_matter(text)
@@ -67,7 +71,7 @@ def parse_note(text: str, stem: str) -> tuple[dict[str, Any], dict[str, Any], li
     for k in _NAME_KEYS:  # a title beside a name is just a property; the one used is the name
         if front.get(k) == name:
             front.pop(k)
-    etype = next((str(front.pop(k)) for k in _TYPE_KEYS if front.get(k) not in (None, "")), DEFAULT_TYPE)
+    etype = next((str(front.pop(k)) for k in _TYPE_KEYS if front.get(k) not in (None, "")), default_type)
     observations: list[str] = []
     relations: list[dict[str, str]] = []
     in_relations = False
@@ -85,8 +89,25 @@ def parse_note(text: str, stem: str) -> tuple[dict[str, Any], dict[str, Any], li
                 relations.extend({"from": name, "to": m["target"], "relationType": m["type"]} for m in found)
                 continue
             in_relations = False
-        observations.append(paragraph)
+        observations.extend(_bullets(paragraph) or [paragraph])
     return {"name": name, "entityType": etype, "observations": observations}, front, relations
+
+
+def _bullets(paragraph: str) -> list[str]:
+    """The items of a paragraph that is a bullet list (one per item), or [] when it is not one."""
+    lines = paragraph.split("\n")
+    if not _BULLET.match(lines[0]):
+        return []
+    items: list[list[str]] = []
+    for line in lines:
+        marker = _BULLET.match(line)
+        if marker:
+            items.append([line[marker.end():].strip()])
+        elif line.startswith((" ", "\t")):  # a wrapped line of the item above
+            items[-1].append(line.strip())
+        else:
+            return []  # prose after a list line: keep the paragraph whole
+    return [" ".join(item) for item in items if any(item)]
 
 
 def _split_front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -156,6 +177,7 @@ def import_notes(
 ) -> ImportReport:
     """Import one note, or a folder of notes as one unit. Unreadable files are counted as errors."""
     files = note_files(path)
+    default_type = next((t for t in memory.count_labels() if t.lower() == DEFAULT_TYPE.lower()), DEFAULT_TYPE)
     report = ImportReport(source=str(path), format="markdown")
     writer = BatchWriter(memory, report, actor)
     total = sum(f.stat().st_size for f in files)
@@ -168,7 +190,7 @@ def import_notes(
             except (OSError, UnicodeDecodeError) as exc:
                 report.error(where, f"cannot read it ({exc})")
                 continue
-            entity, props, relations = parse_note(text, file.stem)
+            entity, props, relations = parse_note(text, file.stem, default_type)
             archived = props.pop(ARCHIVED_KEY, None) is not None
             writer.entity(where, entity, props=props, archived=archived)
             for r in relations:

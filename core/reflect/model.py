@@ -37,6 +37,8 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("pending", "approve"): "approved",
     ("pending", "dismiss"): "dismissed",
     ("approved", "sync"): "synced",
+    ("approved", "reopen"): "pending",  # a person changed their mind: back to review
+    ("dismissed", "reopen"): "pending",
 }
 
 DECAY_RATE = 0.01  # per day: c · exp(−0.01 · days), ≈ 63 % left after 100 days
@@ -166,8 +168,11 @@ class ReflectOutcome:
 
 def refusal(title: str, status: str, action: str) -> str:
     """Why ``action`` is not allowed on an insight in ``status``, and what to do instead."""
-    if status == {"approve": "approved", "dismiss": "dismissed", "sync": "synced"}.get(action):
+    if status == {"approve": "approved", "dismiss": "dismissed", "sync": "synced", "reopen": "pending"}.get(action):
         return f"The insight {title!r} is already {status}; nothing was changed."
+    if action == "reopen":
+        return (f"The insight {title!r} is {status}: it was written out elsewhere, so it cannot go back "
+                "to review.")
     if status == "dismissed":
         return (f"The insight {title!r} was dismissed, and a dismissed insight cannot be "
                 f"{'approved' if action == 'approve' else 'changed'}: it will not be proposed again.")

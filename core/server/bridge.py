@@ -12,7 +12,9 @@ may not have been applied), never retried behind the model's back.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, TypeVar
@@ -32,6 +34,7 @@ from core import __version__
 from core.memory import Memory
 from core.server.app import INSTRUCTIONS, SERVER_NAME, build_server
 from core.server.pipes import pipe_stdio, pipes_usable
+from core.server.sessions import BRIDGE_HEADER, GOODBYE_HEADER
 from core.server.state import FALLBACK_ACTOR, start_background
 from core.settings import Settings
 
@@ -123,14 +126,20 @@ class Upstream:
 
     @asynccontextmanager
     async def _hub_client(self, info: types.Implementation) -> AsyncIterator[Client]:
-        headers = {"Authorization": f"Bearer {self._hub['token']}"}
+        # BRIDGE_HEADER names this bridge, so the hub can count its client as gone when it says goodbye
+        # (the stateless protocol has no session to end); see core.server.sessions.
+        headers = {"Authorization": f"Bearer {self._hub['token']}", BRIDGE_HEADER: uuid.uuid4().hex}
         timeout = httpx2.Timeout(10.0, read=UPSTREAM_TIMEOUT_S)
         async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
             transport = streamable_http_client(self._hub["url"], http_client=http)
-            async with Client(
-                transport, client_info=info, read_timeout_seconds=UPSTREAM_TIMEOUT_S, cache=None
-            ) as client:
-                yield client
+            try:
+                async with Client(
+                    transport, client_info=info, read_timeout_seconds=UPSTREAM_TIMEOUT_S, cache=None
+                ) as client:
+                    yield client
+            finally:
+                with anyio.move_on_after(2), contextlib.suppress(httpx2.HTTPError, OSError):
+                    await http.delete(self._hub["url"], headers={GOODBYE_HEADER: "1"})
 
     @asynccontextmanager
     async def _local_client(self, info: types.Implementation) -> AsyncIterator[Client]:

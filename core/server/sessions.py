@@ -6,6 +6,11 @@ clients, which then send an ``mcp-session-id`` header (remembered here) and end 
 The tracker keeps, per client name, when it was first and last heard from and how many requests
 it made, so the app and ``status`` can say "3 assistants: claude-ai, cursor, opencode".
 The body is only searched (C-speed), never parsed: the hub runs on the app's GUI thread.
+
+Stateless clients send no ``DELETE``: they would count for ``IDLE_SECONDS`` after leaving. The
+stdio bridge (what an assistant's ``hipocampo mcp`` is while the app runs) names itself in a
+header on every request and says goodbye when its assistant leaves; a client whose bridges have
+all said goodbye no longer counts.
 """
 
 from __future__ import annotations
@@ -14,12 +19,14 @@ import json
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SESSION_HEADER = b"mcp-session-id"
+BRIDGE_HEADER = "x-hipocampo-bridge"  # one bridge process (a random id), on each of its requests
+GOODBYE_HEADER = "x-hipocampo-goodbye"  # on the bridge's last request, a DELETE: its client left
 IDLE_SECONDS = 15 * 60  # a client silent this long, with no open request, no longer counts
 _PEEK_LIMIT = 4 * 1024 * 1024  # larger bodies are not searched
 _CLIENT_INFO = re.compile(rb'clientInfo"\s*:\s*\{[^{}]*?"name"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
@@ -34,6 +41,7 @@ class ClientSession:
     last_seen: float
     requests: int = 0
     open_requests: int = 0
+    bridges: set[str] = field(default_factory=set)  # the bridges it talks through now
 
 
 class ClientTracker:
@@ -62,7 +70,14 @@ class ClientTracker:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        sid = dict(scope["headers"]).get(SESSION_HEADER, b"").decode("latin-1") or None
+        headers = dict(scope["headers"])
+        sid = headers.get(SESSION_HEADER, b"").decode("latin-1") or None
+        bridge = headers.get(BRIDGE_HEADER.encode(), b"").decode("latin-1")[:64] or None
+        if scope.get("method") == "DELETE" and bridge and headers.get(GOODBYE_HEADER.encode()):
+            self._bridge_left(bridge)
+            await send({"type": "http.response.start", "status": 204, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+            return
         if scope.get("method") == "DELETE" and sid:
             self._ended(sid)
             await self.app(scope, receive, send)
@@ -73,7 +88,7 @@ class ClientTracker:
 
         def begin(client: str) -> None:
             state["name"] = client
-            self._seen(client, +1)
+            self._seen(client, +1, bridge)
             state["counted"] = True
 
         if name is not None:
@@ -103,16 +118,26 @@ class ClientTracker:
             if state["counted"]:
                 self._seen(state["name"], -1)
 
-    def _seen(self, name: str, delta: int) -> None:
+    def _seen(self, name: str, delta: int, bridge: str | None = None) -> None:
         now = self._clock()
         with self._lock:
             client = self._clients.get(name)
             if client is None:
                 client = self._clients[name] = ClientSession(name, now, now)
+            if bridge is not None and delta > 0:
+                client.bridges.add(bridge)
             client.last_seen = now
             client.open_requests = max(0, client.open_requests + delta)
             if delta > 0:
                 client.requests += 1
+
+    def _bridge_left(self, bridge: str) -> None:
+        with self._lock:
+            for name, client in list(self._clients.items()):
+                if bridge in client.bridges:
+                    client.bridges.discard(bridge)
+                    if not client.bridges and client.open_requests == 0 and name not in self._sessions.values():
+                        del self._clients[name]
 
     def _ended(self, sid: str) -> None:
         with self._lock:

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import __version__
+from core.storage.files import private_file
 from desktop.dialogs.feedback import heading_font, monospace_font, show_feedback
 
 log = logging.getLogger(__name__)
@@ -188,8 +189,7 @@ class CrashHandler(QObject):
         self._previous = (sys.excepthook, threading.excepthook)
         sys.excepthook = self.on_exception
         threading.excepthook = self.on_thread_exception
-        self._file_log = logging.handlers.RotatingFileHandler(self.log_file, maxBytes=LOG_BYTES, backupCount=2,
-                                                              encoding="utf-8")
+        self._file_log = _PrivateRotatingLog(self.log_file, maxBytes=LOG_BYTES, backupCount=2, encoding="utf-8")
         self._file_log.setLevel(logging.WARNING)
         self._file_log.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         logging.getLogger().addHandler(self._file_log)
@@ -272,11 +272,18 @@ class CrashHandler(QObject):
     @staticmethod
     def _prepare_log(folder: Path) -> Path:
         for candidate in (folder, Path(tempfile.gettempdir()) / APP_NAME):
-            with contextlib.suppress(OSError):
-                candidate.mkdir(parents=True, exist_ok=True)
-                (candidate / LOG_NAME).touch()
-                return candidate / LOG_NAME
+            with contextlib.suppress(OSError):  # owner-only: a traceback can quote the user's memory
+                return private_file(candidate / LOG_NAME)
         return Path(tempfile.gettempdir()) / f"{APP_NAME}-{LOG_NAME}"
+
+
+class _PrivateRotatingLog(logging.handlers.RotatingFileHandler):
+    """The log, rotated as usual, each new file created readable by its owner only."""
+
+    def _open(self):  # type: ignore[no-untyped-def]  # noqa: ANN202 (logging's own name and signature)
+        with contextlib.suppress(OSError):
+            private_file(Path(self.baseFilename))
+        return super()._open()
 
 
 def install_crash_handler(app: QApplication, log_dir: Path | None = None) -> CrashHandler:

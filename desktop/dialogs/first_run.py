@@ -84,10 +84,12 @@ class FirstRunDialog(QDialog):
         self.endpoint_label.setObjectName("endpoint")
         self.endpoint_label.setWordWrap(True)
         self.endpoint_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._endpoint = endpoint
         self.set_endpoint(endpoint)
         changed = getattr(endpoint, "changed", None)
         if changed is not None and hasattr(changed, "connect"):  # a live hub: follow it as it starts or stops
-            changed.connect(lambda: self.set_endpoint(endpoint))
+            # A slot of this dialog, not a lambda: Qt drops the connection when the dialog is deleted.
+            changed.connect(self.on_endpoint_changed)
 
         self.tabs = QTabWidget()
         self.panels: dict[str, ConnectClientPanel] = {}
@@ -137,6 +139,9 @@ class FirstRunDialog(QDialog):
             text = self.tr("Each assistant starts Hipocampo by itself when it needs its memory; while this "
                            "app is open they share it, and what they write appears here as they write it.")
         show_feedback(self.endpoint_label, text, "muted")
+
+    def on_endpoint_changed(self) -> None:
+        self.set_endpoint(self._endpoint)
 
     def on_open_folder(self) -> None:
         folder = self.db.parent

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from core.io import FilePlan, ImportPlan, ImportSummary, preview_import, run_import
 from core.memory import Memory
+from desktop.dialogs.plain_words import in_plain_words
 from desktop.workers import Core, Progress
 
 PREVIEW, WORKING, SUMMARY = 0, 1, 2
@@ -95,6 +96,7 @@ class ImportDialog(QDialog):
         self.summary: ImportSummary | None = None
         self.error: str | None = None
         self.state = "previewing"
+        self.backup: Path | None = None  # the automatic backup made before the import
         self._task: Progress | None = None
         self.setWindowTitle(self.tr("Import into this memory"))
         self.setMinimumSize(640, 420)
@@ -232,7 +234,7 @@ class ImportDialog(QDialog):
         self.cancel_button.setText(self.tr("Cancel import"))
         self.cancel_button.setToolTip(self.tr("Stop and undo everything this import wrote"))
         self._task = self.core.task(_import, paths, progress=self.on_import_progress,
-                                    done=self.on_imported, failed=self.on_failed)
+                                    done=self.on_backed_up_and_imported, failed=self.on_failed)
 
     def on_import_progress(self, done: int, total: int, text: str) -> None:
         if total > 0:
@@ -250,6 +252,10 @@ class ImportDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
             self.progress_label.setText(self.tr("Undoing what was written so far…"))
 
+    def on_backed_up_and_imported(self, result: tuple[Path | None, ImportSummary]) -> None:
+        self.backup, summary = result
+        self.on_imported(summary)
+
     def on_imported(self, summary: ImportSummary) -> None:
         self.summary = summary
         self.state = "done"
@@ -262,7 +268,10 @@ class ImportDialog(QDialog):
             self.summary_tree.hide()
             return
         self.heading.setText(self.tr("Import finished"))
-        self.sentence.setText(counts_sentence(summary, done=True))
+        sentence = counts_sentence(summary, done=True)
+        if self.backup is not None:
+            sentence += " " + self.tr("The memory as it was before is kept in {path}.").format(path=self.backup)
+        self.sentence.setText(sentence)
         self.summary_tree.show()
         self._fill(self.summary_tree, summary)
         self.imported.emit(summary)
@@ -278,7 +287,8 @@ class ImportDialog(QDialog):
             self.heading.setText(self.tr("These files cannot be read"))
         else:
             self.heading.setText(self.tr("The import failed"))
-        self.sentence.setText(self.tr("{reason} Nothing was imported: the memory is as it was.").format(reason=message))
+        self.sentence.setText(self.tr("{reason} Nothing was imported: the memory is as it was.").format(
+            reason=in_plain_words(message)))
 
     # -- closing ------------------------------------------------------------------------------
 
@@ -321,7 +331,7 @@ class ImportDialog(QDialog):
         if file.failure:
             item = QTreeWidgetItem([name, format_label(None), "", "", "", ""])
             item.setToolTip(0, str(file.path))
-            child = QTreeWidgetItem([file.failure])
+            child = QTreeWidgetItem([in_plain_words(file.failure)])
             item.addChild(child)
             self._wrap(child)
             return item
@@ -338,7 +348,8 @@ class ImportDialog(QDialog):
             self._wrap(child)
         for problem in file.problems:
             where = problem.where or problem.file
-            child = QTreeWidgetItem([self.tr("{where}: {reason}").format(where=where, reason=problem.reason)])
+            child = QTreeWidgetItem([self.tr("{where}: {reason}").format(where=where,
+                                                                         reason=in_plain_words(problem.reason))])
             item.addChild(child)
             self._wrap(child)
         hidden = file.errors - len(file.problems)
@@ -357,8 +368,10 @@ def _preview(memory: Memory, progress: Progress, paths: list[Path]) -> ImportPla
     return preview_import(memory, paths, progress=progress, cancel=progress.cancel)
 
 
-def _import(memory: Memory, progress: Progress, paths: list[Path]) -> ImportSummary:
-    return run_import(memory, paths, progress=progress, cancel=progress.cancel)
+def _import(memory: Memory, progress: Progress, paths: list[Path]) -> tuple[Path | None, ImportSummary]:
+    """A backup first, as ``hipocampo import`` makes (it also refuses a damaged file), then the import."""
+    backup = memory.auto_backup("import")
+    return backup, run_import(memory, paths, progress=progress, cancel=progress.cancel)
 
 
 def counts_of(plan: ImportPlan) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from core.memory import Memory
+from desktop.models.insight_words import insight_summary, insight_title
 
 PENDING_LIMIT = 500
 DECIDED_LIMIT = 300
@@ -153,9 +154,9 @@ class InsightListModel(QAbstractListModel):
             return None
         row = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return row["title"]
+            return insight_title(row)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return row.get("summary") or row["title"]
+            return insight_summary(row) or insight_title(row)
         if role == InsightRole:
             return row
         return None
@@ -195,7 +196,8 @@ class InsightDelegate(QStyledItemDelegate):
         painter.setFont(title_font)
         painter.setPen(palette.color(text_role))
         title_rect = QRect(rect.left(), rect.top(), right - rect.left() - self.PAD, line)
-        title = QFontMetrics(title_font).elidedText(insight["title"], Qt.TextElideMode.ElideRight, title_rect.width())
+        title = QFontMetrics(title_font).elidedText(insight_title(insight), Qt.TextElideMode.ElideRight,
+                                                    title_rect.width())
         painter.drawText(title_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
 
         parts = [pattern_label(insight.get("pattern", ""))]

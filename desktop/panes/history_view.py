@@ -6,8 +6,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 from desktop.models.insights import age_text
 
@@ -84,6 +94,21 @@ def grouped(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if r["id"] not in covered]
 
 
+class WrappedRows(QStyledItemDelegate):
+    """Rows as tall as their text wrapped to the list's width (Qt's own guess cut lines off)."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        view = self.parent()
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        style = view.style() if isinstance(view, QWidget) else None
+        margin = (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, opt, view) + 1) * 2 if style else 6
+        width = max(80, view.viewport().width() - margin - 4) if isinstance(view, QAbstractItemView) else 300
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        bound = opt.fontMetrics.boundingRect(QRect(0, 0, width, 1 << 20), Qt.TextFlag.TextWordWrap, text)
+        return QSize(width, bound.height() + margin)
+
+
 class HistoryView(QListWidget):
     """Changes to one entity, newest first: "added 2 observations", then "claude-code · 3 minutes ago"."""
 
@@ -95,6 +120,16 @@ class HistoryView(QListWidget):
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setAlternatingRowColors(True)
         self.setSpacing(1)
+        self.setResizeMode(QListView.ResizeMode.Adjust)  # rows re-wrap when the pane's width changes
+        self.setItemDelegate(WrappedRows(self))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.scheduleDelayedItemsLayout()  # ask every row its height again at the new width
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        self.scheduleDelayedItemsLayout()  # filled while hidden (another tab): widths were a guess
 
     def set_rows(self, rows: list[dict[str, Any]], now: datetime | None = None) -> None:
         """Show ``rows`` (change_log rows, newest first)."""

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.memory import Memory
+from desktop.models.insight_words import insight_summary, insight_title
 from desktop.models.insights import (
     InsightDelegate,
     InsightListModel,
@@ -246,11 +247,16 @@ class InsightsPane(QWidget):
             self.tr("Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)"))
         self.approve_button.setDefault(True)
         self.approve_button.clicked.connect(self.approve_selected)
+        self.reopen_button = QPushButton(self.tr("Back to review"))
+        self.reopen_button.setToolTip(self.tr("Changed your mind? Put it back with the insights to review"))
+        self.reopen_button.clicked.connect(self.reopen_selected)
+        self.reopen_button.hide()
         self.decision_label = QLabel()
         self.decision_label.setTextFormat(Qt.TextFormat.PlainText)
         self.decision_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         buttons.addWidget(self.graph_button)
         buttons.addWidget(self.decision_label, 1)
+        buttons.addWidget(self.reopen_button)
         buttons.addWidget(self.dismiss_button)
         buttons.addWidget(self.approve_button)
         outer.addLayout(buttons)
@@ -301,6 +307,23 @@ class InsightsPane(QWidget):
         """Dismiss the selected pending insight and move to the next one."""
         self._decide("dismiss")
 
+    def reopen_selected(self) -> None:
+        """Put the selected approved or dismissed insight back with the ones to review."""
+        insight = self.selected_insight()
+        if self._deciding is not None or insight is None or insight.get("status") not in ("approved", "dismissed"):
+            return
+        title = insight["title"]
+        self._deciding = title
+        self._show_details(insight)
+        self.core.write(lambda m: m.reopen_insight(title), done=lambda _r: self.on_reopened(title),
+                        failed=self.on_decide_failed)
+
+    def on_reopened(self, title: str) -> None:
+        self._deciding = None
+        self.status_message.emit(self.tr("“{title}” is back with the insights to review.").format(
+            title=insight_title({"title": title})))
+        self.refresh()
+
     def on_changes(self, rows: list[dict[str, Any]]) -> None:
         """Refresh when insights, or the entities they were built from, changed."""
         if any(r.get("op") in INSIGHT_OPS for r in rows) or touched_entities(rows) & self._known_names:
@@ -344,9 +367,7 @@ class InsightsPane(QWidget):
     def _summary(self, pending: int) -> str:
         if pending == 0:
             return self.tr("No insights to review")
-        if pending == 1:
-            return self.tr("1 insight to review")
-        return self.tr("{n} insights to review").format(n=pending)
+        return self.tr("%Ln insights to review", "", pending)
 
     def _restore(self, view: QListView, title: str | None, fallback_row: int) -> None:
         """Select ``title`` again after a reload, else the row now at ``fallback_row``."""
@@ -399,6 +420,9 @@ class InsightsPane(QWidget):
         stale = insight is not None and bool(insight.get("stale"))
         self.approve_button.setEnabled(pending and not busy and not stale)
         self.dismiss_button.setEnabled(pending and not busy)
+        reopenable = insight is not None and insight.get("status") in ("approved", "dismissed")
+        self.reopen_button.setVisible(reopenable)
+        self.reopen_button.setEnabled(reopenable and not busy)
         self.graph_button.setEnabled(insight is not None and bool(evidence_names(insight)))
         if insight is None:
             self._shown = None
@@ -409,9 +433,9 @@ class InsightsPane(QWidget):
             return
         self.hint_label.hide()
         self.title_label.show()
-        self.title_label.setText(insight["title"])
+        self.title_label.setText(insight_title(insight))
         self.meta_label.setText(self._meta(insight))
-        self.explanation_label.setText(insight.get("summary") or "")
+        self.explanation_label.setText(insight_summary(insight))
         self.stale_label.setVisible(stale and pending)
         evidence = (insight.get("evidence") or {})
         self.evidence_label.setText(self._evidence_html(evidence))

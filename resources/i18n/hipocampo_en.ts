@@ -63,11 +63,84 @@
 <context>
     <name>ImportDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="189"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Reading %n file; nothing is written yet.</numerusform>
             <numerusform>Reading %n files; nothing is written yet.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>InsightWords</name>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="94"/>
+        <source>%n more solved problem(s) share its concepts.</source>
+        <translation>
+            <numerusform>%n more solved problem shares its concepts.</numerusform>
+            <numerusform>%n more solved problems share its concepts.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="98"/>
+        <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
+        <translation>
+            <numerusform>&quot;{technology}&quot; is used by %n entity: {users}. Consider sharing knowledge, fixes or materials with it.</numerusform>
+            <numerusform>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="103"/>
+        <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
+        <translation>
+            <numerusform>The concept &quot;{concept}&quot; connects %n entity: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
+            <numerusform>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="119"/>
+        <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
+        <translation>
+            <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
+            <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concepts with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="138"/>
+        <source>(%n more active entities are linked to it.)</source>
+        <translation>
+            <numerusform>(%n more active entity is linked to it.)</numerusform>
+            <numerusform>(%n more active entities are linked to it.)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="142"/>
+        <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
+        <translation>
+            <numerusform>%n entity has fewer than 2 real connections: {listed}. Linking it (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes it easier to find and reason about.</numerusform>
+            <numerusform>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>InsightsPane</name>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights.py" line="370"/>
+        <source>%Ln insights to review</source>
+        <translation>
+            <numerusform>%Ln insight to review</numerusform>
+            <numerusform>%Ln insights to review</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <location filename="../../desktop/main_window.py" line="354"/>
+        <source>%Ln entities</source>
+        <translation>
+            <numerusform>%Ln entity</numerusform>
+            <numerusform>%Ln entities</numerusform>
         </translation>
     </message>
 </context>

@@ -140,7 +140,7 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="131"/>
         <source>proposed the insight {name}</source>
-        <translation>propuso la idea {name}</translation>
+        <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
         <location filename="../../desktop/models/activity.py" line="136"/>
@@ -168,42 +168,42 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="149"/>
         <source>approved the insight {name}</source>
-        <translation>aprobó la idea {name}</translation>
+        <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="150"/>
         <source>dismissed the insight {name}</source>
-        <translation>descartó la idea {name}</translation>
+        <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="151"/>
         <source>wrote out the insight {name}</source>
-        <translation>guardó por escrito la idea {name}</translation>
+        <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="152"/>
         <source>reviewed the insight {name}</source>
-        <translation>revisó la idea {name}</translation>
+        <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="156"/>
         <source>marked the insight {name} as stale</source>
-        <translation>marcó la idea {name} como desactualizada</translation>
+        <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="157"/>
         <source>found the insight {name} holds again</source>
-        <translation>comprobó que la idea {name} vuelve a ser válida</translation>
+        <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="161"/>
         <source>1 new insight</source>
-        <translation>1 idea nueva</translation>
+        <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="162"/>
         <source>{n} new insights</source>
-        <translation>{n} ideas nuevas</translation>
+        <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="164"/>
@@ -224,8 +224,8 @@
         <location filename="../../desktop/models/activity.py" line="169"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
-            <numerusform>dejó que la confianza de %n idea bajara con el tiempo</numerusform>
-            <numerusform>dejó que la confianza de %n ideas bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n hallazgos bajara con el tiempo</numerusform>
         </translation>
     </message>
     <message>
@@ -520,52 +520,52 @@
 <context>
     <name>CrashDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="80"/>
+        <location filename="../../desktop/dialogs/crash.py" line="81"/>
         <source>Hipocampo: something went wrong</source>
         <translation>Hipocampo: algo salió mal</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="85"/>
+        <location filename="../../desktop/dialogs/crash.py" line="86"/>
         <source>Something went wrong</source>
         <translation>Algo salió mal</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="92"/>
+        <location filename="../../desktop/dialogs/crash.py" line="93"/>
         <source>Your memory is safe: every change is written to its file as it is made, and nothing that was saved is lost. You can keep working; if something looks wrong, restart Hipocampo.</source>
         <translation>Tu memoria está a salvo: cada cambio se escribe en su archivo en el momento y no se pierde nada de lo guardado. Puedes seguir trabajando; si algo no parece ir bien, reinicia Hipocampo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="98"/>
+        <location filename="../../desktop/dialogs/crash.py" line="99"/>
         <source>A report was saved to {file}.</source>
         <translation>Se guardó un informe en {file}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="109"/>
+        <location filename="../../desktop/dialogs/crash.py" line="110"/>
         <source>Details</source>
         <translation>Detalles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="124"/>
+        <location filename="../../desktop/dialogs/crash.py" line="125"/>
         <source>Copy details</source>
         <translation>Copiar detalles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="126"/>
+        <location filename="../../desktop/dialogs/crash.py" line="127"/>
         <source>Open log folder</source>
         <translation>Abrir la carpeta de registros</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="147"/>
+        <location filename="../../desktop/dialogs/crash.py" line="148"/>
         <source>Hipocampo ran into a problem it did not expect: {summary}</source>
         <translation>Hipocampo se encontró con un problema inesperado: {summary}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="151"/>
+        <location filename="../../desktop/dialogs/crash.py" line="152"/>
         <source>Something went wrong ({count} problems)</source>
         <translation>Algo salió mal ({count} problemas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/crash.py" line="162"/>
+        <location filename="../../desktop/dialogs/crash.py" line="163"/>
         <source>Copied</source>
         <translation>Copiado</translation>
     </message>
@@ -573,7 +573,7 @@
 <context>
     <name>EditorPane</name>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="87"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="89"/>
         <source>Nothing open.
 
 Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
@@ -582,128 +582,128 @@ Pick an entity in the graph or in search to see and edit its observations, relat
 Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="89"/>
-        <location filename="../../desktop/panes/editor/pane.py" line="130"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="91"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="132"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="91"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="93"/>
         <source>Restore deleted entity</source>
         <translation>Restaurar la entidad eliminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="92"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="94"/>
         <source>Bring it back with its observations and the relations to entities that still exist</source>
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="131"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="133"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="198"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="200"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="201"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="203"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="213"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="216"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="229"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="232"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="292"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="302"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="304"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="315"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="307"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="318"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="308"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="319"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="315"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="326"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="317"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="328"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="320"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="331"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="355"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="346"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="369"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="352"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="378"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="360"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="386"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="392"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="418"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="395"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="421"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="406"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="432"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="407"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="433"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="424"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="474"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="425"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="475"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -712,14 +712,29 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="444"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="494"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="445"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="495"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="444"/>
+        <source>Save or revert your edits before redoing.</source>
+        <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
+        <source>Nothing to redo for {name}.</source>
+        <translation>No hay nada que rehacer en {name}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="457"/>
+        <source>Redone.</source>
+        <translation>Rehecho.</translation>
     </message>
 </context>
 <context>
@@ -763,82 +778,82 @@ Podrás restaurarla después.</translation>
 <context>
     <name>EntityPage</name>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="51"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="52"/>
         <source>● Unsaved changes</source>
         <translation>● Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="52"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="53"/>
         <source>Nothing is written until you press Save (Ctrl+S)</source>
         <translation>No se escribe nada hasta que pulses Guardar (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="58"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="59"/>
         <source>The entity&apos;s name</source>
         <translation>El nombre de la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="61"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="62"/>
         <source>Person, Project, Concept…</source>
         <translation>Person, Project, Concept…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="70"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="71"/>
         <source>Name</source>
         <translation>Nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="72"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="73"/>
         <source>Type</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="80"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="81"/>
         <source>Observations</source>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="81"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="82"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="84"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="86"/>
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="88"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="95"/>
         <source>Save</source>
         <translation>Guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="89"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="96"/>
         <source>Write every edit at once (Ctrl+S)</source>
         <translation>Escribir todos los cambios a la vez (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="91"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="98"/>
         <source>Revert</source>
         <translation>Revertir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="92"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="99"/>
         <source>Discard your unsaved edits</source>
         <translation>Descartar tus cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="93"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="100"/>
         <source>Undo last change</source>
         <translation>Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="94"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="101"/>
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="95"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="102"/>
         <source>Delete this entity (it can be restored afterwards)</source>
         <translation>Eliminar esta entidad (se puede restaurar después)</translation>
     </message>
@@ -1003,27 +1018,27 @@ Podrás restaurarla después.</translation>
         <translation>Abrir carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="100"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="102"/>
         <source>Start using Hipocampo</source>
         <translation>Empezar a usar Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="111"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="113"/>
         <source>Your memory</source>
         <translation>Tu memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="115"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="117"/>
         <source>Connect an assistant</source>
         <translation>Conecta un asistente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="134"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="136"/>
         <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
         <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="137"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="139"/>
         <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
         <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
     </message>
@@ -1044,163 +1059,163 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="85"/>
+        <location filename="../../desktop/panes/graph.py" line="93"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="101"/>
         <source>The whole memory, coloured by type: a large one as groups of related entities (double-click one to open it)</source>
         <translation>Toda la memoria, coloreada por tipo: una grande, como grupos de entidades relacionadas (doble clic en uno para abrirlo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="95"/>
+        <location filename="../../desktop/panes/graph.py" line="103"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="98"/>
+        <location filename="../../desktop/panes/graph.py" line="106"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="98"/>
+        <location filename="../../desktop/panes/graph.py" line="106"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="110"/>
+        <location filename="../../desktop/panes/graph.py" line="118"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="114"/>
+        <location filename="../../desktop/panes/graph.py" line="122"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="114"/>
+        <location filename="../../desktop/panes/graph.py" line="122"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="115"/>
+        <location filename="../../desktop/panes/graph.py" line="123"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="116"/>
+        <location filename="../../desktop/panes/graph.py" line="124"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="186"/>
+        <location filename="../../desktop/panes/graph.py" line="195"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="196"/>
+        <location filename="../../desktop/panes/graph.py" line="212"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="206"/>
+        <location filename="../../desktop/panes/graph.py" line="222"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="207"/>
+        <location filename="../../desktop/panes/graph.py" line="223"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="210"/>
+        <location filename="../../desktop/panes/graph.py" line="226"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="210"/>
+        <location filename="../../desktop/panes/graph.py" line="226"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="231"/>
+        <location filename="../../desktop/panes/graph.py" line="247"/>
         <source>{groups} groups of related entities, of {total} entities</source>
         <translation>{groups} grupos de entidades relacionadas, de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="234"/>
+        <location filename="../../desktop/panes/graph.py" line="250"/>
         <source> · {count} smaller groups</source>
         <translation> · {count} grupos más pequeños</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="252"/>
         <source> · {count} without relations</source>
         <translation> · {count} sin relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="239"/>
+        <location filename="../../desktop/panes/graph.py" line="255"/>
         <source>Group around {name}: {total} entities</source>
         <translation>Grupo en torno a {name}: {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="240"/>
+        <location filename="../../desktop/panes/graph.py" line="256"/>
         <source>Group around {name}: the {shown} best-connected of {total} entities</source>
         <translation>Grupo en torno a {name}: las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="245"/>
+        <location filename="../../desktop/panes/graph.py" line="261"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="247"/>
+        <location filename="../../desktop/panes/graph.py" line="263"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="248"/>
+        <location filename="../../desktop/panes/graph.py" line="264"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="251"/>
+        <location filename="../../desktop/panes/graph.py" line="267"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="253"/>
+        <location filename="../../desktop/panes/graph.py" line="269"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="256"/>
+        <location filename="../../desktop/panes/graph.py" line="272"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="258"/>
+        <location filename="../../desktop/panes/graph.py" line="274"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="262"/>
+        <location filename="../../desktop/panes/graph.py" line="278"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="262"/>
+        <location filename="../../desktop/panes/graph.py" line="278"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="262"/>
+        <location filename="../../desktop/panes/graph.py" line="278"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="272"/>
+        <location filename="../../desktop/panes/graph.py" line="288"/>
         <source>A group of {count} related entities around {name}: double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}: doble clic para abrirlo</translation>
     </message>
@@ -1227,12 +1242,12 @@ Doble clic para abrirlo</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="193"/>
+        <location filename="../../desktop/app.py" line="236"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="194"/>
+        <location filename="../../desktop/app.py" line="237"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1245,59 +1260,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="226"/>
+        <location filename="../../desktop/app.py" line="269"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="251"/>
+        <location filename="../../desktop/app.py" line="294"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="252"/>
-        <location filename="../../desktop/app.py" line="262"/>
+        <location filename="../../desktop/app.py" line="295"/>
+        <location filename="../../desktop/app.py" line="305"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="256"/>
+        <location filename="../../desktop/app.py" line="299"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="257"/>
+        <location filename="../../desktop/app.py" line="300"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="260"/>
-        <location filename="../../desktop/app.py" line="266"/>
+        <location filename="../../desktop/app.py" line="303"/>
+        <location filename="../../desktop/app.py" line="309"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="267"/>
+        <location filename="../../desktop/app.py" line="310"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="273"/>
+        <location filename="../../desktop/app.py" line="316"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="274"/>
+        <location filename="../../desktop/app.py" line="317"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="316"/>
+        <location filename="../../desktop/app.py" line="371"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="317"/>
+        <location filename="../../desktop/app.py" line="372"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1305,139 +1320,139 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="19"/>
+        <location filename="../../desktop/panes/history_view.py" line="29"/>
         <source>you (this app)</source>
         <translation>tú (esta aplicación)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="19"/>
+        <location filename="../../desktop/panes/history_view.py" line="29"/>
         <source>command line</source>
         <translation>línea de órdenes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="20"/>
+        <location filename="../../desktop/panes/history_view.py" line="30"/>
         <source>import</source>
         <translation>importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="34"/>
+        <location filename="../../desktop/panes/history_view.py" line="44"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="36"/>
+        <location filename="../../desktop/panes/history_view.py" line="46"/>
         <source>deleted {name}</source>
         <translation>eliminó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="38"/>
+        <location filename="../../desktop/panes/history_view.py" line="48"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="40"/>
+        <location filename="../../desktop/panes/history_view.py" line="50"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="42"/>
+        <location filename="../../desktop/panes/history_view.py" line="52"/>
         <source>brought {name} back from the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="44"/>
+        <location filename="../../desktop/panes/history_view.py" line="54"/>
         <source>updated the properties of {name}</source>
         <translation>actualizó las propiedades de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="47"/>
+        <location filename="../../desktop/panes/history_view.py" line="57"/>
         <source>added “{text}”</source>
         <translation>añadió «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="48"/>
+        <location filename="../../desktop/panes/history_view.py" line="58"/>
         <source>added {n} observations</source>
         <translation>añadió {n} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="52"/>
+        <location filename="../../desktop/panes/history_view.py" line="62"/>
         <source>deleted “{text}”</source>
         <translation>eliminó «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="53"/>
+        <location filename="../../desktop/panes/history_view.py" line="63"/>
         <source>deleted {n} observations</source>
         <translation>eliminó {n} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="55"/>
+        <location filename="../../desktop/panes/history_view.py" line="65"/>
         <source>edited an observation to “{text}”</source>
         <translation>cambió una observación a «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="57"/>
+        <location filename="../../desktop/panes/history_view.py" line="67"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="59"/>
+        <location filename="../../desktop/panes/history_view.py" line="69"/>
         <source>set the type to {type}</source>
         <translation>cambió el tipo a {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="61"/>
+        <location filename="../../desktop/panes/history_view.py" line="71"/>
         <source>added {src} —{type}→ {dst}</source>
         <translation>añadió {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="65"/>
+        <location filename="../../desktop/panes/history_view.py" line="75"/>
         <source>removed {src} —{type}→ {dst}</source>
         <translation>quitó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="66"/>
+        <location filename="../../desktop/panes/history_view.py" line="76"/>
         <source>ended {src} —{type}→ {dst}</source>
         <translation>terminó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="67"/>
+        <location filename="../../desktop/panes/history_view.py" line="77"/>
         <source>made {src} —{type}→ {dst} current again</source>
         <translation>volvió a dar por vigente {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="71"/>
+        <location filename="../../desktop/panes/history_view.py" line="81"/>
         <source>saved {n} changes</source>
         <translation>guardó {n} cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="75"/>
+        <location filename="../../desktop/panes/history_view.py" line="85"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="76"/>
+        <location filename="../../desktop/panes/history_view.py" line="86"/>
         <source>undid a change</source>
         <translation>deshizo un cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="77"/>
+        <location filename="../../desktop/panes/history_view.py" line="87"/>
         <source>{op} {name}</source>
         <translation>{op} {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="105"/>
+        <location filename="../../desktop/panes/history_view.py" line="140"/>
         <source>{what}
 {who} · {when}</source>
         <translation>{what}
 {who} · {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="108"/>
+        <location filename="../../desktop/panes/history_view.py" line="143"/>
         <source>Change #{id} by {actor} at {at}</source>
         <translation>Cambio n.º {id} de {actor} el {at}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="113"/>
+        <location filename="../../desktop/panes/history_view.py" line="148"/>
         <source>No changes recorded yet.</source>
         <translation>Todavía no hay cambios registrados.</translation>
     </message>
@@ -1463,177 +1478,177 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="39"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="40"/>
         <source>Official memory file (JSONL)</source>
         <translation>Archivo de memoria oficial (JSONL)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="40"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="41"/>
         <source>Engrama export (NDJSON)</source>
         <translation>Exportación de Engrama (NDJSON)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="41"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="42"/>
         <source>Memory database (MCP Memory v2 / Hipocampo)</source>
         <translation>Base de datos de memoria (MCP Memory v2 / Hipocampo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="42"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
         <source>Markdown / text notes</source>
         <translation>Notas en Markdown / texto</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="44"/>
         <source>Cannot be imported</source>
         <translation>No se puede importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="49"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="50"/>
         <source> and {n} more</source>
         <translation> y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="59"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
         <source>{n} new entity</source>
         <translation>{n} entidad nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="59"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
         <source>{n} new entities</source>
         <translation>{n} entidades nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
         <source>{n} existing one</source>
         <translation>{n} existente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
         <source>{n} existing ones</source>
         <translation>{n} existentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
         <source>{n} new relation</source>
         <translation>{n} relación nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
         <source>{n} new relations</source>
         <translation>{n} relaciones nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="63"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="64"/>
         <source>Added {new} and {relations}, and added to {merged}.</source>
         <translation>Se añadieron {new} y {relations}, y se añadió a {merged}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="64"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="65"/>
         <source>Added {new} and {relations}.</source>
         <translation>Se añadieron {new} y {relations}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="67"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="68"/>
         <source>{new}, {relations}; adds to {merged}.</source>
         <translation>{new}, {relations}; añade a {merged}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="68"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="69"/>
         <source>{new}, {relations}.</source>
         <translation>{new}, {relations}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="71"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="72"/>
         <source>{n} record is already in the memory.</source>
         <translation>{n} registro ya está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="72"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="73"/>
         <source>{n} records are already in the memory.</source>
         <translation>{n} registros ya están en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="74"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="75"/>
         <source>{n} record could not be read and was skipped.</source>
         <translation>{n} registro no se pudo leer y se omitió.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="75"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
         <source>{n} records could not be read and were skipped.</source>
         <translation>{n} registros no se pudieron leer y se omitieron.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
         <source>{n} record cannot be read and will be skipped.</source>
         <translation>{n} registro no se puede leer y se omitirá.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="78"/>
         <source>{n} records cannot be read and will be skipped.</source>
         <translation>{n} registros no se pueden leer y se omitirán.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="80"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="81"/>
         <source>{n} file cannot be imported at all.</source>
         <translation>{n} archivo no se puede importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="81"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="82"/>
         <source>{n} files cannot be imported at all.</source>
         <translation>{n} archivos no se pueden importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="99"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="101"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="120"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="122"/>
         <source>Import</source>
         <translation>Importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="153"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="155"/>
         <source>Cancelling undoes the whole import: the memory stays exactly as it was.</source>
         <translation>Cancelar deshace toda la importación: la memoria queda exactamente como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>File</source>
         <translation>Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>Kind</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>New</source>
         <translation>Nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>Merged</source>
         <translation>Combinadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
         <source>Unreadable</source>
         <translation>Ilegibles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="186"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="188"/>
         <source>Checking what would change…</source>
         <translation>Comprobando qué cambiaría…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="189"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Leyendo %n archivo; todavía no se escribe nada.</numerusform>
@@ -1641,790 +1656,1051 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="211"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="213"/>
         <source>Nothing new to import</source>
         <translation>Nada nuevo que importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="213"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="215"/>
         <source>Ready to import</source>
         <translation>Listo para importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="225"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="227"/>
         <source>Importing…</source>
         <translation>Importando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="232"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="234"/>
         <source>Cancel import</source>
         <translation>Cancelar la importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="233"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="235"/>
         <source>Stop and undo everything this import wrote</source>
         <translation>Detener y deshacer todo lo que escribió esta importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="242"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="244"/>
         <source>Reading {name}…</source>
         <translation>Leyendo {name}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="250"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="252"/>
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="251"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="253"/>
         <source>Undoing what was written so far…</source>
         <translation>Deshaciendo lo escrito hasta ahora…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="260"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="266"/>
         <source>Import cancelled</source>
         <translation>Importación cancelada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="261"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="267"/>
         <source>Nothing was imported: the memory is exactly as it was before.</source>
         <translation>No se importó nada: la memoria está exactamente como antes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="264"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="270"/>
         <source>Import finished</source>
         <translation>Importación terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="278"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="287"/>
         <source>These files cannot be read</source>
         <translation>Estos archivos no se pueden leer</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="280"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="289"/>
         <source>The import failed</source>
         <translation>La importación falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="281"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="290"/>
         <source>{reason} Nothing was imported: the memory is as it was.</source>
         <translation>{reason} No se importó nada: la memoria está como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="335"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="345"/>
         <source>Added to: {names}</source>
         <translation>Se añadió a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="335"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="345"/>
         <source>Adds to: {names}</source>
         <translation>Añade a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="341"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="351"/>
         <source>{where}: {reason}</source>
         <translation>{where}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="346"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="357"/>
         <source>…and {n} more unreadable records</source>
         <translation>…y {n} registros ilegibles más</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="273"/>
+        <source>The memory as it was before is kept in {path}.</source>
+        <translation>La memoria tal como estaba antes se guarda en {path}.</translation>
     </message>
 </context>
 <context>
     <name>InsightListModel</name>
     <message>
-        <location filename="../../desktop/models/insights.py" line="30"/>
+        <location filename="../../desktop/models/insights.py" line="31"/>
         <source>Cross-project solution</source>
         <translation>Solución entre proyectos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="31"/>
+        <location filename="../../desktop/models/insights.py" line="32"/>
         <source>Shared technology</source>
         <translation>Tecnología compartida</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="32"/>
+        <location filename="../../desktop/models/insights.py" line="33"/>
         <source>Training opportunity</source>
         <translation>Oportunidad de formación</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="33"/>
+        <location filename="../../desktop/models/insights.py" line="34"/>
         <source>Technique transfer</source>
         <translation>Transferencia de técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="34"/>
+        <location filename="../../desktop/models/insights.py" line="35"/>
         <source>Concept cluster</source>
         <translation>Grupo de conceptos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="35"/>
+        <location filename="../../desktop/models/insights.py" line="36"/>
         <source>Stale knowledge</source>
         <translation>Conocimiento desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="36"/>
+        <location filename="../../desktop/models/insights.py" line="37"/>
         <source>Under-connected nodes</source>
         <translation>Nodos poco conectados</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="43"/>
+        <location filename="../../desktop/models/insights.py" line="44"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="43"/>
+        <location filename="../../desktop/models/insights.py" line="44"/>
         <source>Approved</source>
         <translation>Aprobada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="44"/>
+        <location filename="../../desktop/models/insights.py" line="45"/>
         <source>Dismissed</source>
         <translation>Descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="45"/>
+        <location filename="../../desktop/models/insights.py" line="46"/>
         <source>Approved, written out</source>
         <translation>Aprobada y guardada por escrito</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="51"/>
+        <location filename="../../desktop/models/insights.py" line="52"/>
         <source>open problem</source>
         <translation>problema abierto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="52"/>
+        <location filename="../../desktop/models/insights.py" line="53"/>
         <source>solved problem</source>
         <translation>problema resuelto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="53"/>
+        <location filename="../../desktop/models/insights.py" line="54"/>
         <source>project</source>
         <translation>proyecto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="54"/>
+        <location filename="../../desktop/models/insights.py" line="55"/>
         <source>source project</source>
         <translation>proyecto de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="55"/>
+        <location filename="../../desktop/models/insights.py" line="56"/>
         <source>concept</source>
         <translation>concepto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="56"/>
+        <location filename="../../desktop/models/insights.py" line="57"/>
         <source>decision</source>
         <translation>decisión</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="57"/>
+        <location filename="../../desktop/models/insights.py" line="58"/>
         <source>technology</source>
         <translation>tecnología</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="58"/>
+        <location filename="../../desktop/models/insights.py" line="59"/>
         <source>user</source>
         <translation>usuario</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="59"/>
+        <location filename="../../desktop/models/insights.py" line="60"/>
         <source>member</source>
         <translation>miembro</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="60"/>
+        <location filename="../../desktop/models/insights.py" line="61"/>
         <source>issue</source>
         <translation>incidencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="61"/>
+        <location filename="../../desktop/models/insights.py" line="62"/>
         <source>course</source>
         <translation>curso</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="62"/>
+        <location filename="../../desktop/models/insights.py" line="63"/>
         <source>technique</source>
         <translation>técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="63"/>
+        <location filename="../../desktop/models/insights.py" line="64"/>
         <source>target domain</source>
         <translation>dominio de destino</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="64"/>
+        <location filename="../../desktop/models/insights.py" line="65"/>
         <source>home domain</source>
         <translation>dominio de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="65"/>
+        <location filename="../../desktop/models/insights.py" line="66"/>
         <source>example</source>
         <translation>ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="66"/>
+        <location filename="../../desktop/models/insights.py" line="67"/>
         <source>stale</source>
         <translation>desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="67"/>
+        <location filename="../../desktop/models/insights.py" line="68"/>
         <source>active</source>
         <translation>activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="68"/>
+        <location filename="../../desktop/models/insights.py" line="69"/>
         <source>under-connected</source>
         <translation>poco conectado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="85"/>
-        <location filename="../../desktop/models/insights.py" line="94"/>
+        <location filename="../../desktop/models/insights.py" line="86"/>
+        <location filename="../../desktop/models/insights.py" line="95"/>
         <source>just now</source>
         <translation>ahora mismo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="86"/>
+        <location filename="../../desktop/models/insights.py" line="87"/>
         <source>1 year ago</source>
         <translation>hace 1 año</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="86"/>
+        <location filename="../../desktop/models/insights.py" line="87"/>
         <source>{n} years ago</source>
         <translation>hace {n} años</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="87"/>
+        <location filename="../../desktop/models/insights.py" line="88"/>
         <source>1 month ago</source>
         <translation>hace 1 mes</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="87"/>
+        <location filename="../../desktop/models/insights.py" line="88"/>
         <source>{n} months ago</source>
         <translation>hace {n} meses</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="88"/>
+        <location filename="../../desktop/models/insights.py" line="89"/>
         <source>yesterday</source>
         <translation>ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="88"/>
+        <location filename="../../desktop/models/insights.py" line="89"/>
         <source>{n} days ago</source>
         <translation>hace {n} días</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="89"/>
+        <location filename="../../desktop/models/insights.py" line="90"/>
         <source>1 hour ago</source>
         <translation>hace 1 hora</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="89"/>
+        <location filename="../../desktop/models/insights.py" line="90"/>
         <source>{n} hours ago</source>
         <translation>hace {n} horas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="90"/>
+        <location filename="../../desktop/models/insights.py" line="91"/>
         <source>1 minute ago</source>
         <translation>hace 1 minuto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="90"/>
+        <location filename="../../desktop/models/insights.py" line="91"/>
         <source>{n} minutes ago</source>
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="205"/>
+        <location filename="../../desktop/models/insights.py" line="207"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
     </message>
 </context>
 <context>
+    <name>InsightWords</name>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="27"/>
+        <source>Cross-project solution for </source>
+        <translation>Solución de otro proyecto para </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="28"/>
+        <source>Shared technology: </source>
+        <translation>Tecnología compartida: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="29"/>
+        <source>Training opportunity: </source>
+        <translation>Oportunidad de formación: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="30"/>
+        <source>Technique transfer: </source>
+        <translation>Transferencia de técnica: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="31"/>
+        <source>Concept cluster: </source>
+        <translation>Grupo de conceptos: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="32"/>
+        <source>Stale knowledge: </source>
+        <translation>Conocimiento desactualizado: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="40"/>
+        <source>Under-connected nodes</source>
+        <translation>Entidades poco conectadas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="52"/>
+        <source>{shown} and {rest} more</source>
+        <translation>{shown} y {rest} más</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="88"/>
+        <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
+        <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="94"/>
+        <source>%n more solved problem(s) share its concepts.</source>
+        <translation>
+            <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
+            <numerusform>Otros %n problemas resueltos comparten sus conceptos.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="98"/>
+        <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
+        <translation>
+            <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
+            <numerusform>“{technology}” lo usan %n entidades: {users}. Piensa en compartir conocimientos, soluciones o materiales entre ellas.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="103"/>
+        <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
+        <translation>
+            <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
+            <numerusform>El concepto “{concept}” conecta %n entidades: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="109"/>
+        <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
+        <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="114"/>
+        <source>Other courses: {courses}.</source>
+        <translation>Otros cursos: {courses}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="117"/>
+        <source>its domain</source>
+        <translation>su dominio</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="119"/>
+        <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
+        <translation>
+            <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
+            <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n conceptos con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="127"/>
+        <source>its confidence is low ({confidence})</source>
+        <translation>su confianza es baja ({confidence})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="129"/>
+        <source>it has not been updated since {date}</source>
+        <translation>no se actualiza desde el {date}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="134"/>
+        <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
+        <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="138"/>
+        <source>(%n more active entities are linked to it.)</source>
+        <translation>
+            <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
+            <numerusform>(Está enlazado con %n entidades activas más.)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/insight_words.py" line="142"/>
+        <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
+        <translation>
+            <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
+            <numerusform>%n entidades tienen menos de 2 conexiones reales: {listed}. Enlazarlas (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) las hace más fáciles de encontrar y de razonar sobre ellas.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>InsightsPane</name>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="120"/>
-        <location filename="../../desktop/panes/insights.py" line="152"/>
+        <location filename="../../desktop/panes/insights.py" line="121"/>
+        <location filename="../../desktop/panes/insights.py" line="153"/>
         <source>Reflect now</source>
         <extracomment>change_log operations that change what this pane lists</extracomment>
         <translation>Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="121"/>
+        <location filename="../../desktop/panes/insights.py" line="122"/>
         <source>Look for patterns in the memory and propose insights to review</source>
-        <translation>Buscar patrones en la memoria y proponer ideas para revisar</translation>
+        <translation>Buscar patrones en la memoria y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="134"/>
+        <location filename="../../desktop/panes/insights.py" line="135"/>
         <source>No insights yet</source>
-        <translation>Todavía no hay ideas</translation>
+        <translation>Todavía no hay hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="141"/>
+        <location filename="../../desktop/panes/insights.py" line="142"/>
         <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
-        <translation>Las ideas son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada una espera aquí a que la apruebes o la descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
+        <translation>Los hallazgos son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada uno espera aquí a que lo apruebes o lo descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="166"/>
+        <location filename="../../desktop/panes/insights.py" line="167"/>
         <source>Nothing left to review. Reflect now looks for new patterns.</source>
         <translation>No queda nada por revisar. Reflexionar ahora busca patrones nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="171"/>
-        <location filename="../../desktop/panes/insights.py" line="330"/>
+        <location filename="../../desktop/panes/insights.py" line="172"/>
+        <location filename="../../desktop/panes/insights.py" line="353"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="174"/>
+        <location filename="../../desktop/panes/insights.py" line="175"/>
         <source>Insights you approve or dismiss are listed here.</source>
-        <translation>Aquí aparecen las ideas que apruebas o descartas.</translation>
+        <translation>Aquí aparecen los hallazgos que apruebas o descartas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="179"/>
-        <location filename="../../desktop/panes/insights.py" line="332"/>
+        <location filename="../../desktop/panes/insights.py" line="180"/>
+        <location filename="../../desktop/panes/insights.py" line="355"/>
         <source>Decided</source>
         <translation>Decididas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="197"/>
+        <location filename="../../desktop/panes/insights.py" line="198"/>
         <source>Select an insight to see why it was proposed.</source>
-        <translation>Selecciona una idea para ver por qué se propuso.</translation>
+        <translation>Selecciona un hallazgo para ver por qué se propuso.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="207"/>
+        <location filename="../../desktop/panes/insights.py" line="208"/>
         <source>The evidence has changed since this was found. Reflect again to check it, or dismiss it.</source>
         <translation>Las pruebas han cambiado desde que se encontró. Reflexiona de nuevo para comprobarla, o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="209"/>
+        <location filename="../../desktop/panes/insights.py" line="210"/>
         <source>Built from</source>
         <translation>Basada en</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="215"/>
+        <location filename="../../desktop/panes/insights.py" line="216"/>
         <source>How they connect</source>
         <translation>Cómo se relacionan</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="239"/>
+        <location filename="../../desktop/panes/insights.py" line="240"/>
         <source>Show in graph</source>
         <translation>Mostrar en el grafo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="241"/>
+        <location filename="../../desktop/panes/insights.py" line="242"/>
         <source>Dismiss</source>
         <translation>Descartar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="242"/>
+        <location filename="../../desktop/panes/insights.py" line="243"/>
         <source>Dismiss: never propose it again (D or Delete)</source>
         <translation>Descartar: no volver a proponerla (D o Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="244"/>
+        <location filename="../../desktop/panes/insights.py" line="245"/>
         <source>Approve</source>
         <translation>Aprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="246"/>
+        <location filename="../../desktop/panes/insights.py" line="247"/>
         <source>Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)</source>
         <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="282"/>
+        <location filename="../../desktop/panes/insights.py" line="288"/>
         <source>Looking for patterns…</source>
         <translation>Buscando patrones…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="330"/>
+        <location filename="../../desktop/panes/insights.py" line="353"/>
         <source>To review ({n})</source>
         <translation>Por revisar ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="332"/>
+        <location filename="../../desktop/panes/insights.py" line="355"/>
         <source>Decided ({n})</source>
         <translation>Decididas ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="342"/>
+        <location filename="../../desktop/panes/insights.py" line="365"/>
         <source>Cannot read the insights: {reason}</source>
-        <translation>No se pueden leer las ideas: {reason}</translation>
+        <translation>No se pueden leer los hallazgos: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="346"/>
+        <location filename="../../desktop/panes/insights.py" line="369"/>
         <source>No insights to review</source>
-        <translation>No hay ideas por revisar</translation>
+        <translation>No hay hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="348"/>
-        <source>1 insight to review</source>
-        <translation>1 idea por revisar</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/panes/insights.py" line="349"/>
-        <source>{n} insights to review</source>
-        <translation>{n} ideas por revisar</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/panes/insights.py" line="437"/>
+        <location filename="../../desktop/panes/insights.py" line="461"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="439"/>
+        <location filename="../../desktop/panes/insights.py" line="463"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="444"/>
+        <location filename="../../desktop/panes/insights.py" line="468"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="446"/>
+        <location filename="../../desktop/panes/insights.py" line="470"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="447"/>
+        <location filename="../../desktop/panes/insights.py" line="471"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="465"/>
+        <location filename="../../desktop/panes/insights.py" line="489"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="490"/>
+        <location filename="../../desktop/panes/insights.py" line="514"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
-        <translation>Una idea desactualizada no se puede aprobar: reflexiona de nuevo o descártala.</translation>
+        <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="501"/>
+        <location filename="../../desktop/panes/insights.py" line="525"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="502"/>
+        <location filename="../../desktop/panes/insights.py" line="526"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="540"/>
+        <location filename="../../desktop/panes/insights.py" line="564"/>
         <source>No new insights.</source>
-        <translation>No hay ideas nuevas.</translation>
+        <translation>No hay hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="542"/>
+        <location filename="../../desktop/panes/insights.py" line="566"/>
         <source>1 new insight.</source>
-        <translation>1 idea nueva.</translation>
+        <translation>1 hallazgo nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="544"/>
+        <location filename="../../desktop/panes/insights.py" line="568"/>
         <source>{n} new insights.</source>
-        <translation>{n} ideas nuevas.</translation>
+        <translation>{n} hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="546"/>
+        <location filename="../../desktop/panes/insights.py" line="570"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="547"/>
+        <location filename="../../desktop/panes/insights.py" line="571"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="549"/>
+        <location filename="../../desktop/panes/insights.py" line="573"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="554"/>
+        <location filename="../../desktop/panes/insights.py" line="578"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="250"/>
+        <source>Back to review</source>
+        <translation>Volver a revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="251"/>
+        <source>Changed your mind? Put it back with the insights to review</source>
+        <translation>¿Has cambiado de idea? Devuélvelo a los hallazgos por revisar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="323"/>
+        <source>“{title}” is back with the insights to review.</source>
+        <translation>“{title}” vuelve a estar entre los hallazgos por revisar.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights.py" line="370"/>
+        <source>%Ln insights to review</source>
+        <translation>
+            <numerusform>%Ln hallazgo por revisar</numerusform>
+            <numerusform>%Ln hallazgos por revisar</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop/main_window.py" line="65"/>
-        <location filename="../../desktop/main_window.py" line="211"/>
+        <location filename="../../desktop/main_window.py" line="227"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="109"/>
+        <location filename="../../desktop/main_window.py" line="112"/>
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="110"/>
+        <location filename="../../desktop/main_window.py" line="113"/>
         <source>&amp;New memory…</source>
         <translation>&amp;Nueva memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="111"/>
+        <location filename="../../desktop/main_window.py" line="114"/>
         <source>Start an empty memory in a new file</source>
         <translation>Empezar una memoria vacía en un archivo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="112"/>
+        <location filename="../../desktop/main_window.py" line="115"/>
         <source>&amp;Open memory…</source>
         <translation>&amp;Abrir memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="114"/>
+        <location filename="../../desktop/main_window.py" line="117"/>
         <source>&amp;Import…</source>
         <translation>&amp;Importar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="115"/>
+        <location filename="../../desktop/main_window.py" line="118"/>
         <source>Import memory.jsonl, Engrama NDJSON, MCP Memory .db or notes</source>
         <translation>Importar memory.jsonl, NDJSON de Engrama, .db de MCP Memory o notas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="116"/>
+        <location filename="../../desktop/main_window.py" line="119"/>
         <source>&amp;Export…</source>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="117"/>
+        <location filename="../../desktop/main_window.py" line="120"/>
         <source>&amp;Back up…</source>
         <translation>&amp;Copia de seguridad…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="119"/>
+        <location filename="../../desktop/main_window.py" line="122"/>
         <source>&amp;Settings…</source>
         <translation>Con&amp;figuración…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="120"/>
+        <location filename="../../desktop/main_window.py" line="123"/>
         <source>&amp;Close window</source>
         <translation>Cerrar &amp;ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="121"/>
+        <location filename="../../desktop/main_window.py" line="124"/>
         <source>&amp;Quit</source>
         <translation>&amp;Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="123"/>
+        <location filename="../../desktop/main_window.py" line="126"/>
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="124"/>
+        <location filename="../../desktop/main_window.py" line="127"/>
         <source>&amp;Undo last change</source>
         <translation>&amp;Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="125"/>
+        <location filename="../../desktop/main_window.py" line="130"/>
         <source>&amp;New entity</source>
         <translation>&amp;Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="126"/>
+        <location filename="../../desktop/main_window.py" line="131"/>
         <source>&amp;Save entity</source>
         <translation>&amp;Guardar entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="128"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
         <source>&amp;Find…</source>
         <translation>&amp;Buscar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="129"/>
+        <location filename="../../desktop/main_window.py" line="134"/>
         <source>&amp;Reflect now</source>
         <translation>&amp;Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="130"/>
+        <location filename="../../desktop/main_window.py" line="135"/>
         <source>Look for patterns and propose insights to review</source>
-        <translation>Buscar patrones y proponer ideas para revisar</translation>
+        <translation>Buscar patrones y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="132"/>
+        <location filename="../../desktop/main_window.py" line="137"/>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="138"/>
         <source>Whole-memory &amp;overview</source>
         <translation>&amp;Vista general de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="134"/>
+        <location filename="../../desktop/main_window.py" line="139"/>
         <source>&amp;Fit graph to window</source>
         <translation>&amp;Ajustar el grafo a la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="137"/>
+        <location filename="../../desktop/main_window.py" line="142"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Restablecer la disposición</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="139"/>
+        <location filename="../../desktop/main_window.py" line="144"/>
         <source>&amp;Help</source>
         <translation>Ay&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="140"/>
+        <location filename="../../desktop/main_window.py" line="145"/>
         <source>&amp;Connect an assistant…</source>
         <translation>&amp;Conectar un asistente…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="141"/>
+        <location filename="../../desktop/main_window.py" line="146"/>
         <source>&amp;About Hipocampo</source>
         <translation>&amp;Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="168"/>
+        <location filename="../../desktop/main_window.py" line="174"/>
         <source>Search</source>
         <translation>Búsqueda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="169"/>
+        <location filename="../../desktop/main_window.py" line="175"/>
         <source>Entity</source>
         <translation>Entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="170"/>
-        <location filename="../../desktop/main_window.py" line="265"/>
+        <location filename="../../desktop/main_window.py" line="176"/>
+        <location filename="../../desktop/main_window.py" line="281"/>
         <source>Insights</source>
-        <translation>Ideas</translation>
+        <translation>Hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="171"/>
+        <location filename="../../desktop/main_window.py" line="177"/>
         <source>Activity</source>
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="229"/>
+        <location filename="../../desktop/main_window.py" line="245"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="265"/>
+        <location filename="../../desktop/main_window.py" line="281"/>
         <source>Insights ({count})</source>
-        <translation>Ideas ({count})</translation>
+        <translation>Hallazgos ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="276"/>
+        <location filename="../../desktop/main_window.py" line="292"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="277"/>
+        <location filename="../../desktop/main_window.py" line="293"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="332"/>
-        <source>{count} entities</source>
-        <translation>{count} entidades</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="334"/>
+        <location filename="../../desktop/main_window.py" line="357"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="338"/>
-        <source>Indexing meaning {done}/{total}</source>
-        <translation>Indexando el significado {done}/{total}</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/main_window.py" line="344"/>
+        <location filename="../../desktop/main_window.py" line="367"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="352"/>
+        <location filename="../../desktop/main_window.py" line="376"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="356"/>
+        <location filename="../../desktop/main_window.py" line="380"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="357"/>
+        <location filename="../../desktop/main_window.py" line="381"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="358"/>
+        <location filename="../../desktop/main_window.py" line="382"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="361"/>
+        <location filename="../../desktop/main_window.py" line="385"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="364"/>
+        <location filename="../../desktop/main_window.py" line="375"/>
+        <location filename="../../desktop/main_window.py" line="388"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="366"/>
+        <location filename="../../desktop/main_window.py" line="390"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="454"/>
+        <location filename="../../desktop/main_window.py" line="480"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="455"/>
+        <location filename="../../desktop/main_window.py" line="481"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="128"/>
+        <source>Re&amp;do</source>
+        <translation>Re&amp;hacer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="129"/>
+        <source>Make again the change the last undo took back</source>
+        <translation>Vuelve a hacer el cambio que deshizo el último Deshacer</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/main_window.py" line="354"/>
+        <source>%Ln entities</source>
+        <translation>
+            <numerusform>%Ln entidad</numerusform>
+            <numerusform>%Ln entidades</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="355"/>
+        <source>What read_graph returns: insights waiting for review are not counted</source>
+        <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/main_window.py" line="361"/>
+        <source>Indexing meaning {percent} %</source>
+        <translation>Indexando el significado: {percent} %</translation>
     </message>
 </context>
 <context>
     <name>ObservationList</name>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="79"/>
-        <source>Double-click or press F2 to edit; Ctrl+Enter finishes</source>
-        <translation>Doble clic o F2 para editar; Ctrl+Intro termina</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="83"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="109"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="84"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="110"/>
         <source>Add an observation</source>
         <translation>Añadir una observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="85"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="111"/>
         <source>Edit</source>
         <translation>Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="86"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="112"/>
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="87"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="113"/>
         <source>Delete the selected observations (Delete)</source>
         <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="187"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="248"/>
         <source>Observation {n}: {problem}</source>
         <translation>Observación {n}: {problem}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="46"/>
+        <source>{start}…
+({size} in all; double-click to see all of it)</source>
+        <translation>{start}…
+({size} en total; doble clic para verlo entero)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="104"/>
+        <source>Double-click or press F2 to edit; Enter finishes, Shift+Enter starts a new line</source>
+        <translation>Doble clic o F2 para editar; Intro termina, Mayús+Intro empieza una línea nueva</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="151"/>
+        <source>Double-click to see all of it</source>
+        <translation>Doble clic para verlo entero</translation>
+    </message>
+</context>
+<context>
+    <name>ObservationViewer</name>
+    <message>
+        <location filename="../../desktop/panes/editor/viewer.py" line="37"/>
+        <source>Observation</source>
+        <translation>Observación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/viewer.py" line="39"/>
+        <source>{size}, {chars} characters. Long lines are shown broken; Copy copies the text as it is stored.</source>
+        <translation>{size}, {chars} caracteres. Las líneas largas se muestran partidas; Copiar copia el texto tal como está guardado.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/viewer.py" line="46"/>
+        <source>Copy</source>
+        <translation>Copiar</translation>
+    </message>
+</context>
+<context>
+    <name>PlainWords</name>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
+        <source>name</source>
+        <translation>nombre</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
+        <source>type</source>
+        <translation>tipo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
+        <source>observation</source>
+        <translation>observación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
+        <source>relation&apos;s start</source>
+        <translation>origen de la relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="29"/>
+        <source>relation&apos;s end</source>
+        <translation>destino de la relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="29"/>
+        <source>relation&apos;s type</source>
+        <translation>tipo de la relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="36"/>
+        <source>It is not UTF-8 text (byte {byte} at position {position} is not valid UTF-8). Save it as UTF-8 (“Unicode”) in your editor and import it again.</source>
+        <translation>No es texto UTF-8 (el byte {byte} en la posición {position} no es UTF-8 válido). Guárdalo como UTF-8 (“Unicode”) en tu editor e impórtalo de nuevo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="40"/>
+        <source>not valid JSON: something is wrong at character {column}.</source>
+        <translation>no es JSON válido: algo falla en el carácter {column}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="44"/>
+        <source>An entity has no type.</source>
+        <translation>Una entidad no tiene tipo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="46"/>
+        <source>An observation is empty.</source>
+        <translation>Una observación está vacía.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="47"/>
+        <source>The {field} is empty.</source>
+        <translation>El campo «{field}» está vacío.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="49"/>
+        <source>The {field} is {n} characters long; at most {limit} are allowed.</source>
+        <translation>El campo «{field}» tiene {n} caracteres; se permiten {limit} como máximo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/plain_words.py" line="52"/>
+        <source>The {field} contains an invisible NUL character.</source>
+        <translation>El campo «{field}» contiene un carácter NUL invisible.</translation>
     </message>
 </context>
 <context>
@@ -2495,7 +2771,7 @@ Conectados: {names}</translation>
         <translation>Terminada el {date}: se conserva como historial, ya no está vigente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="272"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="278"/>
         <source>Relation {n}: {problem}</source>
         <translation>Relación {n}: {problem}</translation>
     </message>
@@ -2753,7 +3029,7 @@ Conectados: {names}</translation>
         <translation>Puerto para asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="167"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="168"/>
         <source>Appearance</source>
         <translation>Apariencia</translation>
     </message>
@@ -2946,8 +3222,8 @@ Conectados: {names}</translation>
         <location filename="../../desktop/tray.py" line="140"/>
         <source>%n insight(s) to review</source>
         <translation>
-            <numerusform>%n idea por revisar</numerusform>
-            <numerusform>%n ideas por revisar</numerusform>
+            <numerusform>%n hallazgo por revisar</numerusform>
+            <numerusform>%n hallazgos por revisar</numerusform>
         </translation>
     </message>
 </context>

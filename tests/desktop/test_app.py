@@ -139,21 +139,121 @@ def test_first_run_screen_opens_while_the_hub_already_serves(loop: qasync.QEvent
     loop.run_until_complete(scenario())
 
 
-def test_the_model_is_loaded_while_the_app_opens_not_on_the_first_search(loop: qasync.QEventLoop, tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_memory_is_shown_first_then_the_hub_and_the_model_follow(loop: qasync.QEventLoop, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: the panes waited for the MCP stack's import and the model's load (17–28 s under load).
+    Now ``ready`` comes with the panes alone; the hub serves and the model loads after, before the
+    first search would need it."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     settings = Settings(db=tmp_path / "memory.db", embeddings="onnx", actor="gui", close_to_tray=False)
     hipocampo = HipocampoApp(settings, hub_file=tmp_path / "endpoint.json", first_run=False)
     finished: list[bool] = []
     hipocampo.finished.connect(lambda: finished.append(True))
-    loaded_when_ready: list[bool] = []
-    hipocampo.ready.connect(lambda: loaded_when_ready.append(hipocampo.memory.embedder.loaded))
+    at_ready: list[tuple[bool, bool, bool]] = []
+    hipocampo.ready.connect(lambda: at_ready.append(
+        ("graph" in hipocampo.window.panes, hipocampo.hub is None, hipocampo.memory.embedder.loaded)))
+    at_model: list[bool] = []
+    hipocampo.model_ready.connect(lambda: at_model.append(hipocampo.memory.embedder.loaded))
 
     async def scenario() -> None:
         hipocampo.start()
-        await until(lambda: loaded_when_ready)
+        await until(lambda: at_model and hipocampo.hub is not None and hipocampo.hub.running)
         hipocampo.quit(force=True)
         await until(lambda: finished)
 
     loop.run_until_complete(scenario())
-    assert loaded_when_ready == [True]
+    assert at_ready == [(True, True, False)]
+    assert at_model == [True]
+    assert "port" not in json.loads((tmp_path / "endpoint.json").read_text())
+
+
+def test_closed_welcome_screens_do_not_follow_the_hub(qtbot, loop: qasync.QEventLoop, tmp_path: Path,  # noqa: ANN001
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: a welcome screen that was closed (and deleted) kept a lambda on ``hub.changed``; the
+    first assistant's write then raised "Internal C++ object (QLabel) already deleted"."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from desktop.dialogs.first_run import FirstRunDialog
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("HIPOCAMPO_SETTINGS_FILE", str(tmp_path / "settings.json"))
+    app = HipocampoApp(Settings(db=tmp_path / "new.db", embeddings="none", actor="gui"),
+                       hub_file=tmp_path / "endpoint.json", first_run=True)
+
+    def welcome() -> FirstRunDialog | None:
+        return next((d for d in app.dialogs if isinstance(d, FirstRunDialog) and d.isVisible()), None)
+
+    async def scenario() -> None:
+        app.start()
+        await until(lambda: welcome() is not None and app.hub is not None and app.hub.running)
+        for _ in range(3):  # the first-run screen, then Help → Connect an assistant twice
+            dialog = welcome()
+            assert dialog is not None
+            dialog.accept()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            await asyncio.sleep(0)
+            app.show_connect()
+            await until(lambda: welcome() is not None)
+        welcome().reject()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        assert app.hub.receivers("2changed()") <= 2  # the window's status bar and the tray
+        app.hub.changed.emit()  # what an assistant's first write does
+        app.quit(force=True)
+        await until(lambda: app.memory is None)
+
+    loop.run_until_complete(scenario())
+
+
+def test_the_assistant_count_goes_back_down_when_one_leaves(loop: qasync.QEventLoop, hipocampo: HipocampoApp,
+                                                            tmp_path: Path) -> None:
+    """Issue 22: "Assistants: 1 connected" never went back down (stateless clients never say goodbye).
+    A real ``hipocampo mcp`` (bridged to the app's hub, as an assistant starts it) now does."""
+    window = hipocampo.window
+    finished: list[bool] = []
+    hipocampo.finished.connect(lambda: finished.append(True))
+    env = {**os.environ, "HIPOCAMPO_ENDPOINT_FILE": str(tmp_path / "endpoint.json"), "HIPOCAMPO_EMBEDDINGS": "none"}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "core.cli", "--db", str(tmp_path / "memory.db"),
+                                                                 "mcp"], env=env)
+
+    async def scenario() -> None:
+        hipocampo.start()
+        await until(lambda: hipocampo.hub is not None and hipocampo.hub.running)
+        async with Client(stdio_client(params), client_info=types.Implementation(name="cursor", version="1")) as client:
+            assert not (await client.call_tool("read_graph", {})).is_error
+            await until(lambda: window.endpoint_label.text() == "Assistants: 1 connected")
+            assert "cursor" in window.endpoint_label.toolTip()
+        await until(lambda: window.endpoint_label.text() == "Assistants: 0 connected")
+        hipocampo.quit(force=True)
+        await until(lambda: finished)
+
+    loop.run_until_complete(scenario())
+
+
+def test_saving_settings_keeps_the_search_and_moves_the_hub(loop: qasync.QEventLoop, hipocampo: HipocampoApp,
+                                                            tmp_path: Path) -> None:
+    """Issue 22: saving settings (a new port) reopened the memory, which cleared the search."""
+    import socket
+
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QLineEdit
+
+    finished: list[bool] = []
+    hipocampo.finished.connect(lambda: finished.append(True))
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def scenario() -> None:
+        hipocampo.start()
+        await until(lambda: hipocampo.hub is not None and hipocampo.hub.running)
+        memory, search = hipocampo.memory, hipocampo.window.panes["search"]
+        box = search.findChild(QLineEdit)
+        QTest.keyClicks(box, "Ada")
+        hipocampo.apply_settings(hipocampo.settings.model_copy(update={"hub_port": port}))
+        await until(lambda: hipocampo.hub.running and hipocampo.hub.info.get("port") == port)
+        assert hipocampo.memory is memory and hipocampo.window.panes["search"] is search and box.text() == "Ada"
+        assert json.loads((tmp_path / "endpoint.json").read_text())["port"] == port
+        hipocampo.quit(force=True)
+        await until(lambda: finished)
+
+    loop.run_until_complete(scenario())

@@ -3,6 +3,7 @@ and in a log file; the same error closed once does not come back; Ctrl+C is not 
 
 from __future__ import annotations
 
+import stat
 import sys
 import threading
 from collections.abc import Iterator
@@ -64,6 +65,7 @@ def test_two_exceptions_make_one_dialog_and_a_log(handler: CrashHandler, qtbot) 
     log = handler.log_file.read_text(encoding="utf-8")
     assert handler.log_file == Path(handler.log_file.parent) / "hipocampo.log"
     assert "CRASH IndexError: list index out of range." in log and "CRASH KeyError: 'layout'." in log
+    assert stat.S_IMODE(handler.log_file.stat().st_mode) == 0o600  # a traceback can quote the memory
     assert str(handler.log_file) in dialog.where.text()
 
     dialog.copy_button.click()

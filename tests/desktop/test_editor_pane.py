@@ -356,10 +356,12 @@ def test_an_observation_is_edited_in_place_over_several_lines(qtbot, pane: Edito
     editor = pane.page.observations.list.findChild(QPlainTextEdit)
     assert editor is not None
     qtbot.keyClicks(editor, "Designed in 1837")
-    qtbot.keyClick(editor, Qt.Key.Key_Return)  # a new line, not the end of editing
+    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)  # a new line
     qtbot.keyClicks(editor, "never built")
-    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert not pane.page.save_button.isEnabled()  # still typing
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # Enter finishes the observation (issue 22)
     assert item.text() == "Designed in 1837\nnever built"
+    assert pane.page.save_button.isEnabled() and pane.is_dirty()  # without moving the focus away
     pane.save()
     settle(qtbot, pane)
     assert memory.require_node("Analytical Engine").observations == ["Designed in 1837\nnever built"]
@@ -425,3 +427,122 @@ def test_clean_editor_follows_a_rename_and_a_dirty_one_hears_of_a_deletion(qtbot
     pane.page.banner.reload_button.click()
     qtbot.waitUntil(lambda: pane.stack.currentIndex() == DELETED and not pane.is_busy(), timeout=WAIT_MS)
     assert pane.restore_button.isVisibleTo(pane)
+
+
+def test_an_observation_of_any_accepted_size_opens_elided_with_all_of_it_on_demand(qtbot, pane: EditorPane,  # noqa: ANN001
+                                                                                    memory: Memory) -> None:
+    """Issue 22: a 3 MB observation froze the window for 10–25 s and the row was an endless line."""
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from desktop.panes.editor.viewer import ObservationViewer
+
+    huge = ("Minutes of the meeting, verbatim. " * 300_000)[: memory.settings.max_request_bytes - 64]
+    memory.add_observations([{"entityName": "Analytical Engine", "contents": ["Short one", huge]}])
+    open_(qtbot, pane, "Analytical Engine")
+    rows = pane.page.observations
+    assert [len(o.text) for o in rows.items()] == [9, len(huge)]  # the whole text is kept
+    shown = rows.list.item(1).text()
+    assert len(shown) < 1000 and shown.startswith("Minutes of the meeting") and "MiB in all" in shown
+    assert rows.list.item(0).text() == "Short one"
+
+    rows.list.setCurrentRow(1)
+    rows.on_item_double_clicked(rows.list.item(1))  # what a double-click does
+    assert rows.list.findChild(QPlainTextEdit) is None  # not laid out in place
+    viewer = rows.viewer
+    assert isinstance(viewer, ObservationViewer) and viewer.isVisible()
+    assert max(len(line) for line in viewer.body.toPlainText().splitlines()) <= 2000
+    viewer.copy_button.click()
+    assert QGuiApplication.clipboard().text() == huge
+    viewer.close()
+    assert not pane.is_dirty()
+    pane.page.observations.edit_row(0, "Short, edited")
+    pane.save()
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == ["Short, edited", huge]
+
+
+def test_problems_wait_until_the_user_has_typed(qtbot, pane: EditorPane) -> None:  # noqa: ANN001
+    """Issue 22: a new entity and a new, empty row showed red errors before anything was typed."""
+    pane.new_entity()
+    assert not pane.page.name_error.isVisible() and not pane.page.save_button.isEnabled()
+    pane.page.observations.add_observation()  # an empty row, open for typing
+    assert not pane.page.observations.error.isVisible()
+    pane.page.relations.add_relation()  # its type open for typing
+    assert not pane.page.relations.error.isVisible()
+    assert not pane.page.name_error.isVisible()
+    qtbot.keyClicks(pane.page.name_edit, "Loom")
+    pane.page.name_edit.clear()
+    pane.page.name_edit.textEdited.emit("")
+    assert pane.page.name_error.isVisible() and "empty" in pane.page.name_error.text()
+    assert not pane.page.save_button.isEnabled()
+
+
+def test_relations_and_history_have_room_and_grow_with_the_pane(qtbot, core: Core, memory: Memory) -> None:  # noqa: ANN001
+    """Issue 22: 2.5 visible rows for 47 relations, history entries cut mid-line, fixed heights."""
+    from PySide6.QtCore import QRect
+
+    memory.create_entities([{"name": "Billing", "entityType": "Project", "observations": ["Invoices"]}])
+    memory.create_entities([{"name": f"Person {i}", "entityType": "Person"} for i in range(47)])
+    memory.create_relations([{"from": f"Person {i}", "to": "Billing", "relationType": "works_on"} for i in range(47)])
+    for i in range(8):
+        memory.add_observations([{"entityName": "Billing", "contents": [
+            f"Note {i}: the invoices were sent twice to the customers of the northern region in March"]}],
+            actor="claude-code")
+    pane = EditorPane(core)
+    qtbot.addWidget(pane)
+    pane.resize(380, 760)  # the editor dock at the window's default size
+    pane.show()
+    open_(qtbot, pane, "Billing")
+    table = pane.page.relations.table
+
+    def visible_rows() -> float:
+        return table.viewport().height() / table.rowHeight(0)
+
+    assert pane.page.sections.tabText(0) == "Relations (47)"
+    assert visible_rows() >= 12
+    pane.resize(380, 1100)
+    qtbot.waitUntil(lambda: visible_rows() >= 20, timeout=WAIT_MS)  # grows with the window
+
+    history = pane.page.history
+    pane.page.sections.setCurrentWidget(history)
+    qtbot.waitUntil(history.isVisible, timeout=WAIT_MS)
+    width = history.viewport().width()
+    for row in range(history.count()):
+        item = history.item(row)
+        needed = history.fontMetrics().boundingRect(QRect(0, 0, width - 8, 10_000), Qt.TextFlag.TextWordWrap,
+                                                    item.text()).height()
+        qtbot.waitUntil(lambda item=item, needed=needed: history.visualItemRect(item).height() >= needed,
+                        timeout=WAIT_MS)
+
+
+def test_redo_makes_again_what_undo_took_back(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001
+    """Issue 22: there was no Redo (core redoes a change when its undo is undone)."""
+    open_(qtbot, pane, "Analytical Engine")
+    assert not pane.can_redo()
+    for text in ("Designed in 1837", "Never completed"):
+        pane.page.observations.add_observation(text)
+        pane.save()
+        settle(qtbot, pane)
+    pane.undo_last()
+    settle(qtbot, pane)
+    pane.undo_last()
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == [] and pane.can_redo()
+    pane.redo_last()
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == ["Designed in 1837"]
+    pane.redo_last()  # the older undo next
+    settle(qtbot, pane)
+    assert memory.require_node("Analytical Engine").observations == ["Designed in 1837", "Never completed"]
+    assert not pane.can_redo()
+    pane.undo_last()
+    settle(qtbot, pane)
+    pane.page.observations.add_observation("A new change")
+    pane.save()
+    settle(qtbot, pane)
+    assert not pane.can_redo()  # a new change since the undo: nothing to redo
+    before = memory.latest_change_id()
+    with qtbot.waitSignal(pane.status_message) as said:
+        pane.redo_last()
+    assert "Nothing to redo" in said.args[0] and memory.latest_change_id() == before

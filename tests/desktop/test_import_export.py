@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -129,6 +130,9 @@ def test_drop_preview_import_summary(qtbot, memory: Memory, core: Core, tmp_path
     assert summary.applied and (summary.entities_new, summary.entities_merged) == (3, 1)
     assert dialog.heading.text() == "Import finished" and dialog.close_button.isVisible()
     assert "Added 3 new entities and 2 new relations" in dialog.sentence.text()
+    assert dialog.backup is not None and str(dialog.backup) in dialog.sentence.text()  # made first, as the CLI does
+    with Memory(Settings(db=dialog.backup, embeddings="none")) as before_import:
+        assert [(e.name, e.observations) for e in before_import.read_graph().entities] == [("Ada", ["born 1815"])]
     graph = memory.open_nodes(["Engine", "Loom", "Idea", "Ada"])
     assert {e.name for e in graph.entities} == {"Engine", "Loom", "Idea", "Ada"}
     assert {(r.from_, r.relationType, r.to) for r in graph.relations} == {
@@ -214,6 +218,7 @@ def test_export_writes_each_format(qtbot, memory: Memory, core: Core, tmp_path: 
     if fmt == "markdown":
         assert sorted(p.name for p in out.iterdir()) == ["Ada.md", "Engine.md"]
         assert "[[Engine]]" in (out / "Ada.md").read_text(encoding="utf-8")
+        assert stat.S_IMODE(out.stat().st_mode) == 0o700
         return
     text = out.read_text(encoding="utf-8")
     assert "Wrote 2 entities and 1 relation to" in dialog.note.text()
@@ -224,6 +229,7 @@ def test_export_writes_each_format(qtbot, memory: Memory, core: Core, tmp_path: 
         lines = [json.loads(line) for line in text.splitlines()]
         assert any(rec.get("name", rec.get("key_value")) == "Engine" for rec in lines)
     assert not out.with_name(out.name + ".part").exists()
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600  # as private as the memory it copies
 
 
 def test_export_failure_is_a_sentence(qtbot, memory: Memory, core: Core, tmp_path: Path) -> None:  # noqa: ANN001
@@ -237,3 +243,61 @@ def test_export_failure_is_a_sentence(qtbot, memory: Memory, core: Core, tmp_pat
     dialog.export()
     qtbot.waitUntil(lambda: not dialog.running)
     assert dialog.note.text().startswith("The export failed: Cannot write") and crashed == []
+
+
+def test_a_dropped_folder_with_a_memory_jsonl_imports_the_jsonl(qtbot, memory: Memory, core: Core,  # noqa: ANN001
+                                                                tmp_path: Path) -> None:
+    """Issue 22: such a folder said "Markdown notes … nothing new" (it was read as a folder of notes)."""
+    folder = tmp_path / "old-memory"
+    folder.mkdir()
+    official = jsonl(folder / "memory.jsonl", [
+        {"type": "entity", "name": "Engine", "entityType": "Machine", "observations": ["never built"]}])
+    (folder / "package.json").write_text('{"name": "not a memory"}', encoding="utf-8")
+    assert importable_paths(drop_of(folder)) == [official]  # no notes in it: the jsonl alone
+    (folder / "Loom.md").write_text("Punched cards.\n", encoding="utf-8")
+    assert importable_paths(drop_of(folder)) == [official, folder]  # the jsonl, then the notes
+    dialog = open_dialog(qtbot, core, importable_paths(drop_of(folder)))
+    assert dialog.plan is not None and dialog.plan.entities_new == 2
+    assert dialog.tree.topLevelItem(0).text(1) == "Official memory file (JSONL)"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert importable_paths(drop_of(empty)) == [empty]  # the preview says there is nothing in it
+
+
+def test_a_note_s_bullets_are_observations_and_its_type_joins_the_assistants(qtbot, memory: Memory,  # noqa: ANN001
+                                                                            core: Core, tmp_path: Path) -> None:
+    """Issue 22: a note's bullets became one observation, and its type "Note" sat beside "note"."""
+    memory.create_entities([{"name": "Standup", "entityType": "note", "observations": ["daily at 9"]}],
+                           actor="claude-code")
+    note = tmp_path / "Retro.md"
+    note.write_text("# Retro\n\nWhat we learned in March.\n\n- Deploys on Friday hurt\n- Alerts were too noisy,\n"
+                    "  half of them ignored\n* Pairing helped\n1. Keep the demo day\n", encoding="utf-8")
+    dialog = open_dialog(qtbot, core, [note])
+    with qtbot.waitSignal(dialog.imported, timeout=30000):
+        dialog.import_button.click()
+    retro = memory.open_nodes(["Retro"]).entities[0]
+    assert retro.entityType == "note"
+    assert retro.observations == ["What we learned in March.", "Deploys on Friday hurt",
+                                  "Alerts were too noisy, half of them ignored", "Pairing helped", "Keep the demo day"]
+
+
+def test_import_problems_are_sentences_not_codec_or_field_paths(qtbot, memory: Memory, core: Core,  # noqa: ANN001
+                                                               tmp_path: Path) -> None:
+    """Issue 22: the preview showed "'utf-8' codec can't decode byte 0xe9" and "entities[0].name: …"."""
+    official = jsonl(tmp_path / "memory.jsonl", [
+        {"type": "entity", "name": "", "entityType": "Person", "observations": ["nameless"]},
+        {"type": "entity", "name": "B", "entityType": "", "observations": ["typeless"]},
+        {"type": "entity", "name": "x" * 600, "entityType": "Person", "observations": []},
+    ])
+    latin = tmp_path / "café.md"
+    latin.write_bytes("Crème brûlée on Fridays.\n".encode("latin-1"))
+    dialog = open_dialog(qtbot, core, [official, latin])
+    shown = [dialog.tree.topLevelItem(i).child(j).text(0) for i in range(2)
+             for j in range(dialog.tree.topLevelItem(i).childCount())]
+    assert "line 1: The name is empty." in shown and "line 2: An entity has no type." in shown
+    assert "line 3: The name is 600 characters long; at most 512 are allowed." in shown
+    assert any(t.startswith("café.md: It is not UTF-8 text (byte 0xE8 at position 2") for t in shown), shown
+    assert not [t for t in shown if "codec" in t or "entities[" in t]
+    broken = open_dialog(qtbot, core, [jsonl(tmp_path / "broken.jsonl", ['{"type": "entity", "name": '])])
+    said = broken.tree.topLevelItem(0).child(0).text(0)
+    assert said.startswith("line 1: not valid JSON: something is wrong at character ") and "Expecting" not in said

@@ -214,3 +214,21 @@ def test_follows_the_palette(qtbot, memory: Memory, core: Core, dark: bool) -> N
     ink = min(shades) if not dark else max(shades)
     assert (background < 60) if dark else (background > 200)
     assert (ink > 180) if dark else (ink < 80)  # the title is drawn in the palette's text colour
+
+
+def test_a_decided_insight_goes_back_to_review(qtbot, memory: Memory, core: Core) -> None:  # noqa: ANN001
+    """Issue 22: there was no way to take a decision back."""
+    memory.reflect()
+    memory.decide_insight(SHARED, "dismiss")
+    pane = open_pane(qtbot, core, FOUND - 1)
+    pane.tabs.setCurrentIndex(1)
+    pane.decided_view.setCurrentIndex(pane.decided_model.index(pane.decided_model.row_of(SHARED), 0))
+    assert pane.reopen_button.isVisible() and pane.reopen_button.isEnabled()
+    with qtbot.waitSignal(pane.status_message) as said:
+        pane.reopen_button.click()
+    assert "back with the insights to review" in said.args[0]
+    qtbot.waitUntil(lambda: pane.pending_count == FOUND and pane.decided_model.row_of(SHARED) < 0)
+    assert status(memory, SHARED) == "pending"
+    pane.tabs.setCurrentIndex(0)
+    select(pane, SHARED)
+    assert not pane.reopen_button.isVisible() and pane.approve_button.isVisible()

@@ -167,3 +167,12 @@ def test_appearance_is_saved_and_applied(dialog: SettingsDialog, qtbot, env: Pat
         assert app.palette().color(QPalette.ColorRole.Window).lightness() > 180
     finally:
         apply_theme(app, "light")
+
+
+def test_the_port_s_note_sits_under_the_port_not_under_appearance(dialog: SettingsDialog, qtbot) -> None:  # noqa: ANN001
+    """Issue 22: the port's help text was shown under the Appearance row."""
+    qtbot.waitUntil(dialog.port_note.isVisible)
+    spin = dialog.port_spin.mapTo(dialog, dialog.port_spin.rect().bottomLeft()).y()
+    note = dialog.port_note.mapTo(dialog, dialog.port_note.rect().topLeft()).y()
+    theme = dialog.theme_combo.mapTo(dialog, dialog.theme_combo.rect().topLeft()).y()
+    assert spin <= note < theme

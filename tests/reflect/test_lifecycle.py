@@ -162,3 +162,25 @@ def test_insight_counts(pending: Memory) -> None:
     pending.delete_entities(["Engrama"])
     pending.reflect()
     assert pending.insight_counts() == {"pending": 1, "approved": 1, "dismissed": 0, "synced": 0, "stale": 1}
+
+
+@pytest.mark.parametrize("decided", ["approved", "dismissed"])
+def test_a_decided_insight_can_be_reopened_for_review(pending: Memory, decided: str) -> None:
+    """Issue 22: a decision could not be taken back. Reopened, the insight is pending again and out of
+    the graph (archived) until it is decided anew; a synced one was written out and stays."""
+    to_status(pending, decided)
+    reopened = pending.reopen_insight(TITLE)
+    assert reopened["status"] == "pending" and reopened["decided_at"] is None
+    assert TITLE not in {e.name for e in pending.read_graph().entities}
+    assert TITLE not in {r.from_ for r in pending.read_graph().relations}
+    assert TITLE in [i["title"] for i in pending.surface_insights(status="pending")]
+    assert pending.decide_insight(TITLE, "approve")["status"] == "approved"  # and decided again
+    assert TITLE in {e.name for e in pending.read_graph().entities}
+    pending.reopen_insight(TITLE)
+    with pytest.raises(Conflict, match="already pending"):
+        pending.reopen_insight(TITLE)
+    pending.decide_insight(TITLE, "approve")
+    pending.mark_synced(TITLE)
+    with pytest.raises(Conflict, match="written out elsewhere"):
+        pending.reopen_insight(TITLE)
+    assert one(pending, TITLE)["status"] == "synced"

@@ -139,7 +139,7 @@ class CypherInsightStore:
     # -- the review lifecycle ----------------------------------------------------------------
 
     def decide(self, title: str, action: str, actor: str, *, evidence_relation: str) -> dict[str, Any]:
-        """Move ``title`` along pending → approved | dismissed, approved → synced."""
+        """Move ``title`` along pending → approved | dismissed, approved → synced, back to pending (reopen)."""
         now = self.now()
 
         def write(tx: Any) -> None:
@@ -168,6 +168,10 @@ class CypherInsightStore:
                 tx.write("MATCH (e:Entity {id: $i}) SET e.archived_at = coalesce(e.archived_at, $now), "
                          "e.ins_status = $s, e.ins_decided_at = $now, e.ins_decided_by = $by",
                          {"i": r["id"], "now": now, "s": new, "by": actor})
+            elif action == "reopen":  # back to review: out of the graph again until decided anew
+                tx.write("MATCH (e:Entity {id: $i}) SET e.archived_at = coalesce(e.archived_at, $now), "
+                         "e.updated_at = $now, e.ins_status = $s, e.ins_decided_at = null, e.ins_decided_by = null",
+                         {"i": r["id"], "now": now, "s": new})
             else:
                 tx.write("MATCH (e:Entity {id: $i}) SET e.ins_status = $s", {"i": r["id"], "s": new})
             self._graph._log(tx, [(now, actor, "decide_insight", title, R.dumps({"status": r["status"]}),

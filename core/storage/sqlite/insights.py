@@ -119,7 +119,8 @@ class SqliteInsightStore:
     # -- the review lifecycle ----------------------------------------------------------------
 
     def decide(self, title: str, action: str, actor: str, *, evidence_relation: str) -> dict[str, Any]:
-        """Move ``title`` along pending → approved | dismissed, approved → synced.
+        """Move ``title`` along pending → approved | dismissed, approved → synced, approved | dismissed →
+        pending (reopened).
 
         Raises ``NotFound`` for an unknown title and ``Conflict`` for any other move.
         """
@@ -156,6 +157,11 @@ class SqliteInsightStore:
                              (now, eid))
                 conn.execute("UPDATE insights SET status = ?, decided_at = ?, decided_by = ? "
                              "WHERE entity_id = ?", (new, now, actor, eid))
+            elif action == "reopen":  # back to review: out of the graph again until decided anew
+                conn.execute("UPDATE entities SET archived_at = coalesce(archived_at, ?), updated_at = ? WHERE id = ?",
+                             (now, now, eid))
+                conn.execute("UPDATE insights SET status = ?, decided_at = NULL, decided_by = NULL "
+                             "WHERE entity_id = ?", (new, eid))
             else:  # sync: written out elsewhere; the person's decision stays the one recorded
                 conn.execute("UPDATE insights SET status = ? WHERE entity_id = ?", (new, eid))
             history.write(conn, [(now, actor, "decide_insight", title,

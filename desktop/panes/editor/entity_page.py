@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -75,14 +76,20 @@ class EntityPage(QWidget):
         self.observations = ObservationList(self)
         self.relations = RelationTable(self)
         self.history = HistoryView(self)
+        # Observations above; relations and history share the rest as tabs, so each list gets the
+        # height of the pane (47 relations or a long history stay readable), and all grow with it.
+        self.observations_title = QLabel(self.tr("Observations"))
+        self.relations_title = QLabel(self.tr("Relations"))  # its text is the tab's
+        self.sections = QTabWidget(self)
+        self.sections.setDocumentMode(True)
+        self.sections.addTab(self.relations, self.relations_title.text())
+        self.sections.addTab(self.history, self.tr("History"))
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
-        self.observations_title = QLabel(self.tr("Observations"))
-        self.relations_title = QLabel(self.tr("Relations"))
         self.splitter.addWidget(_section(self.observations_title, self.observations, self))
-        self.splitter.addWidget(_section(self.relations_title, self.relations, self))
-        self.splitter.addWidget(_section(QLabel(self.tr("History")), self.history, self))
-        self.splitter.setSizes([270, 250, 200])
+        self.splitter.addWidget(self.sections)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
 
         self.error = error_label(self)
         self.save_button = QPushButton(self.tr("Save"), self)
@@ -114,6 +121,10 @@ class EntityPage(QWidget):
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.error)
         layout.addLayout(buttons)
+
+    def set_relations_title(self, text: str) -> None:
+        self.relations_title.setText(text)
+        self.sections.setTabText(self.sections.indexOf(self.relations), text)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:  # light ↔ dark: the error red follows

@@ -50,9 +50,11 @@ class EditorPane(QWidget):
         self._remote: list[dict[str, Any]] = []  # others' changes while dirty (the banner's)
         self._merge: Any = None  # the delta to re-apply when a merge's load arrives
         self._undoable: dict[str, Any] | None = None
+        self._redoable: dict[str, Any] | None = None
         self._name_taken: str | None = None
         self._filling = False
         self._problems: dict[str, str] = {}
+        self._typed: set[str] = set()
         self._save_error: tuple[str, str] | None = None  # (field, what Save said) until the next edit
         self._load_seq = 0  # only the newest load is shown
 
@@ -96,9 +98,9 @@ class EditorPane(QWidget):
         page.banner.reload_requested.connect(self.on_reload_clicked)
         page.banner.merge_requested.connect(self.on_merge_clicked)
         page.name_edit.textEdited.connect(self.on_name_edited)
-        page.type_edit.textEdited.connect(self.on_form_changed)
-        page.observations.changed.connect(self.on_form_changed)
-        page.relations.changed.connect(self.on_form_changed)
+        page.type_edit.textEdited.connect(lambda: self.on_typed("type"))
+        page.observations.changed.connect(lambda: self.on_typed("obs"))
+        page.relations.changed.connect(lambda: self.on_typed("rel"))
         page.relations.names_wanted.connect(self.on_names_wanted)
         page.relations.entity_activated.connect(self.entity_activated.emit)
         page.save_button.clicked.connect(self.save)
@@ -208,6 +210,7 @@ class EditorPane(QWidget):
         self._merge = None
         self._loaded, self._name = fresh, fresh.name
         self._undoable = data.get("undoable")
+        self._redoable = data.get("redoable")
         self._fill(form)
         self.page.title.setText(fresh.name)
         self.page.meta.setText(self.tr("{type} · created {created} · changed {changed}").format(
@@ -238,6 +241,7 @@ class EditorPane(QWidget):
             list(dict.fromkeys([*data["relation_types"], *data["profile_relations"]])))
 
     def _fill(self, form: Form) -> None:
+        self._typed: set[str] = set()  # the sections the user has edited: only they show problems
         self._filling = True
         self.page.name_edit.setText(form.name)
         self.page.type_edit.setText(form.entity_type)
@@ -253,6 +257,12 @@ class EditorPane(QWidget):
     def on_name_edited(self, _text: str) -> None:
         self._name_taken = None
         self._name_timer.start()
+        self.on_typed("name")
+
+    def on_typed(self, section: str) -> None:
+        """The user edited ``section`` ("name", "type", "obs", "rel"): its problems may show from now on."""
+        if not self._filling:
+            self._typed.add(section)
         self.on_form_changed()
 
     def on_check_name(self) -> None:
@@ -291,6 +301,7 @@ class EditorPane(QWidget):
         if self._name_taken and "name" not in problems:
             problems["name"] = self.tr("An entity called “{name}” already exists.").format(name=self._name_taken)
         self._problems = problems
+        problems = self._shown_problems(problems)
         where, said = self._save_error or ("", "")
         for label, key in ((self.page.name_error, "name"), (self.page.type_error, "type")):
             text = problems.get(key, said if where == key else "")
@@ -304,9 +315,9 @@ class EditorPane(QWidget):
         self.page.observations_title.setText(self.tr("Observations ({n})").format(n=len(form.observations)))
         current = sum(1 for r in form.relations if not r.ended_at)
         ended = len(form.relations) - current
-        self.page.relations_title.setText(self.tr("Relations ({n})").format(n=current) if not ended else
-                                     self.tr("Relations ({n}, {ended} ended)").format(n=current, ended=ended))
-        self.page.save_button.setEnabled(dirty and not problems and not self._busy)
+        self.page.set_relations_title(self.tr("Relations ({n})").format(n=current) if not ended else
+                                      self.tr("Relations ({n}, {ended} ended)").format(n=current, ended=ended))
+        self.page.save_button.setEnabled(dirty and not self._problems and not self._busy)
         self.page.revert_button.setEnabled(dirty)
         self.page.delete_button.setEnabled(not self._new and self._loaded is not None)
         can_undo = self._undoable is not None and not dirty and not self._new
@@ -319,6 +330,16 @@ class EditorPane(QWidget):
         else:
             self.page.undo_button.setToolTip(self.tr("Nothing to undo"))
 
+    def _shown_problems(self, problems: dict[str, str]) -> dict[str, str]:
+        """The problems of what the user has typed (not of a new, still empty form or row)."""
+        in_editor = {f"obs:{self.page.observations.editing_row()}", f"rel:{self.page.relations.editing_row()}"}
+        shown = {}
+        for key, text in problems.items():
+            if key.split(":", 1)[0] not in self._typed or key in in_editor:
+                continue
+            shown[key] = text
+        return shown
+
     # -- actions ------------------------------------------------------------------------------
 
     def save(self) -> None:
@@ -329,6 +350,8 @@ class EditorPane(QWidget):
         if not self.is_dirty():
             return
         if self._problems:
+            self._typed |= {"name", "type", "obs", "rel"}  # asked to save: every problem shows
+            self._refresh()
             self.page.error.setText(self.tr("Fix the marked fields first; nothing was saved."))
             self.page.error.show()
             return
@@ -347,7 +370,10 @@ class EditorPane(QWidget):
         self._load("reload")
 
     def on_save_failed(self, message: str) -> None:
+        from desktop.dialogs.plain_words import in_plain_words
+
         self._busy = max(0, self._busy - 1)
+        message = in_plain_words(message)
         if "since you opened it" in message:
             self.page.banner.show_change(self.tr("someone else"), message)
         elif "already exists" in message:
@@ -405,6 +431,30 @@ class EditorPane(QWidget):
         undone = self._undoable
         self.status_message.emit(self.tr("Undone: {what}.").format(what=describe_change(undone)) if undone
                                  else self.tr("Undone."))
+        self._load("reload")
+
+    def can_redo(self) -> bool:
+        return self._redoable is not None and not self._new and not self.is_dirty()
+
+    def redo_last(self) -> None:
+        """Redo the change this entity's last undo took back (core: undoing an undo redoes it)."""
+        if self._name is None or self._new or self._busy:
+            return
+        if self.is_dirty():
+            self.status_message.emit(self.tr("Save or revert your edits before redoing."))
+            return
+        if self._redoable is None:
+            self.status_message.emit(self.tr("Nothing to redo for {name}.").format(name=self._name))
+            return
+        self._busy += 1
+        change = int(self._redoable["id"])
+        self.core.write(lambda m: m.undo_change(change), done=self.on_redone, failed=self.on_write_failed)
+
+    def on_redone(self, row: dict[str, Any]) -> None:
+        self._busy = max(0, self._busy - 1)
+        if row.get("entity"):
+            self._name = row["entity"]
+        self.status_message.emit(self.tr("Redone."))
         self._load("reload")
 
     def restore(self) -> None:

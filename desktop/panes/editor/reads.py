@@ -27,4 +27,24 @@ def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
         return out
     out["history"] = memory.entity_history(name, limit=200)
     out["undoable"] = memory.undoable_change(entity=name)
+    out["redoable"] = redoable(out["history"])
     return out
+
+
+def redoable(history: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The undo that Redo would take back (``undo_change`` of an ``undo`` row redoes its change): the
+    newest undo of this entity's history not redone yet, as long as nothing else changed it since."""
+    from desktop.panes.history_view import grouped
+
+    by_id = {r["id"]: r for r in history}
+    redone: set[int] = set()
+    for row in grouped(history):  # newest first, a Save or an undo as one row
+        if row.get("op") != "undo" or not isinstance(row.get("after"), dict):
+            return None  # a new change since the undos: there is nothing to redo
+        target = by_id.get(row["after"].get("undo_of", -1))
+        if target is not None and target.get("op") == "undo":
+            redone.add(target["id"])  # a redo: the undo it took back is not redoable again
+            continue
+        if row["id"] not in redone:
+            return row
+    return None

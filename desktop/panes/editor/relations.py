@@ -114,7 +114,7 @@ class RelationTable(QWidget):
         header.setSectionResizeMode(OTHER, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(ENDED, QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
@@ -189,6 +189,12 @@ class RelationTable(QWidget):
                                     self.table.item(row, TYPE).text().strip(),
                                     self.table.item(row, OTHER).text().strip(), ended, base.start))
         return out
+
+    def editing_row(self) -> int | None:
+        """The row with a cell open for typing, if one is."""
+        if self.table.state() == QAbstractItemView.State.EditingState:
+            return self.table.currentRow()
+        return None
 
     def add_relation(self, direction: str = OUT, rtype: str = "", other: str = "") -> int:
         """Append a relation; with no type, open its type for typing."""
