@@ -299,6 +299,7 @@ class HipocampoApp(QObject):
         from desktop.dialogs.first_run import FirstRunDialog
 
         dialog = FirstRunDialog(self.settings, endpoint=self.hub, parent=self.window)
+        dialog.import_requested.connect(self.import_paths)  # a memory another tool keeps
         self._show_dialog(dialog)
 
     def _show_dialog(self, dialog: QDialog) -> None:
@@ -309,7 +310,11 @@ class HipocampoApp(QObject):
         dialog.open()
 
     def show_connect(self) -> None:
-        self.show_first_run()
+        from desktop.dialogs.connect_client import ConnectDialog
+
+        dialog = ConnectDialog(Path(self.settings.db), endpoint=self.hub, parent=self.window)
+        dialog.status_message.connect(self.window.statusBar().showMessage)
+        self._show_dialog(dialog)
 
     def on_about(self) -> None:
         QMessageBox.about(
