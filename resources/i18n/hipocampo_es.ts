@@ -229,32 +229,32 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="359"/>
+        <location filename="../../desktop/models/activity.py" line="370"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="391"/>
+        <location filename="../../desktop/models/activity.py" line="402"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="398"/>
+        <location filename="../../desktop/models/activity.py" line="409"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="402"/>
+        <location filename="../../desktop/models/activity.py" line="413"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
@@ -446,75 +446,89 @@
 <context>
     <name>ConnectClientPanel</name>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="34"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="57"/>
         <source>Run this command in a terminal, or let Hipocampo add the server to {file} for you.</source>
         <extracomment>a sentence saying what was done, for a status bar Hipocampo was written into the client&apos;s file</extracomment>
         <translation>Ejecuta esta orden en una terminal, o deja que Hipocampo añada el servidor a {file} por ti.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="37"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="60"/>
         <source>{client} reads its servers from {file}. Let Hipocampo add itself there, or paste this into the file yourself.</source>
         <translation>{client} lee sus servidores de {file}. Deja que Hipocampo se añada ahí, o pega esto tú en el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="55"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="78"/>
         <source>Copy</source>
         <translation>Copiar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="57"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="80"/>
         <source>Add to {client}</source>
         <translation>Añadir a {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="83"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="106"/>
         <source>Tip: in Claude Desktop, Settings → Developer → Edit Config opens the same file.</source>
         <translation>Consejo: en Claude Desktop, Settings → Developer → Edit Config abre el mismo archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="85"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="108"/>
         <source>Servers you add for all your projects live under “mcpServers” in that file; “claude mcp list” shows them.</source>
         <translation>Los servidores que añades para todos tus proyectos están en «mcpServers» de ese archivo; «claude mcp list» los muestra.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="88"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="111"/>
         <source>For one project only, put the same lines in .cursor/mcp.json inside it.</source>
         <translation>Para un solo proyecto, pon las mismas líneas en .cursor/mcp.json dentro de él.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="89"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="112"/>
         <source>For one project only, put the same lines in opencode.json at its root.</source>
         <translation>Para un solo proyecto, pon las mismas líneas en opencode.json en su raíz.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="93"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
         <source>Copied to the clipboard.</source>
         <translation>Copiado al portapapeles.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="112"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="135"/>
         <source>{client} is already set up: {file} starts Hipocampo.</source>
         <translation>{client} ya está configurado: {file} inicia Hipocampo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="114"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="137"/>
         <source>Added to {file} (backup: {backup}).</source>
         <translation>Añadido a {file} (copia de seguridad: {backup}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="139"/>
         <source>Added to {file}.</source>
         <translation>Añadido a {file}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="118"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="141"/>
         <source>Your existing “{other}” server was kept; Hipocampo is “{key}” beside it.</source>
         <translation>Se conservó tu servidor «{other}»; Hipocampo es «{key}», a su lado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="120"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="143"/>
         <source>Restart {client} to use it.</source>
         <translation>Reinicia {client} para usarlo.</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="217"/>
+        <source>Connect an assistant</source>
+        <extracomment>a sentence saying what was done, for a status bar</extracomment>
+        <translation>Conecta un asistente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="219"/>
+        <source>Each assistant keeps its own list of servers. Add Hipocampo to the ones you use; they will read and write this memory:</source>
+        <translation>Cada asistente guarda su propia lista de servidores. Añade Hipocampo a los que uses; leerán y escribirán en esta memoria:</translation>
     </message>
 </context>
 <context>
@@ -720,6 +734,19 @@ Podrás restaurarla después.</translation>
         <location filename="../../desktop/panes/editor/pane.py" line="445"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
+    </message>
+</context>
+<context>
+    <name>EndpointStatus</name>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="189"/>
+        <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
+        <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="192"/>
+        <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
+        <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
     </message>
 </context>
 <context>
@@ -982,50 +1009,121 @@ Podrás restaurarla después.</translation>
 <context>
     <name>FirstRunDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="45"/>
-        <location filename="../../desktop/dialogs/first_run.py" line="51"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="75"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="81"/>
         <source>Welcome to Hipocampo</source>
+        <extracomment>files to import through the usual preview (the app opens its import dialog) the search for other tools&apos; memories finished (with what it found)</extracomment>
         <translation>Te damos la bienvenida a Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="53"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="83"/>
         <source>A memory for your AI assistants, kept on this computer.</source>
         <translation>Una memoria para tus asistentes de IA, guardada en este equipo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="67"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="97"/>
         <source>Claude, Cursor, opencode and other assistants save what they learn — people, projects, decisions, preferences — into a knowledge graph here, and recall it in later conversations. In this window you can see that graph, search it by meaning, correct it, and approve the connections Hipocampo notices. Nothing leaves your computer.</source>
         <translation>Claude, Cursor, opencode y otros asistentes guardan aquí lo que aprenden —personas, proyectos, decisiones, preferencias— en un grafo de conocimiento, y lo recuerdan en conversaciones posteriores. En esta ventana puedes ver ese grafo, buscar en él por significado, corregirlo y aprobar las conexiones que Hipocampo descubre. Nada sale de tu equipo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="78"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="108"/>
         <source>Open folder</source>
         <translation>Abrir carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="100"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="118"/>
+        <source>Bring your memory along</source>
+        <translation>Trae tu memoria contigo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="119"/>
+        <source>Looking for memories other tools keep on this computer…</source>
+        <translation>Buscando memorias que otras herramientas guardan en este ordenador…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="129"/>
         <source>Start using Hipocampo</source>
         <translation>Empezar a usar Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="111"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="140"/>
         <source>Your memory</source>
         <translation>Tu memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="115"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="148"/>
         <source>Connect an assistant</source>
         <translation>Conecta un asistente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="134"/>
-        <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
-        <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
+        <location filename="../../desktop/dialogs/first_run.py" line="177"/>
+        <source>You already have a memory from another tool. Import it to keep what your assistants learned; you will see what it adds before anything changes.</source>
+        <translation>Ya tienes una memoria de otra herramienta. Impórtala para conservar lo que aprendieron tus asistentes; verás lo que añade antes de que cambie nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="137"/>
-        <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
-        <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
+        <location filename="../../desktop/dialogs/first_run.py" line="189"/>
+        <source>Import…</source>
+        <translation>Importar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="190"/>
+        <source>See what it adds, then import it</source>
+        <translation>Mira lo que añade y luego impórtala</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="203"/>
+        <source>Official memory server</source>
+        <translation>Servidor de memoria oficial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="203"/>
+        <source>MCP Memory v2</source>
+        <translation>MCP Memory v2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="204"/>
+        <source>Engrama</source>
+        <translation>Engrama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="206"/>
+        <source>1 entity</source>
+        <translation>1 entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="207"/>
+        <source>{n} entities</source>
+        <translation>{n} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="208"/>
+        <source>1 relation</source>
+        <translation>1 relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="209"/>
+        <source>{n} relations</source>
+        <translation>{n} relaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="210"/>
+        <source>{source}: {entities}, {relations}</source>
+        <translation>{source}: {entities}, {relations}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="213"/>
+        <source>, 1 insight</source>
+        <translation>, 1 hallazgo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="214"/>
+        <source>, {n} insights</source>
+        <translation>, {n} hallazgos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="216"/>
+        <source>(set in {place})</source>
+        <translation>(configurado en {place})</translation>
     </message>
 </context>
 <context>
@@ -1044,133 +1142,133 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="80"/>
+        <location filename="../../desktop/panes/graph.py" line="81"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="88"/>
+        <location filename="../../desktop/panes/graph.py" line="89"/>
         <source>The best-connected (or most recalled) entities of the whole memory, coloured by type</source>
         <translation>Las entidades mejor conectadas (o más recordadas) de toda la memoria, coloreadas por tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="90"/>
+        <location filename="../../desktop/panes/graph.py" line="91"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="94"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="94"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="105"/>
+        <location filename="../../desktop/panes/graph.py" line="106"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="109"/>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="109"/>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="110"/>
+        <location filename="../../desktop/panes/graph.py" line="111"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="111"/>
+        <location filename="../../desktop/panes/graph.py" line="112"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="173"/>
+        <location filename="../../desktop/panes/graph.py" line="174"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="181"/>
+        <location filename="../../desktop/panes/graph.py" line="182"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="191"/>
+        <location filename="../../desktop/panes/graph.py" line="192"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="192"/>
+        <location filename="../../desktop/panes/graph.py" line="193"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="196"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="196"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="219"/>
+        <location filename="../../desktop/panes/graph.py" line="220"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="221"/>
+        <location filename="../../desktop/panes/graph.py" line="222"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="222"/>
+        <location filename="../../desktop/panes/graph.py" line="223"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="225"/>
+        <location filename="../../desktop/panes/graph.py" line="226"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="227"/>
+        <location filename="../../desktop/panes/graph.py" line="228"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="230"/>
+        <location filename="../../desktop/panes/graph.py" line="231"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="232"/>
+        <location filename="../../desktop/panes/graph.py" line="233"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="237"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="237"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="236"/>
+        <location filename="../../desktop/panes/graph.py" line="237"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
@@ -1185,12 +1283,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="190"/>
+        <location filename="../../desktop/app.py" line="193"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="191"/>
+        <location filename="../../desktop/app.py" line="194"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1203,59 +1301,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="223"/>
+        <location filename="../../desktop/app.py" line="226"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="248"/>
+        <location filename="../../desktop/app.py" line="251"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="249"/>
-        <location filename="../../desktop/app.py" line="259"/>
+        <location filename="../../desktop/app.py" line="252"/>
+        <location filename="../../desktop/app.py" line="262"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="253"/>
+        <location filename="../../desktop/app.py" line="256"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="254"/>
+        <location filename="../../desktop/app.py" line="257"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="257"/>
-        <location filename="../../desktop/app.py" line="263"/>
+        <location filename="../../desktop/app.py" line="260"/>
+        <location filename="../../desktop/app.py" line="266"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="264"/>
+        <location filename="../../desktop/app.py" line="267"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="270"/>
+        <location filename="../../desktop/app.py" line="273"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="271"/>
+        <location filename="../../desktop/app.py" line="274"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="313"/>
+        <location filename="../../desktop/app.py" line="321"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="314"/>
+        <location filename="../../desktop/app.py" line="322"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1437,161 +1535,166 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     </message>
     <message>
         <location filename="../../desktop/dialogs/import_dialog.py" line="42"/>
+        <source>Engrama database</source>
+        <translation>Base de datos de Engrama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
         <source>Markdown / text notes</source>
         <translation>Notas en Markdown / texto</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="44"/>
         <source>Cannot be imported</source>
         <translation>No se puede importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="49"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="50"/>
         <source> and {n} more</source>
         <translation> y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="59"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
         <source>{n} new entity</source>
         <translation>{n} entidad nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="59"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
         <source>{n} new entities</source>
         <translation>{n} entidades nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
         <source>{n} existing one</source>
         <translation>{n} existente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
         <source>{n} existing ones</source>
         <translation>{n} existentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
         <source>{n} new relation</source>
         <translation>{n} relación nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
         <source>{n} new relations</source>
         <translation>{n} relaciones nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="63"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="64"/>
         <source>Added {new} and {relations}, and added to {merged}.</source>
         <translation>Se añadieron {new} y {relations}, y se añadió a {merged}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="64"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="65"/>
         <source>Added {new} and {relations}.</source>
         <translation>Se añadieron {new} y {relations}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="67"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="68"/>
         <source>{new}, {relations}; adds to {merged}.</source>
         <translation>{new}, {relations}; añade a {merged}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="68"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="69"/>
         <source>{new}, {relations}.</source>
         <translation>{new}, {relations}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="71"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="72"/>
         <source>{n} record is already in the memory.</source>
         <translation>{n} registro ya está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="72"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="73"/>
         <source>{n} records are already in the memory.</source>
         <translation>{n} registros ya están en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="74"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="75"/>
         <source>{n} record could not be read and was skipped.</source>
         <translation>{n} registro no se pudo leer y se omitió.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="75"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
         <source>{n} records could not be read and were skipped.</source>
         <translation>{n} registros no se pudieron leer y se omitieron.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
         <source>{n} record cannot be read and will be skipped.</source>
         <translation>{n} registro no se puede leer y se omitirá.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="78"/>
         <source>{n} records cannot be read and will be skipped.</source>
         <translation>{n} registros no se pueden leer y se omitirán.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="80"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="81"/>
         <source>{n} file cannot be imported at all.</source>
         <translation>{n} archivo no se puede importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="81"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="82"/>
         <source>{n} files cannot be imported at all.</source>
         <translation>{n} archivos no se pueden importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="99"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="100"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="120"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="121"/>
         <source>Import</source>
         <translation>Importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="153"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="154"/>
         <source>Cancelling undoes the whole import: the memory stays exactly as it was.</source>
         <translation>Cancelar deshace toda la importación: la memoria queda exactamente como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>File</source>
         <translation>Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>Kind</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>New</source>
         <translation>Nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="171"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
         <source>Merged</source>
         <translation>Combinadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="172"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
         <source>Unreadable</source>
         <translation>Ilegibles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="186"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
         <source>Checking what would change…</source>
         <translation>Comprobando qué cambiaría…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="187"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="188"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Leyendo %n archivo; todavía no se escribe nada.</numerusform>
@@ -1599,92 +1702,92 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="211"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="212"/>
         <source>Nothing new to import</source>
         <translation>Nada nuevo que importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="213"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="214"/>
         <source>Ready to import</source>
         <translation>Listo para importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="225"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="226"/>
         <source>Importing…</source>
         <translation>Importando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="232"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="233"/>
         <source>Cancel import</source>
         <translation>Cancelar la importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="233"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="234"/>
         <source>Stop and undo everything this import wrote</source>
         <translation>Detener y deshacer todo lo que escribió esta importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="242"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="243"/>
         <source>Reading {name}…</source>
         <translation>Leyendo {name}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="250"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="251"/>
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="251"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="252"/>
         <source>Undoing what was written so far…</source>
         <translation>Deshaciendo lo escrito hasta ahora…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="260"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="261"/>
         <source>Import cancelled</source>
         <translation>Importación cancelada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="261"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="262"/>
         <source>Nothing was imported: the memory is exactly as it was before.</source>
         <translation>No se importó nada: la memoria está exactamente como antes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="264"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="265"/>
         <source>Import finished</source>
         <translation>Importación terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="278"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="279"/>
         <source>These files cannot be read</source>
         <translation>Estos archivos no se pueden leer</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="280"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="281"/>
         <source>The import failed</source>
         <translation>La importación falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="281"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="282"/>
         <source>{reason} Nothing was imported: the memory is as it was.</source>
         <translation>{reason} No se importó nada: la memoria está como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="335"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="336"/>
         <source>Added to: {names}</source>
         <translation>Se añadió a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="335"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="336"/>
         <source>Adds to: {names}</source>
         <translation>Añade a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="341"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="342"/>
         <source>{where}: {reason}</source>
         <translation>{where}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="346"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="347"/>
         <source>…and {n} more unreadable records</source>
         <translation>…y {n} registros ilegibles más</translation>
     </message>
@@ -2350,37 +2453,37 @@ Conectados: {names}</translation>
 <context>
     <name>ObservationList</name>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="81"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="79"/>
         <source>Double-click or press F2 to edit; Ctrl+Enter finishes</source>
         <translation>Doble clic o F2 para editar; Ctrl+Intro termina</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="85"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="83"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="86"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="84"/>
         <source>Add an observation</source>
         <translation>Añadir una observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="87"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="85"/>
         <source>Edit</source>
         <translation>Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="88"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="86"/>
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="89"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="87"/>
         <source>Delete the selected observations (Delete)</source>
         <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="199"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="187"/>
         <source>Observation {n}: {problem}</source>
         <translation>Observación {n}: {problem}</translation>
     </message>
@@ -2388,72 +2491,72 @@ Conectados: {names}</translation>
 <context>
     <name>RelationTable</name>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="62"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="60"/>
         <source>→ to</source>
         <translation>→ hacia</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="63"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="61"/>
         <source>← from</source>
         <translation>← desde</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Dir.</source>
         <translation>Dir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Relation</source>
         <translation>Relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
         <source>Other entity</source>
         <translation>Otra entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="112"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="110"/>
         <source>Ended</source>
         <translation>Terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="128"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="126"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="129"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="127"/>
         <source>Relate this entity to another one</source>
         <translation>Relacionar esta entidad con otra</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="130"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="128"/>
         <source>Remove</source>
         <translation>Quitar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="131"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="129"/>
         <source>Forget the selected relations</source>
         <translation>Olvidar las relaciones seleccionadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="132"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="130"/>
         <source>End</source>
         <translation>Terminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="133"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="131"/>
         <source>The selected relations stopped being true today: they are kept, marked as ended (double-click the date to change it)</source>
         <translation>Las relaciones seleccionadas dejaron de ser ciertas hoy: se conservan, marcadas como terminadas (doble clic en la fecha para cambiarla)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="187"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="175"/>
         <source>Ended {date}: kept as history, no longer current</source>
         <translation>Terminada el {date}: se conserva como historial, ya no está vigente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="284"/>
+        <location filename="../../desktop/panes/editor/relations.py" line="272"/>
         <source>Relation {n}: {problem}</source>
         <translation>Relación {n}: {problem}</translation>
     </message>
