@@ -162,6 +162,9 @@ def child_env(code: Path, **extra: str) -> dict[str, str]:
 
 def child_app(db: Path, idle: float) -> None:
     """Run in a fresh process: the app with its hub; settle, watch it idle, then time live updates."""
+    from core.processes import share_malloc_arenas
+
+    share_malloc_arenas()  # as desktop.app.main does, before any thread
     from core.memory import Memory
     from core.settings import Settings
     from desktop.app import HipocampoApp, make_qapplication

@@ -583,8 +583,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from core.processes import share_malloc_arenas
     from core.storage.errors import as_storage_error
 
+    share_malloc_arenas()  # before any thread: a smaller resident heap for the servers
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -9,7 +9,6 @@ The model folder is produced by ``packaging/build_model.py``.  Reading
 from __future__ import annotations
 
 import os
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.embeddings.model_dir import MODEL_JSON, REQUIRED_FILES, default_model_dir, read_model_json
 from core.errors import EmbeddingError, EmbeddingInterrupted
+from core.processes import release_freed_memory
 
 if TYPE_CHECKING:  # numpy loads with the model, not with the server
     import numpy as np
@@ -61,21 +61,6 @@ def _open_tokenizer(tokenizer_path: Path, max_tokens: int) -> Any:
         tokenizer.enable_truncation(max_length=max_tokens)
         tokenizer.no_padding()  # we pad per batch, to the longest text in it
     return tokenizer
-
-
-def release_freed_memory() -> None:
-    """Return freed heap pages to the system (glibc's ``malloc_trim``; a no-op elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-    import ctypes.util
-
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim
-    except (OSError, AttributeError):  # musl and other libcs have no malloc_trim
-        return
-    trim(0)
 
 
 def _clean(text: str, limit: int) -> str:
