@@ -66,12 +66,18 @@ def cpu_seconds(pid: int | str = "self") -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
 
+def _python_thread_names() -> dict[int, str]:
+    """This process's Python threads by native id (the OS knows them all as "python")."""
+    return {t.native_id: t.name for t in threading.enumerate() if t.native_id is not None}
+
+
 def thread_switches(pid: int | str = "self") -> dict[str, int]:
     """Context switches per thread name (threads of one name added up)."""
     out: dict[str, int] = {}
+    names = _python_thread_names() if pid == "self" else {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            name = (task / "comm").read_text().strip()
+            name = names.get(int(task.name)) or (task / "comm").read_text().strip()
             switches = 0
             for line in (task / "status").read_text().splitlines():
                 if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
