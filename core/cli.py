@@ -502,11 +502,12 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.set_defaults(func=cmd_mcp)
 
     imp = sub.add_parser(
-        "import", parents=[common], help="import memory.jsonl, Engrama .ndjson, MCP Memory v2 .db, notes")
+        "import", parents=[common],
+        help="import memory.jsonl, Engrama .ndjson or engrama.db, MCP Memory v2 .db, notes")
     imp.add_argument("files", type=Path, nargs="+", help="files, or folders of Markdown/text notes")
     imp.add_argument(
         "--format",
-        choices=("jsonl", "ndjson", "sqlite", "markdown"),
+        choices=("jsonl", "ndjson", "sqlite", "engrama-db", "markdown"),
         default=None,
         help="default: detected from each file",
     )
