@@ -40,8 +40,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+#: The checkout whose code a child process runs (``--code``), first on its path.
+CODE = Path(os.environ.get("HIPOCAMPO_BENCH_CODE") or ROOT)
+if str(CODE) not in sys.path:
+    sys.path.insert(0, str(CODE))
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -159,8 +161,8 @@ def copy_of(db: Path, folder: Path) -> Path:
 
 
 def child_env(code: Path, **extra: str) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(code), "QT_QPA_PLATFORM": "offscreen", "HIPOCAMPO_EMBEDDINGS": "onnx",
-            **extra}
+    return {**os.environ, "PYTHONPATH": str(code), "HIPOCAMPO_BENCH_CODE": str(code), "QT_QPA_PLATFORM": "offscreen",
+            "HIPOCAMPO_EMBEDDINGS": "onnx", **extra}
 
 
 # -- 1. the app -------------------------------------------------------------------------------------
@@ -168,9 +170,10 @@ def child_env(code: Path, **extra: str) -> dict[str, str]:
 
 def child_app(db: Path, idle: float) -> None:
     """Run in a fresh process: the app with its hub; settle, watch it idle, then time live updates."""
-    from core.processes import share_malloc_arenas
+    from core import processes
 
-    share_malloc_arenas()  # as desktop.app.main does, before any thread
+    if hasattr(processes, "share_malloc_arenas"):  # as desktop.app.main does, before any thread
+        processes.share_malloc_arenas()
     from core.memory import Memory
     from core.settings import Settings
     from desktop.app import HipocampoApp, make_qapplication
