@@ -90,6 +90,21 @@ def thread_switches(pid: int | str = "self") -> dict[str, int]:
     return out
 
 
+def top_mappings(pid: int | str = "self", n: int = 8) -> str:
+    """The largest resident mappings (MiB): the heap, anonymous memory, each library and file."""
+    sizes: dict[str, int] = {}
+    current = "[anon]"
+    with open(f"/proc/{pid}/smaps") as fh:
+        for line in fh:
+            head = line.split()
+            if "-" in head[0] and len(head) >= 5 and ":" in head[3]:
+                current = Path(head[5]).name if len(head) > 5 else "[anon]"
+            elif head[0] == "Rss:":
+                sizes[current] = sizes.get(current, 0) + int(head[1])
+    top = sorted(sizes.items(), key=lambda kv: -kv[1])[:n]
+    return ", ".join(f"{name} {kib / 1024:.0f}" for name, kib in top)
+
+
 def snapshot(pid: int | str) -> tuple[float, dict[str, int], float]:
     return cpu_seconds(pid), thread_switches(pid), time.perf_counter()
 
@@ -195,10 +210,15 @@ def child_app(db: Path, idle: float) -> None:
         while not hipocampo.memory.embedder.loaded:
             await asyncio.sleep(0.1)
         await settle_async("self")
+        if os.environ.get("HIPOCAMPO_BENCH_TRIM"):
+            from core.processes import release_freed_memory
+
+            release_freed_memory()
         rss = status("self")["VmRSS"]
         before = snapshot("self")
         await asyncio.sleep(idle)  # the loop runs on: every timer fires as it would
         result.update(figures("self", rss, before))
+        result["mappings"] = top_mappings("self")
         result["live_update_ms"] = await live_updates(hipocampo, db, Memory, Settings)
         hipocampo.quit(force=True)
 
@@ -282,6 +302,7 @@ def bench_server(db: Path, code: Path, idle: float, *, http: bool) -> dict[str, 
                     pid = _server_pid(copy)
                     await anyio.to_thread.run_sync(settle, pid)
                     result.update(await anyio.to_thread.run_sync(idle_window, pid, idle))
+                    result["mappings"] = top_mappings(pid)
 
             anyio.run(run_stdio)
             return result
