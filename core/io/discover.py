@@ -5,7 +5,8 @@ scratch folder):
 
 * the official memory server's file: every ``MEMORY_FILE_PATH`` in the client configurations
   Hipocampo knows (``core.clients``), ``$MEMORY_FILE_PATH`` itself, and the server's default file
-  (``memory.jsonl``, or the older ``memory.json``, beside its code in npx's cache);
+  (``memory.jsonl``, or the older ``memory.json``, beside its code in npx's cache: ``~/.npm/_npx``,
+  on Windows ``%LOCALAPPDATA%\\npm-cache\\_npx``);
 * MCP Memory v2's database, ``~/.config/opencode/mcp-memory/memory.db``;
 * Engrama's database, ``$ENGRAMA_DB_PATH`` or ``~/.engrama/engrama.db``.
 
@@ -89,11 +90,14 @@ def _candidates() -> Iterator[tuple[str, Path, str]]:
     for client in CLIENTS:
         for value in _memory_file_paths(config_path(client)):
             yield OFFICIAL, value, TITLES[client]
-    npx = _home() / ".npm" / "_npx"
-    with contextlib.suppress(OSError):
-        for cache in sorted(npx.iterdir()) if npx.is_dir() else []:
-            for name in ("memory.jsonl", "memory.json"):
-                yield OFFICIAL, cache / _OFFICIAL_PACKAGE / name, "default"
+    caches = [_home() / ".npm" / "_npx"]  # npm's cache on Linux and macOS; on Windows under LOCALAPPDATA
+    if os.environ.get("LOCALAPPDATA"):
+        caches.append(Path(os.environ["LOCALAPPDATA"]) / "npm-cache" / "_npx")
+    for npx in caches:
+        with contextlib.suppress(OSError):
+            for cache in sorted(npx.iterdir()) if npx.is_dir() else []:
+                for name in ("memory.jsonl", "memory.json"):
+                    yield OFFICIAL, cache / _OFFICIAL_PACKAGE / name, "default"
     config_home = Path(os.environ.get("XDG_CONFIG_HOME") or _home() / ".config")
     yield MCP_MEMORY_V2, config_home / "opencode" / "mcp-memory" / "memory.db", "default"
     if _home() / ".config" != config_home:

@@ -33,7 +33,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    for name in ("CLAUDE_CONFIG_DIR", "MEMORY_FILE_PATH", "ENGRAMA_DB_PATH", "HIPOCAMPO_FIRST_RUN_DONE"):
+    for name in ("CLAUDE_CONFIG_DIR", "MEMORY_FILE_PATH", "ENGRAMA_DB_PATH", "HIPOCAMPO_FIRST_RUN_DONE",
+                 "LOCALAPPDATA"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HIPOCAMPO_SETTINGS_FILE", str(tmp_path / "settings.json"))
     return home

@@ -20,7 +20,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
-    for name in ("XDG_CONFIG_HOME", "MEMORY_FILE_PATH", "ENGRAMA_DB_PATH", "CLAUDE_CONFIG_DIR", "APPDATA"):
+    for name in ("XDG_CONFIG_HOME", "MEMORY_FILE_PATH", "ENGRAMA_DB_PATH", "CLAUDE_CONFIG_DIR", "APPDATA",
+                 "LOCALAPPDATA"):
         monkeypatch.delenv(name, raising=False)
     return home
 
