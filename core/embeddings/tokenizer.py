@@ -82,12 +82,14 @@ def sentencepiece_proto(vocab: Sequence[tuple[str, float]], unk_id: int) -> byte
     return bytes(out)
 
 
-#: Words where two segmentations can tie exactly: the same pieces in another order spell the
-#: same text only where the word repeats itself (a character three times running, or a
-#: square of two or more characters: "′′′" = ′·′′ = ′′·′, "abab" = a·b·ab = ab·a·b).
-#: SentencePiece settles such ties the other way from ``tokenizers``, so these words are
-#: segmented by ``tokenizers`` itself over the few pieces they contain.
-_REPEATS = re.compile(r"(.)\1\1|(..+)\2", re.DOTALL)
+def repeats(longest: int) -> re.Pattern[str]:
+    """Words where two segmentations can tie exactly: the same pieces in another order spell the
+    same text only where the word repeats itself (a character three times running, or a square
+    of two to ``longest`` characters: "′′′" = ′·′′ = ′′·′, "abab" = a·b·ab = ab·a·b). SentencePiece
+    settles such ties the other way from ``tokenizers``, so these words are segmented by
+    ``tokenizers`` itself over the few pieces they contain. Bounded by the longest piece, the
+    search stays linear in the word (unbounded, a 32k-character CJK run took seconds)."""
+    return re.compile(rf"(.)\1\1|(.{{2,{max(2, longest)}}})\2", re.DOTALL)
 
 
 def _template_ids(processor: dict[str, Any] | None) -> tuple[list[int], list[int]]:
@@ -143,6 +145,7 @@ class UnigramTokenizer:
         self._front = front
         self._unk_id, self._sp_unk = unk_id, len(vocab)
         self._longest = max(len(piece) for piece, _ in vocab)
+        self._repeats = repeats(self._longest)
         lowest = min(score for i, (_, score) in enumerate(vocab) if i != unk_id)
         # Mini-vocabularies keep the unknown penalty (lowest score - 10) with this piece,
         # which no text can meet (pre-tokenised words hold "▁" only first).
@@ -167,7 +170,7 @@ class UnigramTokenizer:
         """Piece ids of each word: SentencePiece, with repeating words settled as ``tokenizers`` does."""
         encoded = self._sp.encode(words) if words else []
         for i, word in enumerate(words):
-            if _REPEATS.search(word):
+            if self._repeats.search(word):
                 encoded[i] = self._exact(word)
         return encoded
 

@@ -38,6 +38,14 @@ def sample() -> list[str]:
         alphabet = rng.choice(["AB", "ab", "A", "xyz", "′", "ha", "12", "‴", "аб", "啊哈", "ABCDabcd0123+/"])
         texts.append("".join(rng.choice(alphabet) for _ in range(rng.randint(2, 40))))
     texts.append(" ".join(SAMPLE * 40))  # longer than the window: truncated alike
+    # Single words as long as a text may be (512 tokens x 64 characters): a CJK run, a repeated
+    # letter, base64, and a square-free word (the repeat check's worst case).
+    thue_morse = [bin(i).count("1") % 2 for i in range(32_001)]
+    texts.append("".join("abc"[thue_morse[i + 1] - thue_morse[i] + 1] for i in range(32_000)))
+    texts.append("".join(chr(rng.randrange(0x4E00, 0x4E00 + 3000)) for _ in range(32_000)))
+    texts.append("x" * 32_000)
+    base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/AAA"
+    texts.append("data:image/png;base64," + "".join(rng.choice(base64) for _ in range(32_000)))
     return texts
 
 
