@@ -502,11 +502,12 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.set_defaults(func=cmd_mcp)
 
     imp = sub.add_parser(
-        "import", parents=[common], help="import memory.jsonl, Engrama .ndjson, MCP Memory v2 .db, notes")
+        "import", parents=[common],
+        help="import memory.jsonl, Engrama .ndjson or engrama.db, MCP Memory v2 .db, notes")
     imp.add_argument("files", type=Path, nargs="+", help="files, or folders of Markdown/text notes")
     imp.add_argument(
         "--format",
-        choices=("jsonl", "ndjson", "sqlite", "markdown"),
+        choices=("jsonl", "ndjson", "sqlite", "engrama-db", "markdown"),
         default=None,
         help="default: detected from each file",
     )
@@ -583,8 +584,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from core.processes import share_malloc_arenas
     from core.storage.errors import as_storage_error
 
+    share_malloc_arenas()  # before any thread: a smaller resident heap for the servers
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -873,6 +873,20 @@ class Memory:
         (for status displays: ``engrama_status``, the desktop's review pane)."""
         return {"pending": 0, "approved": 0, "dismissed": 0, "synced": 0, **self._insights().counts()}
 
+    def adopt_insights(self, insights: list[dict[str, Any]], *, actor: str | None = None) -> int:
+        """Give imported Insight entities their review state (``{title, pattern, confidence, status}``)."""
+        from core.reflect.model import PATTERNS, STATUSES
+
+        rows = []
+        for item in insights:
+            status = item.get("status") if item.get("status") in STATUSES else "pending"
+            pattern = item.get("pattern") if item.get("pattern") in PATTERNS else "imported"
+            confidence = item.get("confidence")
+            confidence = float(confidence) if isinstance(confidence, (int, float)) else 0.0
+            rows.append({"title": item["title"], "pattern": pattern, "status": status,
+                         "confidence": min(1.0, max(0.0, confidence))})
+        return self._insights().adopt(rows, self._actor(actor)) if rows else 0
+
 
 class _Name(BaseModel):
     name: str

@@ -1,6 +1,6 @@
 """Process-level helpers: is a process still running (for leases and the hub file, whose holders may
-have crashed), settling the heap of a long-running one, and pausing the garbage collector while a
-large answer is built."""
+have crashed), settling the heap of a long-running one, keeping glibc's heap small (one arena,
+freed pages handed back), and pausing the garbage collector while a large answer is built."""
 
 from __future__ import annotations
 
@@ -55,6 +55,42 @@ def settle_heap() -> None:
     alive while it is built bring one on every call or two: the slow tail of search_nodes and
     read_graph. Frozen, they are never walked again; what is made later is collected as before."""
     gc.freeze()
+
+
+def _glibc() -> object | None:
+    """glibc with ``mallopt`` and ``malloc_trim``, or None (other platforms and libcs)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        if libc.mallopt and libc.malloc_trim:  # musl has neither
+            return libc
+    except (OSError, AttributeError):
+        pass
+    return None
+
+
+def share_malloc_arenas() -> None:
+    """Every thread shares glibc's one heap (``M_ARENA_MAX`` = 1): for a process's entry point,
+    before any thread starts (glibc fixes the limit when the first thread heap is made).
+
+    By default a thread that meets contention gets a heap of its own and keeps its pages: the
+    model's loading and worker threads, the quick check's, the readers' left ~20 MB of freed
+    memory resident in a server that ``malloc_trim`` could not give back."""
+    libc = _glibc()
+    if libc is not None:
+        libc.mallopt(-8, 1)  # type: ignore[attr-defined]  # M_ARENA_MAX
+
+
+def release_freed_memory() -> None:
+    """Hand freed heap pages back to the system (glibc's ``malloc_trim``; a no-op elsewhere): after
+    a burst that parsed or computed through much more memory than it keeps."""
+    libc = _glibc()
+    if libc is not None:
+        libc.malloc_trim(0)  # type: ignore[attr-defined]
 
 
 @contextlib.contextmanager

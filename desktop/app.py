@@ -354,6 +354,7 @@ class HipocampoApp(QObject):
         from desktop.dialogs.first_run import FirstRunDialog
 
         dialog = FirstRunDialog(self.settings, endpoint=self.hub, parent=self.window)
+        dialog.import_requested.connect(self.import_paths)  # a memory another tool keeps
         self._show_dialog(dialog)
 
     def _show_dialog(self, dialog: QDialog) -> None:
@@ -364,7 +365,11 @@ class HipocampoApp(QObject):
         dialog.open()
 
     def show_connect(self) -> None:
-        self.show_first_run()
+        from desktop.dialogs.connect_client import ConnectDialog
+
+        dialog = ConnectDialog(Path(self.settings.db), endpoint=self.hub, parent=self.window)
+        dialog.status_message.connect(self.window.statusBar().showMessage)
+        self._show_dialog(dialog)
 
     def on_about(self) -> None:
         QMessageBox.about(
@@ -448,22 +453,41 @@ def make_qapplication(argv: list[str] | None = None) -> QApplication:
 def _quit_on_signals(hipocampo: HipocampoApp) -> None:
     """Ctrl-C and SIGTERM quit cleanly (hub withdrawn, memory closed) at once.
 
-    Python runs signal handlers only between bytecodes, and Qt's loop is C++: a short timer
-    hands control back to Python often enough for the handler to run promptly.
+    Python runs signal handlers only between bytecodes, and Qt's loop is C++: the signal's
+    number is written to a socket (``signal.set_wakeup_fd``) whose notifier wakes the loop, so
+    the handler runs at once without a timer waking an idle app five times a second.
     """
     def on_signal(_signum: int, _frame: object) -> None:
         hipocampo.quit(force=True)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, on_signal)
-    wake = QTimer(hipocampo)
-    wake.timeout.connect(lambda: None)
-    wake.start(200)
+    import socket
+
+    from PySide6.QtCore import QSocketNotifier
+
+    reader, writer = socket.socketpair()
+    for end in (reader, writer):
+        end.setblocking(False)
+    signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, hipocampo)
+
+    def drain() -> None:  # Python runs the handler as soon as control is back in it
+        try:
+            reader.recv(64)
+        except OSError:
+            pass
+
+    notifier.activated.connect(drain)
+    hipocampo._signal_sockets = (reader, writer, notifier)  # kept as long as the app
 
 
 def main(argv: list[str] | None = None, *, on_started: Any = None) -> int:
     """Run the desktop app; a second launch hands over to the first and exits. ``on_started`` (a
     callable taking the ``HipocampoApp``) runs once the app has started (tests drive it from there)."""
+    from core.processes import share_malloc_arenas
+
+    share_malloc_arenas()  # before any thread starts: a smaller resident heap all day
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     overrides: dict[str, Any] = {"actor": "gui"}
     if args.db is not None:

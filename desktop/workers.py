@@ -16,10 +16,11 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer, Signal, Slot
 
 from core.errors import HipocampoError
 from core.memory import Memory
@@ -30,6 +31,10 @@ Done = Callable[[Any], None]
 Failed = Callable[[str], None]
 
 FEED_INTERVAL_MS = 250  # live refresh: what clients write shows up well within a second
+#: With the database file watched (SQLite), polling is only a safety net for a missed notification
+#: (a network folder, a replaced file): an idle app then wakes once in this long, not 4 times a second.
+FEED_FALLBACK_MS = 5000
+FEED_COALESCE_MS = 30  # a burst of writes (one per WAL frame) is read once
 
 
 @dataclass
@@ -187,9 +192,13 @@ def _sentence(exc: BaseException) -> str:
 class ChangeFeed(QObject):
     """Polls ``change_log`` for rows newer than the last one seen and reports them.
 
-    One cheap indexed read every ``FEED_INTERVAL_MS`` on a thread of its own (never queued
-    behind a long read), one at a time. Writes by other processes, by the hub's clients and by
-    this app all arrive here, so panes refresh from one place.
+    One cheap indexed read on a thread of its own (never queued behind a long read), one at a
+    time. Writes by other processes, by the hub's clients and by this app all arrive here, so
+    panes refresh from one place. On SQLite the read follows the database's files: every commit
+    changes the ``-wal`` file, whose notification (inotify and the like, through
+    ``QFileSystemWatcher``) starts a read within ``FEED_COALESCE_MS``; an idle app sleeps, with
+    a poll every ``FEED_FALLBACK_MS`` as a safety net. Elsewhere (a graph server) it polls every
+    ``interval_ms``.
     """
 
     #: new change_log rows, oldest first: {"id", "at", "actor", "op", "entity", "before", "after"}
@@ -203,21 +212,60 @@ class ChangeFeed(QObject):
         self.last_id = memory.latest_change_id()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hipocampo-feed")
         self._busy = False
+        self._again = False  # a notification came while a read was running: read once more after it
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.poll)
+        self._soon = QTimer(self, singleShot=True, interval=FEED_COALESCE_MS)
+        self._soon.timeout.connect(self.poll)
         self._got.connect(self._on_got, Qt.ConnectionType.QueuedConnection)
+        self._files = _database_files(memory)
+        self._watcher: QFileSystemWatcher | None = None
+        if self._files:
+            self._watcher = QFileSystemWatcher(self)
+            self._watcher.fileChanged.connect(self._on_file_changed)
+            self._watcher.directoryChanged.connect(self._on_file_changed)  # a -wal made or replaced
+            self._timer.setInterval(max(interval_ms, FEED_FALLBACK_MS))
+
+    @property
+    def watching(self) -> bool:
+        """True when the feed follows the database's files rather than polling often."""
+        return self._watcher is not None
 
     def start(self) -> None:
+        if self._watcher is not None:
+            self._watch()
         self._timer.start()
 
     def stop(self) -> None:
         self._timer.stop()
+        self._soon.stop()
+        if self._watcher is not None:
+            self._watcher.fileChanged.disconnect(self._on_file_changed)
+            self._watcher.directoryChanged.disconnect(self._on_file_changed)
+            paths = self._watcher.files() + self._watcher.directories()
+            if paths:
+                self._watcher.removePaths(paths)
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _watch(self) -> None:
+        """Watch the database, its -wal file (when there is one) and their folder."""
+        assert self._watcher is not None
+        wanted = [str(p) for p in self._files if p.exists()]
+        missing = [p for p in wanted if p not in self._watcher.files() and p not in self._watcher.directories()]
+        if missing:
+            self._watcher.addPaths(missing)
+
+    @Slot(str)
+    def _on_file_changed(self, _path: str) -> None:
+        self._watch()  # a file replaced or made anew is watched again
+        if not self._soon.isActive():
+            self._soon.start()
 
     @Slot()
     def poll(self) -> None:
         if self._busy:
+            self._again = True
             return
         self._busy = True
         after = self.last_id
@@ -237,6 +285,19 @@ class ChangeFeed(QObject):
         if rows:
             self.last_id = rows[-1]["id"]
             self.changed.emit(rows)
+        if self._again or len(rows) >= 2000:  # more came meanwhile, or more is waiting
+            self._again = False
+            self._soon.start()
+
+
+def _database_files(memory: Memory) -> list[Path]:
+    """The files whose changes mean a commit (SQLite: the database, its -wal, their folder)."""
+    if getattr(memory.settings, "backend", "sqlite") != "sqlite" or str(memory.settings.db) in ("", ":memory:"):
+        return []  # a graph server, or a database in memory: nothing on disk to watch
+    db = Path(memory.settings.db).expanduser().absolute()
+    if not db.parent.is_dir():
+        return []
+    return [db, db.with_name(db.name + "-wal"), db.parent]
 
 
 def touched_entities(rows: list[dict[str, Any]]) -> set[str]:

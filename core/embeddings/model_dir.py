@@ -1,7 +1,8 @@
 """Where the local embedding model lives, and whether a folder holds one.
 
 A model folder contains ``model.onnx``, ``tokenizer.json`` and ``model.json``
-(written by ``packaging/build_model.py``).  This module imports nothing heavy:
+(written by ``packaging/build_model.py``), and since recipe 3 ``model.onnx.data``, the weights
+that ``model.onnx`` refers to (every file ``model.json`` lists must be there).  This module imports nothing heavy:
 it is safe to call from setup code, the CLI and the desktop app alike.
 """
 
@@ -77,7 +78,8 @@ def model_is_present(path: Path | str, *, check_hashes: bool = False) -> bool:
         meta = read_model_json(folder)
         if not isinstance(meta.get("dimensions"), int):
             return False
-        for name in REQUIRED_FILES:
+        listed = meta.get("sha256") if isinstance(meta.get("sha256"), dict) else {}
+        for name in dict.fromkeys([*REQUIRED_FILES, *listed]):
             if (folder / name).stat().st_size == 0:
                 return False
         if check_hashes:

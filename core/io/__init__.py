@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from core.errors import InvalidInput
-from core.io.engrama import export_engrama, import_engrama
+from core.io.engrama import export_engrama, import_engrama, import_engrama_db
 from core.io.graphml import export_graphml
 from core.io.markdown import NOTE_SUFFIXES, export_notes, import_notes
 from core.io.official import export_official, import_official
@@ -23,7 +23,7 @@ from core.io.sqlite_db import import_database
 from core.memory import Memory
 from core.storage.files import private_dir, private_file
 
-ImportFormat = Literal["jsonl", "ndjson", "sqlite", "markdown"]
+ImportFormat = Literal["jsonl", "ndjson", "sqlite", "engrama-db", "markdown"]
 ExportFormat = Literal["jsonl", "ndjson", "graphml", "markdown"]
 EXPORT_FORMATS: tuple[str, ...] = ("jsonl", "ndjson", "graphml", "markdown")
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -45,6 +45,7 @@ __all__ = [
     "export_official",
     "import_database",
     "import_engrama",
+    "import_engrama_db",
     "import_notes",
     "import_official",
     "import_path",
@@ -62,7 +63,9 @@ def detect_format(path: Path) -> ImportFormat:
         raise InvalidInput(f"{path} does not exist.")
     with path.open("rb") as fh:
         if fh.read(16) == _SQLITE_MAGIC:
-            return "sqlite"
+            from core.storage.sqlite.engrama_db import is_engrama_database
+
+            return "engrama-db" if is_engrama_database(path) else "sqlite"
         fh.seek(0)
         for raw in itertools.islice(fh, 50):  # the first lines tell the format apart
             try:
@@ -80,7 +83,8 @@ def detect_format(path: Path) -> ImportFormat:
         return "jsonl"
     raise InvalidInput(
         f"Cannot tell what kind of file {path} is. Hipocampo imports memory.jsonl / memory.json "
-        "(official memory server), Engrama .ndjson dumps, MCP Memory v2 .db files and Markdown/text "
+        "(official memory server), Engrama .ndjson dumps and engrama.db databases, MCP Memory v2 .db "
+        "files and Markdown/text "
         "notes (a file or a folder)."
     )
 
@@ -101,6 +105,7 @@ def import_path(
         "jsonl": import_official,
         "ndjson": import_engrama,
         "sqlite": import_database,
+        "engrama-db": import_engrama_db,
         "markdown": import_notes,
     }[kind]
     with memory.importing(str(path), actor=actor):  # short chunks; rolled back whole if it raises

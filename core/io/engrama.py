@@ -1,4 +1,5 @@
-"""Engrama's NDJSON dump (``engrama export`` / ``engrama import``), read and written.
+"""Engrama's NDJSON dump (``engrama export`` / ``engrama import``), read and written; and
+Engrama's own SQLite database (``~/.engrama/engrama.db``), read directly (:func:`import_engrama_db`).
 
 One JSON object per line. The first line is an envelope; then nodes, then relations::
 
@@ -91,6 +92,55 @@ def import_engrama(
     return report
 
 
+def import_engrama_db(
+    memory: Memory, path: Path, *, actor: str = "import", progress: Progress = no_progress
+) -> ImportReport:
+    """Import Engrama's SQLite database: its nodes and edges as entities and relations, each
+    Insight with its review status and confidence. One transaction; the file is only read."""
+    from core.storage.sqlite.engrama_db import EngramaDatabase
+
+    with EngramaDatabase(path) as source, memory.transaction():
+        report = ImportReport(source=str(path), format="engrama-db")
+        writer = BatchWriter(memory, report, actor)
+        counts = source.counts()
+        total, done = counts["nodes"] + counts["edges"], 0
+        insights: list[dict[str, Any]] = []
+        for batch in source.node_batches():
+            for row in batch:
+                where = f"node {row['label']}:{row['key_value']!r}"
+                record = {"label": row["label"], "key_value": row["key_value"], "properties": row["props"]}
+                insight = row["insight"]
+                if insight is not None or row["label"] == "Insight":
+                    insight = insight or {"status": row["props"].get("status"), "confidence":
+                                          row["props"].get("confidence")}
+                    summary = row["props"].get("summary") or row["props"].get("body")
+                    record["observations"] = [summary] if isinstance(summary, str) and summary else []
+                    # A proposal nobody approved stays out of searches, as reflect's own do.
+                    if insight["status"] not in ("approved", "synced"):
+                        record["properties"] = {**row["props"], "archived_at": "imported"}
+                    insights.append({"title": row["key_value"], "status": insight["status"],
+                                     "confidence": insight["confidence"],
+                                     "pattern": row["props"].get("pattern")})
+                elif row["archived"] or row["status"] == "archived":
+                    record["properties"] = {**row["props"], "archived_at": "imported"}
+                _queue_node(writer, where, record)
+            writer.flush_entities()
+            done += len(batch)
+            progress(done, total)
+        for batch in source.edge_batches():
+            for row in batch:
+                where = f"edge {row['from']!r} -{row['rel_type']}-> {row['to']!r}"
+                _queue_relation(writer, where, {"from_value": row["from"], "to_value": row["to"],
+                                                "rel_type": row["rel_type"], "properties": row["props"]})
+            writer.finish()
+            done += len(batch)
+            progress(done, total)
+        writer.finish()
+        memory.adopt_insights(insights, actor=actor)
+        progress(total, total)
+    return report
+
+
 def _check_envelope(envelope: dict[str, Any], path: Path) -> None:
     version = envelope.get("engrama_export")
     if not isinstance(version, int) or version > FORMAT_VERSION:
@@ -119,7 +169,7 @@ def _queue_node(writer: BatchWriter, where: str, obj: dict[str, Any]) -> None:
     )
     # The key is the entity's name, and timestamps are the graph's own: neither is a property.
     for key in ("name", "title"):
-        if props.get(key) == name:
+        if key in props and props[key] == name:
             props.pop(key)
     archived = props.pop("archived_at", None) is not None
     for key in _TIMESTAMPS:

@@ -16,6 +16,7 @@ known before the first request and can be published at once.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -166,6 +167,28 @@ class _Uvicorn(uvicorn.Server):
         if not self.should_exit:
             self._on_started()
 
+    # uvicorn's main loop wakes ten times a second to look at ``should_exit`` (and to refresh the
+    # Date header): a hub that runs all day should cost nothing while nobody calls it. Here the
+    # loop sleeps until ``should_exit`` is set, from whatever thread or signal handler sets it.
+    @property
+    def should_exit(self) -> bool:
+        return getattr(self, "_exit_flag", False)
+
+    @should_exit.setter
+    def should_exit(self, value: bool) -> None:
+        self._exit_flag = value
+        waiting = getattr(self, "_exit_waiting", None)
+        if value and waiting is not None:
+            loop, event = waiting
+            loop.call_soon_threadsafe(event.set)
+
+    async def main_loop(self) -> None:
+        event = asyncio.Event()
+        self._exit_waiting = (asyncio.get_running_loop(), event)
+        if not await self.on_tick(0):  # the Date header once, then only an exit wakes us
+            await event.wait()
+        self._exit_waiting = None
+
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         # The desktop app owns SIGINT/SIGTERM (and qasync has no add_signal_handler). When we do
@@ -218,7 +241,8 @@ async def serve_http(
         if on_ready is not None:
             on_ready(dict(info))
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    # No Date header: it would need a wake-up every second to stay true (a local endpoint, no caches).
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", date_header=False)
     server = _Uvicorn(config, on_started=started, handle_signals=handle_signals)
     try:
         async with anyio.create_task_group() as tg:

@@ -164,6 +164,9 @@ async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE, 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mcp-memory`` script (MCP Memory v2's name, for drop-in configs)."""
+    from core.processes import share_malloc_arenas
+
+    share_malloc_arenas()  # before any thread starts
     parser = argparse.ArgumentParser(prog="mcp-memory", description="Hipocampo's MCP server on stdio.")
     parser.add_argument(
         "--db", type=Path, default=None,

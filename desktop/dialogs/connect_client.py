@@ -1,16 +1,39 @@
-"""How to connect one assistant: its snippet (to copy) and a button that adds Hipocampo to its
-configuration file, with the outcome told in a sentence right below."""
+"""Connecting assistants: for each one its snippet (to copy) and a button that adds Hipocampo to its
+configuration file, with the outcome told in a sentence right below (:class:`ConnectClientPanel`);
+a line saying whether the app serves assistants now (:class:`EndpointStatus`); and Help → Connect an
+assistant, the dialog with one tab per assistant (:class:`ConnectDialog`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QTextOption
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from core.clients import TITLES, ClientConfigError, InstallResult, config_path, display_path, install_into, snippet
+from core.clients import (
+    CLIENTS,
+    TITLES,
+    ClientConfigError,
+    InstallResult,
+    config_path,
+    display_path,
+    install_into,
+    snippet,
+)
 from desktop.dialogs.feedback import monospace_font, show_feedback
+from desktop.resources import app_icon
 
 MAX_SNIPPET_LINES = 12
 
@@ -118,3 +141,107 @@ class ConnectClientPanel(QWidget):
             text += " " + self.tr("Your existing “{other}” server was kept; Hipocampo is “{key}” beside it.").format(
                 other=result.beside, key=result.key)
         return text + " " + self.tr("Restart {client} to use it.").format(client=title)
+
+
+class EndpointStatus(QLabel):
+    """Whether the app serves assistants now, kept up to date while a live hub starts or stops.
+
+    ``endpoint`` is the hub's info (a dict with ``url``, maybe ``running``), an object with ``url``
+    and ``running`` and a ``changed`` signal (the hub itself), or None. The signal is connected to
+    this label's own slot (Qt drops it with the label), and :meth:`detach` disconnects it when its
+    dialog closes: nothing of a closed dialog stays connected to the hub."""
+
+    def __init__(self, endpoint: dict[str, Any] | Any | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("endpoint")
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.endpoint = endpoint
+        self._signal = getattr(endpoint, "changed", None)
+        if self._signal is not None and hasattr(self._signal, "connect"):
+            self._signal.connect(self.refresh)
+        else:
+            self._signal = None
+        self.refresh()
+
+    def detach(self) -> None:
+        """Stop following the hub's ``changed`` (the dialog is closing)."""
+        signal, self._signal = self._signal, None
+        if signal is not None:
+            try:
+                signal.disconnect(self.refresh)
+            except (RuntimeError, TypeError):  # already gone with the hub
+                pass
+
+    def set_endpoint(self, endpoint: dict[str, Any] | Any | None) -> None:
+        """Show ``endpoint`` from now on (without following its ``changed``)."""
+        self.endpoint = endpoint
+        self.refresh()
+
+    @Slot()
+    def refresh(self) -> None:
+        endpoint = self.endpoint
+        if isinstance(endpoint, dict) or endpoint is None:
+            url, running = (endpoint or {}).get("url"), (endpoint or {}).get("running", True)
+        else:
+            url, running = getattr(endpoint, "url", None), getattr(endpoint, "running", True)
+        if url and running:
+            text = self.tr("Assistants connect to {url} while this app is open, so what they write "
+                           "appears here as they write it.").format(url=url)
+        else:
+            text = self.tr("Each assistant starts Hipocampo by itself when it needs its memory; while this "
+                           "app is open they share it, and what they write appears here as they write it.")
+        show_feedback(self, text, "muted")
+
+
+def client_tabs(db: Path, parent: QWidget | None = None) -> tuple[QTabWidget, dict[str, ConnectClientPanel]]:
+    """One tab per supported assistant, each with its :class:`ConnectClientPanel`."""
+    tabs = QTabWidget(parent)
+    panels: dict[str, ConnectClientPanel] = {}
+    for client in CLIENTS:
+        panels[client] = ConnectClientPanel(client, db)
+        tabs.addTab(panels[client], TITLES[client])
+    return tabs, panels
+
+
+class ConnectDialog(QDialog):
+    """Help → Connect an assistant: the endpoint's state and one tab per assistant, then Close."""
+
+    #: a sentence saying what was done, for a status bar
+    status_message = Signal(str)
+
+    def __init__(self, db: Path, endpoint: dict[str, Any] | Any | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.db = Path(db).expanduser().absolute()
+        self.setWindowTitle(self.tr("Connect an assistant"))
+        self.setWindowIcon(app_icon())
+        intro = QLabel(self.tr("Each assistant keeps its own list of servers. Add Hipocampo to the ones you "
+                               "use; they will read and write this memory:"))
+        intro.setWordWrap(True)
+        path = QLabel(str(self.db))
+        path.setObjectName("memoryPath")
+        path.setFont(monospace_font())
+        path.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        path.setWordWrap(True)
+        self.endpoint_label = EndpointStatus(endpoint, self)
+        self.tabs, self.panels = client_tabs(self.db, self)
+        for panel in self.panels.values():
+            panel.status_message.connect(self.status_message)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        self.close_button = buttons.button(QDialogButtonBox.StandardButton.Close)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.setSpacing(8)
+        layout.addWidget(intro)
+        layout.addWidget(path)
+        layout.addWidget(self.endpoint_label)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(buttons)
+        self.resize(720, self.sizeHint().height())
+
+    def done(self, result: int) -> None:  # Close, Esc and the title bar's button all end here
+        self.endpoint_label.detach()
+        super().done(result)

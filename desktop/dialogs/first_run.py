@@ -1,43 +1,73 @@
-"""The welcome screen: what Hipocampo does, where the memory is, and how to connect each assistant.
+"""The welcome screen: what Hipocampo does, where the memory is, the memories other tools already
+keep here (to bring along), and how to connect each assistant.
 
 Shown once: when it closes (however it closes) ``first_run_done`` is saved in the user's settings
-file (``core.settings.settings_file()``), so it never opens by itself again; the app's "Connect an
-assistant" command may still open it on purpose.
+file (``core.settings.settings_file()``), so it never opens by itself again. Help → Connect an
+assistant opens its own dialog (``desktop.dialogs.connect_client.ConnectDialog``).
+
+The search for other tools' memories (``core.io.discover.find_memories``) runs on a thread of its
+own, so the screen shows at once; each memory found is offered with its counts, and its Import…
+button asks the app to import it through the usual preview (``import_requested``).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QLocale, QObject, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from core.clients import CLIENTS, TITLES
+from core.clients import display_path
+from core.io.discover import ENGRAMA, MCP_MEMORY_V2, OFFICIAL, FoundMemory, find_memories
 from core.settings import Settings, save_user_settings
-from desktop.dialogs.connect_client import ConnectClientPanel
+from desktop.dialogs.connect_client import EndpointStatus, client_tabs
 from desktop.dialogs.feedback import heading_font, monospace_font, section_heading, show_feedback
 from desktop.resources import app_icon
 
 log = logging.getLogger(__name__)
 
 
+class _Finder(QObject):
+    """Runs ``find_memories`` on a thread and hands the result to the GUI thread."""
+
+    found = Signal(list)
+
+    def start(self, exclude: Path) -> None:
+        def run() -> None:
+            try:
+                memories = find_memories(exclude=exclude)
+            except Exception:  # looking is a courtesy: never an error in the person's face
+                log.warning("Looking for other tools' memories failed", exc_info=True)
+                memories = []
+            self.found.emit(memories)
+
+        threading.Thread(target=run, name="hipocampo-discover", daemon=True).start()
+
+
 class FirstRunDialog(QDialog):
-    """Welcome, the memory file, the endpoint, and one tab per supported assistant."""
+    """Welcome, the memory file, the endpoint, other tools' memories, one tab per assistant."""
+
+    #: files to import through the usual preview (the app opens its import dialog)
+    import_requested = Signal(list)
+    #: the search for other tools' memories finished (with what it found)
+    memories_found = Signal(list)
 
     def __init__(self, settings: Settings, endpoint: dict[str, Any] | Any | None = None,
-                 parent: QWidget | None = None, *, settings_path: Path | None = None) -> None:
+                 parent: QWidget | None = None, *, settings_path: Path | None = None,
+                 discover: bool = True) -> None:
         super().__init__(parent)
         self.settings = settings
         self.settings_path = settings_path
@@ -80,23 +110,20 @@ class FirstRunDialog(QDialog):
         where = QHBoxLayout()
         where.addWidget(self.path_label, 1)
         where.addWidget(open_folder, 0, Qt.AlignmentFlag.AlignTop)
-        self.endpoint_label = QLabel()
-        self.endpoint_label.setObjectName("endpoint")
-        self.endpoint_label.setWordWrap(True)
-        self.endpoint_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._endpoint = endpoint
-        self.set_endpoint(endpoint)
-        changed = getattr(endpoint, "changed", None)
-        if changed is not None and hasattr(changed, "connect"):  # a live hub: follow it as it starts or stops
-            # A slot of this dialog, not a lambda: Qt drops the connection when the dialog is deleted.
-            changed.connect(self.on_endpoint_changed)
+        # Follows a live hub as it starts or stops, through its own slot: no lambda outlives the dialog.
+        self.endpoint_label = EndpointStatus(endpoint, self)
 
-        self.tabs = QTabWidget()
-        self.panels: dict[str, ConnectClientPanel] = {}
-        for client in CLIENTS:
-            panel = ConnectClientPanel(client, self.db)
-            self.panels[client] = panel
-            self.tabs.addTab(panel, TITLES[client])
+        self.found: list[FoundMemory] = []
+        self.import_buttons: dict[Path, QPushButton] = {}
+        self.others_heading = section_heading(self.tr("Bring your memory along"), self)
+        self.others_note = QLabel(self.tr("Looking for memories other tools keep on this computer…"))
+        self.others_note.setWordWrap(True)
+        show_feedback(self.others_note, self.others_note.text(), "muted")
+        self.others = QGridLayout()
+        self.others.setColumnStretch(0, 1)
+        self.others.setHorizontalSpacing(12)
+
+        self.tabs, self.panels = client_tabs(self.db, self)
 
         buttons = QDialogButtonBox()
         self.start_button = buttons.addButton(self.tr("Start using Hipocampo"),
@@ -114,10 +141,21 @@ class FirstRunDialog(QDialog):
         layout.addLayout(where)
         layout.addWidget(self.endpoint_label)
         layout.addSpacing(6)
+        layout.addWidget(self.others_heading)
+        layout.addWidget(self.others_note)
+        layout.addLayout(self.others)
+        layout.addSpacing(6)
         layout.addWidget(section_heading(self.tr("Connect an assistant"), self))
         layout.addWidget(self.tabs, 1)
         layout.addWidget(buttons)
         self.resize(720, self.sizeHint().height())
+        self._finder: _Finder | None = None
+        if discover:
+            self._finder = _Finder()  # not a child: it may outlive the dialog until its thread ends
+            self._finder.found.connect(self.show_found)
+            self._finder.start(self.db)
+        else:
+            self.show_found([])
 
     @staticmethod
     def should_show(settings: Settings) -> bool:
@@ -125,23 +163,61 @@ class FirstRunDialog(QDialog):
         return not settings.first_run_done
 
     def set_endpoint(self, endpoint: dict[str, Any] | Any | None) -> None:
-        """Show whether the app is serving assistants now: ``endpoint`` is the hub's info (a dict with
-        ``url``, maybe ``running``), an object with ``url`` and ``running`` (the hub itself), or None."""
-        if isinstance(endpoint, dict) or endpoint is None:
-            url, running = (endpoint or {}).get("url"), (endpoint or {}).get("running", True)
-        else:
-            url, running = getattr(endpoint, "url", None), getattr(endpoint, "running", True)
-        running = bool(url) and bool(running)
-        if running:
-            text = self.tr("Assistants connect to {url} while this app is open, so what they write "
-                           "appears here as they write it.").format(url=url)
-        else:
-            text = self.tr("Each assistant starts Hipocampo by itself when it needs its memory; while this "
-                           "app is open they share it, and what they write appears here as they write it.")
-        show_feedback(self.endpoint_label, text, "muted")
+        """Show whether the app is serving assistants now (see :class:`EndpointStatus`)."""
+        self.endpoint_label.set_endpoint(endpoint)
 
-    def on_endpoint_changed(self) -> None:
-        self.set_endpoint(self._endpoint)
+    @Slot(list)
+    def show_found(self, memories: list[FoundMemory]) -> None:
+        """List the memories other tools keep, each with its counts and an Import… button."""
+        self.found = list(memories)
+        self.others_heading.setVisible(bool(self.found))
+        self.others_note.setVisible(bool(self.found))
+        if self.found:
+            show_feedback(self.others_note, self.tr(
+                "You already have a memory from another tool. Import it to keep what your assistants "
+                "learned; you will see what it adds before anything changes."), "muted")
+        for row, memory in enumerate(self.found):
+            label = QLabel(self._describe(memory), self)
+            label.setObjectName("foundMemory")
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            where = QLabel(display_path(memory.path), self)
+            where.setFont(monospace_font())
+            where.setWordWrap(True)
+            where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            button = QPushButton(self.tr("Import…"), self)
+            button.setToolTip(self.tr("See what it adds, then import it"))
+            button.clicked.connect(lambda _checked=False, path=memory.path: self.on_import(path))
+            self.import_buttons[memory.path] = button
+            self.others.addWidget(label, 2 * row, 0)
+            self.others.addWidget(where, 2 * row + 1, 0)
+            self.others.addWidget(button, 2 * row, 1, 2, 1, Qt.AlignmentFlag.AlignVCenter)
+            for widget in (label, where, button):
+                widget.setVisible(True)  # added to a dialog already on screen
+        if self.found and self.isVisible():
+            self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        self.memories_found.emit(self.found)
+
+    def _describe(self, memory: FoundMemory) -> str:
+        source = {OFFICIAL: self.tr("Official memory server"), MCP_MEMORY_V2: self.tr("MCP Memory v2"),
+                  ENGRAMA: self.tr("Engrama")}[memory.source]
+        locale = QLocale()
+        entities = (self.tr("1 entity") if memory.entities == 1 else
+                    self.tr("{n} entities").format(n=locale.toString(memory.entities)))
+        relations = (self.tr("1 relation") if memory.relations == 1 else
+                     self.tr("{n} relations").format(n=locale.toString(memory.relations)))
+        text = self.tr("{source}: {entities}, {relations}").format(
+            source=source, entities=entities, relations=relations)
+        if memory.insights:
+            text += (self.tr(", 1 insight") if memory.insights == 1 else
+                     self.tr(", {n} insights").format(n=locale.toString(memory.insights)))
+        if memory.via not in ("", "default"):
+            text += " " + self.tr("(set in {place})").format(place=memory.via)
+        return text
+
+    def on_import(self, path: Path) -> None:
+        self.import_requested.emit([path])
 
     def on_open_folder(self) -> None:
         folder = self.db.parent
@@ -149,6 +225,12 @@ class FirstRunDialog(QDialog):
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
 
     def done(self, result: int) -> None:  # accept, reject, Esc and the close button all end here
+        self.endpoint_label.detach()
+        if self._finder is not None:
+            try:
+                self._finder.found.disconnect(self.show_found)
+            except (RuntimeError, TypeError):
+                pass
         try:
             save_user_settings({"first_run_done": True}, self.settings_path)
         except (OSError, ValueError) as exc:  # not worth stopping anyone: it will just show again

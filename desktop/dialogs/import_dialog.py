@@ -40,6 +40,7 @@ def format_label(fmt: str | None) -> str:
         "jsonl": ImportDialog.tr("Official memory file (JSONL)"),
         "ndjson": ImportDialog.tr("Engrama export (NDJSON)"),
         "sqlite": ImportDialog.tr("Memory database (MCP Memory v2 / Hipocampo)"),
+        "engrama-db": ImportDialog.tr("Engrama database"),
         "markdown": ImportDialog.tr("Markdown / text notes"),
     }.get(fmt or "", ImportDialog.tr("Cannot be imported"))
 

@@ -63,7 +63,7 @@
 <context>
     <name>ImportDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="189"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="190"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Reading %n file; nothing is written yet.</numerusform>

@@ -140,7 +140,7 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="131"/>
         <source>proposed the insight {name}</source>
-        <translation>propuso el hallazgo {name}</translation>
+        <translation>propuso la idea {name}</translation>
     </message>
     <message numerus="yes">
         <location filename="../../desktop/models/activity.py" line="136"/>
@@ -168,42 +168,42 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="149"/>
         <source>approved the insight {name}</source>
-        <translation>aprobó el hallazgo {name}</translation>
+        <translation>aprobó la idea {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="150"/>
         <source>dismissed the insight {name}</source>
-        <translation>descartó el hallazgo {name}</translation>
+        <translation>descartó la idea {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="151"/>
         <source>wrote out the insight {name}</source>
-        <translation>guardó por escrito el hallazgo {name}</translation>
+        <translation>guardó por escrito la idea {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="152"/>
         <source>reviewed the insight {name}</source>
-        <translation>revisó el hallazgo {name}</translation>
+        <translation>revisó la idea {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="156"/>
         <source>marked the insight {name} as stale</source>
-        <translation>marcó el hallazgo {name} como desactualizado</translation>
+        <translation>marcó la idea {name} como desactualizada</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="157"/>
         <source>found the insight {name} holds again</source>
-        <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
+        <translation>comprobó que la idea {name} vuelve a ser válida</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="161"/>
         <source>1 new insight</source>
-        <translation>1 hallazgo nuevo</translation>
+        <translation>1 idea nueva</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="162"/>
         <source>{n} new insights</source>
-        <translation>{n} hallazgos nuevos</translation>
+        <translation>{n} ideas nuevas</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="164"/>
@@ -224,8 +224,8 @@
         <location filename="../../desktop/models/activity.py" line="169"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
-            <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
-            <numerusform>dejó que la confianza de %n hallazgos bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n idea bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n ideas bajara con el tiempo</numerusform>
         </translation>
     </message>
     <message>
@@ -446,75 +446,89 @@
 <context>
     <name>ConnectClientPanel</name>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="34"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="57"/>
         <source>Run this command in a terminal, or let Hipocampo add the server to {file} for you.</source>
         <extracomment>a sentence saying what was done, for a status bar Hipocampo was written into the client&apos;s file</extracomment>
         <translation>Ejecuta esta orden en una terminal, o deja que Hipocampo añada el servidor a {file} por ti.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="37"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="60"/>
         <source>{client} reads its servers from {file}. Let Hipocampo add itself there, or paste this into the file yourself.</source>
         <translation>{client} lee sus servidores de {file}. Deja que Hipocampo se añada ahí, o pega esto tú en el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="55"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="78"/>
         <source>Copy</source>
         <translation>Copiar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="57"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="80"/>
         <source>Add to {client}</source>
         <translation>Añadir a {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="83"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="106"/>
         <source>Tip: in Claude Desktop, Settings → Developer → Edit Config opens the same file.</source>
         <translation>Consejo: en Claude Desktop, Settings → Developer → Edit Config abre el mismo archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="85"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="108"/>
         <source>Servers you add for all your projects live under “mcpServers” in that file; “claude mcp list” shows them.</source>
         <translation>Los servidores que añades para todos tus proyectos están en «mcpServers» de ese archivo; «claude mcp list» los muestra.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="88"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="111"/>
         <source>For one project only, put the same lines in .cursor/mcp.json inside it.</source>
         <translation>Para un solo proyecto, pon las mismas líneas en .cursor/mcp.json dentro de él.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="89"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="112"/>
         <source>For one project only, put the same lines in opencode.json at its root.</source>
         <translation>Para un solo proyecto, pon las mismas líneas en opencode.json en su raíz.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="93"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
         <source>Copied to the clipboard.</source>
         <translation>Copiado al portapapeles.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="112"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="135"/>
         <source>{client} is already set up: {file} starts Hipocampo.</source>
         <translation>{client} ya está configurado: {file} inicia Hipocampo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="114"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="137"/>
         <source>Added to {file} (backup: {backup}).</source>
         <translation>Añadido a {file} (copia de seguridad: {backup}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="139"/>
         <source>Added to {file}.</source>
         <translation>Añadido a {file}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="118"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="141"/>
         <source>Your existing “{other}” server was kept; Hipocampo is “{key}” beside it.</source>
         <translation>Se conservó tu servidor «{other}»; Hipocampo es «{key}», a su lado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="120"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="143"/>
         <source>Restart {client} to use it.</source>
         <translation>Reinicia {client} para usarlo.</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="217"/>
+        <source>Connect an assistant</source>
+        <extracomment>a sentence saying what was done, for a status bar</extracomment>
+        <translation>Conecta un asistente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="219"/>
+        <source>Each assistant keeps its own list of servers. Add Hipocampo to the ones you use; they will read and write this memory:</source>
+        <translation>Cada asistente guarda su propia lista de servidores. Añade Hipocampo a los que uses; leerán y escribirán en esta memoria:</translation>
     </message>
 </context>
 <context>
@@ -735,6 +749,19 @@ Podrás restaurarla después.</translation>
         <location filename="../../desktop/panes/editor/pane.py" line="457"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
+    </message>
+</context>
+<context>
+    <name>EndpointStatus</name>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="189"/>
+        <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
+        <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="192"/>
+        <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
+        <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
     </message>
 </context>
 <context>
@@ -997,50 +1024,121 @@ Podrás restaurarla después.</translation>
 <context>
     <name>FirstRunDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="45"/>
-        <location filename="../../desktop/dialogs/first_run.py" line="51"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="75"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="81"/>
         <source>Welcome to Hipocampo</source>
+        <extracomment>files to import through the usual preview (the app opens its import dialog) the search for other tools&apos; memories finished (with what it found)</extracomment>
         <translation>Te damos la bienvenida a Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="53"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="83"/>
         <source>A memory for your AI assistants, kept on this computer.</source>
         <translation>Una memoria para tus asistentes de IA, guardada en este equipo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="67"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="97"/>
         <source>Claude, Cursor, opencode and other assistants save what they learn — people, projects, decisions, preferences — into a knowledge graph here, and recall it in later conversations. In this window you can see that graph, search it by meaning, correct it, and approve the connections Hipocampo notices. Nothing leaves your computer.</source>
         <translation>Claude, Cursor, opencode y otros asistentes guardan aquí lo que aprenden —personas, proyectos, decisiones, preferencias— en un grafo de conocimiento, y lo recuerdan en conversaciones posteriores. En esta ventana puedes ver ese grafo, buscar en él por significado, corregirlo y aprobar las conexiones que Hipocampo descubre. Nada sale de tu equipo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="78"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="108"/>
         <source>Open folder</source>
         <translation>Abrir carpeta</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="102"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="129"/>
         <source>Start using Hipocampo</source>
         <translation>Empezar a usar Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="113"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="140"/>
         <source>Your memory</source>
         <translation>Tu memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="117"/>
+        <location filename="../../desktop/dialogs/first_run.py" line="148"/>
         <source>Connect an assistant</source>
         <translation>Conecta un asistente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="136"/>
-        <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
-        <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
+        <location filename="../../desktop/dialogs/first_run.py" line="118"/>
+        <source>Bring your memory along</source>
+        <translation>Trae tu memoria contigo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/first_run.py" line="139"/>
-        <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
-        <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
+        <location filename="../../desktop/dialogs/first_run.py" line="119"/>
+        <source>Looking for memories other tools keep on this computer…</source>
+        <translation>Buscando memorias que otras herramientas guardan en este ordenador…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="177"/>
+        <source>You already have a memory from another tool. Import it to keep what your assistants learned; you will see what it adds before anything changes.</source>
+        <translation>Ya tienes una memoria de otra herramienta. Impórtala para conservar lo que aprendieron tus asistentes; verás lo que añade antes de que cambie nada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="189"/>
+        <source>Import…</source>
+        <translation>Importar…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="190"/>
+        <source>See what it adds, then import it</source>
+        <translation>Mira lo que añade y luego impórtala</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="203"/>
+        <source>Official memory server</source>
+        <translation>Servidor de memoria oficial</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="203"/>
+        <source>MCP Memory v2</source>
+        <translation>MCP Memory v2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="204"/>
+        <source>Engrama</source>
+        <translation>Engrama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="206"/>
+        <source>1 entity</source>
+        <translation>1 entidad</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="207"/>
+        <source>{n} entities</source>
+        <translation>{n} entidades</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="208"/>
+        <source>1 relation</source>
+        <translation>1 relación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="209"/>
+        <source>{n} relations</source>
+        <translation>{n} relaciones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="210"/>
+        <source>{source}: {entities}, {relations}</source>
+        <translation>{source}: {entities}, {relations}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="213"/>
+        <source>, 1 insight</source>
+        <translation>, 1 hallazgo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="214"/>
+        <source>, {n} insights</source>
+        <translation>, {n} hallazgos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/first_run.py" line="216"/>
+        <source>(set in {place})</source>
+        <translation>(configurado en {place})</translation>
     </message>
 </context>
 <context>
@@ -1307,12 +1405,12 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="371"/>
+        <location filename="../../desktop/app.py" line="376"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="372"/>
+        <location filename="../../desktop/app.py" line="377"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1493,162 +1591,162 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Base de datos de memoria (MCP Memory v2 / Hipocampo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="44"/>
         <source>Markdown / text notes</source>
         <translation>Notas en Markdown / texto</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="44"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="45"/>
         <source>Cannot be imported</source>
         <translation>No se puede importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="50"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="51"/>
         <source> and {n} more</source>
         <translation> y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
         <source>{n} new entity</source>
         <translation>{n} entidad nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="60"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
         <source>{n} new entities</source>
         <translation>{n} entidades nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
         <source>{n} existing one</source>
         <translation>{n} existente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="61"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
         <source>{n} existing ones</source>
         <translation>{n} existentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="63"/>
         <source>{n} new relation</source>
         <translation>{n} relación nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="63"/>
         <source>{n} new relations</source>
         <translation>{n} relaciones nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="64"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="65"/>
         <source>Added {new} and {relations}, and added to {merged}.</source>
         <translation>Se añadieron {new} y {relations}, y se añadió a {merged}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="65"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="66"/>
         <source>Added {new} and {relations}.</source>
         <translation>Se añadieron {new} y {relations}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="68"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="69"/>
         <source>{new}, {relations}; adds to {merged}.</source>
         <translation>{new}, {relations}; añade a {merged}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="69"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="70"/>
         <source>{new}, {relations}.</source>
         <translation>{new}, {relations}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="72"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="73"/>
         <source>{n} record is already in the memory.</source>
         <translation>{n} registro ya está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="73"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="74"/>
         <source>{n} records are already in the memory.</source>
         <translation>{n} registros ya están en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="75"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
         <source>{n} record could not be read and was skipped.</source>
         <translation>{n} registro no se pudo leer y se omitió.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="76"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
         <source>{n} records could not be read and were skipped.</source>
         <translation>{n} registros no se pudieron leer y se omitieron.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="77"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="78"/>
         <source>{n} record cannot be read and will be skipped.</source>
         <translation>{n} registro no se puede leer y se omitirá.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="78"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="79"/>
         <source>{n} records cannot be read and will be skipped.</source>
         <translation>{n} registros no se pueden leer y se omitirán.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="81"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="82"/>
         <source>{n} file cannot be imported at all.</source>
         <translation>{n} archivo no se puede importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="82"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="83"/>
         <source>{n} files cannot be imported at all.</source>
         <translation>{n} archivos no se pueden importar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="101"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="102"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="122"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="123"/>
         <source>Import</source>
         <translation>Importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="155"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="156"/>
         <source>Cancelling undoes the whole import: the memory stays exactly as it was.</source>
         <translation>Cancelar deshace toda la importación: la memoria queda exactamente como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
         <source>File</source>
         <translation>Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
         <source>Kind</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
         <source>New</source>
         <translation>Nuevas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="173"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
         <source>Merged</source>
         <translation>Combinadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="174"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="175"/>
         <source>Unreadable</source>
         <translation>Ilegibles</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="188"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="189"/>
         <source>Checking what would change…</source>
         <translation>Comprobando qué cambiaría…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/dialogs/import_dialog.py" line="189"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="190"/>
         <source>Reading %n file(s); nothing is written yet.</source>
         <translation>
             <numerusform>Leyendo %n archivo; todavía no se escribe nada.</numerusform>
@@ -1656,99 +1754,104 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="213"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="214"/>
         <source>Nothing new to import</source>
         <translation>Nada nuevo que importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="215"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="216"/>
         <source>Ready to import</source>
         <translation>Listo para importar</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="227"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="228"/>
         <source>Importing…</source>
         <translation>Importando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="234"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="235"/>
         <source>Cancel import</source>
         <translation>Cancelar la importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="235"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="236"/>
         <source>Stop and undo everything this import wrote</source>
         <translation>Detener y deshacer todo lo que escribió esta importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="244"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="245"/>
         <source>Reading {name}…</source>
         <translation>Leyendo {name}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="252"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="253"/>
         <source>Cancelling…</source>
         <translation>Cancelando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="253"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="254"/>
         <source>Undoing what was written so far…</source>
         <translation>Deshaciendo lo escrito hasta ahora…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="266"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="267"/>
         <source>Import cancelled</source>
         <translation>Importación cancelada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="267"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="268"/>
         <source>Nothing was imported: the memory is exactly as it was before.</source>
         <translation>No se importó nada: la memoria está exactamente como antes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="270"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="271"/>
         <source>Import finished</source>
         <translation>Importación terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="287"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="288"/>
         <source>These files cannot be read</source>
         <translation>Estos archivos no se pueden leer</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="289"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="290"/>
         <source>The import failed</source>
         <translation>La importación falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="290"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="291"/>
         <source>{reason} Nothing was imported: the memory is as it was.</source>
         <translation>{reason} No se importó nada: la memoria está como estaba.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="345"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="346"/>
         <source>Added to: {names}</source>
         <translation>Se añadió a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="345"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="346"/>
         <source>Adds to: {names}</source>
         <translation>Añade a: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="351"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="352"/>
         <source>{where}: {reason}</source>
         <translation>{where}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="357"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="358"/>
         <source>…and {n} more unreadable records</source>
         <translation>…y {n} registros ilegibles más</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/import_dialog.py" line="273"/>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="274"/>
         <source>The memory as it was before is kept in {path}.</source>
         <translation>La memoria tal como estaba antes se guarda en {path}.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/import_dialog.py" line="43"/>
+        <source>Engrama database</source>
+        <translation>Base de datos de Engrama</translation>
     </message>
 </context>
 <context>
@@ -2098,17 +2201,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="122"/>
         <source>Look for patterns in the memory and propose insights to review</source>
-        <translation>Buscar patrones en la memoria y proponer hallazgos para revisar</translation>
+        <translation>Buscar patrones en la memoria y proponer ideas para revisar</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="135"/>
         <source>No insights yet</source>
-        <translation>Todavía no hay hallazgos</translation>
+        <translation>Todavía no hay ideas</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="142"/>
         <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
-        <translation>Los hallazgos son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada uno espera aquí a que lo apruebes o lo descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
+        <translation>Las ideas son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada una espera aquí a que la apruebes o la descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="167"/>
@@ -2124,7 +2227,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="175"/>
         <source>Insights you approve or dismiss are listed here.</source>
-        <translation>Aquí aparecen los hallazgos que apruebas o descartas.</translation>
+        <translation>Aquí aparecen las ideas que apruebas o descartas.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="180"/>
@@ -2135,7 +2238,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="198"/>
         <source>Select an insight to see why it was proposed.</source>
-        <translation>Selecciona un hallazgo para ver por qué se propuso.</translation>
+        <translation>Selecciona una idea para ver por qué se propuso.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="208"/>
@@ -2195,12 +2298,12 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="365"/>
         <source>Cannot read the insights: {reason}</source>
-        <translation>No se pueden leer los hallazgos: {reason}</translation>
+        <translation>No se pueden leer las ideas: {reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="369"/>
         <source>No insights to review</source>
-        <translation>No hay hallazgos por revisar</translation>
+        <translation>No hay ideas por revisar</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="461"/>
@@ -2235,7 +2338,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="514"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
-        <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
+        <translation>Una idea desactualizada no se puede aprobar: reflexiona de nuevo o descártala.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="525"/>
@@ -2250,17 +2353,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="564"/>
         <source>No new insights.</source>
-        <translation>No hay hallazgos nuevos.</translation>
+        <translation>No hay ideas nuevas.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="566"/>
         <source>1 new insight.</source>
-        <translation>1 hallazgo nuevo.</translation>
+        <translation>1 idea nueva.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="568"/>
         <source>{n} new insights.</source>
-        <translation>{n} hallazgos nuevos.</translation>
+        <translation>{n} ideas nuevas.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="570"/>
@@ -2402,7 +2505,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/main_window.py" line="135"/>
         <source>Look for patterns and propose insights to review</source>
-        <translation>Buscar patrones y proponer hallazgos para revisar</translation>
+        <translation>Buscar patrones y proponer ideas para revisar</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="137"/>
@@ -2453,7 +2556,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <location filename="../../desktop/main_window.py" line="176"/>
         <location filename="../../desktop/main_window.py" line="281"/>
         <source>Insights</source>
-        <translation>Hallazgos</translation>
+        <translation>Ideas</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="177"/>
@@ -2468,7 +2571,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/main_window.py" line="281"/>
         <source>Insights ({count})</source>
-        <translation>Hallazgos ({count})</translation>
+        <translation>Ideas ({count})</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="292"/>
@@ -3222,8 +3325,8 @@ Conectados: {names}</translation>
         <location filename="../../desktop/tray.py" line="140"/>
         <source>%n insight(s) to review</source>
         <translation>
-            <numerusform>%n hallazgo por revisar</numerusform>
-            <numerusform>%n hallazgos por revisar</numerusform>
+            <numerusform>%n idea por revisar</numerusform>
+            <numerusform>%n ideas por revisar</numerusform>
         </translation>
     </message>
 </context>

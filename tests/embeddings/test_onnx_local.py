@@ -236,7 +236,7 @@ def test_broken_model_json(tmp_path: Path) -> None:
 def _clone(model_dir: Path, target: Path) -> Path:
     """A copy of the model folder, hard-linking the big files when possible."""
     target.mkdir()
-    for name in ("model.onnx", "tokenizer.json", "model.json"):
+    for name in sorted(p.name for p in model_dir.iterdir() if p.is_file()):  # model.onnx.data too
         try:
             os.link(model_dir / name, target / name)
         except OSError:
@@ -249,6 +249,18 @@ def test_missing_model_file(model_dir: Path, tmp_path: Path) -> None:
     (clone / "model.onnx").unlink()
     with pytest.raises(EmbeddingError, match="model.onnx"):
         OnnxEmbeddingProvider(clone)
+
+
+def test_missing_weights_file(model_dir: Path, tmp_path: Path) -> None:
+    clone = _clone(model_dir, tmp_path / "m")
+    (clone / "model.onnx.data").unlink(missing_ok=True)
+    meta = json.loads((clone / "model.json").read_text(encoding="utf-8"))
+    meta.setdefault("sha256", {})["model.onnx.data"] = "0" * 64
+    (clone / "model.json").unlink()  # a hard link to the real one: replaced, not written through
+    (clone / "model.json").write_text(json.dumps(meta), encoding="utf-8")
+    with pytest.raises(EmbeddingError, match=r"lacks model\.onnx\.data"):
+        OnnxEmbeddingProvider(clone)
+    assert not model_is_present(clone)
 
 
 def test_corrupt_model_file(model_dir: Path, tmp_path: Path) -> None:
@@ -359,7 +371,7 @@ def test_build_is_deterministic_and_idempotent(tmp_path: Path) -> None:
     for out in outs:
         subprocess.run([sys.executable, str(BUILD_SCRIPT), "--out", str(out)], check=True)
     names = sorted(p.name for p in outs[0].iterdir())
-    assert names == ["model.json", "model.onnx", "tokenizer.json"]  # no fp32 leftovers
+    assert names == ["model.json", "model.onnx", "model.onnx.data", "tokenizer.json"]  # no fp32 leftovers
     assert sorted(p.name for p in outs[1].iterdir()) == names
     for name in names:
         assert _sha256(outs[0] / name) == _sha256(outs[1] / name), name

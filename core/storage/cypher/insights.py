@@ -256,6 +256,30 @@ class CypherInsightStore:
         out["stale"] = int(self._db.read("MATCH (e:Entity) WHERE e.ins_stale = 1 RETURN count(e)")[0][0])
         return out
 
+    def adopt(self, insights: Sequence[dict[str, Any]], actor: str) -> int:
+        """Give imported Insight entities (``{title, pattern, confidence, status}``) their review
+        state, keeping the status they had; one that already has a state keeps its own."""
+        now = self.now()
+
+        def write(tx: Any) -> int:
+            adopted = 0
+            for item in insights:
+                found = tx.read("MATCH (e:Entity {name: $t, type: 'Insight'}) WHERE e.ins_status IS NULL "
+                                "RETURN e.id", {"t": item["title"]})
+                if not found:
+                    continue
+                decided = item["status"] != "pending"
+                tx.write(
+                    "MATCH (e:Entity {id: $i}) SET e.ins_pattern = $p, e.ins_confidence = $c, e.ins_base = $c, "
+                    "e.ins_status = $s, e.ins_evidence = '{}', e.ins_stale = 0, e.ins_confirmed_at = $now, "
+                    "e.ins_decided_at = $at, e.ins_decided_by = $by",
+                    {"i": found[0][0], "p": item["pattern"], "c": item["confidence"], "s": item["status"],
+                     "now": now, "at": now if decided else None, "by": actor if decided else None})
+                adopted += 1
+            return adopted
+
+        return self._graph._write(write)
+
 
 class _PlanWriter:
     """Applies one ``ReflectPlan`` inside the caller's commit."""

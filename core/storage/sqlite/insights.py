@@ -252,6 +252,27 @@ class SqliteInsightStore:
             out["stale"] = conn.execute("SELECT count(*) FROM insights WHERE stale").fetchone()[0]
         return out
 
+    def adopt(self, insights: Sequence[dict[str, Any]], actor: str) -> int:
+        """Give review rows to imported Insight entities (``{title, pattern, confidence, status}``),
+        keeping the status they had. An entity that already has one keeps its own. Returns how many."""
+        now = self.now()
+        adopted = 0
+        with self.db.write() as conn:
+            for item in insights:
+                row = conn.execute("SELECT id FROM entities WHERE name = ? AND entity_type = 'Insight'",
+                                   (item["title"],)).fetchone()
+                if row is None:
+                    continue
+                decided = item["status"] != "pending"
+                cur = conn.execute(
+                    "INSERT INTO insights(entity_id, pattern, confidence, base_confidence, status, evidence, "
+                    "stale, confirmed_at, decided_at, decided_by) VALUES (?, ?, ?, ?, ?, '{}', 0, ?, ?, ?) "
+                    "ON CONFLICT(entity_id) DO NOTHING",
+                    (row[0], item["pattern"], item["confidence"], item["confidence"], item["status"], now,
+                     now if decided else None, actor if decided else None))
+                adopted += cur.rowcount
+        return adopted
+
 
 class _PlanWriter:
     """Applies one ``ReflectPlan`` inside the caller's transaction."""
