@@ -69,6 +69,7 @@ async def _drive(app: Any, steps: Path, mode: str) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
+    from desktop.dialogs.connect_client import ConnectDialog
     from desktop.dialogs.first_run import FirstRunDialog
 
     window = app.window
@@ -97,11 +98,17 @@ async def _drive(app: Any, steps: Path, mode: str) -> None:
         QTest.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
         await _until("the first-run screen to close", lambda: welcome() is None, steps)
         await _click_menu(window, "&Help", "&Connect an assistant…", steps)
-        await _until("Help → Connect an assistant", lambda: welcome() is not None, steps)
-        reopened = welcome()
+        def connect() -> ConnectDialog | None:
+            return next((d for d in app.dialogs if isinstance(d, ConnectDialog) and d.isVisible()), None)
+
+        await _until("Help → Connect an assistant", lambda: connect() is not None, steps)
+        if welcome() is not None:  # Help → Connect is its own dialog, not the welcome screen again
+            _note(steps, "the welcome screen reopened")
+            sys.exit(6)
+        reopened = connect()
         assert reopened is not None
         QTest.keyClick(reopened, Qt.Key.Key_Escape)
-        await _until("the connect screen to close", lambda: welcome() is None, steps)
+        await _until("the connect screen to close", lambda: connect() is None, steps)
     else:
         await asyncio.sleep(0.5)
         if welcome() is not None:

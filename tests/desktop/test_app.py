@@ -173,6 +173,7 @@ def test_closed_welcome_screens_do_not_follow_the_hub(qtbot, loop: qasync.QEvent
     first assistant's write then raised "Internal C++ object (QLabel) already deleted"."""
     from PySide6.QtCore import QCoreApplication, QEvent
 
+    from desktop.dialogs.connect_client import ConnectDialog
     from desktop.dialogs.first_run import FirstRunDialog
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -180,8 +181,9 @@ def test_closed_welcome_screens_do_not_follow_the_hub(qtbot, loop: qasync.QEvent
     app = HipocampoApp(Settings(db=tmp_path / "new.db", embeddings="none", actor="gui"),
                        hub_file=tmp_path / "endpoint.json", first_run=True)
 
-    def welcome() -> FirstRunDialog | None:
-        return next((d for d in app.dialogs if isinstance(d, FirstRunDialog) and d.isVisible()), None)
+    def welcome() -> FirstRunDialog | ConnectDialog | None:  # the first-run screen, then Help → Connect's
+        return next((d for d in app.dialogs if isinstance(d, FirstRunDialog | ConnectDialog) and d.isVisible()),
+                    None)
 
     async def scenario() -> None:
         app.start()
