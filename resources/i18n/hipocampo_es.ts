@@ -140,7 +140,7 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="131"/>
         <source>proposed the insight {name}</source>
-        <translation>propuso la idea {name}</translation>
+        <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
         <location filename="../../desktop/models/activity.py" line="136"/>
@@ -168,42 +168,42 @@
     <message>
         <location filename="../../desktop/models/activity.py" line="149"/>
         <source>approved the insight {name}</source>
-        <translation>aprobó la idea {name}</translation>
+        <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="150"/>
         <source>dismissed the insight {name}</source>
-        <translation>descartó la idea {name}</translation>
+        <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="151"/>
         <source>wrote out the insight {name}</source>
-        <translation>guardó por escrito la idea {name}</translation>
+        <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="152"/>
         <source>reviewed the insight {name}</source>
-        <translation>revisó la idea {name}</translation>
+        <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="156"/>
         <source>marked the insight {name} as stale</source>
-        <translation>marcó la idea {name} como desactualizada</translation>
+        <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="157"/>
         <source>found the insight {name} holds again</source>
-        <translation>comprobó que la idea {name} vuelve a ser válida</translation>
+        <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="161"/>
         <source>1 new insight</source>
-        <translation>1 idea nueva</translation>
+        <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="162"/>
         <source>{n} new insights</source>
-        <translation>{n} ideas nuevas</translation>
+        <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
         <location filename="../../desktop/models/activity.py" line="164"/>
@@ -224,8 +224,8 @@
         <location filename="../../desktop/models/activity.py" line="169"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
-            <numerusform>dejó que la confianza de %n idea bajara con el tiempo</numerusform>
-            <numerusform>dejó que la confianza de %n ideas bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
+            <numerusform>dejó que la confianza de %n hallazgos bajara con el tiempo</numerusform>
         </translation>
     </message>
     <message>
@@ -2201,17 +2201,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="122"/>
         <source>Look for patterns in the memory and propose insights to review</source>
-        <translation>Buscar patrones en la memoria y proponer ideas para revisar</translation>
+        <translation>Buscar patrones en la memoria y proponer hallazgos para revisar</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="135"/>
         <source>No insights yet</source>
-        <translation>Todavía no hay ideas</translation>
+        <translation>Todavía no hay hallazgos</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="142"/>
         <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
-        <translation>Las ideas son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada una espera aquí a que la apruebes o la descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
+        <translation>Los hallazgos son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada uno espera aquí a que lo apruebes o lo descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="167"/>
@@ -2227,7 +2227,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="175"/>
         <source>Insights you approve or dismiss are listed here.</source>
-        <translation>Aquí aparecen las ideas que apruebas o descartas.</translation>
+        <translation>Aquí aparecen los hallazgos que apruebas o descartas.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="180"/>
@@ -2238,7 +2238,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="198"/>
         <source>Select an insight to see why it was proposed.</source>
-        <translation>Selecciona una idea para ver por qué se propuso.</translation>
+        <translation>Selecciona un hallazgo para ver por qué se propuso.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="208"/>
@@ -2298,12 +2298,12 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="365"/>
         <source>Cannot read the insights: {reason}</source>
-        <translation>No se pueden leer las ideas: {reason}</translation>
+        <translation>No se pueden leer los hallazgos: {reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="369"/>
         <source>No insights to review</source>
-        <translation>No hay ideas por revisar</translation>
+        <translation>No hay hallazgos por revisar</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="461"/>
@@ -2338,7 +2338,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="514"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
-        <translation>Una idea desactualizada no se puede aprobar: reflexiona de nuevo o descártala.</translation>
+        <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="525"/>
@@ -2353,17 +2353,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/panes/insights.py" line="564"/>
         <source>No new insights.</source>
-        <translation>No hay ideas nuevas.</translation>
+        <translation>No hay hallazgos nuevos.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="566"/>
         <source>1 new insight.</source>
-        <translation>1 idea nueva.</translation>
+        <translation>1 hallazgo nuevo.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="568"/>
         <source>{n} new insights.</source>
-        <translation>{n} ideas nuevas.</translation>
+        <translation>{n} hallazgos nuevos.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/insights.py" line="570"/>
@@ -2505,7 +2505,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/main_window.py" line="135"/>
         <source>Look for patterns and propose insights to review</source>
-        <translation>Buscar patrones y proponer ideas para revisar</translation>
+        <translation>Buscar patrones y proponer hallazgos para revisar</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="137"/>
@@ -2556,7 +2556,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <location filename="../../desktop/main_window.py" line="176"/>
         <location filename="../../desktop/main_window.py" line="281"/>
         <source>Insights</source>
-        <translation>Ideas</translation>
+        <translation>Hallazgos</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="177"/>
@@ -2571,7 +2571,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <message>
         <location filename="../../desktop/main_window.py" line="281"/>
         <source>Insights ({count})</source>
-        <translation>Ideas ({count})</translation>
+        <translation>Hallazgos ({count})</translation>
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="292"/>
@@ -3325,8 +3325,8 @@ Conectados: {names}</translation>
         <location filename="../../desktop/tray.py" line="140"/>
         <source>%n insight(s) to review</source>
         <translation>
-            <numerusform>%n idea por revisar</numerusform>
-            <numerusform>%n ideas por revisar</numerusform>
+            <numerusform>%n hallazgo por revisar</numerusform>
+            <numerusform>%n hallazgos por revisar</numerusform>
         </translation>
     </message>
 </context>
