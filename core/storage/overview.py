@@ -19,13 +19,13 @@ import threading
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Protocol
-
-import igraph
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from core.errors import NotFound
 from core.model import Community, CommunityLink, GraphCommunities, GraphOverview, OverviewNode, Relation
+
+if TYPE_CHECKING:  # numpy and igraph load with the first communities, not with every server's start
+    import numpy as np
 
 Row = tuple[int, str, str]  # id, name, type
 
@@ -167,6 +167,8 @@ def partition(rows: Sequence[tuple[int, str]], links: Sequence[tuple[int, int]],
               previous: Partition | None = None) -> Partition:
     """Leiden communities (modularity) of the live entities ``rows`` (id, type) joined by ``links``
     (from id, to id; ends not in ``rows`` are left out), started from ``previous`` if given."""
+    import igraph
+    import numpy as np
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     types = [r[1] for r in rows]
     order = np.argsort(ids, kind="stable")
@@ -206,6 +208,7 @@ def partition(rows: Sequence[tuple[int, str]], links: Sequence[tuple[int, int]],
 
 def _members(part: Partition, community: int) -> np.ndarray:
     """Node indices of ``community``, best-connected first (ties by id)."""
+    import numpy as np
     members = np.flatnonzero(part.membership == community)
     return members[np.lexsort((part.ids[members], -part.degree[members]))]
 
@@ -221,6 +224,7 @@ def graph_communities(source: CommunitySource, part: Partition, *, limit: int,
                       totals: tuple[int, int]) -> GraphCommunities:
     """The ``limit`` largest communities of ``part``, each named after its most connected member,
     with how many relations join each pair of them."""
+    import numpy as np
     shown = min(limit, len(part.sizes))
     tops: list[int] = []
     communities: list[tuple[int, dict[str, int]]] = []
@@ -250,6 +254,7 @@ def graph_communities(source: CommunitySource, part: Partition, *, limit: int,
 def graph_community(source: CommunitySource, part: Partition, name: str, *, limit: int) -> GraphOverview:
     """The community of entity ``name``: its ``limit`` best-connected members, the relations among
     them, its members by type, its size and inner relations."""
+    import numpy as np
     found = source.ids([name]).get(name)
     where = np.flatnonzero(part.ids == found) if found is not None else np.zeros(0, dtype=np.int64)
     if not len(where):
