@@ -104,7 +104,45 @@ async def wait_embedded(client: Client, deadline: float) -> dict[str, Any]:
             pending = info.get("entities", 0) - info.get("embedded", 0)
         if pending <= 0 or time.monotonic() > deadline:
             return info
-        await anyio.sleep(0.5)
+        await anyio.sleep(3.0)  # each poll is a foreground call, which pauses the embedder
+
+
+def run_direct(conv: dict[str, Any], db: Path, limit: int, extra: dict[str, Any],
+               max_questions: int | None) -> list[dict[str, Any]]:
+    """The same questions against a kept, embedded database, in this process (``Memory``, no MCP,
+    nothing recorded): for tuning the ranking quickly. Figures for RESULTS.md come from MCP."""
+    sys.path.insert(0, str(ROOT))
+    from core.memory import Memory
+
+    dia_of: dict[str, set[str]] = defaultdict(set)
+    for _, text, dia, _ in facts_of(conv):
+        dia_of[text].add(dia)
+    rows: list[dict[str, Any]] = []
+    with Memory.open(db) as memory:
+        for qa in (conv["qa"][:max_questions] if max_questions else conv["qa"]):
+            evidence = {e.strip() for ev in qa.get("evidence", []) for e in str(ev).replace(",", ";").split(";")
+                        if e.strip()}
+            if not evidence:
+                continue
+            start = time.perf_counter()
+            hits = memory.search_semantic(qa["question"], limit, record=False, **extra)
+            ms = (time.perf_counter() - start) * 1000
+            rows.append(score_row(qa, evidence, answer_facts({"results": hits})[:limit], dia_of,
+                                  json.dumps(hits, ensure_ascii=False), ms))
+    return rows
+
+
+def score_row(qa: dict[str, Any], evidence: set[str], got: list[str], dia_of: dict[str, set[str]],
+              text: str, ms: float) -> dict[str, Any]:
+    found: set[str] = set()
+    first = 0
+    for rank, fact in enumerate(got, start=1):
+        hit = dia_of.get(fact, set()) & evidence
+        if hit and not first:
+            first = rank
+        found |= hit
+    return {"category": qa["category"], "recall": len(found) / len(evidence),
+            "rr": 1 / first if first else 0.0, "tokens": len(text) / 4, "ms": ms}
 
 
 async def run_conversation(conv: dict[str, Any], shape: str, db: Path, limit: int, extra: dict[str, Any],
@@ -116,7 +154,8 @@ async def run_conversation(conv: dict[str, Any], shape: str, db: Path, limit: in
     fresh = not db.exists()
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "core.cli", "--db", str(db), "mcp", "--no-bridge"], cwd=str(ROOT),
-        env={**os.environ, "PYTHONPATH": str(ROOT), "HIPOCAMPO_EMBEDDINGS": os.environ.get("HIPOCAMPO_EMBEDDINGS", "onnx")},
+        env={**os.environ, "PYTHONPATH": str(ROOT),
+             "HIPOCAMPO_EMBEDDINGS": os.environ.get("HIPOCAMPO_EMBEDDINGS", "onnx")},
     )
     rows: list[dict[str, Any]] = []
     async with Client(stdio_client(params, errlog=errlog)) as client:
@@ -138,16 +177,8 @@ async def run_conversation(conv: dict[str, Any], shape: str, db: Path, limit: in
             if result.is_error:
                 raise RuntimeError(f"search_semantic failed: {result.content[0].text}")  # type: ignore[union-attr]
             got = answer_facts(result.structured_content)[:limit]
-            found: set[str] = set()
-            first = 0
-            for rank, fact in enumerate(got, start=1):
-                hit = dia_of.get(fact, set()) & evidence
-                if hit and not first:
-                    first = rank
-                found |= hit
             text = result.content[0].text if result.content else ""  # type: ignore[union-attr]
-            rows.append({"category": qa["category"], "recall": len(found) / len(evidence),
-                         "rr": 1 / first if first else 0.0, "tokens": len(text) / 4, "ms": ms})
+            rows.append(score_row(qa, evidence, got, dia_of, text, ms))
     return rows
 
 
@@ -201,7 +232,10 @@ async def main_async(args: argparse.Namespace) -> int:
             for k, conv in zip(parse_range(args.conversations), convs, strict=True):
                 started = time.perf_counter()
                 db = workdir / f"{shape}-{k}.db"
-                rows += await run_conversation(conv, shape, db, args.limit, extra, errlog, args.max_questions)
+                if args.direct:
+                    rows += run_direct(conv, db, args.limit, extra, args.max_questions)
+                else:
+                    rows += await run_conversation(conv, shape, db, args.limit, extra, errlog, args.max_questions)
                 print(f"{shape} conversation {k}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
             results[shape] = summary(rows)
     print(table(results))
@@ -220,6 +254,8 @@ def main() -> int:
     parser.add_argument("--extra", default="", help="more search_semantic arguments, as JSON")
     parser.add_argument("--keep", default="", help="keep (and reuse) the databases in this folder")
     parser.add_argument("--json", default="", help="also write the figures here")
+    parser.add_argument("--direct", action="store_true",
+                        help="query kept databases in this process (no MCP, nothing recorded): for tuning")
     return anyio.run(main_async, parser.parse_args())
 
 

@@ -27,7 +27,8 @@ def invalidate(conn: Connection, ids: Sequence[int]) -> None:
 
 
 def texts_for(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
-    """The embedding text of each entity in ``ids`` (built from its current rows)."""
+    """The embedding text of each entity in ``ids``: its name, type, summary and relations (each
+    observation has a vector of its own, ``fact_vectors``), built from its current rows."""
     rows: dict[int, dict[str, Any]] = {}
     for chunk in id_chunks(list(ids)):
         for eid, name, etype, props in conn.execute(
@@ -36,10 +37,6 @@ def texts_for(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
             summary = json.loads(props).get("summary")
             rows[eid] = {"name": name, "type": etype, "summary": summary if isinstance(summary, str) else None,
                          "obs": [], "rels": []}
-        for eid, content in conn.execute(
-            f"SELECT entity_id, content FROM observations WHERE entity_id IN ({IDS}) ORDER BY id", (chunk,)
-        ):
-            rows[eid]["obs"].append(content)
         for eid, rtype, other in conn.execute(
             f"SELECT r.from_entity, r.relation_type, t.name FROM relations r JOIN entities t "
             f"ON t.id = r.to_entity WHERE r.from_entity IN ({IDS}) AND r.ended_at IS NULL ORDER BY r.id",

@@ -1,4 +1,4 @@
--- Hipocampo's knowledge graph, schema version 2 (PRAGMA user_version).
+-- Hipocampo's knowledge graph, schema version 4 (PRAGMA user_version).
 -- A fresh database gets this file whole; older ones are brought here by migrations/.
 -- Timestamps are ISO-8601 UTC with milliseconds ('2026-11-29T20:58:28.123Z'), so they sort as text.
 
@@ -72,6 +72,45 @@ CREATE VIRTUAL TABLE entity_fts USING fts5(
     name, entity_type, obs_text, props_text,
     tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1
 );
+
+-- Facts: each observation's own words (porter-stemmed, folded) and its own vector, rowid /
+-- key = observations.id. Triggers keep the words in step with every write; a changed text drops
+-- its vector, a deleted fact's goes by cascade. Entity vectors (below) embed name, type, summary
+-- and relations only.
+CREATE VIRTUAL TABLE fact_fts USING fts5(
+    content, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1
+);
+
+CREATE TABLE fact_vectors (
+    observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+    model_id    TEXT NOT NULL,
+    text_hash   TEXT NOT NULL,
+    embedded_at TEXT NOT NULL,
+    vector      BLOB NOT NULL          -- int8 × dimensions: the unit vector scaled to ±127
+);
+CREATE INDEX idx_fact_vectors_at ON fact_vectors(embedded_at);
+
+-- Facts waiting for a vector (new, changed, or embedded by another model): the embedder's queue.
+CREATE TABLE fact_due (
+    observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE
+);
+
+CREATE TRIGGER fact_added AFTER INSERT ON observations BEGIN
+    INSERT INTO fact_fts(rowid, content) VALUES (new.id, hfold(new.content));
+    INSERT OR IGNORE INTO fact_due(observation_id) VALUES (new.id);
+END;
+CREATE TRIGGER fact_removed AFTER DELETE ON observations BEGIN
+    DELETE FROM fact_fts WHERE rowid = old.id;
+    UPDATE db_metadata SET value = CAST(value AS INTEGER) + 1 WHERE key = 'fact_vectors_version';
+END;
+CREATE TRIGGER fact_changed AFTER UPDATE OF content ON observations BEGIN
+    DELETE FROM fact_fts WHERE rowid = old.id;
+    INSERT INTO fact_fts(rowid, content) VALUES (new.id, hfold(new.content));
+    DELETE FROM fact_vectors WHERE observation_id = old.id;
+    INSERT OR IGNORE INTO fact_due(observation_id) VALUES (new.id);
+    UPDATE db_metadata SET value = CAST(value AS INTEGER) + 1 WHERE key = 'fact_vectors_version';
+END;
+
 
 -- Substrings (the official server's search_nodes semantics), over folded text.
 CREATE VIRTUAL TABLE entity_substr USING fts5(

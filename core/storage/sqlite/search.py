@@ -100,13 +100,17 @@ class GraphSearch:
     # -- whole words, ranked (FTS5 entity_fts, BM25) -------------------------------------------
 
     def fulltext_search(
-        self, query: str, *, limit: int = 10, label: str | None = None, include_archived: bool = False
+        self, query: str, *, limit: int = 10, label: str | None = None, include_archived: bool = False,
+        own_fields: bool = False,
     ) -> list[ScoredNode]:
-        """Whole-word search ranked by BM25 (name weighted highest); operators are literal."""
+        """Whole-word search ranked by BM25 (name weighted highest); operators are literal.
+        ``own_fields``: only name, type and properties (the facts are searched by ``fact_search``)."""
         with self.db.locked() as conn:
-            match = self._words_match(conn, query)
+            match = self._words_match(conn, query, "entity_fts")
         if match is None:
             return []
+        if own_fields:
+            match = "{name entity_type props_text} : (" + match + ")"
         where = "" if include_archived else " AND e.archived_at IS NULL"
         args: list[Any] = [match]
         if label is not None:
@@ -131,7 +135,55 @@ class GraphSearch:
             # bm25() is lower-is-better and negative; report a positive score, higher is better.
             return [ScoredNode(node=nodes[i], score=-rank) for i, rank in rows if i in nodes]
 
-    def _words_match(self, conn: Connection, query: str) -> str | None:
+    def fact_search(
+        self, query: str, *, limit: int = 50, label: str | None = None, include_archived: bool = False
+    ) -> list[tuple[int, int, float]]:
+        """Facts (observations) holding any of the query's content words, best BM25 first:
+        (observation id, entity id, score, higher is better). Operators are literal."""
+        with self.db.locked() as conn:
+            match = self._words_match(conn, query, "fact_fts")
+            if match is None:
+                return []
+            where = "" if include_archived else " AND e.archived_at IS NULL"
+            args: list[Any] = [match]
+            if label is not None:
+                where += " AND e.entity_type = ?"
+                args.append(label)
+            floor = conn.execute(
+                "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                (match, RANK_AT_MOST - 1),
+            ).fetchone()
+            args += [floor[0] if floor else 0, limit]
+            rows = conn.execute(
+                "SELECT f.rowid, o.entity_id, bm25(fact_fts) AS rank FROM fact_fts f "
+                "JOIN observations o ON o.id = f.rowid JOIN entities e ON e.id = o.entity_id "
+                f"WHERE fact_fts MATCH ?{where} AND f.rowid >= ? ORDER BY rank LIMIT ?",
+                args,
+            ).fetchall()
+            return [(oid, eid, -rank) for oid, eid, rank in rows]
+
+    def facts_of(self, entity_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
+        """Each entity's facts (observation id, text), in their order."""
+        out: dict[int, list[tuple[int, str]]] = {eid: [] for eid in entity_ids}
+        with self.db.locked() as conn:
+            for chunk in reads.id_chunks(entity_ids):
+                for oid, eid, content in conn.execute(
+                        f"SELECT id, entity_id, content FROM observations WHERE entity_id IN ({IDS}) ORDER BY id",
+                        (chunk,)):
+                    out[eid].append((oid, content))
+        return out
+
+    def fact_counts(self, entity_ids: list[int]) -> dict[int, int]:
+        """How many facts each entity has."""
+        out = dict.fromkeys(entity_ids, 0)
+        with self.db.locked() as conn:
+            for chunk in reads.id_chunks(entity_ids):
+                out.update(conn.execute(
+                    f"SELECT entity_id, count(*) FROM observations WHERE entity_id IN ({IDS}) GROUP BY entity_id",
+                    (chunk,)).fetchall())
+        return out
+
+    def _words_match(self, conn: Connection, query: str, table: str) -> str | None:
         """The FTS5 query for ``query``: any of its content words — leaving out words so common
         that ranking them would cost far more than they tell (the rest must then all match).
 
@@ -141,12 +193,15 @@ class GraphSearch:
         words = content_words(query)[:16]
         if not words:
             return None
-        cap = max(500, self.totals(conn)[0] // 50)  # a word in over 2% of memories is "common"
+        # a word in over 2% of memories (or facts) is "common"
+        size = self.totals(conn)[0] if table == "entity_fts" else conn.execute(
+            "SELECT coalesce(max(id), 0) FROM observations").fetchone()[0]
+        cap = max(500, size // 50)
         rare: list[str] = []
         common: list[str] = []
         for word in words:
             found = conn.execute(
-                "SELECT count(*) FROM (SELECT 1 FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
+                f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?)",
                 (fts_phrase(word), cap),
             ).fetchone()[0]
             if found:

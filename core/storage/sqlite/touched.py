@@ -1,9 +1,10 @@
 """What every write does for the entities it touched, in the writer's transaction: one place, so
 no write path forgets a step (an index row, a stale vector, a neighbour whose text named it).
 
-An entity's embedding text holds its name, type, summary, observations and its relations with the
-names at their other ends (see ``core.embeddings.text``): a change to any of those makes its
-vector stale, and so does a relation appearing, ending or losing its other end.
+An entity's embedding text holds its name, type, summary and its relations with the names at their
+other ends (see ``core.embeddings.text``): a change to any of those makes its vector stale, and so
+does a relation appearing, ending or losing its other end. Observations are facts with their own
+words and vectors, kept in step by triggers (schema 4): adding one leaves the entity's vector be.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ def changed(conn: Connection, ids: Sequence[int]) -> None:
     """Entities whose own text changed: re-index their words, mark their vectors stale."""
     indexing.reindex(conn, list(ids))
     embedding_state.invalidate(conn, list(ids))
+
+
+def facts_changed(conn: Connection, ids: Sequence[int]) -> None:
+    """Entities whose observations (only) changed: re-index their words; their own vector stays."""
+    indexing.reindex(conn, list(ids))
 
 
 def relinked(conn: Connection, ids: Sequence[int]) -> None:
@@ -49,4 +55,4 @@ def deleting(conn: Connection, ids: Sequence[int], cache: VectorCache) -> None:
     relinked(conn, sorted(neighbours - gone))
 
 
-__all__ = ["changed", "created", "deleting", "relinked"]
+__all__ = ["changed", "created", "deleting", "facts_changed", "relinked"]

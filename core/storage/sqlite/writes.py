@@ -158,7 +158,7 @@ class GraphWrites:
             conn.execute(
                 f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
             )
-            touch.changed(conn, touched)
+            touch.facts_changed(conn, touched)
             history.write(conn, log)
         return results
 
@@ -209,7 +209,7 @@ class GraphWrites:
                 conn.execute(
                     f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
                 )
-                touch.changed(conn, touched)
+                touch.facts_changed(conn, touched)
                 history.write(conn, log)
             return removed
 
