@@ -3,9 +3,10 @@
 Sentence-embedding similarities are not comparable across queries: a query of punctuation or of
 one vague word (``*``, ``NEAR(``, ``the``) is about as close to every text (0.80–0.83 with
 multilingual-e5) as a real question is to its answer. So each query is first compared with a
-fixed set of unrelated everyday sentences in both languages: the best of those similarities is
+fixed set of unrelated everyday sentences in both languages: the mean of those similarities is
 what this query reaches with text that has nothing to do with it, and a memory counts as a match
-only by how far it rises above that.
+only by how far it rises above that. Measured (multilingual-e5-small): punctuation, one vague word
+or random letters rise at most 0.045 above it; real questions, across languages too, 0.055–0.15.
 """
 
 from __future__ import annotations
@@ -38,16 +39,16 @@ ANCHORS = (
     "El gato duerme encima del sofá.",
     "Compramos una mesa nueva para la cocina.",
 )
-# A match must rise this far above the query's best unrelated similarity to count at all, and
-# is a full match this far above it.
-MARGIN_FLOOR, MARGIN_SPAN = 0.025, 0.10
+# A match must rise this far above the query's unrelated similarity to count at all, and is a
+# full match this much further above it.
+MARGIN_FLOOR, MARGIN_SPAN = 0.05, 0.10
 
 _cache: dict[tuple[int, str], np.ndarray] = {}
 _lock = threading.Lock()
 
 
 def background(provider: EmbeddingProvider, query: np.ndarray) -> float | None:
-    """The best similarity ``query`` reaches with the unrelated anchor sentences (None when the
+    """The mean similarity ``query`` reaches with the unrelated anchor sentences (None when the
     provider cannot embed them)."""
     key = (id(provider), provider.model_id)
     with _lock:
@@ -59,7 +60,7 @@ def background(provider: EmbeddingProvider, query: np.ndarray) -> float | None:
             return None
         with _lock:
             _cache[key] = anchors
-    return float((anchors @ query).max())
+    return float((anchors @ query).mean())
 
 
 def cosine_quality(distance: float | None, floor: float) -> float:

@@ -50,6 +50,9 @@ RANK_SHARE = 0.5
 # Below this match quality nothing is a good match.
 GOOD_MATCH = 0.05
 PER_ENTITY = 3
+# Cosine distances closer than this are the model's noise: they share a rank.
+DISTANCE_TIE = 1e-3
+BM25_NEGLIGIBLE = 1e-3
 # Only the top few are bumped: the further down, the likelier a result was not what was wanted.
 RECORD_TOP = 3
 EMBED_ON_THE_FLY = 8
@@ -90,6 +93,15 @@ class _Entity:
 def rrf_score(*ranks: int | None) -> float:
     """Reciprocal rank fusion: Σ 1 / (k + rank), ranks from 1."""
     return sum(1.0 / (RRF_K + r) for r in ranks if r is not None)
+
+
+def _tied_ranks(values: list[float], tolerance: float = 1e-6) -> list[int]:
+    """Ranks (from 1) of values sorted best first, equal values sharing a rank ("1, 2, 2, 4"): two
+    identical texts are equally good, whichever the index happened to list first."""
+    ranks: list[int] = []
+    for k, v in enumerate(values):
+        ranks.append(ranks[-1] if k and abs(v - values[k - 1]) < tolerance else k + 1)
+    return ranks
 
 
 def _word_share(query_words: list[str], text: str) -> float:
@@ -140,11 +152,15 @@ class HybridSearcher:
         kf = max(FACTS_AT_LEAST, FACTS_PER_LIMIT * limit)
         ke = ENTITIES_PER_LIMIT * limit
         if qv is not None and self._fact_vectors:
-            for rank, (fid, dist) in enumerate(self._fresh_facts(qv, self.vectors.search_facts(qv, kf * 2)), 1):
+            knn = self._fresh_facts(qv, self.vectors.search_facts(qv, kf * 2))
+            for rank, (fid, dist) in zip(_tied_ranks([d for _, d in knn], DISTANCE_TIE), knn, strict=True):
                 facts[fid] = _Fact(fid, -1, vector_rank=rank, distance=dist)
         if use_text and self._facts:
-            for rank, (fid, eid, _) in enumerate(self.graph.fact_search(
-                    query, limit=kf, label=entity_type, include_archived=include_archived), 1):
+            found = self.graph.fact_search(query, limit=kf, label=entity_type, include_archived=include_archived)
+            # A word in most of many facts says nothing (BM25 gives it no weight): no rank for it.
+            if len(found) > 10:
+                found = [hit for hit in found if hit[2] >= BM25_NEGLIGIBLE]
+            for rank, (fid, eid, _) in zip(_tied_ranks([-score for _, _, score in found]), found, strict=True):
                 facts.setdefault(fid, _Fact(fid, eid)).text_rank = rank
         self._resolve_facts(qv, facts, entity_type, include_archived, kf, words)
         if qv is not None:
@@ -155,7 +171,7 @@ class HybridSearcher:
             own = {"own_fields": True} if self._facts else {}
             hits = self.graph.fulltext_search(query, limit=ke, label=entity_type,
                                               include_archived=include_archived, **own)
-            for rank, hit in enumerate(hits, 1):
+            for rank, hit in zip(_tied_ranks([-h.score for h in hits]), hits, strict=True):
                 entities.setdefault(hit.node.id, _Entity(hit.node.id)).text_rank = rank
         for f in facts.values():
             entities.setdefault(f.entity, _Entity(f.entity)).facts.append(f)
@@ -171,6 +187,9 @@ class HybridSearcher:
         chosen = [e for e in ranked if e.quality >= GOOD_MATCH or e.id in named][:limit]
         ids = [e.id for e in chosen]
         factors = limbic_factors(ids, self.graph.limbic_stats(ids), self._clock()) if use_limbic else {}
+        # What is returned is read now: an entity another client deleted meanwhile is no result
+        nodes = {n.id: n for n in self.graph.nodes_by_id(ids)}
+        chosen = [e for e in chosen if e.id in nodes]
         lift = {i: (factors[i].lift if use_limbic else 0.0) for i in ids}
         chosen.sort(key=lambda e: (e.id not in named, -(e.relevance + lift[e.id]), e.id))
         results = self._answers(chosen, nodes, factors, per_entity, max_tokens, qv)
@@ -192,7 +211,7 @@ class HybridSearcher:
                 del facts[fid]
                 continue
             facts[fid].entity, facts[fid].text = owners[fid]
-            facts[fid].words = _word_share(words, facts[fid].text)
+            facts[fid].words = _word_share(words, facts[fid].text) if facts[fid].text_rank else 0.0
         if qv is None or not self._fact_vectors:
             return
         missing = [f.id for f in facts.values() if f.distance is None]
@@ -234,8 +253,8 @@ class HybridSearcher:
         missing = [e.id for e in entities.values() if e.distance is None]
         for eid, dist in self.vectors.distances(qv, missing).items():
             entities[eid].distance = dist
-        for rank, e in enumerate(sorted((e for e in entities.values() if e.distance is not None),
-                                        key=lambda e: (e.distance, e.id)), 1):
+        near = sorted((e for e in entities.values() if e.distance is not None), key=lambda e: (e.distance, e.id))
+        for rank, e in zip(_tied_ranks([e.distance for e in near], DISTANCE_TIE), near, strict=True):
             e.vector_rank = rank
 
     def _embed_now(self, qv: np.ndarray, texts: dict[int, str]) -> dict[int, float]:
@@ -280,7 +299,9 @@ class HybridSearcher:
                 f.rrf = rrf_score(f.vector_rank, f.text_rank)
             e.facts.sort(key=lambda f: (-f.rrf, f.distance if f.distance is not None else 2.0, f.id))
             node = nodes[e.id]
-            e.words = _word_share(words, f"{node.name} {node.label}")
+            # without a fact index the entity's words are its observations' too
+            own = f"{node.name} {node.label}" if self._facts else " ".join([node.name, node.label, *node.observations])
+            e.words = _word_share(words, own) if (e.text_rank or e.id in named or self._facts) else 0.0
             best = e.facts[0] if e.facts else None
             e.rrf = (best.rrf if best else 0.0) + ENTITY_WEIGHT * rrf_score(e.vector_rank, e.text_rank)
             quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]

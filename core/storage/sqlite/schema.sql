@@ -75,8 +75,8 @@ CREATE VIRTUAL TABLE entity_fts USING fts5(
 
 -- Facts: each observation's own words (porter-stemmed, folded) and its own vector, rowid /
 -- key = observations.id. Triggers keep the words in step with every write; a changed text drops
--- its vector, a deleted fact's goes by cascade. Entity vectors (below) embed name, type, summary
--- and relations only.
+-- its vector, a deleted fact's goes by cascade. Entity vectors (below) embed name, type, summary,
+-- the first facts and relations.
 CREATE VIRTUAL TABLE fact_fts USING fts5(
     content, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1
 );

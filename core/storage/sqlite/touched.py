@@ -1,10 +1,11 @@
 """What every write does for the entities it touched, in the writer's transaction: one place, so
 no write path forgets a step (an index row, a stale vector, a neighbour whose text named it).
 
-An entity's embedding text holds its name, type, summary and its relations with the names at their
+An entity's embedding text holds its name, type, summary, first facts and its relations with the names at their
 other ends (see ``core.embeddings.text``): a change to any of those makes its vector stale, and so
-does a relation appearing, ending or losing its other end. Observations are facts with their own
-words and vectors, kept in step by triggers (schema 4): adding one leaves the entity's vector be.
+does a relation appearing, ending or losing its other end. Its own text holds only its first few
+observations; every observation is also a fact with its own words and vector, kept in step by
+triggers (schema 4): adding one to a long entity leaves the entity's vector be.
 """
 
 from __future__ import annotations
@@ -28,9 +29,14 @@ def changed(conn: Connection, ids: Sequence[int]) -> None:
     embedding_state.invalidate(conn, list(ids))
 
 
-def facts_changed(conn: Connection, ids: Sequence[int]) -> None:
-    """Entities whose observations (only) changed: re-index their words; their own vector stays."""
+def facts_changed(conn: Connection, ids: Sequence[int], added: dict[int, int] | None = None) -> None:
+    """Entities whose observations (only) changed: re-index their words. Their own vector holds
+    their first few facts: it is stale after a deletion, or an addition among those few."""
     indexing.reindex(conn, list(ids))
+    if added is None:
+        embedding_state.invalidate(conn, list(ids))
+    else:
+        embedding_state.invalidate_heads(conn, list(ids), added)
 
 
 def relinked(conn: Connection, ids: Sequence[int]) -> None:

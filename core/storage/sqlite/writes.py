@@ -158,7 +158,10 @@ class GraphWrites:
             conn.execute(
                 f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
             )
-            touch.facts_changed(conn, touched)
+            added: dict[int, int] = {}
+            for eid, _, _ in rows:
+                added[eid] = added.get(eid, 0) + 1
+            touch.facts_changed(conn, touched, added)
             history.write(conn, log)
         return results
 

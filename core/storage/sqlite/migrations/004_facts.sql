@@ -41,6 +41,7 @@ CREATE TRIGGER fact_changed AFTER UPDATE OF content ON observations BEGIN
     UPDATE db_metadata SET value = CAST(value AS INTEGER) + 1 WHERE key = 'fact_vectors_version';
 END;
 
--- An entity's own vector is now its name, type, summary and relations (its facts have theirs):
+-- An entity's own vector is now its name, type, summary, first 12 facts and relations (every fact
+-- has its own):
 -- every entity is due for re-embedding.
 DELETE FROM embedding_state;
