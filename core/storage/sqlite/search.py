@@ -1,7 +1,7 @@
 """Searching the SQLite graph by text: ``search_nodes`` (the official server's substring match,
-over the trigram index ``entity_substr`` and the folded text ``entity_folded``) and
-``fulltext_search`` (whole words ranked by BM25 over ``entity_fts``). Both fold case, accents and
-Unicode forms, and take every character of the query literally."""
+over the trigram indexes ``entity_substr`` / ``fact_substr`` and the folded texts) and
+``fulltext_search`` / ``fact_search`` (whole words ranked by BM25 over ``entity_fts`` / ``fact_fts``).
+Both fold case, accents and Unicode forms, and take every character of the query literally."""
 
 from __future__ import annotations
 
@@ -49,19 +49,25 @@ class GraphSearch:
         archived = "" if include_archived else " AND e.archived_at IS NULL"
         if indexing.SEPARATOR in needle:  # could span two stored fields: confirm field by field
             return self._substring_ids_by_field(needle, limit, archived)
-        # instr() over the stored folded text confirms each candidate exactly, in C.
-        confirm = f"instr(f.text, :needle) > 0{archived} ORDER BY f.entity_id LIMIT :limit"
-        args = {"needle": needle, "limit": -1 if limit is None else limit}
+        # Entities whose name or type holds the needle, and those with a fact that does: instr()
+        # over the stored folded text confirms each candidate exactly, in C.
+        args: dict[str, Any] = {"needle": needle, "limit": -1 if limit is None else limit}
+        if len(needle) >= 3:
+            # The trigram indexes (detail=none) yield the rows holding trigrams that cover the
+            # needle; instr() removes their false positives.
+            args["match"] = " AND ".join(fts_phrase(g) for g in self._covering_trigrams(needle))
+            own = ("SELECT f.entity_id AS id FROM entity_substr s JOIN entity_folded f ON f.entity_id = s.rowid "
+                   "WHERE entity_substr MATCH :match AND instr(f.text, :needle) > 0")
+            facts = ("SELECT o.entity_id AS id FROM fact_substr s JOIN observations o ON o.id = s.rowid "
+                     "WHERE fact_substr MATCH :match AND instr(s.text, :needle) > 0")
+        else:  # too short for trigrams: scan (1–2 characters match nearly everything anyway)
+            own = "SELECT entity_id AS id FROM entity_folded WHERE instr(text, :needle) > 0"
+            facts = ("SELECT o.entity_id AS id FROM fact_substr s JOIN observations o ON o.id = s.rowid "
+                     "WHERE instr(s.text, :needle) > 0")
+        sql = (f"SELECT e.id FROM entities e WHERE e.id IN ({own} UNION {facts}){archived} "
+               "ORDER BY e.id LIMIT :limit")
         with self.db.locked() as conn:
-            if len(needle) >= 3:
-                # The trigram index (detail=none) yields the entities holding trigrams that cover
-                # the needle; instr() removes its false positives.
-                args["match"] = " AND ".join(fts_phrase(g) for g in self._covering_trigrams(needle))
-                sql = ("SELECT f.entity_id FROM entity_substr s JOIN entity_folded f ON f.entity_id = s.rowid "
-                       "JOIN entities e ON e.id = s.rowid WHERE entity_substr MATCH :match AND ")
-            else:  # too short for trigrams: scan (1–2 characters match nearly everything anyway)
-                sql = "SELECT f.entity_id FROM entity_folded f JOIN entities e ON e.id = f.entity_id WHERE "
-            return [r[0] for r in conn.execute(sql + confirm, args)]
+            return [r[0] for r in conn.execute(sql, args)]
 
     def _substring_ids_by_field(self, needle: str, limit: int | None, archived: str) -> list[int]:
         """The slow, exact path for a needle holding the field separator: fold field by field."""
@@ -103,14 +109,24 @@ class GraphSearch:
         self, query: str, *, limit: int = 10, label: str | None = None, include_archived: bool = False,
         own_fields: bool = False,
     ) -> list[ScoredNode]:
-        """Whole-word search ranked by BM25 (name weighted highest); operators are literal.
-        ``own_fields``: only name, type and properties (the facts are searched by ``fact_search``)."""
+        """Whole-word search ranked by BM25 over the entity's own fields (name weighted highest) and
+        its facts; operators are literal. ``own_fields``: only name, type and properties."""
+        if not own_fields:  # the entity's own words, or its facts' (an entity scores by its best)
+            best: dict[int, float] = {}
+            for hit in self.fulltext_search(query, limit=limit, label=label, include_archived=include_archived,
+                                            own_fields=True):
+                best[hit.node.id] = hit.score
+            for _, eid, score in self.fact_search(query, limit=4 * limit, label=label,
+                                                  include_archived=include_archived):
+                best[eid] = max(best.get(eid, 0.0), score)
+            ranked = sorted(best, key=lambda i: (-best[i], i))[:limit]
+            with self.db.locked() as conn:
+                nodes = {n.id: n for n in reads.nodes(conn, ranked)}
+            return [ScoredNode(node=nodes[i], score=best[i]) for i in ranked if i in nodes]
         with self.db.locked() as conn:
             match = self._words_match(conn, query, "entity_fts")
         if match is None:
             return []
-        if own_fields:
-            match = "{name entity_type props_text} : (" + match + ")"
         where = "" if include_archived else " AND e.archived_at IS NULL"
         args: list[Any] = [match]
         if label is not None:

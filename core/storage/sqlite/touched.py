@@ -30,9 +30,9 @@ def changed(conn: Connection, ids: Sequence[int]) -> None:
 
 
 def facts_changed(conn: Connection, ids: Sequence[int], added: dict[int, int] | None = None) -> None:
-    """Entities whose observations (only) changed: re-index their words. Their own vector holds
-    their first few facts: it is stale after a deletion, or an addition among those few."""
-    indexing.reindex(conn, list(ids))
+    """Entities whose observations (only) changed (the facts' own index rows follow by trigger).
+    Their own vector holds their first few facts: stale after a deletion, or an addition among those few."""
+    indexing.flush_facts(conn)
     if added is None:
         embedding_state.invalidate(conn, list(ids))
     else:
@@ -61,4 +61,9 @@ def deleting(conn: Connection, ids: Sequence[int], cache: VectorCache) -> None:
     relinked(conn, sorted(neighbours - gone))
 
 
-__all__ = ["changed", "created", "deleting", "facts_changed", "relinked"]
+def deleted(conn: Connection) -> None:
+    """After the DELETE: the entities' facts, queued by the cascade, leave the fact indexes."""
+    indexing.flush_facts(conn)
+
+
+__all__ = ["changed", "created", "deleted", "deleting", "facts_changed", "relinked"]
