@@ -89,3 +89,18 @@ def test_a_schema_3_database_is_migrated_with_every_fact_due(tmp_path: Path) -> 
         assert owner == mem.get_node("Ana").id
         assert [h["name"] for h in mem.search_semantic("green tea")] == ["Ana"]
         assert mem.search_semantic("green tea")[0]["observations"] == ["likes green tea"]
+
+
+def test_a_write_to_a_long_entity_changes_as_many_rows_as_one_to_a_short_one(tmp_path: Path) -> None:
+    """No work proportional to the entity's size: the same rows change (SQLite counts them, index
+    rows and trigger work included) whether the entity has 3 facts or 600."""
+    with Memory(Settings(db=tmp_path / "w.db", embeddings="none")) as mem:
+        mem.create_entities([{"name": "short", "observations": [f"note {i}" for i in range(3)]},
+                             {"name": "long", "observations": [f"note {i}" for i in range(600)]}])
+        changed = {}
+        for name in ("short", "long", "short", "long"):
+            before = mem.graph.db.conn.total_changes
+            mem.add_observations([{"entityName": name, "contents": [f"one more for {name} {before}"]}])
+            changed[name] = mem.graph.db.conn.total_changes - before
+        assert changed["long"] == changed["short"]
+        assert mem.search_nodes("one more for long").entities[0].name == "long"
