@@ -132,6 +132,16 @@ class ObservationList(QWidget):
         self.changed.emit()
         return item
 
+    def reveal(self, text: str) -> bool:
+        """Scroll to the observation ``text`` and select it (a search result's fact); False if absent."""
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item.text() == text:
+                self.list.setCurrentItem(item)
+                self.list.scrollToItem(item, QAbstractItemView.ScrollHint.PositionAtCenter)
+                return True
+        return False
+
     def edit_row(self, row: int, text: str) -> None:
         """Replace the text of row ``row`` (what the in-place editor does)."""
         self.list.item(row).setText(text)
