@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import EmbeddingError
 from core.model import Node
-from core.protocols import EmbeddingProvider, GraphStore, VectorStore
+from core.protocols import EmbeddingProvider, FactText, FactVectors, GraphStore, VectorStore
 from core.search import calibration
 from core.search.folding import content_words, fold
 from core.search.limbic import limbic_factors
@@ -41,8 +41,11 @@ RRF_K = 60
 # Candidates each list brings: facts are many and small, entities few.
 FACTS_PER_LIMIT, FACTS_AT_LEAST = 10, 50
 ENTITIES_PER_LIMIT = 3
-# Weight of an entity's own lists against its best fact's (the fact lists weigh 1).
+# Weight of an entity's own lists against its best fact's, and of the facts' words against their
+# vectors.
 ENTITY_WEIGHT = 0.5
+TEXT_WEIGHT = 1.0
+WORDS_POWER = 0.0
 # Cosine similarity (multilingual-e5) unrelated texts reach, when the query's own cannot be measured.
 COSINE_FLOOR = 0.80
 # Share of the relevance that is the fused rank (the rest is the match quality).
@@ -121,8 +124,8 @@ class HybridSearcher:
         self.vectors = vectors
         self.provider = provider
         self._clock = clock or (lambda: datetime.now(UTC))
-        self._facts = getattr(graph, "fact_search", None) is not None
-        self._fact_vectors = vectors is not None and getattr(vectors, "search_facts", None) is not None
+        self._facts = isinstance(graph, FactText)
+        self._fact_vectors = isinstance(vectors, FactVectors)
         self._floor = COSINE_FLOOR  # the query's unrelated best similarity (see calibration)
 
     def query_vector(self, query: str) -> np.ndarray | None:
@@ -152,7 +155,8 @@ class HybridSearcher:
         kf = max(FACTS_AT_LEAST, FACTS_PER_LIMIT * limit)
         ke = ENTITIES_PER_LIMIT * limit
         if qv is not None and self._fact_vectors:
-            knn = self._fresh_facts(qv, self.vectors.search_facts(qv, kf * 2))
+            knn = self.vectors.search_facts(qv, kf * 2)
+            knn = self._fresh_facts(qv, knn)
             for rank, (fid, dist) in zip(_tied_ranks([d for _, d in knn], DISTANCE_TIE), knn, strict=True):
                 facts[fid] = _Fact(fid, -1, vector_rank=rank, distance=dist)
         if use_text and self._facts:
@@ -175,7 +179,7 @@ class HybridSearcher:
                 entities.setdefault(hit.node.id, _Entity(hit.node.id)).text_rank = rank
         for f in facts.values():
             entities.setdefault(f.entity, _Entity(f.entity)).facts.append(f)
-        nodes = {n.id: n for n in self.graph.nodes_by_id(list(entities))}
+        nodes = {n.id: n for n in self._heads(list(entities))}
         entities = {eid: e for eid, e in entities.items() if eid in nodes and (
             not entity_type or nodes[eid].label == entity_type) and (include_archived or not nodes[eid].archived_at)}
         named = self._named(query, nodes, entities, entity_type, include_archived)
@@ -188,7 +192,7 @@ class HybridSearcher:
         ids = [e.id for e in chosen]
         factors = limbic_factors(ids, self.graph.limbic_stats(ids), self._clock()) if use_limbic else {}
         # What is returned is read now: an entity another client deleted meanwhile is no result
-        nodes = {n.id: n for n in self.graph.nodes_by_id(ids)}
+        nodes = {n.id: n for n in self._heads(ids)}
         chosen = [e for e in chosen if e.id in nodes]
         lift = {i: (factors[i].lift if use_limbic else 0.0) for i in ids}
         chosen.sort(key=lambda e: (e.id not in named, -(e.relevance + lift[e.id]), e.id))
@@ -281,7 +285,7 @@ class HybridSearcher:
         named = {eid for eid in entities if fold(nodes[eid].name.strip()) == folded}
         exact = self.graph.ids_for([wanted]).get(wanted)
         if exact is not None and exact not in entities:
-            node = next(iter(self.graph.nodes_by_id([exact])), None)
+            node = next(iter(self._heads([exact])), None)
             if node is not None and (not entity_type or node.label == entity_type) and (
                     include_archived or not node.archived_at):
                 entities[exact] = _Entity(exact)
@@ -293,14 +297,17 @@ class HybridSearcher:
 
     def _score(self, entities: dict[int, _Entity], nodes: dict[int, Node], words: list[str],
                named: set[int]) -> None:
-        best_possible = 2 * rrf_score(1) * (1 + ENTITY_WEIGHT)  # first in every list
+        best_possible = (1 + TEXT_WEIGHT) * rrf_score(1) * (1 + ENTITY_WEIGHT)  # first in every list
         for e in entities.values():
             for f in e.facts:
-                f.rrf = rrf_score(f.vector_rank, f.text_rank)
+                # A word match counts as far as it covers the question: one shared word of six is
+                # weak evidence, all of them strong (BM25's rank alone says neither).
+                f.rrf = rrf_score(f.vector_rank) + TEXT_WEIGHT * f.words ** WORDS_POWER * rrf_score(f.text_rank)
             e.facts.sort(key=lambda f: (-f.rrf, f.distance if f.distance is not None else 2.0, f.id))
             node = nodes[e.id]
             # without a fact index the entity's words are its observations' too
-            own = f"{node.name} {node.label}" if self._facts else " ".join([node.name, node.label, *node.observations])
+            props = [v for v in (node.props or {}).values() if isinstance(v, str)]  # summary, details …
+            own = " ".join([node.name, node.label, *props, *([] if self._facts else node.observations)])
             e.words = _word_share(words, own) if (e.text_rank or e.id in named or self._facts) else 0.0
             best = e.facts[0] if e.facts else None
             e.rrf = (best.rrf if best else 0.0) + ENTITY_WEIGHT * rrf_score(e.vector_rank, e.text_rank)
@@ -315,13 +322,16 @@ class HybridSearcher:
     def _answers(self, chosen: list[_Entity], nodes: dict[int, Node], factors: dict[int, Any],
                  per_entity: int, max_tokens: int | None, qv: np.ndarray | None) -> list[dict[str, Any]]:
         counts = self._fact_counts([e.id for e in chosen], nodes)
+        bare = [e.id for e in chosen if not e.facts]  # found by name or own vector: show its first facts
+        firsts = self.graph.first_facts(bare, per_entity) if self._facts and bare else {
+            i: list(nodes[i].observations[:per_entity]) for i in bare}
         results: list[dict[str, Any]] = []
         used = 0
         for e in chosen:
             node = nodes[e.id]
             shown = [f.text for f in e.facts[:per_entity]]
-            if not shown and per_entity > 0:  # found by its own name or vector: its first facts
-                shown = list(node.observations[:per_entity])
+            if not shown and per_entity > 0:
+                shown = firsts.get(e.id, [])
             item = {
                 "name": node.name,
                 "entityType": node.label,
@@ -343,9 +353,12 @@ class HybridSearcher:
             results.append(item)
         return results
 
+    def _heads(self, ids: list[int]) -> list[Node]:
+        """The entities without their observations where the backend can (long ones are costly)."""
+        return self.graph.entity_heads(ids) if self._facts else self.graph.nodes_by_id(ids)
+
     def _fact_counts(self, ids: list[int], nodes: dict[int, Node]) -> dict[int, int]:
-        counts = getattr(self.graph, "fact_counts", None)
-        return counts(ids) if counts is not None else {i: len(nodes[i].observations) for i in ids}
+        return self.graph.fact_counts(ids) if self._facts else {i: len(nodes[i].observations) for i in ids}
 
     @staticmethod
     def _explain(e: _Entity, factors: Any) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
     import numpy as np
 
-EXACT_AT_MOST = 60_000
+EXACT_AT_MOST = 8_000
 RERANK_PER_RESULT = 40
 RERANK_AT_LEAST = 4_000
 _BLOCK = 16_384
@@ -142,11 +142,17 @@ class FactMatrix:
     def _build_codes(self) -> None:
         import numpy as np
 
-        live = self._q[: self._size].astype(np.float32) * self._inv_norm[: self._size, None]
-        self._mean = live[self._ids[: self._size] >= 0].mean(axis=0)
+        total = np.zeros(self.dims, dtype=np.float64)
+        for start in range(0, self._size, _BLOCK):  # the mean, a block at a time (no float copy)
+            end = min(self._size, start + _BLOCK)
+            live = self._ids[start:end] >= 0
+            block = self._q[start:end][live].astype(np.float32) * self._inv_norm[start:end][live, None]
+            total += block.sum(axis=0)
+        self._mean = (total / max(1, len(self._rows))).astype(np.float32)
         codes = np.zeros((len(self._ids), (self.dims + 63) // 64), dtype=np.uint64)
         for start in range(0, self._size, _BLOCK):
-            codes[start : start + _BLOCK] = self._code(self._q[start : min(self._size, start + _BLOCK)])
+            end = min(self._size, start + _BLOCK)
+            codes[start:end] = self._code(self._q[start:end])
         self._codes = codes
 
     def _code(self, rows: np.ndarray) -> np.ndarray:

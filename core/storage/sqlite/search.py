@@ -6,9 +6,10 @@ Both fold case, accents and Unicode forms, and take every character of the query
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from core.model import Entity, KnowledgeGraph, ScoredNode
+from core.model import Entity, KnowledgeGraph, Node, ScoredNode
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -177,6 +178,20 @@ class GraphSearch:
                 args,
             ).fetchall()
             return [(oid, eid, -rank) for oid, eid, rank in rows]
+
+    def entity_heads(self, ids: Sequence[int]) -> list[Node]:
+        """Nodes for ``ids`` without their observations (a long entity's facts are not read)."""
+        with self.db.locked() as conn:
+            return reads.nodes(conn, ids, with_observations=False)
+
+    def first_facts(self, entity_ids: list[int], n: int) -> dict[int, list[str]]:
+        """Each entity's first ``n`` observations."""
+        out: dict[int, list[str]] = {eid: [] for eid in entity_ids}
+        with self.db.locked() as conn:
+            for eid in entity_ids:
+                out[eid] = [r[0] for r in conn.execute(
+                    "SELECT content FROM observations WHERE entity_id = ? ORDER BY id LIMIT ?", (eid, n))]
+        return out
 
     def facts_of(self, entity_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
         """Each entity's facts (observation id, text), in their order."""
