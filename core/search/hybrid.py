@@ -45,7 +45,7 @@ ENTITIES_PER_LIMIT = 3
 # vectors.
 ENTITY_WEIGHT = 0.5
 TEXT_WEIGHT = 1.0
-WORDS_POWER = 0.0
+WORDS_POWER = 1.0
 # Cosine similarity (multilingual-e5) unrelated texts reach, when the query's own cannot be measured.
 COSINE_FLOOR = 0.80
 # Share of the relevance that is the fused rank (the rest is the match quality).
@@ -188,7 +188,13 @@ class HybridSearcher:
         self._entity_vectors(qv, entities)
         self._score(entities, nodes, words, named)
         ranked = sorted(entities.values(), key=lambda e: (e.id not in named, -e.relevance, e.id))
-        chosen = [e for e in ranked if e.quality >= GOOD_MATCH or e.id in named][:limit]
+        # Nothing that matches well on its own: no answer (nonsense, hostile or empty queries).
+        # Otherwise the best ``limit``, weaker ones included: a diluted match is still a match.
+        # (Only where facts are indexed: a whole entity's vector is too diluted to tell a weak match
+        # from none, so a backend without a fact index answers as before.)
+        if self._fact_vectors and not any(e.quality >= GOOD_MATCH or e.id in named for e in ranked):
+            return []
+        chosen = ranked[:limit]
         ids = [e.id for e in chosen]
         factors = limbic_factors(ids, self.graph.limbic_stats(ids), self._clock()) if use_limbic else {}
         # What is returned is read now: an entity another client deleted meanwhile is no result
@@ -305,12 +311,16 @@ class HybridSearcher:
                 f.rrf = rrf_score(f.vector_rank) + TEXT_WEIGHT * f.words ** WORDS_POWER * rrf_score(f.text_rank)
             e.facts.sort(key=lambda f: (-f.rrf, f.distance if f.distance is not None else 2.0, f.id))
             node = nodes[e.id]
-            # without a fact index the entity's words are its observations' too
             props = [v for v in (node.props or {}).values() if isinstance(v, str)]  # summary, details …
-            own = " ".join([node.name, node.label, *props, *([] if self._facts else node.observations)])
-            e.words = _word_share(words, own) if (e.text_rank or e.id in named or self._facts) else 0.0
+            e.words = _word_share(words, " ".join([node.name, node.label, *props])) if (
+                e.text_rank or e.id in named or self._facts) else 0.0
+            # Its word match: of its own fields, and of its observations where facts are not indexed
+            # apart (a node read whole); weighed by how much of the question it covers, as a fact's.
+            matched = _word_share(words, " ".join([node.name, node.label, *props, *node.observations])) if (
+                e.text_rank and node.observations) else e.words
             best = e.facts[0] if e.facts else None
-            e.rrf = (best.rrf if best else 0.0) + ENTITY_WEIGHT * rrf_score(e.vector_rank, e.text_rank)
+            own = rrf_score(e.vector_rank) + TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank)
+            e.rrf = (best.rrf if best else 0.0) + ENTITY_WEIGHT * own
             quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]
             e.quality = max([*quality, *(f.words for f in e.facts[:PER_ENTITY]),
                              calibration.cosine_quality(e.distance, self._floor), e.words,
