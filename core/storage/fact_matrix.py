@@ -5,7 +5,7 @@ int8 rows (a quarter of float32) are turned into floats a block at a time, so me
 one byte per dimension. Past ``EXACT_AT_MOST`` rows a full pass costs too much per query, so each
 row also keeps a 1-bit code of its vector minus the mean vector (centred: multilingual-e5 vectors
 share a large common component, and the sign bits of raw vectors are mostly alike); the Hamming
-distance picks ``RERANK`` candidates and the int8 rows give their exact cosine. Backend-neutral:
+distance picks ``RERANK_SHARE`` of the facts and the int8 rows give their exact cosine. Backend-neutral:
 a store feeds it (ids, int8 rows) and tells it what went away.
 """
 
@@ -17,6 +17,10 @@ if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
     import numpy as np
 
 EXACT_AT_MOST = 8_000
+# Re-ranked past the pre-filter: a share of all facts (its recall of the float32 top-10 depends on
+# the share, not the count: 0.98 at 10%, 0.94 at 5%, 0.55 at 0.8% on LoCoMo's facts), at least a
+# few thousand.
+RERANK_SHARE = 0.08
 RERANK_PER_RESULT = 40
 RERANK_AT_LEAST = 4_000
 _BLOCK = 16_384
@@ -32,7 +36,7 @@ class FactMatrix:
         self._q: np.ndarray | None = None       # int8 (capacity, dims)
         self._inv_norm: np.ndarray | None = None  # float32 (capacity,): 1 / |row|
         self._ids: np.ndarray | None = None     # int64 (capacity,), -1 for a removed row
-        self._codes: np.ndarray | None = None   # uint64 (capacity, dims / 64), built when needed
+        self._codes: np.ndarray | None = None   # uint64 (dims / 64, capacity): a word's bits in a row
         self._mean: np.ndarray | None = None
 
     def __len__(self) -> int:
@@ -75,7 +79,7 @@ class FactMatrix:
             self._inv_norm[slot] = 1.0 / max(float(norms[k]), 1e-6)
             self._ids[slot] = int(fid)
             if self._codes is not None:
-                self._codes[slot] = self._code(rows[k : k + 1])[0]
+                self._codes[:, slot] = self._code(rows[k : k + 1])[0]
 
     def forget(self, ids: list[int] | set[int]) -> None:
         for fid in ids:
@@ -94,7 +98,7 @@ class FactMatrix:
         if len(self._rows) <= EXACT_AT_MOST:
             slots = np.arange(self._size)
         else:
-            slots = self._prefilter(q, max(RERANK_AT_LEAST, RERANK_PER_RESULT * k))
+            slots = self._prefilter(q, max(RERANK_AT_LEAST, RERANK_PER_RESULT * k, int(RERANK_SHARE * len(self._rows))))
         sims = self._cosines(q, slots)
         sims[self._ids[slots] < 0] = -np.inf
         k = min(k, len(slots))
@@ -132,10 +136,11 @@ class FactMatrix:
 
         if self._codes is None:
             self._build_codes()
-        live = self._codes[: self._size]
         qcode = self._code_float(q)
-        hamming = np.bitwise_count(live ^ qcode).sum(axis=1, dtype=np.int32)
-        hamming[self._ids[: self._size] < 0] = 1 << 20
+        hamming = np.zeros(self._size, dtype=np.uint16)
+        for word in range(self._codes.shape[0]):  # one contiguous row of words at a time
+            hamming += np.bitwise_count(self._codes[word, : self._size] ^ qcode[word])
+        hamming[self._ids[: self._size] < 0] = np.iinfo(np.uint16).max
         n = min(n, self._size)
         return np.sort(np.argpartition(hamming, n - 1)[:n])
 
@@ -149,10 +154,10 @@ class FactMatrix:
             block = self._q[start:end][live].astype(np.float32) * self._inv_norm[start:end][live, None]
             total += block.sum(axis=0)
         self._mean = (total / max(1, len(self._rows))).astype(np.float32)
-        codes = np.zeros((len(self._ids), (self.dims + 63) // 64), dtype=np.uint64)
+        codes = np.zeros(((self.dims + 63) // 64, len(self._ids)), dtype=np.uint64)
         for start in range(0, self._size, _BLOCK):
             end = min(self._size, start + _BLOCK)
-            codes[start:end] = self._code(self._q[start:end])
+            codes[:, start:end] = self._code(self._q[start:end]).T
         self._codes = codes
 
     def _code(self, rows: np.ndarray) -> np.ndarray:
@@ -180,4 +185,4 @@ class FactMatrix:
         self._inv_norm = np.concatenate([self._inv_norm, np.zeros_like(self._inv_norm)])
         self._ids = np.concatenate([self._ids, np.full(len(self._ids), -1, dtype=np.int64)])
         if self._codes is not None:
-            self._codes = np.vstack([self._codes, np.zeros_like(self._codes)])
+            self._codes = np.hstack([self._codes, np.zeros_like(self._codes)])
