@@ -139,8 +139,9 @@ async def main_async(args: argparse.Namespace) -> int:
             await measure(client, 3)  # warm: the model, the matrix
             out["idle"] = await measure(client, args.queries)
             # New facts the background embedder has to catch up on while the searches go on
+            stamp = time.strftime("%H%M%S")
             await client.call_tool("add_observations", {"observations": [
-                {"entityName": f"entity-{i:06d}", "contents": [f"fresh note {i}: the {TOPICS[i % 20]} again"]}
+                {"entityName": f"entity-{i:06d}", "contents": [f"fresh note {i} ({stamp}): the {TOPICS[i % 20]} again"]}
                 for i in range(args.due)]})
             out["catching up"] = await measure(client, args.queries)
             status = (await client.call_tool("engrama_status", {})).structured_content["embeddings"]

@@ -58,9 +58,10 @@ def prepare_for_model(conn: Connection, model_id: str, dimensions: int) -> bool:
             conn.execute("INSERT OR IGNORE INTO fact_due(observation_id) SELECT o.id FROM observations o "
                          "LEFT JOIN fact_vectors v ON v.observation_id = o.id "
                          "WHERE v.observation_id IS NULL OR v.model_id != ?", (model_id,))
-        conn.executemany("INSERT OR REPLACE INTO db_metadata(key, value) VALUES (?, ?)",
-                         [(MODEL_KEY, model_id), (DIMENSIONS_KEY, str(dimensions))])
-        bump_version(conn)
+        if dropped or meta.get(MODEL_KEY) != model_id or meta.get(DIMENSIONS_KEY) != str(dimensions):
+            conn.executemany("INSERT OR REPLACE INTO db_metadata(key, value) VALUES (?, ?)",
+                             [(MODEL_KEY, model_id), (DIMENSIONS_KEY, str(dimensions))])
+            bump_version(conn)  # other processes look again (nothing to do on an ordinary start)
         return dropped
 
 

@@ -37,10 +37,11 @@ class SqliteVecStore:
         """Fit the table to the model's vector size; True if it was rebuilt (all re-embedded)."""
         with self.db.locked() as conn:
             rebuilt = embedding_state.prepare_for_model(conn, model_id, dimensions)
-            rebuilt = fact_vectors.prepare_for_model(conn, model_id, dimensions) or rebuilt
+            facts_dropped = fact_vectors.prepare_for_model(conn, model_id, dimensions)
+            if facts_dropped or dimensions != self.dimensions:
+                self._facts_version = None  # reload the matrix whole (not on every start: 500k rows)
             self.dimensions = dimensions
-            self._facts_version = None  # reload
-            return rebuilt
+            return rebuilt or facts_dropped
 
     def pending(self, model_id: str, limit: int) -> dict[int, str]:
         """Up to ``limit`` entities lacking a current vector from ``model_id``, with their text."""
