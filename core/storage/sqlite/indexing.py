@@ -65,8 +65,9 @@ def flush_facts(conn: Connection) -> None:
         conn.executemany("DELETE FROM fact_substr WHERE rowid = ?", old)
     conn.execute("INSERT INTO fact_substr(rowid, text) SELECT o.id, hfold(o.content) FROM fact_queue q "
                  "JOIN observations o ON o.id = q.observation_id")
-    conn.execute("INSERT INTO fact_fts(rowid, content) SELECT o.id, hfold(o.content) FROM fact_queue q "
-                 "JOIN observations o ON o.id = q.observation_id")
+    # The text just folded for the substrings serves the words too (folded once per write)
+    conn.execute("INSERT INTO fact_fts(rowid, content) SELECT s.rowid, s.text FROM fact_queue q "
+                 "JOIN fact_substr s ON s.rowid = q.observation_id")
     conn.execute("DELETE FROM fact_queue")
 
 
