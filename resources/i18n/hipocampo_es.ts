@@ -2558,9 +2558,9 @@ Conectados: {names}</translation>
         <translation>Ninguna entidad contiene «{query}».&lt;br&gt;Prueba &lt;b&gt;Significado&lt;/b&gt; para encontrar recuerdos relacionados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="347"/>
-        <source>Nothing found for “{query}”.&lt;br&gt;Try other words, or all types.</source>
-        <translation>No se encontró nada para «{query}».&lt;br&gt;Prueba otras palabras o todos los tipos.</translation>
+        <location filename="../../desktop/panes/search.py" line="351"/>
+        <source>&lt;b&gt;No good matches&lt;/b&gt; for “{query}”.&lt;br&gt;Nothing in memory is close enough in meaning or words; try other words, or all types.</source>
+        <translation>&lt;b&gt;Nada se parece lo bastante&lt;/b&gt; a «{query}».&lt;br&gt;Ningún recuerdo está cerca en significado ni en palabras; prueba otras palabras o todos los tipos.</translation>
     </message>
     <message>
         <location filename="../../desktop/panes/search.py" line="351"/>
