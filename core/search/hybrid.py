@@ -1,17 +1,19 @@
 """Hybrid search: rank facts, answer with entities.
 
 Every observation is a fact with its own words (BM25) and its own vector; every entity has a
-vector of its own (name, type, summary, relations) and its own words (name, type, properties).
-Four ranked lists — facts by cosine, facts by BM25, entities by cosine, entities by their own
-words — are fused by reciprocal rank (k = 60). An entity scores by its best fact plus its own
-ranks; its answer carries its matching facts in rank order (``per_entity``, default 3) and how many
-others it has. A backend without a fact index has empty fact lists and the same rule.
+vector of its own (name, type, summary, first facts, relations) and its own words (name, type,
+properties). Four ranked lists — facts by cosine, facts by BM25, entities by cosine, entities by
+their own words — are fused by reciprocal rank (k = 60), a word match weighed by the share of the
+question's content words it covers (one shared word of six is weak evidence). An entity scores by
+its best fact plus its own ranks; its answer carries its matching facts in rank order
+(``per_entity``, default 3) and how many others it has, within ``max_tokens``. A backend without a
+fact index (``FactText`` / ``FactVectors``) has empty fact lists and the same rule.
 
 The score is one relevance in 0–1, and the results are in its order: half the fused rank (1 when
-first in every list) and half how well the best fact or the entity matches on its own (cosine
-similarity mapped from what unrelated texts reach to what paraphrases reach, or the share of the
-query's words it holds). When nothing matches on its own, the answer is empty and says so
-(``no_good_match``) rather than listing the least bad. The bounded limbic lift
+first in every list) and half how well the best fact or the entity matches on its own (its cosine
+above what the query reaches with unrelated sentences, ``core.search.calibration``, or the share of
+the query's words it holds). Where facts are indexed, a query nothing matches on its own gets an
+empty answer (``no_good_match``) rather than the least bad. The bounded limbic lift
 (``core.search.limbic``) re-orders near-equals only. An entity whose name is the query comes
 first. After each search the top results' access counts and co-occurrences are recorded.
 """
