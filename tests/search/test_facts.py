@@ -78,7 +78,7 @@ def test_a_schema_3_database_is_migrated_with_every_fact_due(tmp_path: Path) -> 
         with mem.graph.db.write() as conn:  # what a version-3 file holds: no fact index
             for trigger in ("fact_added", "fact_removed", "fact_changed"):
                 conn.execute(f"DROP TRIGGER {trigger}")
-            for table in ("fact_fts", "fact_substr", "fact_vectors", "fact_due", "fact_queue"):
+            for table in ("fact_fts", "fact_substr", "fact_folded", "fact_vectors", "fact_due", "fact_queue"):
                 conn.execute(f"DROP TABLE {table}")
             conn.execute("PRAGMA user_version = 3")
     with Memory(Settings(db=db, embeddings="none")) as mem:

@@ -5,7 +5,7 @@ its observations are facts indexed one by one (``fact_fts`` for words, ``fact_su
 substrings), by triggers on ``observations`` (schema 4), so adding a fact to a long entity
 rewrites nothing of the rest. Text is folded with ``hfold`` (see ``core.search.folding``) on the
 way in, as queries are. ``entity_folded`` keeps each entity's folded name and type, which
-search_nodes reads with ``instr``; ``fact_substr`` keeps each fact's folded text.
+search_nodes reads with ``instr``; ``fact_folded`` keeps each fact's.
 """
 
 from __future__ import annotations
@@ -63,11 +63,13 @@ def flush_facts(conn: Connection) -> None:
     if old:
         conn.executemany("DELETE FROM fact_fts WHERE rowid = ?", old)
         conn.executemany("DELETE FROM fact_substr WHERE rowid = ?", old)
-    conn.execute("INSERT INTO fact_substr(rowid, text) SELECT o.id, hfold(o.content) FROM fact_queue q "
-                 "JOIN observations o ON o.id = q.observation_id")
-    # The text just folded for the substrings serves the words too (folded once per write)
-    conn.execute("INSERT INTO fact_fts(rowid, content) SELECT s.rowid, s.text FROM fact_queue q "
-                 "JOIN fact_substr s ON s.rowid = q.observation_id")
+    conn.execute("INSERT OR REPLACE INTO fact_folded(observation_id, text) SELECT o.id, hfold(o.content) "
+                 "FROM fact_queue q JOIN observations o ON o.id = q.observation_id")
+    # The folded text serves both indexes (each fact folded once per write)
+    fresh = ("SELECT f.observation_id, f.text FROM fact_queue q "
+             "JOIN fact_folded f ON f.observation_id = q.observation_id")
+    conn.execute(f"INSERT INTO fact_substr(rowid, text) {fresh}")
+    conn.execute(f"INSERT INTO fact_fts(rowid, content) {fresh}")
     conn.execute("DELETE FROM fact_queue")
 
 

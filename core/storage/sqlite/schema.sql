@@ -91,8 +91,15 @@ CREATE TABLE fact_vectors (
 );
 CREATE INDEX idx_fact_vectors_at ON fact_vectors(embedded_at);
 
--- Each fact's folded text with a trigram index over it: search_nodes' substrings, fact by fact.
-CREATE VIRTUAL TABLE fact_substr USING fts5(text, tokenize = 'trigram', detail = 'none');
+-- Each fact's folded text, and a trigram index over it: search_nodes' substrings, fact by fact
+-- (confirmed with instr() on the folded text, as entity_folded is for names).
+CREATE TABLE fact_folded (
+    observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+    text           TEXT    NOT NULL
+);
+CREATE VIRTUAL TABLE fact_substr USING fts5(
+    text, tokenize = 'trigram', content = '', contentless_delete = 1, detail = 'none'
+);
 
 -- Facts waiting for a vector (new, changed, or embedded by another model): the embedder's queue.
 CREATE TABLE fact_due (

@@ -59,12 +59,13 @@ class GraphSearch:
             args["match"] = " AND ".join(fts_phrase(g) for g in self._covering_trigrams(needle))
             own = ("SELECT f.entity_id AS id FROM entity_substr s JOIN entity_folded f ON f.entity_id = s.rowid "
                    "WHERE entity_substr MATCH :match AND instr(f.text, :needle) > 0")
-            facts = ("SELECT o.entity_id AS id FROM fact_substr s JOIN observations o ON o.id = s.rowid "
-                     "WHERE fact_substr MATCH :match AND instr(s.text, :needle) > 0")
+            facts = ("SELECT o.entity_id AS id FROM fact_substr s "
+                     "JOIN fact_folded f ON f.observation_id = s.rowid JOIN observations o ON o.id = s.rowid "
+                     "WHERE fact_substr MATCH :match AND instr(f.text, :needle) > 0")
         else:  # too short for trigrams: scan (1–2 characters match nearly everything anyway)
             own = "SELECT entity_id AS id FROM entity_folded WHERE instr(text, :needle) > 0"
-            facts = ("SELECT o.entity_id AS id FROM fact_substr s JOIN observations o ON o.id = s.rowid "
-                     "WHERE instr(s.text, :needle) > 0")
+            facts = ("SELECT o.entity_id AS id FROM fact_folded f "
+                     "JOIN observations o ON o.id = f.observation_id WHERE instr(f.text, :needle) > 0")
         sql = (f"SELECT e.id FROM entities e WHERE e.id IN ({own} UNION {facts}){archived} "
                "ORDER BY e.id LIMIT :limit")
         with self.db.locked() as conn:

@@ -7,7 +7,6 @@
 CREATE VIRTUAL TABLE fact_fts USING fts5(
     content, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1
 );
-INSERT INTO fact_fts(rowid, content) SELECT id, hfold(content) FROM observations;
 
 CREATE TABLE fact_vectors (
     observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
@@ -18,9 +17,18 @@ CREATE TABLE fact_vectors (
 );
 CREATE INDEX idx_fact_vectors_at ON fact_vectors(embedded_at);
 
--- Each fact's folded text with a trigram index over it: search_nodes' substrings, fact by fact.
-CREATE VIRTUAL TABLE fact_substr USING fts5(text, tokenize = 'trigram', detail = 'none');
-INSERT INTO fact_substr(rowid, text) SELECT id, hfold(content) FROM observations;
+-- Each fact's folded text, and a trigram index over it: search_nodes' substrings, fact by fact
+-- (confirmed with instr() on the folded text, as entity_folded is for names).
+CREATE TABLE fact_folded (
+    observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+    text           TEXT    NOT NULL
+);
+CREATE VIRTUAL TABLE fact_substr USING fts5(
+    text, tokenize = 'trigram', content = '', contentless_delete = 1, detail = 'none'
+);
+INSERT INTO fact_folded(observation_id, text) SELECT id, hfold(content) FROM observations;
+INSERT INTO fact_substr(rowid, text) SELECT observation_id, text FROM fact_folded;
+INSERT INTO fact_fts(rowid, content) SELECT observation_id, text FROM fact_folded;
 
 -- Facts waiting for a vector (new, changed, or embedded by another model): the embedder's queue.
 CREATE TABLE fact_due (
