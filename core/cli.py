@@ -291,12 +291,15 @@ def cmd_search(args: argparse.Namespace) -> int:
         _dump(hits)
         return 0
     if not hits:
-        print("No matches.")
+        print("No matches." if args.substring else "No good matches.")
     for hit in hits:
         score = f"  {hit['score']:.3f}" if "score" in hit else ""
         print(f"{hit['name']} ({hit['entityType']}){score}")
         for obs in hit["observations"][:3]:
             print(f"    {obs if len(obs) <= 100 else obs[:99] + '…'}")
+        more = hit.get("other_observations", max(0, len(hit["observations"]) - 3))
+        if more:
+            print(f"    (+{more} more)")
     return 0
 
 
@@ -340,8 +343,9 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             print("\nInterrupted; run `hipocampo reindex` again to resume.", file=sys.stderr)
             return 130
         status = memory.embedding_status()
-    print(f"\n{stored:,} entities embedded; {status['embedded']:,} of {status['entities']:,} "
-          f"are current with {status['model']}.", file=sys.stderr)
+    print(f"\n{stored:,} vectors stored; {status['embedded']:,} of {status['entities']:,} entities and "
+          f"{status.get('facts_embedded', 0):,} of {status.get('facts', 0):,} facts are current with "
+          f"{status['model']}.", file=sys.stderr)
     return 0
 
 

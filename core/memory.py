@@ -379,18 +379,24 @@ class Memory:
 
     def search_semantic(
         self, query: str, limit: int = 10, *, entity_type: str | None = None, include_archived: bool = False,
-        record: bool = True,
+        record: bool = True, per_entity: int = 3, max_tokens: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Search by meaning and words (seed 000's ``search_semantic``): vector KNN and BM25 fused
-        by RRF, then bounded limbic scoring; records what was recalled (``record=False``: a look
-        that is no recall, such as the app's search as you type). Without an embedding provider
-        it ranks by full text alone."""
+        """Search by meaning and words: facts ranked (their vectors and BM25, fused by RRF with each
+        entity's own vector and words), answered as entities with their best ``per_entity`` facts,
+        within ``max_tokens``; empty when nothing is a good match. Records what was recalled
+        (``record=False``: a look that is no recall, such as the app's search as you type). Without
+        an embedding provider it ranks by full text alone."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidInput("query must be a non-empty string")
         if not isinstance(limit, int) or not 1 <= limit <= 100:
             raise InvalidInput(f"limit must be between 1 and 100, got {limit!r}")
+        if not isinstance(per_entity, int) or not 0 <= per_entity <= 100:
+            raise InvalidInput(f"per_entity must be between 0 and 100, got {per_entity!r}")
+        if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 1):
+            raise InvalidInput(f"max_tokens must be 1 or more, got {max_tokens!r}")
         return self._searcher().search(query, limit, entity_type=entity_type, include_archived=include_archived,
-                                       record=bool(record) and not self.settings.read_only)  # recall is a write
+                                       record=bool(record) and not self.settings.read_only,  # recall is a write
+                                       per_entity=per_entity, max_tokens=max_tokens)
 
     def count_labels(self) -> dict[str, int]:
         return self.graph.count_labels()

@@ -183,6 +183,7 @@ class MainWindow(QMainWindow):
             message = getattr(pane, "status_message", None)
             if message is not None:
                 message.connect(self.show_message)
+        search.fact_activated.connect(editor.show_observation)  # the result's fact, scrolled to
         insights.evidence_requested.connect(self.on_evidence)
         insights.pending_count_changed.connect(self.on_pending_count)
         feed.changed.connect(self.on_changes)

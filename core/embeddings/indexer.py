@@ -1,4 +1,5 @@
-"""The embedding lifecycle: keep every entity's vector in step with its text, in the background.
+"""The embedding lifecycle: keep every entity's vector, and every fact's (observation's), in step
+with its text, in the background. Entities come first (few), then facts.
 
 Writes only mark entities as due (``embedding_state`` rows are dropped in the same transaction);
 this indexer picks them up in batches, embeds them outside any transaction, and stores each vector
@@ -27,13 +28,15 @@ from core.protocols import EmbeddingProvider, VectorStore
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[int, int], None]  # (embedded so far, total entities)
+Progress = Callable[[int, int], None]  # (vectors current so far, vectors wanted: entities and facts)
 # The background embedder's lease on a database, renewed every batch. A holder on this machine
 # whose process is gone loses it at once; one on another machine (a shared folder) after this long.
 LEASE_SECONDS = 120.0
 # Characters of padded text per embed call (~2,000 tokens, one forward pass): texts are sorted by
 # length first, so a call pads little, and a pass a foreground call interrupts wastes little.
 CHARS_PER_CALL = 8000
+# Facts are short: a fact batch holds this many times the entity batch size.
+FACTS_PER_ENTITY_BATCH = 4
 # The background thread's niceness (POSIX): the OS runs tool calls first when both want a core.
 BACKGROUND_NICENESS = 10
 
@@ -103,13 +106,19 @@ class EmbeddingIndexer:
                 self._prepared = True
 
     def run_once(self, cancel: threading.Event | None = None, *, background: bool = False) -> int:
-        """Embed one batch of due entities; returns how many vectors were stored.
+        """Embed one batch of due entities, else of due facts; returns how many vectors were stored.
 
         The batch is sorted by length and embedded a pass at a time, each pass stored as it
         completes; a pass a foreground call interrupted is done again. ``background``: first
         wait, before each pass, until no foreground call has been in flight for a moment."""
         self.prepare()
-        due = self._db(self.vectors.pending, self.provider.model_id, self.batch_size)
+        model = self.provider.model_id
+        due = self._db(self.vectors.pending, model, self.batch_size)
+        store = self.vectors.store_embedded
+        pending_facts = getattr(self.vectors, "pending_facts", None)  # backends with a fact index
+        if not due and pending_facts is not None:
+            due = self._db(pending_facts, model, self.batch_size * FACTS_PER_ENTITY_BATCH)
+            store = self.vectors.store_facts
         if not due:
             return 0
         stored = 0
@@ -126,10 +135,7 @@ class EmbeddingIndexer:
                     continue
             if cancel is not None and cancel.is_set():
                 return stored  # stopping: what was computed is thrown away, the entities stay due
-            stored += self._db(
-                self.vectors.store_embedded,
-                self.provider.model_id, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)},
-            )
+            stored += self._db(store, model, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)})
         # An entity edited mid-batch stays due; if every one was, stop rather than spin.
         return stored if stored else -1
 
@@ -142,7 +148,7 @@ class EmbeddingIndexer:
                 break
             total += stored
             if progress is not None:
-                progress(*self.vectors.progress(self.provider.model_id))
+                progress(*self.progress())
         return total
 
     # -- background --------------------------------------------------------------------------
@@ -249,10 +255,23 @@ class EmbeddingIndexer:
                 self._progress.notify_all()
             self._wake.wait(backoff)
 
+    def progress(self) -> tuple[int, int]:
+        """(vectors current, vectors wanted): entities and facts together."""
+        done, total = self.vectors.progress(self.provider.model_id)
+        fact_progress = getattr(self.vectors, "fact_progress", None)
+        if fact_progress is not None:
+            facts_done, facts = fact_progress(self.provider.model_id)
+            done, total = done + facts_done, total + facts
+        return done, total
+
     def status(self) -> dict[str, object]:
         done, total = self.vectors.progress(self.provider.model_id)
-        return {"model": self.provider.model_id, "embedded": done, "entities": total,
-                "running": self._thread is not None, "error": self.last_error or self.waiting_for}
+        out: dict[str, object] = {"model": self.provider.model_id, "embedded": done, "entities": total}
+        fact_progress = getattr(self.vectors, "fact_progress", None)
+        facts_done, facts = fact_progress(self.provider.model_id) if fact_progress is not None else (0, 0)
+        out.update(facts_embedded=facts_done, facts=facts, pending=(total - done) + (facts - facts_done),
+                   running=self._thread is not None, error=self.last_error or self.waiting_for)
+        return out
 
 
 class _StoreThread:

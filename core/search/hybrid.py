@@ -1,25 +1,38 @@
-"""Hybrid search: sqlite-vec KNN and FTS5 BM25, fused by reciprocal rank, then limbic scoring.
+"""Hybrid search: rank facts, answer with entities.
 
-Each list fetches 3×limit candidates. Relevance — cosine similarity to the query, lifted a little
-when full text also ranks them (RRF, k = 60) — picks the ``limit`` results; the bounded limbic
-lift (``core.search.limbic``) then re-orders near-equals among them. Entities not embedded yet are still found by full
-text. An entity whose name is the query (case, accents and spaces around it aside) comes first,
-whatever the model says of its near namesakes. After each search the top results' access counts and
-co-occurrences are recorded.
+Every observation is a fact with its own words (BM25) and its own vector; every entity has a
+vector of its own (name, type, summary, first facts, relations) and its own words (name, type,
+properties). Four ranked lists — facts by cosine, facts by BM25, entities by cosine, entities by
+their own words — are fused by reciprocal rank (k = 60), a word match weighed by the share of the
+question's content words it covers (one shared word of six is weak evidence). An entity scores by
+its best fact plus its own ranks; its answer carries its matching facts in rank order
+(``per_entity``, default 3) and how many others it has, within ``max_tokens``. A backend without a
+fact index (``FactText`` / ``FactVectors``) has empty fact lists and the same rule.
+
+The score is one relevance in 0–1, and the results are in its order: half the fused rank (1 when
+first in every list) and half how well the best fact or the entity matches on its own (its cosine
+above what the query reaches with unrelated sentences, ``core.search.calibration``, or the share of
+the query's words it holds). Where facts are indexed, a query nothing matches on its own gets an
+empty answer (``no_good_match``) rather than the least bad. The bounded limbic lift
+(``core.search.limbic``) re-orders near-equals only. An entity whose name is the query comes
+first. After each search the top results' access counts and co-occurrences are recorded.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from core.errors import EmbeddingError
 from core.model import Node
-from core.protocols import EmbeddingProvider, GraphStore, VectorStore
-from core.search.folding import fold
+from core.protocols import EmbeddingProvider, FactText, FactVectors, GraphStore, VectorStore
+from core.search import calibration
+from core.search.folding import content_words, fold
 from core.search.limbic import limbic_factors
+from core.search.stopwords import STOPWORDS
 
 if TYPE_CHECKING:  # numpy loads with the first query vector, not with the server
     import numpy as np
@@ -27,35 +40,81 @@ if TYPE_CHECKING:  # numpy loads with the first query vector, not with the serve
 log = logging.getLogger(__name__)
 
 RRF_K = 60
-CANDIDATES_PER_LIMIT = 3
-# Weight of the (normalised) fused rank next to cosine similarity: a word match lifts a
-# semantically close entity, it cannot drag in an unrelated one.
-RRF_WEIGHT = 0.02
-# Entities found by full text alone (no vector yet, or none configured): seed 000's fallback.
-FTS_ONLY_BASE, FTS_ONLY_SPAN = 0.2, 0.6
+# Candidates each list brings: facts are many and small, entities few.
+FACTS_PER_LIMIT, FACTS_AT_LEAST = 10, 50
+ENTITIES_PER_LIMIT = 3
+# Weight of an entity's own lists against its best fact's, and of the facts' words against their
+# vectors.
+ENTITY_WEIGHT = 0.5
+TEXT_WEIGHT = 1.0
+WORDS_POWER = 1.0
+# Cosine similarity (multilingual-e5) unrelated texts reach, when the query's own cannot be measured.
+COSINE_FLOOR = 0.80
+# Share of the relevance that is the fused rank (the rest is the match quality).
+RANK_SHARE = 0.5
+# Below this match quality nothing is a good match.
+GOOD_MATCH = 0.05
+PER_ENTITY = 3
+# Cosine distances closer than this are the model's noise: they share a rank.
+DISTANCE_TIE = 1e-3
+BM25_NEGLIGIBLE = 1e-3
 # Only the top few are bumped: the further down, the likelier a result was not what was wanted.
 RECORD_TOP = 3
 EMBED_ON_THE_FLY = 8
-# Just-written entities the background embedder has not reached yet are embedded with the query
-# when there are at most FRESH_AT_MOST among the newest FRESH_WINDOW (what an assistant wrote a
-# moment ago and now looks for, in another language); after a bulk import there are more, and
-# full text serves until the indexer catches up.
+# Just-written facts and entities the background embedder has not reached yet are embedded with
+# the query when there are at most FRESH_AT_MOST among the newest FRESH_WINDOW (what an assistant
+# wrote a moment ago and now looks for, in another language); after a bulk import there are more,
+# and full text serves until the indexer catches up.
 FRESH_WINDOW = 64
-FRESH_AT_MOST = 4
+FRESH_AT_MOST = 8
+CHARS_PER_TOKEN = 4
 
 
 @dataclass
-class _Candidate:
+class _Fact:
+    id: int
+    entity: int
+    text: str = ""
+    vector_rank: int | None = None
+    text_rank: int | None = None
+    distance: float | None = None
+    words: float = 0.0  # share of the query's content words the fact holds
+    rrf: float = 0.0
+
+
+@dataclass
+class _Entity:
     id: int
     vector_rank: int | None = None
     text_rank: int | None = None
     distance: float | None = None
+    words: float = 0.0
+    facts: list[_Fact] = field(default_factory=list)
     rrf: float = 0.0
+    quality: float = 0.0
+    relevance: float = 0.0
 
 
 def rrf_score(*ranks: int | None) -> float:
     """Reciprocal rank fusion: Σ 1 / (k + rank), ranks from 1."""
     return sum(1.0 / (RRF_K + r) for r in ranks if r is not None)
+
+
+def _tied_ranks(values: list[float], tolerance: float = 1e-6) -> list[int]:
+    """Ranks (from 1) of values sorted best first, equal values sharing a rank ("1, 2, 2, 4"): two
+    identical texts are equally good, whichever the index happened to list first."""
+    ranks: list[int] = []
+    for k, v in enumerate(values):
+        ranks.append(ranks[-1] if k and abs(v - values[k - 1]) < tolerance else k + 1)
+    return ranks
+
+
+def _word_share(query_words: list[str], text: str) -> float:
+    """The share of the query's content words (function words aside) that ``text`` holds."""
+    if not query_words:
+        return 0.0
+    have = set(content_words(text))
+    return sum(1 for w in query_words if w in have) / len(query_words)
 
 
 class HybridSearcher:
@@ -67,6 +126,9 @@ class HybridSearcher:
         self.vectors = vectors
         self.provider = provider
         self._clock = clock or (lambda: datetime.now(UTC))
+        self._facts = isinstance(graph, FactText)
+        self._fact_vectors = isinstance(vectors, FactVectors)
+        self._floor = COSINE_FLOOR  # the query's unrelated best similarity (see calibration)
 
     def query_vector(self, query: str) -> np.ndarray | None:
         """The query's embedding, or None when there is no usable provider (full text only)."""
@@ -79,137 +141,255 @@ class HybridSearcher:
             return None
 
     def search(self, query: str, limit: int = 10, *, entity_type: str | None = None,
-               include_archived: bool = False, record: bool = True,
-               use_text: bool = True, use_vectors: bool = True, use_limbic: bool = True) -> list[dict[str, Any]]:
-        """Top ``limit`` entities for ``query``; the ``use_*`` switches exist to measure each part."""
-        k = CANDIDATES_PER_LIMIT * limit
-        candidates: dict[int, _Candidate] = {}
-        names: dict[int, str] = {}  # each candidate's name, to find the one the query names
+               include_archived: bool = False, record: bool = True, per_entity: int = PER_ENTITY,
+               max_tokens: int | None = None, use_text: bool = True, use_vectors: bool = True,
+               use_limbic: bool = True) -> list[dict[str, Any]]:
+        """Top ``limit`` entities for ``query``, each with its best ``per_entity`` facts, the whole
+        answer within ``max_tokens`` (estimated); the ``use_*`` switches exist to measure each part."""
         qv = self.query_vector(query) if use_vectors else None
+        words = [w for w in content_words(query) if w not in STOPWORDS]
+        self._floor = COSINE_FLOOR
         if qv is not None:
-            # Filters apply after KNN: ask for more when filtering by type (archived ones are few).
-            knn_k = k * 4 if entity_type else k + 10
-            rank = 0
-            knn = self._with_fresh(qv, self.vectors.search(qv, knn_k))
-            wanted = {n.id: n for n in self.graph.nodes_by_id([i for i, _ in knn])}
+            measured = calibration.background(self.provider, qv)
+            self._floor = COSINE_FLOOR if measured is None else measured
+        facts: dict[int, _Fact] = {}
+        entities: dict[int, _Entity] = {}
+        kf = max(FACTS_AT_LEAST, FACTS_PER_LIMIT * limit)
+        ke = ENTITIES_PER_LIMIT * limit
+        if qv is not None and self._fact_vectors:
+            knn = self.vectors.search_facts(qv, kf * 2)
+            knn = self._fresh_facts(qv, knn)
+            for rank, (fid, dist) in zip(_tied_ranks([d for _, d in knn], DISTANCE_TIE), knn, strict=True):
+                facts[fid] = _Fact(fid, -1, vector_rank=rank, distance=dist)
+        if use_text and self._facts:
+            found = self.graph.fact_search(query, limit=kf, label=entity_type, include_archived=include_archived)
+            # A word in most of many facts says nothing (BM25 gives it no weight): no rank for it.
+            if len(found) > 10:
+                found = [hit for hit in found if hit[2] >= BM25_NEGLIGIBLE]
+            for rank, (fid, eid, _) in zip(_tied_ranks([-score for _, _, score in found]), found, strict=True):
+                facts.setdefault(fid, _Fact(fid, eid)).text_rank = rank
+        self._resolve_facts(qv, facts, entity_type, include_archived, kf, words)
+        if qv is not None:
+            knn = self._fresh_entities(qv, self.vectors.search(qv, (ke * 4 if entity_type else ke) + 10))
             for eid, dist in knn:
-                node = wanted.get(eid)
-                if node is None or (entity_type and node.label != entity_type) or (
-                        node.archived_at and not include_archived):
-                    continue
-                rank += 1
-                candidates[eid] = _Candidate(eid, vector_rank=rank, distance=dist)
-                names[eid] = node.name
-                if rank >= k:
-                    break
+                entities[eid] = _Entity(eid, distance=dist)
         if use_text:
-            hits = self.graph.fulltext_search(query, limit=k, label=entity_type, include_archived=include_archived)
-            for rank, hit in enumerate(hits, start=1):
-                candidates.setdefault(hit.node.id, _Candidate(hit.node.id)).text_rank = rank
-                names[hit.node.id] = hit.node.name
-        named = self._named(query, names, candidates, entity_type, include_archived)
-        if not candidates:
+            own = {"own_fields": True} if self._facts else {}
+            hits = self.graph.fulltext_search(query, limit=ke, label=entity_type,
+                                              include_archived=include_archived, **own)
+            for rank, hit in zip(_tied_ranks([-h.score for h in hits]), hits, strict=True):
+                entities.setdefault(hit.node.id, _Entity(hit.node.id)).text_rank = rank
+        for f in facts.values():
+            entities.setdefault(f.entity, _Entity(f.entity)).facts.append(f)
+        nodes = {n.id: n for n in self._heads(list(entities))}
+        entities = {eid: e for eid, e in entities.items() if eid in nodes and (
+            not entity_type or nodes[eid].label == entity_type) and (include_archived or not nodes[eid].archived_at)}
+        named = self._named(query, nodes, entities, entity_type, include_archived)
+        if not entities:
             return []
-        if qv is not None:  # full-text-only candidates that have a vector get a real distance
-            missing = [c.id for c in candidates.values() if c.distance is None]
-            for eid, dist in self.vectors.distances(qv, missing).items():
-                candidates[eid].distance = dist
-            self._embed_unindexed(qv, [c for c in candidates.values() if c.distance is None])
-        for c in candidates.values():
-            c.rrf = rrf_score(c.vector_rank, c.text_rank)
-        best_possible = rrf_score(1, 1)  # first in both lists
-
-        def relevance(c: _Candidate) -> float:
-            norm = c.rrf / best_possible
-            if c.distance is None:
-                return FTS_ONLY_BASE + FTS_ONLY_SPAN * norm
-            return max(0.0, 1.0 - c.distance) + RRF_WEIGHT * norm
-
-        # Relevance alone decides which entities make the cut; the limbic lift only re-orders
-        # them among themselves, so frequent recall can never push a more relevant memory out.
-        chosen = sorted(candidates.values(), key=lambda c: (c.id not in named, -relevance(c), c.id))[:limit]
-        ids = [c.id for c in chosen]
+        self._entity_vectors(qv, entities)
+        self._score(entities, nodes, words, named)
+        ranked = sorted(entities.values(), key=lambda e: (e.id not in named, -e.relevance, e.id))
+        # Nothing that matches well on its own: no answer (nonsense, hostile or empty queries).
+        # Otherwise the best ``limit``, weaker ones included: a diluted match is still a match.
+        # (Only where facts are indexed: a whole entity's vector is too diluted to tell a weak match
+        # from none, so a backend without a fact index answers as before.)
+        if self._fact_vectors and not any(e.quality >= GOOD_MATCH or e.id in named for e in ranked):
+            return []
+        chosen = ranked[:limit]
+        ids = [e.id for e in chosen]
         factors = limbic_factors(ids, self.graph.limbic_stats(ids), self._clock()) if use_limbic else {}
-        scored = sorted(
-            ((relevance(c) + (factors[c.id].lift if use_limbic else 0.0), relevance(c), c) for c in chosen),
-            key=lambda t: (t[2].id not in named, -t[0], t[2].id),
-        )
-        nodes = {n.id: n for n in self.graph.nodes_by_id([c.id for _, _, c in scored])}
-        results = [self._result(nodes[c.id], score, rel, c, factors.get(c.id))
-                   for score, rel, c in scored if c.id in nodes]
+        # What is returned is read now: an entity another client deleted meanwhile is no result
+        nodes = {n.id: n for n in self._heads(ids)}
+        chosen = [e for e in chosen if e.id in nodes]
+        lift = {i: (factors[i].lift if use_limbic else 0.0) for i in ids}
+        chosen.sort(key=lambda e: (e.id not in named, -(e.relevance + lift[e.id]), e.id))
+        results = self._answers(chosen, nodes, factors, per_entity, max_tokens, qv)
         if record and results:
-            # What was returned: an entity deleted meanwhile (by another client) is no recall
-            self.graph.record_access([c.id for _, _, c in scored if c.id in nodes][:RECORD_TOP])
+            self.graph.record_access([e.id for e in chosen[: len(results)]][:RECORD_TOP])
         return results
 
-    def _named(self, query: str, names: dict[int, str], candidates: dict[int, _Candidate],
+    # -- candidates ------------------------------------------------------------------------------
+
+    def _resolve_facts(self, qv: np.ndarray | None, facts: dict[int, _Fact], entity_type: str | None,
+                       include_archived: bool, kf: int, words: list[str]) -> None:
+        """Fill each fact's entity and text (dropping facts gone meanwhile), re-rank the vector list
+        after the type filter, and give word matches without a vector a real distance."""
+        if not facts:
+            return
+        owners = self.vectors.fact_owners(list(facts)) if self._fact_vectors else self._owners_by_graph(facts)
+        for fid in list(facts):
+            if fid not in owners:
+                del facts[fid]
+                continue
+            facts[fid].entity, facts[fid].text = owners[fid]
+            facts[fid].words = _word_share(words, facts[fid].text) if facts[fid].text_rank else 0.0
+        if qv is None or not self._fact_vectors:
+            return
+        missing = [f.id for f in facts.values() if f.distance is None]
+        for fid, dist in self.vectors.fact_distances(qv, missing).items():
+            facts[fid].distance = dist
+        waiting = sorted((f for f in facts.values() if f.distance is None), key=lambda f: f.text_rank or 0)
+        if waiting[:EMBED_ON_THE_FLY]:
+            now = self._embed_now(qv, {f.id: f.text for f in waiting[:EMBED_ON_THE_FLY]})
+            for fid, dist in now.items():
+                facts[fid].distance = dist
+
+    def _owners_by_graph(self, facts: dict[int, _Fact]) -> dict[int, tuple[int, str]]:
+        by_entity = self.graph.facts_of(sorted({f.entity for f in facts.values()}))
+        return {fid: (eid, text) for eid, items in by_entity.items() for fid, text in items if fid in facts}
+
+    def _fresh_facts(self, qv: np.ndarray, knn: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """``knn`` with the few newest facts that have no vector yet, at their real distance."""
+        due = self.vectors.newest_pending_facts(self.provider.model_id, FRESH_WINDOW)
+        if not due or len(due) > FRESH_AT_MOST:
+            return knn
+        fresh = self._embed_now(qv, self.vectors.fact_texts(due))
+        merged = [(i, d) for i, d in knn if i not in fresh] + list(fresh.items())
+        return sorted(merged, key=lambda pair: pair[1])
+
+    def _fresh_entities(self, qv: np.ndarray, knn: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """``knn`` with the few newest entities that have no vector yet, at their real distance
+        (an edited entity's stored vector is its old text's: the fresh distance replaces it)."""
+        due = self.vectors.newest_pending(self.provider.model_id, FRESH_WINDOW)
+        if not due or len(due) > FRESH_AT_MOST:
+            return knn
+        fresh = self._embed_now(qv, self.vectors.texts(due))
+        merged = [(i, d) for i, d in knn if i not in fresh] + list(fresh.items())
+        return sorted(merged, key=lambda pair: pair[1])
+
+    def _entity_vectors(self, qv: np.ndarray | None, entities: dict[int, _Entity]) -> None:
+        """Candidates found otherwise get their entity vector's distance, and ranks by it."""
+        if qv is None:
+            return
+        missing = [e.id for e in entities.values() if e.distance is None]
+        for eid, dist in self.vectors.distances(qv, missing).items():
+            entities[eid].distance = dist
+        near = sorted((e for e in entities.values() if e.distance is not None), key=lambda e: (e.distance, e.id))
+        for rank, e in zip(_tied_ranks([e.distance for e in near], DISTANCE_TIE), near, strict=True):
+            e.vector_rank = rank
+
+    def _embed_now(self, qv: np.ndarray, texts: dict[int, str]) -> dict[int, float]:
+        """The distance to ``qv`` of each text, embedded now (the background indexer stores the
+        vectors later); none when the model fails."""
+        if not texts:
+            return {}
+        ids = list(texts)
+        try:
+            vectors = self.provider.embed_documents([texts[i] for i in ids])
+        except EmbeddingError as exc:
+            log.warning("Could not embed for this search: %s", exc)
+            return {}
+        return {i: float(1.0 - (v @ qv)) for i, v in zip(ids, vectors, strict=True)}
+
+    def _named(self, query: str, nodes: dict[int, Node], entities: dict[int, _Entity],
                entity_type: str | None, include_archived: bool) -> set[int]:
         """The candidates whose name is ``query`` (case, accents and spaces around it aside), and the
-        entity with exactly that name when neither list brought it (added to ``candidates``)."""
+        entity with exactly that name when no list brought it (added to the candidates)."""
         wanted = query.strip()
         folded = fold(wanted)
         if not folded:
             return set()
-        named = {eid for eid, name in names.items() if fold(name.strip()) == folded}
+        named = {eid for eid in entities if fold(nodes[eid].name.strip()) == folded}
         exact = self.graph.ids_for([wanted]).get(wanted)
-        if exact is not None and exact not in candidates:
-            node = next(iter(self.graph.nodes_by_id([exact])), None)
+        if exact is not None and exact not in entities:
+            node = next(iter(self._heads([exact])), None)
             if node is not None and (not entity_type or node.label == entity_type) and (
                     include_archived or not node.archived_at):
-                candidates[exact] = _Candidate(exact)
+                entities[exact] = _Entity(exact)
+                nodes[exact] = node
                 named.add(exact)
         return named
 
-    def _with_fresh(self, qv: np.ndarray, knn: list[tuple[int, float]]) -> list[tuple[int, float]]:
-        """``knn`` with the few newest entities that have no vector yet, at their real distance
-        (embedded now; the background indexer stores their vectors later)."""
-        due = self.vectors.newest_pending(self.provider.model_id, FRESH_WINDOW)
-        if not due or len(due) > FRESH_AT_MOST:
-            return knn
-        fresh = self._distances_now(qv, due)
-        # An edited entity's stored vector is its old text's: the fresh distance replaces it.
-        merged = [(eid, dist) for eid, dist in knn if eid not in fresh] + list(fresh.items())
-        return sorted(merged, key=lambda pair: pair[1])
+    # -- scoring ---------------------------------------------------------------------------------
 
-    def _embed_unindexed(self, qv: np.ndarray, waiting: list[_Candidate]) -> None:
-        """Give the best few not-yet-embedded word matches a real distance by embedding them now
-        (the background indexer stores their vectors later); the rest keep the seed's fallback."""
-        waiting = sorted(waiting, key=lambda c: c.text_rank or 0)[:EMBED_ON_THE_FLY]
-        if not waiting:
-            return
-        by_id = {c.id: c for c in waiting}
-        for eid, distance in self._distances_now(qv, list(by_id)).items():
-            by_id[eid].distance = distance
+    def _score(self, entities: dict[int, _Entity], nodes: dict[int, Node], words: list[str],
+               named: set[int]) -> None:
+        best_possible = (1 + TEXT_WEIGHT) * rrf_score(1) * (1 + ENTITY_WEIGHT)  # first in every list
+        for e in entities.values():
+            for f in e.facts:
+                # A word match counts as far as it covers the question: one shared word of six is
+                # weak evidence, all of them strong (BM25's rank alone says neither).
+                f.rrf = rrf_score(f.vector_rank) + TEXT_WEIGHT * f.words ** WORDS_POWER * rrf_score(f.text_rank)
+            e.facts.sort(key=lambda f: (-f.rrf, f.distance if f.distance is not None else 2.0, f.id))
+            node = nodes[e.id]
+            props = [v for v in (node.props or {}).values() if isinstance(v, str)]  # summary, details …
+            e.words = _word_share(words, " ".join([node.name, node.label, *props])) if (
+                e.text_rank or e.id in named or self._facts) else 0.0
+            # Its word match: of its own fields, and of its observations where facts are not indexed
+            # apart (a node read whole); weighed by how much of the question it covers, as a fact's.
+            matched = _word_share(words, " ".join([node.name, node.label, *props, *node.observations])) if (
+                e.text_rank and node.observations) else e.words
+            best = e.facts[0] if e.facts else None
+            own = rrf_score(e.vector_rank) + TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank)
+            e.rrf = (best.rrf if best else 0.0) + ENTITY_WEIGHT * own
+            quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]
+            e.quality = max([*quality, *(f.words for f in e.facts[:PER_ENTITY]),
+                             calibration.cosine_quality(e.distance, self._floor), e.words,
+                             *([1.0] if e.id in named else [])])
+            e.relevance = RANK_SHARE * min(1.0, e.rrf / best_possible) + (1 - RANK_SHARE) * e.quality
 
-    def _distances_now(self, qv: np.ndarray, ids: list[int]) -> dict[int, float]:
-        """The distance to ``qv`` of each of ``ids``, embedded now from its current text (none for
-        entities gone meanwhile, or when the model fails: those keep no distance)."""
-        texts = self.vectors.texts(ids)
-        ids = [i for i in ids if i in texts]
-        if not ids:
-            return {}
-        try:
-            vectors = self.provider.embed_documents([texts[i] for i in ids])
-        except EmbeddingError as exc:
-            log.warning("Could not embed entities for this search: %s", exc)
-            return {}
-        return {eid: float(1.0 - (vector @ qv)) for eid, vector in zip(ids, vectors, strict=True)}
+    # -- the answer ------------------------------------------------------------------------------
+
+    def _answers(self, chosen: list[_Entity], nodes: dict[int, Node], factors: dict[int, Any],
+                 per_entity: int, max_tokens: int | None, qv: np.ndarray | None) -> list[dict[str, Any]]:
+        counts = self._fact_counts([e.id for e in chosen], nodes)
+        bare = [e.id for e in chosen if not e.facts]  # found by name or own vector: show its first facts
+        firsts = self.graph.first_facts(bare, per_entity) if self._facts and bare else {
+            i: list(nodes[i].observations[:per_entity]) for i in bare}
+        results: list[dict[str, Any]] = []
+        used = 0
+        for e in chosen:
+            node = nodes[e.id]
+            shown = [f.text for f in e.facts[:per_entity]]
+            if not shown and per_entity > 0:
+                shown = firsts.get(e.id, [])
+            item = {
+                "name": node.name,
+                "entityType": node.label,
+                "observations": shown,
+                "other_observations": max(0, counts.get(e.id, len(node.observations)) - len(shown)),
+                "score": round(e.relevance, 4),
+                **self._explain(e, factors.get(e.id)),
+            }
+            size = len(json.dumps({k: item[k] for k in ("name", "entityType", "observations", "score")},
+                                  ensure_ascii=False)) // CHARS_PER_TOKEN
+            if max_tokens is not None and results and used + size > max_tokens:
+                break
+            if max_tokens is not None and not results and size > max_tokens:  # the best one, trimmed
+                while item["observations"] and size > max_tokens:
+                    item["observations"] = item["observations"][:-1]
+                    item["other_observations"] += 1
+                    size = len(json.dumps(item["observations"], ensure_ascii=False)) // CHARS_PER_TOKEN
+            used += size
+            results.append(item)
+        return results
+
+    def _heads(self, ids: list[int]) -> list[Node]:
+        """The entities without their observations where the backend can (long ones are costly)."""
+        return self.graph.entity_heads(ids) if self._facts else self.graph.nodes_by_id(ids)
+
+    def _fact_counts(self, ids: list[int], nodes: dict[int, Node]) -> dict[int, int]:
+        return self.graph.fact_counts(ids) if self._facts else {i: len(nodes[i].observations) for i in ids}
 
     @staticmethod
-    def _result(node: Node, score: float, relevance: float, c: _Candidate, factors: Any) -> dict[str, Any]:
+    def _explain(e: _Entity, factors: Any) -> dict[str, Any]:
+        best = e.facts[0] if e.facts else None
+        distance = min([d for d in (e.distance, best.distance if best else None) if d is not None], default=None)
         return {
-            "name": node.name,
-            "entityType": node.label,
-            "observations": node.observations,
-            # Relevance alone: the same search gives the same score, however often it is recalled.
-            "score": round(relevance, 4),
-            "limbic_score": round(score, 6),
+            "limbic_score": round(e.relevance + (factors.lift if factors else 0.0), 6),
             "scoring": {
                 "importance": round(factors.importance, 4) if factors else 0.0,
                 "temporal_factor": round(factors.temporal_factor, 4) if factors else 1.0,
                 "cooc_boost": round(factors.cooc_boost, 4) if factors else 0.0,
                 "limbic_lift": round(factors.lift, 6) if factors else 0.0,
             },
-            "distance": None if c.distance is None else round(c.distance, 6),
-            "rrf_score": round(c.rrf, 6),
+            "distance": None if distance is None else round(distance, 6),
+            "rrf_score": round(e.rrf, 6),
+            "match_quality": round(e.quality, 4),
+            "entity": {"vector_rank": e.vector_rank, "text_rank": e.text_rank,
+                       "distance": None if e.distance is None else round(e.distance, 6), "words": round(e.words, 3)},
+            "facts": [{"text": f.text, "vector_rank": f.vector_rank, "text_rank": f.text_rank,
+                       "distance": None if f.distance is None else round(f.distance, 6),
+                       "words": round(f.words, 3), "rrf": round(f.rrf, 6)} for f in e.facts[:PER_ENTITY]],
         }

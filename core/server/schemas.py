@@ -95,10 +95,12 @@ GRAPH_OUT = _object(
 SEMANTIC_OUT = _object(
     {
         "results": _array(
-            "best first: objects {name, entityType, observations, score}; with explain also limbic_score, "
-            "scoring: {importance, temporal_factor, cooc_boost, limbic_lift}, distance, rrf_score"
+            "best first: objects {name, entityType, observations (its matching facts, best first), "
+            "other_observations, score}; with explain also limbic_score, scoring: {importance, "
+            "temporal_factor, cooc_boost, limbic_lift}, distance, rrf_score, match_quality, entity, facts"
         )
-    }
+    },
+    {"no_good_match": {"type": "boolean", "description": "true when nothing matched well (results is empty)"}},
 )
 MIGRATE_OUT = _object(
     {

@@ -154,7 +154,7 @@ def engrama_search(
     for hit in memory.search_semantic(args.query, args.limit):
         node = memory.get_node(hit["name"])
         if node is not None:
-            results.append({**node_view(node), "score": hit["score"]})
+            results.append({**node_view(node), "score": hit["score"], "matching_observations": hit["observations"]})
     return tool_result({"query": args.query, "count": len(results), "results": results})
 
 

@@ -186,21 +186,28 @@ def open_nodes(
 def search_semantic(
     query: Annotated[str, Field(description="What you are looking for, in any language")],
     ctx: Context,
-    limit: Annotated[int, Field(ge=1, le=100, description="Maximum results")] = 10,
+    limit: Annotated[int, Field(ge=1, le=100, description="Maximum entities")] = 10,
     explain: Annotated[
-        bool, Field(description="also return how each score was made (limbic_score, scoring, distance, rrf_score)")
+        bool, Field(description="also return how each score was made (limbic_score, scoring, distance, "
+                                "rrf_score, match_quality, entity and facts ranks)")
     ] = False,
+    per_entity: Annotated[int, Field(ge=0, le=100, description="Matching facts shown per entity")] = 3,
+    max_tokens: Annotated[
+        int | None, Field(ge=1, description="Bound the whole answer to about this many tokens")
+    ] = None,
 ) -> CallToolResult:
-    """Search the memory by meaning, ranked by relevance, recency and how often entities are used
-    together. Use it when the exact words are unknown; use search_nodes for exact substrings.
-    Each result: name, entityType, observations and score (relevance, 0–1.x, higher is better)."""
-    hits = memory_of(ctx).search_semantic(query, limit)
+    """Search the memory by meaning and words: the facts (observations) that match best, grouped
+    by entity. Use it when the exact words are unknown; use search_nodes for exact substrings.
+    Each result: name, entityType, observations (its matching facts, best first), other_observations
+    (how many more it has; open_nodes shows all) and score (relevance 0–1, the results' order).
+    When nothing matches well, results is empty and no_good_match is true."""
+    hits = memory_of(ctx).search_semantic(query, limit, per_entity=per_entity, max_tokens=max_tokens)
     if not explain:
         hits = [{k: h[k] for k in LEAN_HIT} for h in hits]
-    return tool_result({"results": hits})
+    return tool_result({"results": hits, "no_good_match": not hits})
 
 
-LEAN_HIT = ("name", "entityType", "observations", "score")
+LEAN_HIT = ("name", "entityType", "observations", "other_observations", "score")
 
 
 def migrate(

@@ -1,7 +1,9 @@
 """Search results as a Qt list model, with the snippet that shows why each one matched.
 
 ``run_search`` runs on a worker thread (through ``Core.read``): it asks ``core.Memory`` and turns
-what comes back into :class:`SearchHit` rows, snippets included, so the GUI thread only paints.
+what comes back into :class:`SearchHit` rows, snippets included, so the GUI thread only paints. By
+meaning, the snippet is the fact that matched best (search ranks facts); by exact text, the
+observation holding the most of what was typed.
 Matching folds case and accents the way the core does (``core.search.folding.fold``), so the
 words highlighted are the words that matched.
 """
@@ -39,6 +41,7 @@ class SearchHit:
     name_spans: list[Span] = field(default_factory=list)
     observation_count: int = 0
     similarity: float | None = None
+    fact: str | None = None  # by meaning: the observation that matched best (the editor scrolls to it)
 
 
 @dataclass
@@ -164,10 +167,13 @@ def run_search(memory: Memory, query: str, mode: str, entity_type: str | None) -
         # Typing is not recalling: partial queries and live refreshes must not train the limbic
         # scores that rank what the assistants get back.
         for item in memory.search_semantic(query, MEANING_LIMIT, entity_type=entity_type, record=False):
-            distance = item.get("distance")
+            distance = item.get("distance")  # of its best fact, or of the entity itself
             similarity = None if distance is None else max(0.0, 1.0 - float(distance))
-            hits.append(_hit(item["name"], item["entityType"], list(item["observations"]), needles,
-                             float(item["limbic_score"]), similarity))
+            facts = list(item["observations"])  # its matching facts, best first
+            hit = _hit(item["name"], item["entityType"], facts[:1], needles, float(item["score"]), similarity)
+            hit.observation_count = len(facts) + int(item.get("other_observations", 0))
+            hit.fact = facts[0] if facts else None
+            hits.append(hit)
     return SearchOutcome(query, mode, entity_type, hits)
 
 

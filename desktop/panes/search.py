@@ -59,6 +59,7 @@ class SearchPane(QWidget):
     """Type to search; Up/Down walk the results; Enter or a double-click opens one."""
 
     entity_activated = Signal(str)
+    fact_activated = Signal(str, str)  # entity, the fact that matched: the editor scrolls to it
     status_message = Signal(str)
 
     def __init__(self, core: Core, parent: QWidget | None = None) -> None:
@@ -250,7 +251,10 @@ class SearchPane(QWidget):
 
     def on_result_activated(self, index: Any) -> None:
         if index.isValid():
-            self.entity_activated.emit(self.model.hit(index.row()).name)
+            hit = self.model.hit(index.row())
+            self.entity_activated.emit(hit.name)
+            if hit.fact:
+                self.fact_activated.emit(hit.name, hit.fact)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if watched is self.box and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
@@ -344,7 +348,8 @@ class SearchPane(QWidget):
             if self.mode() == EXACT:
                 text = self.tr("No entity contains “{query}”.<br>Try <b>Meaning</b> to find related memories.")
             else:
-                text = self.tr("Nothing found for “{query}”.<br>Try other words, or all types.")
+                text = self.tr("<b>No good matches</b> for “{query}”.<br>Nothing in memory is close enough "
+                               "in meaning or words; try other words, or all types.")
             self.empty.setText(text.format(query=html.escape(query)))
         elif self._entities == 0:
             self.empty.setText("<p style='font-size:large'><b>{title}</b></p><p>{body}</p>".format(

@@ -85,22 +85,26 @@ def draw_marked(painter: QPainter, rect: QRect, text: str, spans: list[Span], fo
     for piece, marked in pieces:
         piece_font = bold if marked else font
         metrics = QFontMetrics(piece_font)
-        room = rect.right() - x
-        if room <= metrics.horizontalAdvance("…"):
-            break
+        room = rect.left() + rect.width() - x
         shown = piece
         if metrics.horizontalAdvance(piece) > room:
+            # Only what does not fit is cut: a last letter that fits is drawn, never dropped for
+            # want of room for an ellipsis it does not need ("Nginx" was shown as "Ngin").
+            if room <= metrics.horizontalAdvance("…"):
+                break
             shown = metrics.elidedText(piece, Qt.TextElideMode.ElideRight, room)
         width = metrics.horizontalAdvance(shown)
         box = QRect(x, rect.top(), width, rect.height())
-        if marked and shown != "…":
+        if marked and shown != "…" and width > 0:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(mark)
             painter.drawRoundedRect(QRectF(box).adjusted(-1, 1, 1, -1), 3, 3)
             painter.setPen(colour)
         painter.setFont(piece_font)
-        painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, shown)
+        # No clipping to the advance: a bold glyph may reach past it by a pixel or two
+        painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+                         | Qt.TextFlag.TextDontClip, shown)
         x += width
         if shown != piece:
             break
@@ -177,8 +181,8 @@ class SnippetDelegate(QStyledItemDelegate):
     @staticmethod
     def _draw_score(painter: QPainter, line: QRect, score: float, top_score: float, font: QFont,
                     colour: QColor, palette: QPalette, selected: bool) -> int:
-        """Draw the number and a bar at the right end; return the x where they begin. The bar
-        spans the top 40% of the best score: hybrid scores bunch together, their order matters."""
+        """Draw the number and a bar at the right end; return the x where they begin. The score is
+        a calibrated relevance (0–1): the bar is its share, comparable between searches."""
         metrics = QFontMetrics(font)
         label = f"{score:.2f}"
         label_width = metrics.horizontalAdvance("0.00") + 2
@@ -192,7 +196,7 @@ class SnippetDelegate(QStyledItemDelegate):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(track)
         painter.drawRoundedRect(QRectF(bar), 2.5, 2.5)
-        share = max(0.05, min(1.0, (score - 0.6 * top_score) / (0.4 * top_score) if top_score > 0 else 0.0))
+        share = max(0.05, min(1.0, score))
         painter.setBrush(fill)
         painter.drawRoundedRect(QRectF(bar.left(), bar.top(), bar.width() * share, bar.height()), 2.5, 2.5)
         painter.setFont(font)

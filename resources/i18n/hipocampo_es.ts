@@ -597,7 +597,7 @@ Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus obse
     </message>
     <message>
         <location filename="../../desktop/panes/editor/pane.py" line="91"/>
-        <location filename="../../desktop/panes/editor/pane.py" line="132"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="145"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
@@ -612,112 +612,112 @@ Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus obse
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="133"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="146"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="200"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="213"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="203"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="216"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="216"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="229"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="232"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="246"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="302"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="316"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="315"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="329"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="318"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="319"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="333"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="326"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="340"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="328"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="342"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="331"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="345"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="355"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="369"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="369"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="383"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="378"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="392"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="386"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="400"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="418"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="432"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="421"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="435"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="432"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="446"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="433"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="474"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="488"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="475"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="489"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -726,27 +726,27 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="494"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="508"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="495"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="509"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="444"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="458"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="461"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="457"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="471"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
     </message>
@@ -2413,7 +2413,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     <name>MainWindow</name>
     <message>
         <location filename="../../desktop/main_window.py" line="65"/>
-        <location filename="../../desktop/main_window.py" line="227"/>
+        <location filename="../../desktop/main_window.py" line="228"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
@@ -2554,7 +2554,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
     </message>
     <message>
         <location filename="../../desktop/main_window.py" line="176"/>
-        <location filename="../../desktop/main_window.py" line="281"/>
+        <location filename="../../desktop/main_window.py" line="282"/>
         <source>Insights</source>
         <translation>Hallazgos</translation>
     </message>
@@ -2564,80 +2564,80 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="245"/>
+        <location filename="../../desktop/main_window.py" line="246"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="281"/>
+        <location filename="../../desktop/main_window.py" line="282"/>
         <source>Insights ({count})</source>
         <translation>Hallazgos ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="292"/>
+        <location filename="../../desktop/main_window.py" line="293"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="293"/>
+        <location filename="../../desktop/main_window.py" line="294"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="357"/>
+        <location filename="../../desktop/main_window.py" line="358"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="367"/>
+        <location filename="../../desktop/main_window.py" line="368"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="376"/>
+        <location filename="../../desktop/main_window.py" line="377"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="380"/>
+        <location filename="../../desktop/main_window.py" line="381"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="381"/>
+        <location filename="../../desktop/main_window.py" line="382"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="382"/>
+        <location filename="../../desktop/main_window.py" line="383"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="385"/>
+        <location filename="../../desktop/main_window.py" line="386"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="375"/>
-        <location filename="../../desktop/main_window.py" line="388"/>
+        <location filename="../../desktop/main_window.py" line="376"/>
+        <location filename="../../desktop/main_window.py" line="389"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="390"/>
+        <location filename="../../desktop/main_window.py" line="391"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="480"/>
+        <location filename="../../desktop/main_window.py" line="481"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="481"/>
+        <location filename="../../desktop/main_window.py" line="482"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
@@ -2652,7 +2652,7 @@ Conectados: {names}</translation>
         <translation>Vuelve a hacer el cambio que deshizo el último Deshacer</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="354"/>
+        <location filename="../../desktop/main_window.py" line="355"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entidad</numerusform>
@@ -2660,12 +2660,12 @@ Conectados: {names}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="355"/>
+        <location filename="../../desktop/main_window.py" line="356"/>
         <source>What read_graph returns: insights waiting for review are not counted</source>
         <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="361"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>Indexing meaning {percent} %</source>
         <translation>Indexando el significado: {percent} %</translation>
     </message>
@@ -2698,7 +2698,7 @@ Conectados: {names}</translation>
         <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="248"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="258"/>
         <source>Observation {n}: {problem}</source>
         <translation>Observación {n}: {problem}</translation>
     </message>
@@ -2882,147 +2882,147 @@ Conectados: {names}</translation>
 <context>
     <name>SearchPane</name>
     <message>
-        <location filename="../../desktop/panes/search.py" line="74"/>
-        <location filename="../../desktop/panes/search.py" line="211"/>
+        <location filename="../../desktop/panes/search.py" line="75"/>
+        <location filename="../../desktop/panes/search.py" line="212"/>
         <source>Search your memory…</source>
         <translation>Busca en tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="78"/>
+        <location filename="../../desktop/panes/search.py" line="79"/>
         <source>&amp;Meaning</source>
         <translation>&amp;Significado</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="79"/>
+        <location filename="../../desktop/panes/search.py" line="80"/>
         <source>Find memories about the same thing, in any language, even without the same words</source>
         <translation>Encontrar recuerdos sobre lo mismo, en cualquier idioma, aunque no usen las mismas palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="80"/>
+        <location filename="../../desktop/panes/search.py" line="81"/>
         <source>E&amp;xact text</source>
         <translation>&amp;Texto exacto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="81"/>
+        <location filename="../../desktop/panes/search.py" line="82"/>
         <source>Find the letters you typed anywhere in names, types and observations (ignoring case and accents)</source>
         <translation>Encontrar las letras que escribiste en nombres, tipos y observaciones (sin distinguir mayúsculas ni acentos)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="88"/>
+        <location filename="../../desktop/panes/search.py" line="89"/>
         <source>Show only entities of one type</source>
         <translation>Mostrar solo entidades de un tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="90"/>
-        <location filename="../../desktop/panes/search.py" line="294"/>
+        <location filename="../../desktop/panes/search.py" line="91"/>
+        <location filename="../../desktop/panes/search.py" line="298"/>
         <source>All types</source>
         <translation>Todos los tipos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="191"/>
+        <location filename="../../desktop/panes/search.py" line="192"/>
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="212"/>
+        <location filename="../../desktop/panes/search.py" line="213"/>
         <source>Find exact text…</source>
         <translation>Buscar texto exacto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="248"/>
+        <location filename="../../desktop/panes/search.py" line="249"/>
         <source>The search could not run: {message}</source>
         <translation>No se pudo hacer la búsqueda: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="296"/>
+        <location filename="../../desktop/panes/search.py" line="300"/>
         <source>{type} ({count})</source>
         <translation>{type} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="299"/>
+        <location filename="../../desktop/panes/search.py" line="303"/>
         <source>{type} (0)</source>
         <translation>{type} (0)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="322"/>
+        <location filename="../../desktop/panes/search.py" line="326"/>
         <source>Meaning search is off ({reason}); searching words only.</source>
         <translation>La búsqueda por significado está desactivada ({reason}); solo se buscan palabras.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="323"/>
+        <location filename="../../desktop/panes/search.py" line="327"/>
         <source>no embedding model</source>
         <translation>no hay modelo de embeddings</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="325"/>
+        <location filename="../../desktop/panes/search.py" line="329"/>
         <source>Searching words only until {count} entities are indexed ({done} of {total} done).</source>
         <translation>Solo se buscan palabras hasta que se indexen {count} entidades (van {done} de {total}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="330"/>
+        <location filename="../../desktop/panes/search.py" line="334"/>
         <source>The first {count} entities that contain “{query}”.</source>
         <translation>Las primeras {count} entidades que contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="331"/>
+        <location filename="../../desktop/panes/search.py" line="335"/>
         <source>1 entity contains “{query}”.</source>
         <translation>1 entidad contiene «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="332"/>
+        <location filename="../../desktop/panes/search.py" line="336"/>
         <source>{count} entities contain “{query}”.</source>
         <translation>{count} entidades contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="345"/>
+        <location filename="../../desktop/panes/search.py" line="349"/>
         <source>No entity contains “{query}”.&lt;br&gt;Try &lt;b&gt;Meaning&lt;/b&gt; to find related memories.</source>
         <translation>Ninguna entidad contiene «{query}».&lt;br&gt;Prueba &lt;b&gt;Significado&lt;/b&gt; para encontrar recuerdos relacionados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="347"/>
-        <source>Nothing found for “{query}”.&lt;br&gt;Try other words, or all types.</source>
-        <translation>No se encontró nada para «{query}».&lt;br&gt;Prueba otras palabras o todos los tipos.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/panes/search.py" line="351"/>
+        <location filename="../../desktop/panes/search.py" line="356"/>
         <source>Nothing to search yet</source>
         <translation>Todavía no hay nada que buscar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="352"/>
+        <location filename="../../desktop/panes/search.py" line="357"/>
         <source>What your assistants remember — people, projects, decisions — can be searched here as soon as they write it, by meaning or by exact text.</source>
         <translation>Lo que recuerdan tus asistentes —personas, proyectos, decisiones— se puede buscar aquí en cuanto lo escriben, por significado o por texto exacto.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="356"/>
+        <location filename="../../desktop/panes/search.py" line="361"/>
         <source>Search everything your assistants remembered</source>
         <translation>Busca en todo lo que recuerdan tus asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="357"/>
+        <location filename="../../desktop/panes/search.py" line="362"/>
         <source>&lt;b&gt;Meaning&lt;/b&gt; finds related ideas in any language, even in other words. &lt;b&gt;Exact text&lt;/b&gt; finds the letters you type, ignoring case and accents.</source>
         <translation>&lt;b&gt;Significado&lt;/b&gt; encuentra conceptos relacionados en cualquier idioma, aunque se digan con otras palabras. &lt;b&gt;Texto exacto&lt;/b&gt; encuentra las letras que escribes, sin distinguir mayúsculas ni acentos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="359"/>
+        <location filename="../../desktop/panes/search.py" line="364"/>
         <source>↑ ↓ move through the results; Enter opens one.</source>
         <translation>↑ ↓ recorren los resultados; Intro abre uno.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/search.py" line="351"/>
+        <source>&lt;b&gt;No good matches&lt;/b&gt; for “{query}”.&lt;br&gt;Nothing in memory is close enough in meaning or words; try other words, or all types.</source>
+        <translation>&lt;b&gt;Nada se parece lo bastante&lt;/b&gt; a «{query}».&lt;br&gt;Ningún recuerdo está cerca en significado ni en palabras; prueba otras palabras o todos los tipos.</translation>
     </message>
 </context>
 <context>
     <name>SearchResultsModel</name>
     <message>
-        <location filename="../../desktop/models/search_results.py" line="229"/>
+        <location filename="../../desktop/models/search_results.py" line="235"/>
         <source>{name} ({type}), {count} observations</source>
         <translation>{name} ({type}), {count} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/search_results.py" line="232"/>
+        <location filename="../../desktop/models/search_results.py" line="238"/>
         <source>Score {score:.2f}</source>
         <translation>Puntuación {score:.2f}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/search_results.py" line="234"/>
+        <location filename="../../desktop/models/search_results.py" line="240"/>
         <source>Closeness in meaning {value:.0%}</source>
         <translation>Cercanía de significado {value:.0%}</translation>
     </message>
@@ -3240,7 +3240,7 @@ Conectados: {names}</translation>
 <context>
     <name>SnippetDelegate</name>
     <message>
-        <location filename="../../desktop/panes/snippet_delegate.py" line="174"/>
+        <location filename="../../desktop/panes/snippet_delegate.py" line="178"/>
         <source>no observations yet</source>
         <translation>todavía sin observaciones</translation>
     </message>

@@ -206,6 +206,10 @@ def test_version_1_database_is_upgraded_and_searchable(tmp_path: Path) -> None:
     conn.execute("DROP TABLE entity_folded")  # what schema version 1 had
     conn.execute("DROP INDEX idx_change_import")  # version 3's import ids
     conn.execute("ALTER TABLE change_log DROP COLUMN import_id")
+    for trigger in ("fact_added", "fact_removed", "fact_changed"):  # version 4's fact index
+        conn.execute(f"DROP TRIGGER {trigger}")
+    for table in ("fact_fts", "fact_substr", "fact_folded", "fact_vectors", "fact_due", "fact_queue"):
+        conn.execute(f"DROP TABLE {table}")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     with Memory.open(path) as mem:

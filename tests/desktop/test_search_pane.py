@@ -213,3 +213,74 @@ def test_a_spanish_query_finds_an_english_entity_by_meaning(qtbot, model_core: C
     assert _names(pane)[0] == "Analytical Engine"
     assert pane.model.hit(0).similarity is not None
     assert not pane.hint.isVisible()  # everything is indexed: no words-only warning
+
+
+LONG = {"name": "Carmen", "entityType": "Person", "observations": [
+    *(f"Carmen filed weekly report number {i} for the logistics team" for i in range(40)),
+    "Carmen se mudó a Sevilla para trabajar en un hospital",
+    *(f"Carmen reviewed shipment batch {i}" for i in range(40))]}
+
+
+def test_by_meaning_the_snippet_is_the_fact_that_matched(qtbot, model_core: Core) -> None:  # noqa: ANN001
+    model_core.memory.create_entities([LONG])
+    model_core.memory.embed_pending()
+    pane = _pane(qtbot, model_core)
+    pane.box.setText("Carmen moved to Sevilla to work at a hospital")
+    qtbot.waitUntil(lambda: "Carmen" in _names(pane), timeout=10_000)
+    hit = pane.model.hit(pane.model.row_of("Carmen"))
+    assert hit.fact == "Carmen se mudó a Sevilla para trabajar en un hospital" and hit.snippet == hit.fact
+    assert [hit.snippet[s:s + n] for s, n in hit.snippet_spans] == ["Carmen", "Sevilla", "hospital"]
+    assert hit.observation_count == 81 and 0 < hit.score <= 1
+
+
+def test_nonsense_says_no_good_matches(qtbot, model_core: Core) -> None:  # noqa: ANN001
+    pane = _pane(qtbot, model_core)
+    pane.box.setText("*")
+    qtbot.waitUntil(lambda: "No good matches" in pane.empty.text(), timeout=10_000)
+    assert pane.stack.currentWidget() is pane.empty and pane.model.rowCount() == 0
+
+
+def test_opening_a_result_scrolls_the_editor_to_its_fact(qtbot, model_core: Core) -> None:  # noqa: ANN001
+    from desktop.panes.editor import EditorPane
+
+    model_core.memory.create_entities([LONG])
+    model_core.memory.embed_pending()
+    pane = _pane(qtbot, model_core)
+    editor = EditorPane(model_core)
+    qtbot.addWidget(editor)
+    editor.resize(400, 400)
+    editor.show()
+    pane.entity_activated.connect(editor.open_entity)
+    pane.fact_activated.connect(editor.show_observation)
+    pane.box.setText("Carmen moved to Sevilla to work at a hospital")
+    qtbot.waitUntil(lambda: "Carmen" in _names(pane), timeout=10_000)
+    pane.on_result_activated(pane.model.index(pane.model.row_of("Carmen")))
+    observations = editor.page.observations.list
+    qtbot.waitUntil(lambda: observations.currentItem() is not None, timeout=10_000)
+    current = observations.currentItem()
+    assert current.text() == "Carmen se mudó a Sevilla para trabajar en un hospital"
+    assert observations.viewport().rect().intersects(observations.visualItemRect(current))  # scrolled to it
+
+
+def test_a_marked_last_letter_is_drawn(qtbot) -> None:  # noqa: ANN001
+    """A name marked to its end ("Nginx" for "nginx") is drawn whole: it used to lose its last letter."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
+
+    from desktop.panes.snippet_delegate import draw_marked
+
+    font = QFont()
+    font.setBold(True)
+    width = QFontMetrics(font).horizontalAdvance("Nginx") + 4  # as the delegate sizes a name
+
+    def ink(spans: list[tuple[int, int]]) -> int:
+        image = QImage(width + 40, 30, QImage.Format.Format_ARGB32)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        draw_marked(painter, QRect(0, 0, width, 30), "Nginx", spans, font, QColor("black"), QColor(0, 0, 0, 0))
+        painter.end()
+        dark = [x for x in range(image.width()) for y in range(image.height()) if image.pixelColor(x, y).value() < 128]
+        return max(dark) if dark else -1
+
+    assert ink([(0, 4)]) == ink([])  # "Ngin" marked: the "x" is drawn as far as unmarked
+    assert ink([(0, 5)]) >= ink([]) - 1

@@ -71,7 +71,7 @@ def test_import_then_export_then_search(db: Path, hub_file: Path, tmp_path: Path
     assert found.startswith("Ada (Person)") and "wrote the first program" in found
     substring = json.loads(run("search", "--substring", "--json", "first prog").stdout)
     assert [h["name"] for h in substring] == ["Ada"]
-    assert run("search", "zebra").stdout.strip() == "No matches."
+    assert run("search", "zebra").stdout.strip() == "No good matches."
 
 
 def test_status_reports_model_and_hub(db: Path, hub_file: Path, backend: Backend) -> None:

@@ -119,8 +119,8 @@ def test_only_the_background_thread_yields_a_reindex_inside_a_call_runs(tmp_path
     with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=model_dir)) as mem:
         mem.create_entities([{"name": f"nota {i}", "observations": [LONG]} for i in range(5)])
         with mem.busy():  # e.g. a tool that reindexes: its own call must not hold it off
-            assert mem.indexer.run_until_idle() == 5
-        assert mem.embedding_status()["embedded"] == 5
+            assert mem.indexer.run_until_idle() == 10  # five entities, and their five facts
+        assert mem.embedding_status()["embedded"] == 5 and mem.embedding_status()["facts_embedded"] == 5
 
 
 def test_passes_are_sorted_and_sized_by_tokens(model_dir: Path) -> None:

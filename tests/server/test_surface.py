@@ -25,7 +25,7 @@ PARAMETERS = {
     "read_graph": ["limit", "offset", "names_only"],
     "search_nodes": ["query", "limit"],
     "open_nodes": ["names"],
-    "search_semantic": ["query", "limit", "explain"],
+    "search_semantic": ["query", "limit", "explain", "per_entity", "max_tokens"],
     "migrate": ["source_path"],
     "entity_history": ["name", "limit"],
     "restore_entity": ["name"],

@@ -172,7 +172,7 @@ async def test_search_semantic_is_lean_and_stable_with_the_breakdown_on_request(
     args = {"query": "Analytical Engine", "limit": 5}
     results = (await ok(client, "search_semantic", args))["results"]
     assert results and results[0]["name"] == "Babbage"
-    assert all(set(r) == {"name", "entityType", "observations", "score"} for r in results)
+    assert all(set(r) == {"name", "entityType", "observations", "other_observations", "score"} for r in results)
     for _ in range(3):  # each search is recalled (limbic signals grow); the scores stay put
         again = (await ok(client, "search_semantic", args))["results"]
         assert {r["name"]: r["score"] for r in again} == {r["name"]: r["score"] for r in results}
@@ -181,6 +181,17 @@ async def test_search_semantic_is_lean_and_stable_with_the_breakdown_on_request(
             "rrf_score"} <= set(explained[0])
     assert explained[0]["score"] == results[0]["score"]
     assert "limit" in await fails(client, "search_semantic", {"query": "x", "limit": 0})
+
+
+async def test_search_semantic_says_when_nothing_matches_well(client: Client) -> None:
+    await seed(client)
+    for query in ['"', "*", "NEAR(", "zzqx wvvy"]:
+        answer = await ok(client, "search_semantic", {"query": query})
+        assert answer == {"results": [], "no_good_match": True}, query
+    answer = await ok(client, "search_semantic", {"query": "Analytical Engine"})
+    assert answer["results"] and answer["no_good_match"] is False
+    scores = [r["score"] for r in answer["results"]]
+    assert scores == sorted(scores, reverse=True) and all(0 < s <= 1 for s in scores)
 
 
 async def test_migrate_imports_an_official_file_and_is_rerunnable(client: Client, mem: Memory,

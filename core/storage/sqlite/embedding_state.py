@@ -18,6 +18,8 @@ if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
     import numpy as np
 
 DEFAULT_DIMENSIONS = 384
+# An entity's own text holds its first few facts: what it is. Adding facts past these leaves it be.
+HEAD_FACTS = 12
 
 
 def invalidate(conn: Connection, ids: Sequence[int]) -> None:
@@ -26,8 +28,19 @@ def invalidate(conn: Connection, ids: Sequence[int]) -> None:
         conn.execute(f"DELETE FROM embedding_state WHERE entity_id IN ({IDS})", (chunk,))
 
 
+def invalidate_heads(conn: Connection, ids: Sequence[int], added: dict[int, int]) -> None:
+    """Entities that gained ``added[id]`` facts: due again only if the new facts are among their
+    first ``HEAD_FACTS`` (so a write to a long entity costs the same as to a short one)."""
+    due = [eid for eid in ids if conn.execute(
+        "SELECT count(*) FROM (SELECT 1 FROM observations WHERE entity_id = ? LIMIT ?)",
+        (eid, HEAD_FACTS + 1 + added.get(eid, 0))).fetchone()[0] - added.get(eid, 0) < HEAD_FACTS]
+    invalidate(conn, due)
+
+
 def texts_for(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
-    """The embedding text of each entity in ``ids`` (built from its current rows)."""
+    """The embedding text of each entity in ``ids``: its name, type, summary, first ``HEAD_FACTS``
+    observations (what it is) and relations, from its current rows. Every observation also has a
+    vector of its own (``fact_vectors``): later facts need not change the entity's."""
     rows: dict[int, dict[str, Any]] = {}
     for chunk in id_chunks(list(ids)):
         for eid, name, etype, props in conn.execute(
@@ -37,7 +50,9 @@ def texts_for(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
             rows[eid] = {"name": name, "type": etype, "summary": summary if isinstance(summary, str) else None,
                          "obs": [], "rels": []}
         for eid, content in conn.execute(
-            f"SELECT entity_id, content FROM observations WHERE entity_id IN ({IDS}) ORDER BY id", (chunk,)
+            "SELECT entity_id, content FROM (SELECT entity_id, content, row_number() OVER "
+            f"(PARTITION BY entity_id ORDER BY id) AS n FROM observations WHERE entity_id IN ({IDS})) "
+            "WHERE n <= ? ORDER BY entity_id, n", (chunk, HEAD_FACTS)
         ):
             rows[eid]["obs"].append(content)
         for eid, rtype, other in conn.execute(

@@ -1,9 +1,11 @@
-"""Keeping the text indexes in step with the rows, inside the caller's transaction.
+"""Keeping the entity-level text indexes in step with the rows, inside the caller's transaction.
 
-Both FTS tables are contentless (the text is stored once, in entities/observations), so an
-entity's index rows are rewritten whole whenever its name, type, props or observations change.
-Text is folded with ``hfold`` (see ``core.search.folding``) on the way in, as queries are.
-``entity_folded`` keeps each entity's folded fields, which search_nodes reads with ``instr``.
+An entity's own fields (name, type, props) are indexed here, and rewritten whenever they change;
+its observations are facts indexed one by one (``fact_fts`` for words, ``fact_substr`` for
+substrings), by triggers on ``observations`` (schema 4), so adding a fact to a long entity
+rewrites nothing of the rest. Text is folded with ``hfold`` (see ``core.search.folding``) on the
+way in, as queries are. ``entity_folded`` keeps each entity's folded name and type, which
+search_nodes reads with ``instr``; ``fact_folded`` keeps each fact's.
 """
 
 from __future__ import annotations
@@ -22,23 +24,19 @@ SEPARATOR = "\x1f"
 
 _FOLD = f"""
 INSERT OR REPLACE INTO entity_folded(entity_id, text)
-SELECT e.id, hfold(e.name) || char(31) || hfold(e.entity_type) || char(31)
-             || coalesce((SELECT group_concat(hfold(o.content), char(31) ORDER BY o.id)
-                            FROM observations o WHERE o.entity_id = e.id), '')
-  FROM entities e WHERE e.id IN ({_IDS})
+SELECT e.id, hfold(e.name) || char(31) || hfold(e.entity_type) FROM entities e WHERE e.id IN ({_IDS})
 """
 
-# Whole words: the observations are cut from the folded text just stored (the long part is
-# folded once per write); name, type and props are folded here.
+# Whole words of the entity's own fields (obs_text stays empty: facts have fact_fts).
 _INSERT_WORDS = f"""
 INSERT INTO entity_fts(rowid, name, entity_type, obs_text, props_text)
 SELECT e.id,
        hfold(e.name),
        hfold(e.entity_type),
-       substr(f.text, length(hfold(e.name)) + length(hfold(e.entity_type)) + 3),
+       '',
        hfold(coalesce((SELECT group_concat(j.value, char(10))
                          FROM json_tree(e.props) j WHERE j.type = 'text'), ''))
-  FROM entities e JOIN entity_folded f ON f.entity_id = e.id WHERE e.id IN ({_IDS})
+  FROM entities e WHERE e.id IN ({_IDS})
 """
 
 _INSERT_SUBSTR = f"""
@@ -52,6 +50,27 @@ _CHUNK = 5000
 def _chunks(ids: Sequence[int]) -> Iterable[str]:
     for start in range(0, len(ids), _CHUNK):
         yield json.dumps(list(ids[start : start + _CHUNK]))
+
+
+def flush_facts(conn: Connection) -> None:
+    """Index the facts the triggers queued (new, changed or deleted observations): a few statements
+    for the whole write, whatever its size. Every write path ends here (``reindex``, ``touched``)."""
+    queued = conn.execute("SELECT observation_id, indexed FROM fact_queue").fetchall()
+    if not queued:
+        return
+    # By rowid, one at a time: FTS5 answers ``rowid = ?`` by lookup but ``rowid IN (…)`` by a scan.
+    old = [(oid,) for oid, indexed in queued if indexed]
+    if old:
+        conn.executemany("DELETE FROM fact_fts WHERE rowid = ?", old)
+        conn.executemany("DELETE FROM fact_substr WHERE rowid = ?", old)
+    conn.execute("INSERT OR REPLACE INTO fact_folded(observation_id, text) SELECT o.id, hfold(o.content) "
+                 "FROM fact_queue q JOIN observations o ON o.id = q.observation_id")
+    # The folded text serves both indexes (each fact folded once per write)
+    fresh = ("SELECT f.observation_id, f.text FROM fact_queue q "
+             "JOIN fact_folded f ON f.observation_id = q.observation_id")
+    conn.execute(f"INSERT INTO fact_substr(rowid, text) {fresh}")
+    conn.execute(f"INSERT INTO fact_fts(rowid, content) {fresh}")
+    conn.execute("DELETE FROM fact_queue")
 
 
 def remove(conn: Connection, ids: Sequence[int]) -> None:
@@ -74,6 +93,7 @@ def reindex(conn: Connection, ids: Sequence[int], *, fresh: bool = False) -> Non
         conn.execute(_FOLD, (chunk,))
         conn.execute(_INSERT_WORDS, (chunk,))
         conn.execute(_INSERT_SUBSTR, (chunk,))
+    flush_facts(conn)
 
 
 def reindex_all(conn: Connection) -> None:

@@ -28,7 +28,7 @@ from core.storage.sqlite.migrations import MIGRATIONS, read_sql
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def open_database_read_only(path: Path | str) -> Connection:

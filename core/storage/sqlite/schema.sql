@@ -1,4 +1,4 @@
--- Hipocampo's knowledge graph, schema version 2 (PRAGMA user_version).
+-- Hipocampo's knowledge graph, schema version 4 (PRAGMA user_version).
 -- A fresh database gets this file whole; older ones are brought here by migrations/.
 -- Timestamps are ISO-8601 UTC with milliseconds ('2026-11-29T20:58:28.123Z'), so they sort as text.
 
@@ -67,19 +67,77 @@ CREATE TABLE co_occurrences (
 );
 CREATE INDEX idx_cooc_b ON co_occurrences(entity_b_id);
 
--- Words, ranked by BM25. Contentless: the text lives in the tables above, not twice.
+-- Words of the entity's own fields, ranked by BM25 (obs_text stays empty: facts have fact_fts).
+-- Contentless: the text lives in the tables above, not twice.
 CREATE VIRTUAL TABLE entity_fts USING fts5(
     name, entity_type, obs_text, props_text,
     tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1
 );
 
--- Substrings (the official server's search_nodes semantics), over folded text.
+-- Facts: each observation's own words (porter-stemmed, folded) and its own vector, rowid /
+-- key = observations.id. Triggers queue the words of every write; a changed text drops
+-- its vector, a deleted fact's goes by cascade. Entity vectors (below) embed name, type, summary,
+-- the first facts and relations.
+CREATE VIRTUAL TABLE fact_fts USING fts5(
+    content, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1
+);
+
+CREATE TABLE fact_vectors (
+    observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+    model_id    TEXT NOT NULL,
+    text_hash   TEXT NOT NULL,
+    embedded_at TEXT NOT NULL,
+    vector      BLOB NOT NULL          -- int8 × dimensions: the unit vector scaled to ±127
+);
+CREATE INDEX idx_fact_vectors_at ON fact_vectors(embedded_at);
+
+-- Each fact's folded text, and a trigram index over it: search_nodes' substrings, fact by fact
+-- (confirmed with instr() on the folded text, as entity_folded is for names).
+CREATE TABLE fact_folded (
+    observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+    text           TEXT    NOT NULL
+);
+CREATE VIRTUAL TABLE fact_substr USING fts5(
+    text, tokenize = 'trigram', content = '', contentless_delete = 1, detail = 'none'
+);
+
+-- Facts waiting for a vector (new, changed, or embedded by another model): the embedder's queue.
+CREATE TABLE fact_due (
+    observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE
+);
+
+-- Facts whose word and substring rows must be (re)written: the triggers only queue them, and
+-- the writer's transaction indexes the queue in one statement per index (indexing.flush_facts):
+-- an FTS5 insert from a trigger would flush FTS5's buffer for every row, 15× slower.
+CREATE TABLE fact_queue (
+    observation_id INTEGER PRIMARY KEY,
+    indexed        INTEGER NOT NULL      -- 1: its old rows are in the indexes and go first
+);
+
+CREATE TRIGGER fact_added AFTER INSERT ON observations BEGIN
+    INSERT OR IGNORE INTO fact_queue(observation_id, indexed) VALUES (new.id, 0);
+    INSERT OR IGNORE INTO fact_due(observation_id) VALUES (new.id);
+END;
+CREATE TRIGGER fact_removed AFTER DELETE ON observations BEGIN
+    INSERT OR IGNORE INTO fact_queue(observation_id, indexed) VALUES (old.id, 1);
+    UPDATE db_metadata SET value = CAST(value AS INTEGER) + 1 WHERE key = 'fact_vectors_version';
+END;
+CREATE TRIGGER fact_changed AFTER UPDATE OF content ON observations BEGIN
+    INSERT OR IGNORE INTO fact_queue(observation_id, indexed) VALUES (new.id, 1);
+    DELETE FROM fact_vectors WHERE observation_id = old.id;
+    INSERT OR IGNORE INTO fact_due(observation_id) VALUES (new.id);
+    UPDATE db_metadata SET value = CAST(value AS INTEGER) + 1 WHERE key = 'fact_vectors_version';
+END;
+
+
+-- Substrings (the official server's search_nodes semantics), over folded text: the entity's
+-- name and type here, each fact's text in fact_substr.
 CREATE VIRTUAL TABLE entity_substr USING fts5(
     text, tokenize = 'trigram', content = '', contentless_delete = 1, detail = 'none'
 );
 
--- The same text folded, each field (name, type, every observation) joined by U+001F: search_nodes
--- confirms the trigram index's candidates with instr() here, at C speed.
+-- The name and type folded, joined by U+001F: search_nodes confirms the trigram index's candidates
+-- with instr() here (and on fact_substr's text for facts), at C speed.
 CREATE TABLE entity_folded (
     entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
     text      TEXT    NOT NULL

@@ -1,14 +1,15 @@
 """Searching the SQLite graph by text: ``search_nodes`` (the official server's substring match,
-over the trigram index ``entity_substr`` and the folded text ``entity_folded``) and
-``fulltext_search`` (whole words ranked by BM25 over ``entity_fts``). Both fold case, accents and
-Unicode forms, and take every character of the query literally."""
+over the trigram indexes ``entity_substr`` / ``fact_substr`` and the folded texts) and
+``fulltext_search`` / ``fact_search`` (whole words ranked by BM25 over ``entity_fts`` / ``fact_fts``).
+Both fold case, accents and Unicode forms, and take every character of the query literally."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from core.model import Entity, KnowledgeGraph, ScoredNode
+from core.model import Entity, KnowledgeGraph, Node, ScoredNode
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -49,19 +50,26 @@ class GraphSearch:
         archived = "" if include_archived else " AND e.archived_at IS NULL"
         if indexing.SEPARATOR in needle:  # could span two stored fields: confirm field by field
             return self._substring_ids_by_field(needle, limit, archived)
-        # instr() over the stored folded text confirms each candidate exactly, in C.
-        confirm = f"instr(f.text, :needle) > 0{archived} ORDER BY f.entity_id LIMIT :limit"
-        args = {"needle": needle, "limit": -1 if limit is None else limit}
+        # Entities whose name or type holds the needle, and those with a fact that does: instr()
+        # over the stored folded text confirms each candidate exactly, in C.
+        args: dict[str, Any] = {"needle": needle, "limit": -1 if limit is None else limit}
+        if len(needle) >= 3:
+            # The trigram indexes (detail=none) yield the rows holding trigrams that cover the
+            # needle; instr() removes their false positives.
+            args["match"] = " AND ".join(fts_phrase(g) for g in self._covering_trigrams(needle))
+            own = ("SELECT f.entity_id AS id FROM entity_substr s JOIN entity_folded f ON f.entity_id = s.rowid "
+                   "WHERE entity_substr MATCH :match AND instr(f.text, :needle) > 0")
+            facts = ("SELECT o.entity_id AS id FROM fact_substr s "
+                     "JOIN fact_folded f ON f.observation_id = s.rowid JOIN observations o ON o.id = s.rowid "
+                     "WHERE fact_substr MATCH :match AND instr(f.text, :needle) > 0")
+        else:  # too short for trigrams: scan (1–2 characters match nearly everything anyway)
+            own = "SELECT entity_id AS id FROM entity_folded WHERE instr(text, :needle) > 0"
+            facts = ("SELECT o.entity_id AS id FROM fact_folded f "
+                     "JOIN observations o ON o.id = f.observation_id WHERE instr(f.text, :needle) > 0")
+        sql = (f"SELECT e.id FROM entities e WHERE e.id IN ({own} UNION {facts}){archived} "
+               "ORDER BY e.id LIMIT :limit")
         with self.db.locked() as conn:
-            if len(needle) >= 3:
-                # The trigram index (detail=none) yields the entities holding trigrams that cover
-                # the needle; instr() removes its false positives.
-                args["match"] = " AND ".join(fts_phrase(g) for g in self._covering_trigrams(needle))
-                sql = ("SELECT f.entity_id FROM entity_substr s JOIN entity_folded f ON f.entity_id = s.rowid "
-                       "JOIN entities e ON e.id = s.rowid WHERE entity_substr MATCH :match AND ")
-            else:  # too short for trigrams: scan (1–2 characters match nearly everything anyway)
-                sql = "SELECT f.entity_id FROM entity_folded f JOIN entities e ON e.id = f.entity_id WHERE "
-            return [r[0] for r in conn.execute(sql + confirm, args)]
+            return [r[0] for r in conn.execute(sql, args)]
 
     def _substring_ids_by_field(self, needle: str, limit: int | None, archived: str) -> list[int]:
         """The slow, exact path for a needle holding the field separator: fold field by field."""
@@ -100,11 +108,25 @@ class GraphSearch:
     # -- whole words, ranked (FTS5 entity_fts, BM25) -------------------------------------------
 
     def fulltext_search(
-        self, query: str, *, limit: int = 10, label: str | None = None, include_archived: bool = False
+        self, query: str, *, limit: int = 10, label: str | None = None, include_archived: bool = False,
+        own_fields: bool = False,
     ) -> list[ScoredNode]:
-        """Whole-word search ranked by BM25 (name weighted highest); operators are literal."""
+        """Whole-word search ranked by BM25 over the entity's own fields (name weighted highest) and
+        its facts; operators are literal. ``own_fields``: only name, type and properties."""
+        if not own_fields:  # the entity's own words, or its facts' (an entity scores by its best)
+            best: dict[int, float] = {}
+            for hit in self.fulltext_search(query, limit=limit, label=label, include_archived=include_archived,
+                                            own_fields=True):
+                best[hit.node.id] = hit.score
+            for _, eid, score in self.fact_search(query, limit=4 * limit, label=label,
+                                                  include_archived=include_archived):
+                best[eid] = max(best.get(eid, 0.0), score)
+            ranked = sorted(best, key=lambda i: (-best[i], i))[:limit]
+            with self.db.locked() as conn:
+                nodes = {n.id: n for n in reads.nodes(conn, ranked)}
+            return [ScoredNode(node=nodes[i], score=best[i]) for i in ranked if i in nodes]
         with self.db.locked() as conn:
-            match = self._words_match(conn, query)
+            match = self._words_match(conn, query, "entity_fts")
         if match is None:
             return []
         where = "" if include_archived else " AND e.archived_at IS NULL"
@@ -131,7 +153,69 @@ class GraphSearch:
             # bm25() is lower-is-better and negative; report a positive score, higher is better.
             return [ScoredNode(node=nodes[i], score=-rank) for i, rank in rows if i in nodes]
 
-    def _words_match(self, conn: Connection, query: str) -> str | None:
+    def fact_search(
+        self, query: str, *, limit: int = 50, label: str | None = None, include_archived: bool = False
+    ) -> list[tuple[int, int, float]]:
+        """Facts (observations) holding any of the query's content words, best BM25 first:
+        (observation id, entity id, score, higher is better). Operators are literal."""
+        with self.db.locked() as conn:
+            match = self._words_match(conn, query, "fact_fts")
+            if match is None:
+                return []
+            where = "" if include_archived else " AND e.archived_at IS NULL"
+            args: list[Any] = [match]
+            if label is not None:
+                where += " AND e.entity_type = ?"
+                args.append(label)
+            floor = conn.execute(
+                "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                (match, RANK_AT_MOST - 1),
+            ).fetchone()
+            args += [floor[0] if floor else 0, limit]
+            rows = conn.execute(
+                "SELECT f.rowid, o.entity_id, bm25(fact_fts) AS rank FROM fact_fts f "
+                "JOIN observations o ON o.id = f.rowid JOIN entities e ON e.id = o.entity_id "
+                f"WHERE fact_fts MATCH ?{where} AND f.rowid >= ? ORDER BY rank LIMIT ?",
+                args,
+            ).fetchall()
+            return [(oid, eid, -rank) for oid, eid, rank in rows]
+
+    def entity_heads(self, ids: Sequence[int]) -> list[Node]:
+        """Nodes for ``ids`` without their observations (a long entity's facts are not read)."""
+        with self.db.locked() as conn:
+            return reads.nodes(conn, ids, with_observations=False)
+
+    def first_facts(self, entity_ids: list[int], n: int) -> dict[int, list[str]]:
+        """Each entity's first ``n`` observations."""
+        out: dict[int, list[str]] = {eid: [] for eid in entity_ids}
+        with self.db.locked() as conn:
+            for eid in entity_ids:
+                out[eid] = [r[0] for r in conn.execute(
+                    "SELECT content FROM observations WHERE entity_id = ? ORDER BY id LIMIT ?", (eid, n))]
+        return out
+
+    def facts_of(self, entity_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
+        """Each entity's facts (observation id, text), in their order."""
+        out: dict[int, list[tuple[int, str]]] = {eid: [] for eid in entity_ids}
+        with self.db.locked() as conn:
+            for chunk in reads.id_chunks(entity_ids):
+                for oid, eid, content in conn.execute(
+                        f"SELECT id, entity_id, content FROM observations WHERE entity_id IN ({IDS}) ORDER BY id",
+                        (chunk,)):
+                    out[eid].append((oid, content))
+        return out
+
+    def fact_counts(self, entity_ids: list[int]) -> dict[int, int]:
+        """How many facts each entity has."""
+        out = dict.fromkeys(entity_ids, 0)
+        with self.db.locked() as conn:
+            for chunk in reads.id_chunks(entity_ids):
+                out.update(conn.execute(
+                    f"SELECT entity_id, count(*) FROM observations WHERE entity_id IN ({IDS}) GROUP BY entity_id",
+                    (chunk,)).fetchall())
+        return out
+
+    def _words_match(self, conn: Connection, query: str, table: str) -> str | None:
         """The FTS5 query for ``query``: any of its content words — leaving out words so common
         that ranking them would cost far more than they tell (the rest must then all match).
 
@@ -141,12 +225,15 @@ class GraphSearch:
         words = content_words(query)[:16]
         if not words:
             return None
-        cap = max(500, self.totals(conn)[0] // 50)  # a word in over 2% of memories is "common"
+        # a word in over 2% of memories (or facts) is "common"
+        size = self.totals(conn)[0] if table == "entity_fts" else conn.execute(
+            "SELECT coalesce(max(id), 0) FROM observations").fetchone()[0]
+        cap = max(500, size // 50)
         rare: list[str] = []
         common: list[str] = []
         for word in words:
             found = conn.execute(
-                "SELECT count(*) FROM (SELECT 1 FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
+                f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?)",
                 (fts_phrase(word), cap),
             ).fetchone()[0]
             if found:

@@ -1,9 +1,11 @@
 """What every write does for the entities it touched, in the writer's transaction: one place, so
 no write path forgets a step (an index row, a stale vector, a neighbour whose text named it).
 
-An entity's embedding text holds its name, type, summary, observations and its relations with the
-names at their other ends (see ``core.embeddings.text``): a change to any of those makes its
-vector stale, and so does a relation appearing, ending or losing its other end.
+An entity's embedding text holds its name, type, summary, first facts and its relations with the names at their
+other ends (see ``core.embeddings.text``): a change to any of those makes its vector stale, and so
+does a relation appearing, ending or losing its other end. Its own text holds only its first few
+observations; every observation is also a fact with its own words and vector, kept in step by
+triggers (schema 4): adding one to a long entity leaves the entity's vector be.
 """
 
 from __future__ import annotations
@@ -25,6 +27,16 @@ def changed(conn: Connection, ids: Sequence[int]) -> None:
     """Entities whose own text changed: re-index their words, mark their vectors stale."""
     indexing.reindex(conn, list(ids))
     embedding_state.invalidate(conn, list(ids))
+
+
+def facts_changed(conn: Connection, ids: Sequence[int], added: dict[int, int] | None = None) -> None:
+    """Entities whose observations (only) changed (the facts' own index rows follow by trigger).
+    Their own vector holds their first few facts: stale after a deletion, or an addition among those few."""
+    indexing.flush_facts(conn)
+    if added is None:
+        embedding_state.invalidate(conn, list(ids))
+    else:
+        embedding_state.invalidate_heads(conn, list(ids), added)
 
 
 def relinked(conn: Connection, ids: Sequence[int]) -> None:
@@ -49,4 +61,9 @@ def deleting(conn: Connection, ids: Sequence[int], cache: VectorCache) -> None:
     relinked(conn, sorted(neighbours - gone))
 
 
-__all__ = ["changed", "created", "deleting", "relinked"]
+def deleted(conn: Connection) -> None:
+    """After the DELETE: the entities' facts, queued by the cascade, leave the fact indexes."""
+    indexing.flush_facts(conn)
+
+
+__all__ = ["changed", "created", "deleted", "deleting", "facts_changed", "relinked"]

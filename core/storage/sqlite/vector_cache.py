@@ -87,6 +87,17 @@ class VectorCache:
         top = top[np.argsort(-sims[top], kind="stable")]
         return [(int(self._ids[t]), float(1.0 - sims[t])) for t in top if np.isfinite(sims[t])]
 
+    def distances(self, query: np.ndarray, ids: list[int]) -> dict[int, float]:
+        """Cosine distances from ``query`` to the cached vectors of ``ids`` (ids not cached are absent)."""
+        import numpy as np
+
+        known = [(i, self._rows[i]) for i in ids if i in self._rows]
+        if not known:
+            return {}
+        q = query / max(float(np.linalg.norm(query)), 1e-12)
+        sims = self._matrix[[row for _, row in known]] @ q
+        return {i: float(1.0 - s) for (i, _), s in zip(known, sims, strict=True)}
+
     # -- loading -----------------------------------------------------------------------------
 
     def _load_all(self, conn: Connection, dims: int) -> None:

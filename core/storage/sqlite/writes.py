@@ -138,13 +138,15 @@ class GraphWrites:
     ) -> list[AddedObservations]:
         if not targets:
             return []
-        have = reads.observations_of(conn, [t[0] for t in targets])
         results: list[AddedObservations] = []
         rows: list[tuple[int, str, str]] = []
         log: list[history.LogRow] = []
         touched: list[int] = []
         for eid, name, obs in targets:
-            known = set(have[eid])
+            # Only the texts being added are looked up (the unique index): no work per existing fact
+            known = {r[0] for r in conn.execute(
+                "SELECT content FROM observations WHERE entity_id = ? AND content IN (SELECT value FROM json_each(?))",
+                (eid, json.dumps(list(dict.fromkeys(obs)), ensure_ascii=False)))}
             added = [o for o in dict.fromkeys(obs) if o not in known]
             results.append(AddedObservations(entityName=name, addedObservations=added))
             if added:
@@ -158,7 +160,10 @@ class GraphWrites:
             conn.execute(
                 f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
             )
-            touch.changed(conn, touched)
+            added: dict[int, int] = {}
+            for eid, _, _ in rows:
+                added[eid] = added.get(eid, 0) + 1
+            touch.facts_changed(conn, touched, added)
             history.write(conn, log)
         return results
 
@@ -177,6 +182,7 @@ class GraphWrites:
             touch.deleting(conn, id_list, self.vector_cache)
             for chunk in reads.id_chunks(id_list):
                 conn.execute(f"DELETE FROM entities WHERE id IN ({IDS})", (chunk,))
+            touch.deleted(conn)
             history.write(conn, [
                 (now, actor, "delete_entity", s["name"], history.dumps(s), None) for s in snaps.values()
             ])
@@ -209,7 +215,7 @@ class GraphWrites:
                 conn.execute(
                     f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
                 )
-                touch.changed(conn, touched)
+                touch.facts_changed(conn, touched)
                 history.write(conn, log)
             return removed
 
@@ -238,6 +244,7 @@ class GraphWrites:
                 log.append((now, actor, "create_entity", name, None,
                             history.dumps({"entityType": PLACEHOLDER_TYPE, "props": {PLACEHOLDER_KEY: True}})))
             touch.created(conn, [ids[n] for n in missing])
+            ends: list[int] = []
             for r in _unique(relations):
                 cur = conn.execute(
                     "INSERT INTO relations(from_entity, to_entity, relation_type, created_at) "
@@ -246,9 +253,10 @@ class GraphWrites:
                 )
                 if cur.rowcount:
                     created.append(r)
-                    touch.relinked(conn, [ids[r.from_], ids[r.to]])
+                    ends += [ids[r.from_], ids[r.to]]
                     log.append((now, actor, "create_relation", r.from_, None,
                                 history.dumps([r.to, r.relationType])))
+            touch.relinked(conn, ends)  # once for the batch
             history.write(conn, log)
             return created
 

@@ -173,6 +173,16 @@ class ObservationList(QWidget):
             return self.list.currentRow()
         return None
 
+    def reveal(self, text: str) -> bool:
+        """Scroll to the observation ``text`` and select it (a search result's fact); False if absent."""
+        for row in range(self.list.count()):
+            if self.text_of(row) == text:  # the whole text: a long one's row shows only a preview
+                item = self.list.item(row)
+                self.list.setCurrentItem(item)
+                self.list.scrollToItem(item, QAbstractItemView.ScrollHint.PositionAtCenter)
+                return True
+        return False
+
     def edit_row(self, row: int, text: str) -> None:
         """Replace the text of row ``row`` (what the in-place editor does)."""
         item = self.list.item(row)

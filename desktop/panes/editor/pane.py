@@ -122,6 +122,19 @@ class EditorPane(QWidget):
         self.page.banner.hide()
         self._load("open")
 
+    def show_observation(self, name: str, text: str) -> None:
+        """Open ``name`` (if it is not open) and scroll to its observation ``text``, selected."""
+        self._reveal = text
+        if name != self._name or self._new:
+            self.open_entity(name)
+        if self._busy == 0 and self._name == name:
+            self._reveal_now()
+
+    def _reveal_now(self) -> None:
+        text, self._reveal = getattr(self, "_reveal", None), None
+        if text and self.stack.currentIndex() == EDITING:
+            self.page.observations.reveal(text)
+
     def new_entity(self) -> None:
         """An empty form; Save creates the entity."""
         if self.is_dirty() and not self._confirm_discard():
@@ -221,6 +234,7 @@ class EditorPane(QWidget):
 
     def _after_load(self) -> None:
         self._refresh()
+        self._reveal_now()  # a search result's fact, asked for while this loaded
         pending, self._pending = self._pending, []
         if pending:
             self.on_changes(pending)

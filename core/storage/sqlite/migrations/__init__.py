@@ -19,4 +19,5 @@ def read_sql(name: str) -> str:
 MIGRATIONS: dict[int, str] = {
     2: read_sql("002_folded_text.sql"),  # entity_folded: search_nodes confirms substrings in SQL
     3: read_sql("003_import_id.sql"),  # change_log.import_id: imports in chunks, rolled back by id
+    4: read_sql("004_facts.sql"),  # fact_fts, fact_vectors: every observation indexed on its own
 }

@@ -1,0 +1,178 @@
+"""search_semantic at scale through a real ``hipocampo mcp`` (stdio, the MCP SDK client).
+
+A memory of ``--entities`` entities with ``--facts-per-entity`` facts each is written in-process
+(embeddings off), then given vectors: the real model cannot embed 500k facts in a benchmark's
+time, so each fact and entity gets a synthetic unit vector shaped like multilingual-e5's (a large
+common component plus noise), stored through the same store calls the embedder uses, marked
+current for the real model. The server then embeds each query with the real model and searches
+(the int8 fact matrix, binary pre-filter and exact re-rank past 60k facts).
+
+Reported: p50/p95 of ``search_semantic(limit=5)`` over ``--queries`` questions, first with
+everything embedded, then while the background embedder catches up on ``--due`` facts written
+just before; and the bytes per fact (file size / facts, and per table from ``dbstat``).
+
+    .venv/bin/python bench/recall_scale_bench.py                      # 100k entities, 500k facts
+    .venv/bin/python bench/recall_scale_bench.py --entities 10000      # quicker
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import numpy as np
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from core.embeddings.text import text_hash  # noqa: E402
+from core.memory import Memory  # noqa: E402
+
+TOPICS = ["budget", "kitchen", "garden", "server", "holiday", "doctor", "invoice", "concert", "bicycle", "python",
+          "meeting", "recipe", "school", "football", "painting", "database", "flight", "dentist", "museum", "cat"]
+QUESTIONS = [
+    "When is the next dentist appointment?", "¿Qué receta le gustó a mi madre?", "Which database does the project use?",
+    "who paints on weekends", "dónde fuimos de vacaciones en verano", "what did the doctor say about the knee",
+    "the invoice that was paid late", "¿cuándo es el concierto?", "bicycle repair in the garage",
+    "football match with the school team", "a museum visit in Madrid", "what does the cat eat",
+]
+
+
+def fill(db: Path, entities: int, per: int) -> None:
+    rng = np.random.default_rng(7)
+    with Memory.open(db, embeddings="none") as memory:
+        for start in range(0, entities, 1000):
+            batch = []
+            for i in range(start, min(entities, start + 1000)):
+                topic = TOPICS[i % len(TOPICS)]
+                batch.append({"name": f"entity-{i:06d}", "entityType": f"Type{i % 12}",
+                              "observations": [f"note {k} about the {topic} of entity {i}: "
+                                               f"{TOPICS[(i * 7 + k) % len(TOPICS)]} on day {int(rng.integers(1, 365))}"
+                                               for k in range(per)]})
+            memory.create_entities(batch, actor="bench")
+
+
+def synthetic(n: int, rng: np.random.Generator, common: np.ndarray) -> np.ndarray:
+    v = rng.standard_normal((n, common.shape[0]), dtype=np.float32) * 0.35 + common
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def give_vectors(db: Path, model_id: str, dims: int) -> None:
+    rng = np.random.default_rng(11)
+    common = rng.standard_normal(dims).astype(np.float32)
+    common /= np.linalg.norm(common)
+    with Memory.open(db, embeddings="none") as memory:
+        vectors = memory.vectors
+        vectors.prepare(model_id, dims)
+        while True:
+            due = vectors.pending(model_id, 20_000)
+            if not due:
+                break
+            v = synthetic(len(due), rng, common)
+            vectors.store_embedded(model_id, {i: (text_hash(t), v[k]) for k, (i, t) in enumerate(due.items())})
+        while True:
+            due = vectors.pending_facts(model_id, 50_000)
+            if not due:
+                break
+            v = synthetic(len(due), rng, common)
+            vectors.store_facts(model_id, {i: (text_hash(t), v[k]) for k, (i, t) in enumerate(due.items())})
+
+
+def sizes(db: Path) -> dict[str, int]:
+    from core.storage.sqlite.connection import connect
+
+    conn = connect(db)
+    try:
+        rows = conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall()
+    except Exception:  # dbstat not compiled in
+        rows = []
+    conn.close()
+    return {name: size for name, size in rows}
+
+
+async def measure(client: Client, queries: int) -> list[float]:
+    times = []
+    for k in range(queries):
+        start = time.perf_counter()
+        result = await client.call_tool("search_semantic", {"query": QUESTIONS[k % len(QUESTIONS)] + f" {k}",
+                                                            "limit": 5})
+        times.append((time.perf_counter() - start) * 1000)
+        if result.is_error:
+            raise RuntimeError(result.content[0].text)  # type: ignore[union-attr]
+    return times
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="recall-scale-"))
+    work.mkdir(parents=True, exist_ok=True)
+    db = work / f"scale-{args.entities}.db"
+    if not db.exists():
+        started = time.perf_counter()
+        fill(db, args.entities, args.facts_per_entity)
+        print(f"written in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        with Memory.open(db) as memory:  # the real model's id and size
+            model_id, dims = memory.embedder.model_id, memory.embedder.dimensions
+        started = time.perf_counter()
+        give_vectors(db, model_id, dims)
+        print(f"vectors in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    facts = args.entities * args.facts_per_entity
+    params = StdioServerParameters(command=sys.executable, args=["-m", "core.cli", "--db", str(db), "mcp",
+                                                                 "--no-bridge"], cwd=str(ROOT),
+                                   env={**os.environ, "PYTHONPATH": str(ROOT), "HIPOCAMPO_EMBEDDINGS": "onnx"})
+    out: dict[str, Any] = {}
+    with open(work / "server.log", "a") as errlog:
+        async with Client(stdio_client(params, errlog=errlog)) as client:
+            deadline = time.monotonic() + 900
+            while time.monotonic() < deadline:  # idle means idle: what an earlier run added is embedded
+                info = (await client.call_tool("engrama_status", {})).structured_content["embeddings"]
+                if info.get("facts_embedded", 0) >= info.get("facts", 0):
+                    break
+                await anyio.sleep(3.0)  # a bench may poll; each poll pauses the embedder a moment
+            await measure(client, 3)  # warm: the model, the matrix
+            out["idle"] = await measure(client, args.queries)
+            # New facts the background embedder has to catch up on while the searches go on
+            stamp = time.strftime("%H%M%S")
+            await client.call_tool("add_observations", {"observations": [
+                {"entityName": f"entity-{i:06d}", "contents": [f"fresh note {i} ({stamp}): the {TOPICS[i % 20]} again"]}
+                for i in range(args.due)]})
+            out["catching up"] = await measure(client, args.queries)
+            status = (await client.call_tool("engrama_status", {})).structured_content["embeddings"]
+    size = db.stat().st_size + sum(p.stat().st_size for p in work.glob(db.name + "-wal"))
+    print("| memory | search_semantic p50 ms | p95 ms |\n|---|---|---|")
+    for label, values in out.items():
+        print(f"| {args.entities:,} entities / {facts:,} facts, {label} | {statistics.median(values):.1f} | "
+              f"{p95(values):.1f} |")
+    left = int(status.get("facts", 0)) - int(status.get("facts_embedded", 0))
+    print(f"\nfacts still without a vector after the second round: {left} of {args.due} new ones")
+    print(f"file: {size / 1e6:,.0f} MB, {size / facts:,.0f} bytes per fact (entities, history and indexes included)")
+    for name, bytes_ in sorted(sizes(db).items(), key=lambda kv: -kv[1])[:12]:
+        print(f"  {name}: {bytes_ / facts:,.0f} bytes per fact")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--entities", type=int, default=100_000)
+    parser.add_argument("--facts-per-entity", type=int, default=5)
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--due", type=int, default=2000)
+    parser.add_argument("--keep", default="", help="keep (and reuse) the database in this folder")
+    return anyio.run(main_async, parser.parse_args())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
