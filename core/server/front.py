@@ -29,6 +29,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.server.framing import refusal, without_bom
+
 log = logging.getLogger(__name__)
 
 REPLAY_ID = "hipocampo-front-initialize"  # the replayed initialize's id; the SDK's answer to it is dropped
@@ -133,9 +135,16 @@ class Front:
             del self._pending[: end + 1]
 
     def _answer(self, line: bytes) -> bool:
+        line = without_bom(line)
+        if not line.strip():
+            return True
+        refused = refusal(line)
+        if refused is not None:  # not a JSON-RPC message: answered here, at once, as the SDK's reader would
+            self._write_line(refused)
+            return True
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             return False
@@ -179,7 +188,10 @@ class Front:
         return f"{method} {version}"
 
     def _write(self, request_id: str | int, answer: str) -> None:
-        data = ('{"jsonrpc":"2.0","id":' + json.dumps(request_id, ensure_ascii=False) + answer + "\n").encode()
+        self._write_line(('{"jsonrpc":"2.0","id":' + json.dumps(request_id, ensure_ascii=False) + answer).encode())
+
+    def _write_line(self, line: bytes) -> None:
+        data = line + b"\n"
         view = memoryview(data)
         while view:
             view = view[os.write(self._out, view):]
