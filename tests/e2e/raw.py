@@ -19,9 +19,11 @@ from tests.jsonrpc import initialize_request
 class RawStdio:
     """``hipocampo mcp`` with stdin and stdout as pipes; a thread collects every answer line."""
 
-    def __init__(self, db: Path, hub_file: Path, *args: str, **env: str) -> None:
+    def __init__(self, db: Path | None, hub_file: Path, *args: str, **env: str) -> None:
+        """``hipocampo --db db mcp *args``; with ``db`` None, ``mcp-memory *args`` (the drop-in command)."""
+        command = ["-m", "core.cli", "--db", str(db), "mcp"] if db is not None else ["-m", "core.server.stdio"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "core.cli", "--db", str(db), "mcp", *args],
+            [sys.executable, *command, *args],
             cwd=ROOT, env={**os.environ, **server_env(hub_file, **env)},
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
