@@ -443,7 +443,17 @@ def cmd_restore(args: argparse.Namespace) -> int:
         if not found:
             print(f"No backups of {settings.db} yet.", file=sys.stderr)
         return 0
-    restored, aside = Memory.restore_backup(settings.db, args.backup, keep=max(settings.backup_keep, 1))
+    emptied = False
+    chosen = args.backup or next(iter(Memory.backups_of(settings.db)), None)
+    if args.force and chosen is not None and chosen.is_file():
+        from core.storage.sqlite.backups import would_empty
+
+        emptied = would_empty(settings.db, chosen)
+    restored, aside = Memory.restore_backup(settings.db, args.backup, keep=max(settings.backup_keep, 1),
+                                            force=args.force)
+    if emptied:
+        print(f"Warning (--force): {restored} holds no entities; the memory at {settings.db} is now empty.",
+              file=sys.stderr)
     print(f"Restored {settings.db} from {restored}.", file=sys.stderr)
     print(f"The file as it was is kept in {aside}.", file=sys.stderr)
     return 0
@@ -572,6 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
     restore = sub.add_parser("restore", parents=[common], help="put a backup back (the file as it was is kept)")
     restore.add_argument("backup", type=Path, nargs="?", default=None, help="backup file (default: the newest)")
     restore.add_argument("--list", action="store_true", help="list the backups, newest first")
+    restore.add_argument("--force", action="store_true",
+                         help="restore even a backup with no entities over a memory that has some")
     restore.set_defaults(func=cmd_restore)
 
     config = sub.add_parser("config", parents=[common], help="print the setup for an MCP client, or --install it")

@@ -716,9 +716,11 @@ class Memory:
         return backups.list_backups(Path(db))
 
     @staticmethod
-    def restore_backup(db: Path | str, backup: Path | str | None = None, *, keep: int = 7) -> tuple[Path, Path]:
-        """Put ``backup`` (default: the newest) back as the database at ``db``; the file as it
-        was is kept in the backups folder. Returns (the backup restored, the copy of the old file)."""
+    def restore_backup(db: Path | str, backup: Path | str | None = None, *, keep: int = 7,
+                       force: bool = False) -> tuple[Path, Path]:
+        """Put ``backup`` (default: the newest) back as the database at ``db`` (an empty one over a
+        non-empty memory only with ``force``); the file as it was is kept in the backups folder.
+        Returns (the backup restored, the copy of the old file)."""
         from core.storage.sqlite import backups
 
         chosen = Path(backup) if backup is not None else backups.newest_backup(Path(db))
@@ -726,7 +728,7 @@ class Memory:
             raise NotFound(f"There is no backup of {db} in {backups.backup_dir(Path(db))}.")
         if not chosen.is_file():
             raise NotFound(f"{chosen} does not exist.")
-        return chosen, backups.restore(Path(db), chosen, keep=keep)
+        return chosen, backups.restore(Path(db), chosen, keep=keep, force=force)
 
     # -- moving a memory to another backend --------------------------------------------------------
 
