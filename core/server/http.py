@@ -42,6 +42,7 @@ from core.errors import Conflict
 from core.memory import Memory
 from core.server import endpoint as hubfile
 from core.server.app import build_server
+from core.server.connections import IDLE_TIMEOUT_S, bounded_protocol, connection_cap, listen_backlog
 from core.server.sessions import ClientTracker
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,7 @@ log = logging.getLogger(__name__)
 SERVED_HOSTS = ("127.0.0.1", "localhost")
 # Pages a browser may call it from (still with the token): any loopback origin.
 LOOPBACK_ORIGINS = ("127.0.0.1", "localhost", "[::1]")
+SHUTDOWN_GRACE_S = 1  # on stop, open requests get this long (uvicorn takes whole seconds)
 
 
 class LocalOnly:
@@ -147,7 +149,7 @@ def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     except OSError:
         sock.close()
         raise
-    sock.listen(128)
+    sock.listen(listen_backlog())
     return sock
 
 
@@ -218,7 +220,14 @@ async def serve_http(
         if on_ready is not None:
             on_ready(dict(info))
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    cap = connection_cap()
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on",
+        http=bounded_protocol(cap),  # a connection cap and a header timeout (connections.py)
+        limit_concurrency=cap + 1,  # requests in flight: never more than the connections kept
+        timeout_keep_alive=IDLE_TIMEOUT_S, backlog=listen_backlog(),
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,  # then open requests and streams are cancelled
+    )
     server = _Uvicorn(config, on_started=started, handle_signals=handle_signals)
     try:
         async with anyio.create_task_group() as tg:
