@@ -142,23 +142,25 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from core.io.official_sync import open_with_official_file
     from core.server.http import refuse_second_hub, serve_http
     from core.server.state import start_background
+    from core.server.stdio import stop_on_signals
 
     refuse_second_hub()  # before loading the model
-    memory, sync = open_with_official_file(settings, official)
-    with memory:
-        start_background(memory)
-        if sync is not None:
-            sync.start()
-        try:
-            anyio.run(lambda: serve_http(memory, port=args.port, on_ready=_ready_and_settled))
-        except OSError as exc:  # the port is taken, or not ours to bind
-            print(
-                f"hipocampo: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr
-            )
-            return 2
-        finally:
+    with stop_on_signals():  # while it opens; uvicorn takes the signals over while it serves
+        memory, sync = open_with_official_file(settings, official)
+        with memory:
+            start_background(memory)
             if sync is not None:
-                sync.stop()
+                sync.start()
+            try:
+                anyio.run(lambda: serve_http(memory, port=args.port, on_ready=_ready_and_settled))
+            except OSError as exc:  # the port is taken, or not ours to bind
+                print(
+                    f"hipocampo: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr
+                )
+                return 2
+            finally:
+                if sync is not None:
+                    sync.stop()
     return 0
 
 

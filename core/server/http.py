@@ -168,6 +168,15 @@ class _Uvicorn(uvicorn.Server):
         if not self.should_exit:
             self._on_started()
 
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        # A clean stop gets a moment; then the lease is released and the process exits anyway
+        # (a request stuck in the model or on a busy disk must not keep the hub up).
+        if self._handle_signals:
+            from core.server.stdio import begin_stop
+
+            begin_stop(sig)
+        super().handle_exit(sig, frame)
+
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         # The desktop app owns SIGINT/SIGTERM (and qasync has no add_signal_handler). When we do

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import logging
 import os
 import signal
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.embeddings.indexer import release_all_leases
+from core.embeddings.indexer import halt_all, release_all_leases
 from core.errors import HipocampoError
 from core.io.official_sync import dropin_settings
 from core.processes import settle_heap
@@ -42,7 +43,7 @@ def configure_logging() -> None:
 
 
 INTERACTIVE_GRACE_SECONDS = 0.2
-STOP_GRACE_SECONDS = 2.0  # after SIGINT/SIGTERM, a clean stop gets this long; then we exit anyway
+STOP_GRACE_SECONDS = 1.5  # after SIGINT/SIGTERM, a clean stop gets this long; then we exit anyway (< 2 s)
 
 
 def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None = None) -> None:
@@ -122,9 +123,7 @@ def stop_on_signals(grace: float = STOP_GRACE_SECONDS) -> Iterator[None]:
         return
 
     def on_signal(signum: int, _frame: object) -> None:
-        timer = threading.Timer(grace, _exit_now, (128 + signum,))
-        timer.daemon = True
-        timer.start()
+        begin_stop(signum, grace)
         raise Stopped(signum)
 
     originals = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -133,6 +132,27 @@ def stop_on_signals(grace: float = STOP_GRACE_SECONDS) -> Iterator[None]:
     finally:
         for sig, handler in originals.items():
             signal.signal(sig, handler)
+
+
+HARD_STOP_MARGIN_SECONDS = 0.3
+_stopping: list[int] = []
+_devnull: list[Any] = []
+
+
+def begin_stop(signum: int, grace: float = STOP_GRACE_SECONDS) -> None:
+    """The first steps on SIGINT/SIGTERM, before the clean unwind: the background embedder is told
+    to stop; after ``grace`` seconds the lease is released and the process exits anyway; and a
+    moment later it exits from C (faulthandler's watchdog needs no GIL) even if a niced thread,
+    starved of CPU on a busy machine while holding the GIL, keeps Python from running at all."""
+    if _stopping:
+        return
+    _stopping.append(signum)
+    _devnull.append(open(os.devnull, "w"))  # noqa: SIM115 - kept open until the process exits
+    faulthandler.dump_traceback_later(grace + HARD_STOP_MARGIN_SECONDS, exit=True, file=_devnull[0])
+    halt_all()
+    timer = threading.Timer(grace, _exit_now, (128 + signum,))
+    timer.daemon = True
+    timer.start()
 
 
 def _exit_now(code: int) -> None:
