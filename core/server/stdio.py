@@ -55,6 +55,8 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
     # writing there, so Ctrl-C need not wait for a clean unwind that cannot come.
     with stop_on_signals(grace=INTERACTIVE_GRACE_SECONDS if _interactive() else STOP_GRACE_SECONDS):
         hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
+        # The client's initialize and tools/list are answered while the SDK loads (and the memory opens).
+        front = Front(take_stdio()).start() if pipes_usable() else None
         if hub is not None:
             if official is not None:  # the hub holds the model: merge once with a light memory
                 light, _ = open_with_official_file(settings.model_copy(update={"embeddings": "none"}), official)
@@ -65,10 +67,8 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
 
             from core.server.bridge import run_bridge
 
-            anyio.run(run_bridge, hub, settings)
+            anyio.run(run_bridge, hub, settings, front)
             return
-        # The client's initialize and tools/list are answered while the memory opens and the SDK loads.
-        front = Front(take_stdio()).start() if pipes_usable() else None
         memory, sync = open_with_official_file(settings, official)
         with memory:
             _greet_a_person(settings)
