@@ -40,6 +40,12 @@ def _existing(args: argparse.Namespace, *, writes: bool = False, **extra: Any) -
             f"There is no memory at {db}: nothing has been saved there. Check --db (or HIPOCAMPO_DB); "
             "the MCP server, the app or `hipocampo import` create it."
         )
+    wal = Path(f"{db}-wal")
+    if not writes and db.is_file() and db.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size > 0):
+        raise NotFound(  # a command that only reads must not write a schema into it
+            f"{db} is an empty file, not a Hipocampo memory: nothing has been saved there. Check --db (or "
+            "HIPOCAMPO_DB); the MCP server, the app or `hipocampo import` make it a memory. It was left as it is."
+        )
     if os.access(db, os.W_OK) and os.access(db.parent, os.W_OK):
         return settings
     if writes:

@@ -42,6 +42,7 @@ from core.storage.factory import create_stores
 
 M = TypeVar("M", bound=BaseModel)
 log = logging.getLogger(__name__)
+_MAX_PAGE = 2**63 - 1  # SQLite's largest integer: a limit or offset beyond it cannot be asked for
 
 
 def _coerce(kind: type[M], items: Any, what: str) -> list[M]:
@@ -290,10 +291,10 @@ class Memory:
 
     @staticmethod
     def _check_page(limit: int | None, offset: int) -> None:
-        if limit is not None and limit < 0:
-            raise InvalidInput(f"limit must be 0 or more, got {limit}")
-        if offset < 0:
-            raise InvalidInput(f"offset must be 0 or more, got {offset}")
+        for name, value in (("limit", limit), ("offset", offset)):
+            if value is not None and not 0 <= value <= _MAX_PAGE:
+                raise InvalidInput(f"{name} must be a whole number from 0 to {_MAX_PAGE:,}, got {value:,}. "
+                                   "Nothing was read; omit limit to read every entity.")
 
     def search_nodes(self, query: str, *, limit: int | None = None) -> KnowledgeGraph:
         """Substring search, folding case and accents; every character is literal; ``""`` matches all."""
@@ -310,6 +311,9 @@ class Memory:
     def _check_query(query: Any) -> None:
         if not isinstance(query, str):
             raise InvalidInput(f"query must be a string, got {type(query).__name__}")
+        if "\x00" in query:
+            raise InvalidInput("query contains a NUL character, which no name, type or observation can hold; "
+                               "nothing was searched. Send the query without it.")
 
     def open_nodes(self, names: Any) -> KnowledgeGraph:
         """The named entities (exact names; unknown ones ignored) and the relations touching them."""

@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.server.framing import refusal, without_bom
+from core.server.framing import INTERNAL_ERROR, error_line, refusal, without_bom
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +105,30 @@ class Front:
         os.close(self._wake_w)
         self._handover.unread = bytes(self._pending)
         return self._handover
+
+    def refuse_all(self, reason: str) -> None:
+        """The memory cannot be opened (``reason``, e.g. a newer schema): stop answering early and,
+        until the client closes stdin, answer every request with an error saying why, so the
+        client shows the reason instead of a server that vanished after its handshake."""
+        pending = self.handover().unread
+        while True:
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                line = without_bom(line)
+                if not line.strip():
+                    continue
+                answer = refusal(line)
+                if answer is None:
+                    message = json.loads(line)
+                    request_id = message.get("id") if "method" in message else None
+                    if request_id is None:
+                        continue  # a notification or a response: nobody waits for an answer
+                    answer = error_line(request_id, INTERNAL_ERROR, reason)
+                self._write_line(answer)
+            chunk = os.read(self._in, 1 << 16)
+            if not chunk:
+                return
+            pending += chunk
 
     # -- the thread ------------------------------------------------------------------------
 

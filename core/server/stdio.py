@@ -69,7 +69,12 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
 
             anyio.run(run_bridge, hub, settings, front)
             return
-        memory, sync = open_with_official_file(settings, official)
+        try:
+            memory, sync = open_with_official_file(settings, official)
+        except HipocampoError as exc:  # e.g. a newer schema: the client is told why, on every request
+            if front is not None:
+                front.refuse_all(f"Hipocampo cannot open its memory: {exc}")
+            raise
         with memory:
             _greet_a_person(settings)
             import anyio

@@ -58,7 +58,8 @@ def test_a_server_that_forwards_to_the_hub_answers_the_handshake_early_too(tmp_p
         for request in (initialize_request("forwarded"), {"jsonrpc": "2.0", "method": "notifications/initialized"},
                         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
                         {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-                            "name": "create_entities", "arguments": {"entities": [{"name": "Ada"}]}}},
+                            "name": "create_entities",
+                            "arguments": {"entities": [{"entityType": "Note", "name": "Ada"}]}}},
                         {"jsonrpc": "2.0", "id": 4, "method": "prompts/list"}):
             server.request(request)
         answers = {a["id"]: a for a in (server.next_answer(START_TIMEOUT_S) for _ in range(4))}
