@@ -54,9 +54,10 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
     # In a terminal the SDK reads stdin on a thread that only an Enter would wake: no client is
     # writing there, so Ctrl-C need not wait for a clean unwind that cannot come.
     with stop_on_signals(grace=INTERACTIVE_GRACE_SECONDS if _interactive() else STOP_GRACE_SECONDS):
-        hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
-        # The client's initialize and tools/list are answered while the SDK loads (and the memory opens).
+        # The client's initialize and tools/list are answered while the hub is looked for, the SDK
+        # loads and the memory opens (front.py): a forwarding server as fast as a direct one.
         front = Front(take_stdio()).start() if pipes_usable() else None
+        hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
         if hub is not None:
             if official is not None:  # the hub holds the model: merge once with a light memory
                 light, _ = open_with_official_file(settings.model_copy(update={"embeddings": "none"}), official)
