@@ -37,7 +37,7 @@ async def test_hub_serves_mcp_over_http_with_the_token(any_hub: Hub, hub_file: P
     async with hub.client("http-client") as client:
         created = await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "Ada"}]})
         assert created.structured_content == {
-            "entities": [{"name": "Ada", "entityType": "Generic", "observations": []}]
+            "entities": [{"name": "Ada", "entityType": "Note", "observations": []}]
         }
         status = (await client.call_tool("engrama_status", {})).structured_content
         assert status["endpoint"]["port"] == hub.info["port"] and "token" not in status["endpoint"]
