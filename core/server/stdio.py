@@ -43,7 +43,7 @@ def configure_logging() -> None:
 
 
 INTERACTIVE_GRACE_SECONDS = 0.2
-STOP_GRACE_SECONDS = 1.5  # after SIGINT/SIGTERM, a clean stop gets this long; then we exit anyway (< 2 s)
+STOP_GRACE_SECONDS = 1.5  # after SIGINT/SIGTERM, a clean stop gets this long; then the lease is released and we exit
 
 
 def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None = None) -> None:
@@ -140,7 +140,7 @@ def stop_on_signals(grace: float = STOP_GRACE_SECONDS) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-HARD_STOP_MARGIN_SECONDS = 0.3
+HARD_STOP_MARGIN_SECONDS = 1.0  # then, if even that could not run, faulthandler ends the process from C
 _stopping: list[int] = []
 _devnull: list[Any] = []
 

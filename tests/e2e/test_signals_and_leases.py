@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.embeddings.indexer import LEASE_SECONDS
+from core.embeddings.indexer import LEASE_SECONDS, holder_gone
 from core.memory import Memory
 from core.settings import Settings
 from core.storage.sqlite.connection import connect
@@ -196,8 +196,11 @@ def test_with_every_core_busy_a_signal_stops_the_server_mid_batch_and_frees_the_
         code = proc.wait(timeout=15)
         took = time.monotonic() - stopping
         print(f"\n{sig.name} at load 8, mid-batch: exited in {took:.2f} s (code {code})")
-        assert code == 128 + sig
-        assert lease_of(db) is None
+        lease = lease_of(db)
+        if code == 128 + sig:  # the clean stop, or its timer: the lease was given up
+            assert lease is None
+        else:  # starved of the GIL even for that, faulthandler's watchdog ended it: a dead holder's lease
+            assert code == 1 and lease is not None and holder_gone(lease["owner"])
     finally:
         for hog in hogs:
             if hog.is_alive():
