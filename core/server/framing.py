@@ -73,6 +73,8 @@ def _problem(line: bytes) -> tuple[str | int | None, int, str] | None:
         extra = ", ".join(sorted(map(str, message.keys() - _MEMBERS)))[:100]
         return request_id, INVALID_REQUEST, f"Invalid request: unknown members ({extra})."
     if "method" in message:
+        if "result" in message or "error" in message:
+            return request_id, INVALID_REQUEST, 'Invalid request: a request has a "method" or a "result", not both.'
         if not isinstance(message["method"], str):
             return request_id, INVALID_REQUEST, 'Invalid request: "method" must be a string.'
         if message.get("params") is not None and not isinstance(message["params"], dict):

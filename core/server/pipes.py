@@ -183,8 +183,11 @@ def _message(line: bytes) -> types.JSONRPCMessage | Refused:
     except ValueError as exc:
         log.debug("refused a malformed line: %s", exc)
         return Refused(unreadable(line, _first_error(exc)))
-    if isinstance(message, types.JSONRPCNotification) and b'"id"' in line:
-        answer = refusal(line)  # an id the SDK dropped (null, a float …): a request nobody would answer
+    suspect = (b'"id"' in line if isinstance(message, types.JSONRPCNotification)  # an id the SDK dropped
+               else b'"method"' in line if isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
+               else False)  # … or a request the SDK took for a response: either way nobody would answer it
+    if suspect:
+        answer = refusal(line)
         if answer is not None:
             return Refused(answer)
     return message

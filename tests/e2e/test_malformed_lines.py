@@ -186,7 +186,7 @@ def test_fuzzed_lines_are_each_answered_and_the_server_stays_up(tmp_path: Path, 
     try:
         assert "result" in server.handshake()
 
-        @settings(max_examples=300, deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
+        @settings(max_examples=1000, deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
         @given(line=_lines())
         def check(line: bytes) -> None:
