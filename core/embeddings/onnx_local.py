@@ -184,14 +184,14 @@ class OnnxEmbeddingProvider:
         onnxruntime, reading tokenizer.json); the session itself is still opened by whoever first
         embeds. A niced thread holding the GIL on a busy machine stalls every other thread,
         signal handlers included (SIGTERM took 10-60 s at load 8)."""
-        import onnxruntime  # noqa: F401 - the import is the point
-
         with self._lock:
             if self._session is None and self._preloaded_tokenizer is None:
                 try:
+                    import onnxruntime  # noqa: F401 - the import is the point
+
                     self._preloaded_tokenizer = _open_tokenizer(self.model_dir / "tokenizer.json", self.max_tokens)
                 except Exception:  # reported by the first real load, which tries again
-                    log.debug("tokenizer warm-up failed", exc_info=True)
+                    log.debug("model warm-up failed", exc_info=True)
 
     def _load_both(self) -> tuple[Any, Any]:
         """Open the tokenizer on a helper thread while the session opens here.
