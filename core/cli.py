@@ -40,6 +40,12 @@ def _existing(args: argparse.Namespace, *, writes: bool = False, **extra: Any) -
             f"There is no memory at {db}: nothing has been saved there. Check --db (or HIPOCAMPO_DB); "
             "the MCP server, the app or `hipocampo import` create it."
         )
+    wal = Path(f"{db}-wal")
+    if not writes and db.is_file() and db.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size > 0):
+        raise NotFound(  # a command that only reads must not write a schema into it
+            f"{db} is an empty file, not a Hipocampo memory: nothing has been saved there. Check --db (or "
+            "HIPOCAMPO_DB); the MCP server, the app or `hipocampo import` make it a memory. It was left as it is."
+        )
     if os.access(db, os.W_OK) and os.access(db.parent, os.W_OK):
         return settings
     if writes:
@@ -142,23 +148,25 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from core.io.official_sync import open_with_official_file
     from core.server.http import refuse_second_hub, serve_http
     from core.server.state import start_background
+    from core.server.stdio import stop_on_signals
 
     refuse_second_hub()  # before loading the model
-    memory, sync = open_with_official_file(settings, official)
-    with memory:
-        start_background(memory)
-        if sync is not None:
-            sync.start()
-        try:
-            anyio.run(lambda: serve_http(memory, port=args.port, on_ready=_ready_and_settled))
-        except OSError as exc:  # the port is taken, or not ours to bind
-            print(
-                f"hipocampo: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr
-            )
-            return 2
-        finally:
+    with stop_on_signals():  # while it opens; uvicorn takes the signals over while it serves
+        memory, sync = open_with_official_file(settings, official)
+        with memory:
+            start_background(memory)
             if sync is not None:
-                sync.stop()
+                sync.start()
+            try:
+                anyio.run(lambda: serve_http(memory, port=args.port, on_ready=_ready_and_settled))
+            except OSError as exc:  # the port is taken, or not ours to bind
+                print(
+                    f"hipocampo: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}", file=sys.stderr
+                )
+                return 2
+            finally:
+                if sync is not None:
+                    sync.stop()
     return 0
 
 
@@ -447,7 +455,17 @@ def cmd_restore(args: argparse.Namespace) -> int:
         if not found:
             print(f"No backups of {settings.db} yet.", file=sys.stderr)
         return 0
-    restored, aside = Memory.restore_backup(settings.db, args.backup, keep=max(settings.backup_keep, 1))
+    emptied = False
+    chosen = args.backup or next(iter(Memory.backups_of(settings.db)), None)
+    if args.force and chosen is not None and chosen.is_file():
+        from core.storage.sqlite.backups import would_empty
+
+        emptied = would_empty(settings.db, chosen)
+    restored, aside = Memory.restore_backup(settings.db, args.backup, keep=max(settings.backup_keep, 1),
+                                            force=args.force)
+    if emptied:
+        print(f"Warning (--force): {restored} holds no entities; the memory at {settings.db} is now empty.",
+              file=sys.stderr)
     print(f"Restored {settings.db} from {restored}.", file=sys.stderr)
     print(f"The file as it was is kept in {aside}.", file=sys.stderr)
     return 0
@@ -577,6 +595,8 @@ def build_parser() -> argparse.ArgumentParser:
     restore = sub.add_parser("restore", parents=[common], help="put a backup back (the file as it was is kept)")
     restore.add_argument("backup", type=Path, nargs="?", default=None, help="backup file (default: the newest)")
     restore.add_argument("--list", action="store_true", help="list the backups, newest first")
+    restore.add_argument("--force", action="store_true",
+                         help="restore even a backup with no entities over a memory that has some")
     restore.set_defaults(func=cmd_restore)
 
     config = sub.add_parser("config", parents=[common], help="print the setup for an MCP client, or --install it")

@@ -43,6 +43,7 @@ from core.storage.factory import create_stores
 
 M = TypeVar("M", bound=BaseModel)
 log = logging.getLogger(__name__)
+_MAX_PAGE = 2**63 - 1  # SQLite's largest integer: a limit or offset beyond it cannot be asked for
 
 
 def _coerce(kind: type[M], items: Any, what: str) -> list[M]:
@@ -291,10 +292,10 @@ class Memory:
 
     @staticmethod
     def _check_page(limit: int | None, offset: int) -> None:
-        if limit is not None and limit < 0:
-            raise InvalidInput(f"limit must be 0 or more, got {limit}")
-        if offset < 0:
-            raise InvalidInput(f"offset must be 0 or more, got {offset}")
+        for name, value in (("limit", limit), ("offset", offset)):
+            if value is not None and not 0 <= value <= _MAX_PAGE:
+                raise InvalidInput(f"{name} must be a whole number from 0 to {_MAX_PAGE:,}, got {value:,}. "
+                                   "Nothing was read; omit limit to read every entity.")
 
     def search_nodes(self, query: str, *, limit: int | None = None) -> KnowledgeGraph:
         """Substring search, folding case and accents; every character is literal; ``""`` matches all."""
@@ -311,6 +312,9 @@ class Memory:
     def _check_query(query: Any) -> None:
         if not isinstance(query, str):
             raise InvalidInput(f"query must be a string, got {type(query).__name__}")
+        if "\x00" in query:
+            raise InvalidInput("query contains a NUL character, which no name, type or observation can hold; "
+                               "nothing was searched. Send the query without it.")
 
     def open_nodes(self, names: Any) -> KnowledgeGraph:
         """The named entities (exact names; unknown ones ignored) and the relations touching them."""
@@ -737,9 +741,11 @@ class Memory:
         return backups.list_backups(Path(db))
 
     @staticmethod
-    def restore_backup(db: Path | str, backup: Path | str | None = None, *, keep: int = 7) -> tuple[Path, Path]:
-        """Put ``backup`` (default: the newest) back as the database at ``db``; the file as it
-        was is kept in the backups folder. Returns (the backup restored, the copy of the old file)."""
+    def restore_backup(db: Path | str, backup: Path | str | None = None, *, keep: int = 7,
+                       force: bool = False) -> tuple[Path, Path]:
+        """Put ``backup`` (default: the newest) back as the database at ``db`` (an empty one over a
+        non-empty memory only with ``force``); the file as it was is kept in the backups folder.
+        Returns (the backup restored, the copy of the old file)."""
         from core.storage.sqlite import backups
 
         chosen = Path(backup) if backup is not None else backups.newest_backup(Path(db))
@@ -747,7 +753,7 @@ class Memory:
             raise NotFound(f"There is no backup of {db} in {backups.backup_dir(Path(db))}.")
         if not chosen.is_file():
             raise NotFound(f"{chosen} does not exist.")
-        return chosen, backups.restore(Path(db), chosen, keep=keep)
+        return chosen, backups.restore(Path(db), chosen, keep=keep, force=force)
 
     # -- moving a memory to another backend --------------------------------------------------------
 

@@ -1,8 +1,11 @@
-"""The MCP hub inside the app: core's Streamable HTTP server on the app's qasync event loop.
+"""The MCP hub inside the app: core's Streamable HTTP server on a thread and event loop of its own.
 
 Exactly what ``hipocampo mcp --http`` serves (127.0.0.1, bearer token, Host/Origin checks, the hub
 file), so every ``hipocampo mcp`` an assistant spawns forwards here and the window sees its writes
-live. Tool bodies run on anyio worker threads; the GUI thread only carries the HTTP plumbing.
+live (the change feed polls ``change_log``, whoever wrote). The server runs on its own asyncio loop
+in a thread of its own, not on the GUI's: a window busy painting a big graph, or a modal dialog, can
+never keep an assistant waiting. Tool bodies run on that loop's worker threads; ``Memory`` is
+thread-safe. ``changed`` is emitted from the hub's thread; Qt queues it to the GUI thread.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +42,8 @@ class Hub(QObject):
         self.tracker = ClientTracker()
         self.info: dict[str, Any] = {}
         self.error: str | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: anyio.Event | None = None
         self._known_clients: tuple[str, ...] = ()
         self._serving = False
@@ -71,8 +76,8 @@ class Hub(QObject):
     # -- control -------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start serving on the running asyncio loop (the app's qasync loop)."""
-        if self._task is not None and not self._task.done():
+        """Start serving, on a thread and event loop of the hub's own."""
+        if self._thread is not None and self._thread.is_alive():
             return
         other = hubfile.live_hub(str(self.memory.settings.db), path=self.hub_file)
         if other is not None and other.get("pid") is not None:
@@ -82,10 +87,15 @@ class Hub(QObject):
             return
         self.error = None
         self._serving = True
-        self._task = asyncio.ensure_future(self._serve())
+        self._thread = threading.Thread(target=self._run, name="hipocampo-hub", daemon=True)
+        self._thread.start()
         self.changed.emit()
 
+    def _run(self) -> None:
+        asyncio.run(self._serve())
+
     async def _serve(self) -> None:
+        self._loop = asyncio.get_running_loop()
         self._stop = anyio.Event()
         try:
             await serve_http(self.memory, port=self.port, hub_file=self.hub_file, handle_signals=False,
@@ -101,6 +111,7 @@ class Hub(QObject):
             self._serving = False
             self.info = {}
             self._stop = None
+            self._loop = None
             self._known_clients = ()
             self.changed.emit()
 
@@ -109,21 +120,31 @@ class Hub(QObject):
         self.changed.emit()
 
     def stop(self) -> None:
-        """Ask the hub to stop: open requests finish, the hub file is withdrawn."""
-        if self._stop is not None:
-            self._stop.set()
+        """Ask the hub to stop: open requests finish (briefly), the hub file is withdrawn."""
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop ended meanwhile
+                loop.call_soon_threadsafe(stop.set)
 
     async def stop_and_wait(self, timeout: float = 5.0) -> None:
-        """Stop and wait (bounded) until the server has shut down."""
-        task = self._task
-        if task is None or task.done():
+        """Stop and wait (bounded, without blocking the caller's loop) until the server has shut down."""
+        thread = self._thread
+        if thread is None:
             return
+        deadline = asyncio.get_running_loop().time() + timeout
+        while thread.is_alive() and asyncio.get_running_loop().time() < deadline:
+            self.stop()  # again, in case the hub was still starting when first asked
+            await asyncio.sleep(0.02)
+        if thread.is_alive():
+            log.warning("the hub did not stop within %.0f s; it ends with the app", timeout)
+        else:
+            self._thread = None
+
+    def wait_stopped(self, timeout: float = 5.0) -> bool:
+        """Stop and block until the server has shut down (for callers without an event loop)."""
+        thread = self._thread
+        if thread is None:
+            return True
         self.stop()
-        if self._stop is None:  # asked before the task got going: cancel it outright
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(task), timeout)
-        if not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        thread.join(timeout)
+        return not thread.is_alive()

@@ -59,6 +59,13 @@ def release_all_leases() -> None:
         indexer.release_lease()
 
 
+def halt_all() -> None:
+    """Tell every background embedder of this process to stop now, without waiting (a signal's
+    first step): a niced thread left competing for the GIL would slow the rest of the stop."""
+    for indexer in list(_RUNNING):
+        indexer.halt()
+
+
 class EmbeddingIndexer:
     """Embeds due entities with ``provider`` into ``vectors``; one background thread at most."""
 
@@ -184,8 +191,7 @@ class EmbeddingIndexer:
         model after ``timeout`` it is left to finish on its own: it stores nothing once asked to
         stop, and the store it would write through refuses calls after ``close()``.
         """
-        self._stop.set()
-        self._wake.set()
+        self.halt()
         thread, self._thread = self._thread, None
         ended = True
         if thread is not None:
@@ -199,6 +205,15 @@ class EmbeddingIndexer:
         with self._progress:
             self._progress.notify_all()
         return ended
+
+    def halt(self) -> None:
+        """Ask the background thread to stop, without waiting: a pass inside the model ends at its
+        next operator (``interrupt``), not at the end of the batch."""
+        self._stop.set()
+        self._wake.set()
+        interrupt = getattr(self.provider, "interrupt", None)
+        if interrupt is not None:
+            interrupt()
 
     def release_lease(self) -> None:
         """Give up the background-embedding lease, so another process may take over at once."""
@@ -230,6 +245,9 @@ class EmbeddingIndexer:
             self.batches += 1
 
     def _loop(self) -> None:
+        warm_up = getattr(self.provider, "warm_up", None)
+        if warm_up is not None and not self._stop.is_set():
+            warm_up()  # the GIL-holding part of loading, before this thread is niced (see warm_up)
         _lower_priority()
         backoff = self._idle_check
         while not self._stop.is_set():

@@ -8,6 +8,7 @@ The model folder is produced by ``packaging/build_model.py``.  Reading
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # numpy loads with the model, not with the server
 
 #: A text longer than this many characters per allowed token cannot fit in the
 #: window anyway; cutting it first bounds tokenizer work on huge inputs.
+log = logging.getLogger(__name__)
 _CHARS_PER_TOKEN_CAP = 64
 #: Padded tokens per forward pass: enough rows to keep both cores busy, and a pass short
 #: enough (~0.2–0.4 s on 2 cores) that a foreground call interrupting it wastes little.
@@ -130,6 +132,7 @@ class OnnxEmbeddingProvider:
         self.should_yield: Callable[[], bool] | None = None
         self._session: Any = None
         self._tokenizer: Any = None
+        self._preloaded_tokenizer: Any = None  # read by warm_up, taken by the first load
         self._pad_id = 1
 
     # ------------------------------------------------------------ loading --
@@ -187,6 +190,20 @@ class OnnxEmbeddingProvider:
                 self._session = session  # published last: `loaded` implies both are set
             return self._session, self._tokenizer
 
+    def warm_up(self) -> None:
+        """Do now, at the calling thread's priority, the loading steps that hold the GIL (importing
+        onnxruntime, reading tokenizer.json); the session itself is still opened by whoever first
+        embeds. A niced thread holding the GIL on a busy machine stalls every other thread,
+        signal handlers included (SIGTERM took 10-60 s at load 8)."""
+        with self._lock:
+            if self._session is None and self._preloaded_tokenizer is None:
+                try:
+                    import onnxruntime  # noqa: F401 - the import is the point
+
+                    self._preloaded_tokenizer = _open_tokenizer(self.model_dir / "tokenizer.json", self.max_tokens)
+                except Exception:  # reported by the first real load, which tries again
+                    log.debug("model warm-up failed", exc_info=True)
+
     def _load_both(self) -> tuple[Any, Any]:
         """Open the tokenizer on a helper thread while the session opens here.
 
@@ -194,6 +211,9 @@ class OnnxEmbeddingProvider:
         them cuts the cold start by about a third.
         """
         box: dict[str, Any] = {}
+        if self._preloaded_tokenizer is not None:  # warm_up read it already
+            tokenizer, self._preloaded_tokenizer = self._preloaded_tokenizer, None
+            return _open_session(self.model_dir / "model.onnx", self.threads), tokenizer
 
         def load_tokenizer() -> None:
             try:

@@ -70,7 +70,7 @@ def detect_format(path: Path) -> ImportFormat:
         for raw in itertools.islice(fh, 50):  # the first lines tell the format apart
             try:
                 obj = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):  # a line nested past what can be read is a bad line
                 continue
             if isinstance(obj, dict):
                 if "engrama_export" in obj or obj.get("type") in ("node", "edge") or "rel_type" in obj:

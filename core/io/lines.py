@@ -49,6 +49,9 @@ def json_lines(path: Path, report: ImportReport, progress: Progress, *,
             except (UnicodeDecodeError, ValueError) as exc:
                 report.error(f"line {number}", f"not valid JSON ({_short(exc)})")
                 continue
+            except RecursionError:
+                report.error(f"line {number}", "not valid JSON (nested too deeply to be read)")
+                continue
             if not isinstance(value, dict):
                 report.error(f"line {number}", f"expected a JSON object, got {type(value).__name__}")
                 continue

@@ -153,6 +153,8 @@ def _complete(data: bytes) -> bool:
     """Whether the last line of ``data`` (which lacks a final newline) is a whole JSON object."""
     try:
         json.loads(data.rsplit(b"\n", 1)[-1])
+    except RecursionError:  # too deep to tell: a bad line if it stays so, re-read if it changes
+        return True
     except ValueError:
         return False
     return True

@@ -18,6 +18,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import anyio
 import httpx2
@@ -33,6 +34,8 @@ from mcp.shared.exceptions import MCPError
 from core import __version__
 from core.memory import Memory
 from core.server.app import INSTRUCTIONS, SERVER_NAME, build_server
+from core.server.endpoint import HEALTH_PATH
+from core.server.front import Front
 from core.server.pipes import pipe_stdio, pipes_usable
 from core.server.sessions import BRIDGE_HEADER, GOODBYE_HEADER
 from core.server.state import FALLBACK_ACTOR, start_background
@@ -40,7 +43,12 @@ from core.settings import Settings
 
 log = logging.getLogger(__name__)
 
-UPSTREAM_TIMEOUT_S = 300.0  # reflect or a big import can take a while; a dead hub fails faster
+UPSTREAM_TIMEOUT_S = 300.0  # reflect or a big import can take a while, on a hub that is alive
+HUB_SILENCE_S = 3.0  # a call unanswered this long: the bridge asks the hub whether it is alive
+HEALTH_TIMEOUT_S = 2.0  # … and a hub that does not answer that within this long is taken as hung
+# Tools that only read: when the hub stops answering, these are asked again of the file itself.
+READ_TOOLS = frozenset({"read_graph", "search_nodes", "open_nodes", "search_semantic", "entity_history",
+                        "engrama_search", "engrama_context", "engrama_surface_insights", "engrama_status"})
 ClientFactory = Callable[[types.Implementation], AbstractAsyncContextManager[Client]]
 T = TypeVar("T")
 
@@ -90,6 +98,18 @@ class Upstream:
             assert error is not None
             raise error
 
+    async def alive(self) -> bool:
+        """Whether the hub answers its health check now (a hub that is frozen, stopped or swamped
+        does not: its calls are not waited for any longer)."""
+        parts = urlsplit(str(self._hub.get("url", "")))
+        url = f"{parts.scheme}://{parts.netloc}{HEALTH_PATH}"
+        try:
+            async with httpx2.AsyncClient(timeout=HEALTH_TIMEOUT_S) as http:
+                response = await http.get(url, headers={"Authorization": f"Bearer {self._hub['token']}"})
+        except (httpx2.HTTPError, OSError):
+            return False
+        return response.status_code == 200
+
     def broken(self) -> None:
         """The hub stopped answering: drop the connection; the next request opens the database."""
         if not self.local:
@@ -114,6 +134,8 @@ class Upstream:
     ) -> None:
         try:
             async with factory(info) as client:
+                if release.is_set():  # given up on while it connected (a hung hub): not to be used
+                    return
                 self._client = client
                 ready.set()
                 await release.wait()
@@ -175,6 +197,41 @@ class HubLost(Exception):
     """The hub went away while a request was on its way; it may or may not have been applied."""
 
 
+class HubHung(Exception):
+    """The hub stopped answering (not even its health check) while a request was on its way."""
+
+
+async def _watched(upstream: Upstream, work: Callable[[], Awaitable[T]]) -> T:
+    """``work()``, unless the hub stops answering meanwhile: every ``HUB_SILENCE_S`` without an
+    answer the hub's health is checked, and a hub that does not answer it raises ``HubHung`` (a slow
+    call on a live hub, reflect or a big import, is waited for)."""
+    if upstream.local:
+        return await work()
+    outcome: dict[str, Any] = {}
+    async with anyio.create_task_group() as tg:
+
+        async def run() -> None:
+            try:
+                outcome["value"] = await work()
+            except Exception as exc:  # re-raised below, as it is (not inside an exception group)
+                outcome["error"] = exc
+            tg.cancel_scope.cancel()
+
+        tg.start_soon(run)
+        while True:
+            await anyio.sleep(HUB_SILENCE_S)
+            if not await upstream.alive():
+                outcome["hung"] = True
+                tg.cancel_scope.cancel()
+                break
+    if "hung" in outcome and "value" not in outcome:
+        raise HubHung(f"no answer from the hub at {upstream._hub.get('url')} for {HUB_SILENCE_S:.0f} s, "
+                      "nor to its health check")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 async def _forward(
     ctx: ServerRequestContext[Upstream], call: Callable[[Client], Awaitable[T]], *, retry: bool
 ) -> T:
@@ -185,13 +242,18 @@ async def _forward(
     itself answered with pass through unchanged.
     """
     upstream = ctx.lifespan_context
-    client = await upstream.client(_client_info(ctx))
+
+    async def work() -> T:
+        return await call(await upstream.client(_client_info(ctx)))
+
     try:
-        return await call(client)
+        return await _watched(upstream, work)
+    except HubHung as exc:
+        lost: Exception = exc
     except MCPError as exc:
         if exc.code != types.CONNECTION_CLOSED:
             raise
-        lost: Exception = exc
+        lost = exc
     except Exception as exc:
         if not is_connection_error(exc):
             raise
@@ -226,13 +288,13 @@ def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
     ) -> types.CallToolResult:
         try:
             return await _forward(
-                ctx, lambda c: c.call_tool(params.name, params.arguments or {}), retry=False
+                ctx, lambda c: c.call_tool(params.name, params.arguments or {}), retry=params.name in READ_TOOLS
             )
         except HubLost as exc:
             return _failure(
-                f"The Hipocampo app stopped answering during {params.name} ({exc}); it may or "
-                "may not have been applied. Check with a read before retrying; further calls use "
-                "the memory file directly."
+                f"The Hipocampo hub (the app, or `hipocampo mcp --http`) stopped answering during "
+                f"{params.name} ({exc.__cause__ or exc}); it may or may not have been applied, and it was not sent "
+                "again. Check with a read before retrying; further calls use the memory file directly."
             )
 
     async def list_resources(
@@ -254,6 +316,16 @@ def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
     ) -> types.ReadResourceResult:
         return await _forward(ctx, lambda c: c.read_resource(str(params.uri)), retry=True)
 
+    async def list_prompts(
+        ctx: ServerRequestContext[Upstream], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return await _forward(ctx, lambda c: c.list_prompts(cursor=params.cursor if params else None), retry=True)
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Upstream], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        return await _forward(ctx, lambda c: c.get_prompt(params.name, params.arguments), retry=True)
+
     return Server(
         SERVER_NAME,
         version=__version__,
@@ -265,12 +337,18 @@ def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
+        on_list_prompts=list_prompts,  # the same capabilities as the hub's (and as front.py's answers)
+        on_get_prompt=get_prompt,
     )
 
 
-async def run_bridge(hub: dict[str, Any], settings: Settings) -> None:
-    """Serve the bridge on this process's stdin/stdout until the client goes away."""
+async def run_bridge(hub: dict[str, Any], settings: Settings, front: Front | None = None) -> None:
+    """Serve the bridge on this process's stdin/stdout until the client goes away; ``front``: the
+    early answers given so far (front.py), which the SDK's session takes over from."""
     server = build_bridge(hub, settings)
-    transport = pipe_stdio(settings.max_request_bytes) if pipes_usable() else stdio_server()
+    if front is not None:
+        transport = pipe_stdio(settings.max_request_bytes, wire=front.wire, handover=front.handover())
+    else:
+        transport = pipe_stdio(settings.max_request_bytes) if pipes_usable() else stdio_server()
     async with transport as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

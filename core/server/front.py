@@ -29,6 +29,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.server.framing import INTERNAL_ERROR, error_line, refusal, without_bom
+
 log = logging.getLogger(__name__)
 
 REPLAY_ID = "hipocampo-front-initialize"  # the replayed initialize's id; the SDK's answer to it is dropped
@@ -104,6 +106,30 @@ class Front:
         self._handover.unread = bytes(self._pending)
         return self._handover
 
+    def refuse_all(self, reason: str) -> None:
+        """The memory cannot be opened (``reason``, e.g. a newer schema): stop answering early and,
+        until the client closes stdin, answer every request with an error saying why, so the
+        client shows the reason instead of a server that vanished after its handshake."""
+        pending = self.handover().unread
+        while True:
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                line = without_bom(line)
+                if not line.strip():
+                    continue
+                answer = refusal(line)
+                if answer is None:
+                    message = json.loads(line)
+                    request_id = message.get("id") if "method" in message else None
+                    if request_id is None:
+                        continue  # a notification or a response: nobody waits for an answer
+                    answer = error_line(request_id, INTERNAL_ERROR, reason)
+                self._write_line(answer)
+            chunk = os.read(self._in, 1 << 16)
+            if not chunk:
+                return
+            pending += chunk
+
     # -- the thread ------------------------------------------------------------------------
 
     def _run(self) -> None:
@@ -133,9 +159,16 @@ class Front:
             del self._pending[: end + 1]
 
     def _answer(self, line: bytes) -> bool:
+        line = without_bom(line)
+        if not line.strip():
+            return True
+        refused = refusal(line)
+        if refused is not None:  # not a JSON-RPC message: answered here, at once, as the SDK's reader would
+            self._write_line(refused)
+            return True
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             return False
@@ -179,7 +212,10 @@ class Front:
         return f"{method} {version}"
 
     def _write(self, request_id: str | int, answer: str) -> None:
-        data = ('{"jsonrpc":"2.0","id":' + json.dumps(request_id, ensure_ascii=False) + answer + "\n").encode()
+        self._write_line(('{"jsonrpc":"2.0","id":' + json.dumps(request_id, ensure_ascii=False) + answer).encode())
+
+    def _write_line(self, line: bytes) -> None:
+        data = line + b"\n"
         view = memoryview(data)
         while view:
             view = view[os.write(self._out, view):]

@@ -43,6 +43,7 @@ from core.errors import Conflict
 from core.memory import Memory
 from core.server import endpoint as hubfile
 from core.server.app import build_server
+from core.server.connections import IDLE_TIMEOUT_S, bounded_protocol, connection_cap, listen_backlog
 from core.server.sessions import ClientTracker
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ log = logging.getLogger(__name__)
 SERVED_HOSTS = ("127.0.0.1", "localhost")
 # Pages a browser may call it from (still with the token): any loopback origin.
 LOOPBACK_ORIGINS = ("127.0.0.1", "localhost", "[::1]")
+SHUTDOWN_GRACE_S = 1  # on stop, open requests get this long (uvicorn takes whole seconds)
 
 
 class LocalOnly:
@@ -148,7 +150,7 @@ def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     except OSError:
         sock.close()
         raise
-    sock.listen(128)
+    sock.listen(listen_backlog())
     return sock
 
 
@@ -188,6 +190,15 @@ class _Uvicorn(uvicorn.Server):
         if not await self.on_tick(0):  # the Date header once, then only an exit wakes us
             await event.wait()
         self._exit_waiting = None
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        # A clean stop gets a moment; then the lease is released and the process exits anyway
+        # (a request stuck in the model or on a busy disk must not keep the hub up).
+        if self._handle_signals:
+            from core.server.stdio import begin_stop
+
+            begin_stop(sig)
+        super().handle_exit(sig, frame)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -241,8 +252,15 @@ async def serve_http(
         if on_ready is not None:
             on_ready(dict(info))
 
+    cap = connection_cap()
     # No Date header: it would need a wake-up every second to stay true (a local endpoint, no caches).
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", date_header=False)
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on", date_header=False,
+        http=bounded_protocol(cap),  # a connection cap and a header timeout (connections.py)
+        limit_concurrency=cap + 1,  # requests in flight: never more than the connections kept
+        timeout_keep_alive=IDLE_TIMEOUT_S, backlog=listen_backlog(),
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,  # then open requests and streams are cancelled
+    )
     server = _Uvicorn(config, on_started=started, handle_signals=handle_signals)
     try:
         async with anyio.create_task_group() as tg:

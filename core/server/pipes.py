@@ -13,6 +13,7 @@ Like the SDK's, it points fd 0 at the null device and fd 1 at stderr while servi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -27,6 +28,7 @@ from mcp.shared.message import SessionMessage
 
 from core.embeddings.foreground import Foreground
 from core.server.express import Express
+from core.server.framing import INTERNAL_ERROR, error_line, refusal, unreadable, without_bom
 from core.server.front import Handover, pipes_usable, take_stdio
 
 __all__ = ["DEFAULT_MAX_LINE", "pipe_stdio", "pipes_usable"]
@@ -95,20 +97,27 @@ async def pipe_stdio(
                     continue
                 if not line:
                     break
+                line = without_bom(line)
                 if not line.strip():
                     continue
-                served = express.answer_line(line) if express is not None else None
-                if served is not None:
-                    try:
-                        await write_line(served[1], served[0])
-                    except (BrokenPipeError, ConnectionResetError):
-                        return  # the client went away
-                    del served  # as write_lines does: free a large answer now
-                    continue
                 try:
-                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                except Exception as exc:  # the session answers a malformed line with an error
-                    await to_server.send(exc)
+                    served = express.answer_line(line) if express is not None else None
+                    if served is not None:
+                        await write_line(served[1], served[0])
+                        del served  # as write_lines does: free a large answer now
+                        continue
+                    message = _message(line)
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client went away
+                except Exception:  # noqa: BLE001 - one bad line must never end the session
+                    log.exception("could not serve a line")
+                    message = Refused(error_line(None, INTERNAL_ERROR, "Internal error: the line could not be served."))
+                if isinstance(message, Refused):  # not a JSON-RPC message the SDK can take: answered here
+                    if message.answer is not None:
+                        try:
+                            await write_line(message.answer, None)
+                        except (BrokenPipeError, ConnectionResetError):
+                            return
                     continue
                 if foreground is not None and isinstance(message, types.JSONRPCRequest):
                     foreground.begin(message.id)
@@ -158,6 +167,40 @@ async def pipe_stdio(
     finally:
         read_transport.close()
         write_transport.close()
+
+
+class Refused:
+    """A line answered (``answer``; None: a notification or response, dropped) without the SDK."""
+
+    def __init__(self, answer: bytes | None) -> None:
+        self.answer = answer
+
+
+def _message(line: bytes) -> types.JSONRPCMessage | Refused:
+    """The JSON-RPC message on ``line``, or how it is refused (``framing.py``)."""
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValueError as exc:
+        log.debug("refused a malformed line: %s", exc)
+        return Refused(unreadable(line, _first_error(exc)))
+    suspect = (b'"id"' in line if isinstance(message, types.JSONRPCNotification)  # an id the SDK dropped
+               else b'"method"' in line if isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
+               else False)  # … or a request the SDK took for a response: either way nobody would answer it
+    if suspect:
+        answer = refusal(line)
+        if answer is not None:
+            return Refused(answer)
+    return message
+
+
+def _first_error(exc: ValueError) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        with contextlib.suppress(Exception):
+            first = errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            return f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
+    return str(exc).splitlines()[0]
 
 
 _ID = re.compile(rb'"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,20})')

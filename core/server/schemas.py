@@ -21,7 +21,9 @@ class _Shape(BaseModel):
 
 class EntityArg(_Shape):
     name: str = Field(description="The name of the entity")
-    entityType: str = Field("Generic", description="The type of the entity")
+    # Required, as in the official server: an entity without a type is refused, not stored as a guess.
+    # (The official server requires observations too; an empty list by default accepts more, never less.)
+    entityType: str = Field(description="The type of the entity")
     observations: list[str] = Field(
         default_factory=list, description="An array of observation contents associated with the entity"
     )

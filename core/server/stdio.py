@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import logging
 import os
 import signal
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.embeddings.indexer import release_all_leases
+from core.embeddings.indexer import halt_all, release_all_leases
 from core.errors import HipocampoError
 from core.io.official_sync import dropin_settings
 from core.processes import settle_heap
@@ -42,7 +43,7 @@ def configure_logging() -> None:
 
 
 INTERACTIVE_GRACE_SECONDS = 0.2
-STOP_GRACE_SECONDS = 2.0  # after SIGINT/SIGTERM, a clean stop gets this long; then we exit anyway
+STOP_GRACE_SECONDS = 1.5  # after SIGINT/SIGTERM, a clean stop gets this long; then the lease is released and we exit
 
 
 def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None = None) -> None:
@@ -53,6 +54,9 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
     # In a terminal the SDK reads stdin on a thread that only an Enter would wake: no client is
     # writing there, so Ctrl-C need not wait for a clean unwind that cannot come.
     with stop_on_signals(grace=INTERACTIVE_GRACE_SECONDS if _interactive() else STOP_GRACE_SECONDS):
+        # The client's initialize and tools/list are answered while the hub is looked for, the SDK
+        # loads and the memory opens (front.py): a forwarding server as fast as a direct one.
+        front = Front(take_stdio()).start() if pipes_usable() else None
         hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
         if hub is not None:
             if official is not None:  # the hub holds the model: merge once with a light memory
@@ -64,11 +68,14 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
 
             from core.server.bridge import run_bridge
 
-            anyio.run(run_bridge, hub, settings)
+            anyio.run(run_bridge, hub, settings, front)
             return
-        # The client's initialize and tools/list are answered while the memory opens and the SDK loads.
-        front = Front(take_stdio()).start() if pipes_usable() else None
-        memory, sync = open_with_official_file(settings, official)
+        try:
+            memory, sync = open_with_official_file(settings, official)
+        except HipocampoError as exc:  # e.g. a newer schema: the client is told why, on every request
+            if front is not None:
+                front.refuse_all(f"Hipocampo cannot open its memory: {exc}")
+            raise
         with memory:
             _greet_a_person(settings)
             import anyio
@@ -122,9 +129,7 @@ def stop_on_signals(grace: float = STOP_GRACE_SECONDS) -> Iterator[None]:
         return
 
     def on_signal(signum: int, _frame: object) -> None:
-        timer = threading.Timer(grace, _exit_now, (128 + signum,))
-        timer.daemon = True
-        timer.start()
+        begin_stop(signum, grace)
         raise Stopped(signum)
 
     originals = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -133,6 +138,27 @@ def stop_on_signals(grace: float = STOP_GRACE_SECONDS) -> Iterator[None]:
     finally:
         for sig, handler in originals.items():
             signal.signal(sig, handler)
+
+
+HARD_STOP_MARGIN_SECONDS = 1.0  # then, if even that could not run, faulthandler ends the process from C
+_stopping: list[int] = []
+_devnull: list[Any] = []
+
+
+def begin_stop(signum: int, grace: float = STOP_GRACE_SECONDS) -> None:
+    """The first steps on SIGINT/SIGTERM, before the clean unwind: the background embedder is told
+    to stop; after ``grace`` seconds the lease is released and the process exits anyway; and a
+    moment later it exits from C (faulthandler's watchdog needs no GIL) even if a niced thread,
+    starved of CPU on a busy machine while holding the GIL, keeps Python from running at all."""
+    if _stopping:
+        return
+    _stopping.append(signum)
+    _devnull.append(open(os.devnull, "w"))  # noqa: SIM115 - kept open until the process exits
+    faulthandler.dump_traceback_later(grace + HARD_STOP_MARGIN_SECONDS, exit=True, file=_devnull[0])
+    halt_all()
+    timer = threading.Timer(grace, _exit_now, (128 + signum,))
+    timer.daemon = True
+    timer.start()
 
 
 def _exit_now(code: int) -> None:

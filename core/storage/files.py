@@ -41,6 +41,11 @@ def private_file(path: Path) -> Path:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     except FileExistsError:
+        if path.is_symlink() and not path.exists():  # a dangling link: SQLite would create its target 0644
+            target = Path(os.path.realpath(path))
+            if target.parent.is_dir():
+                private_file(target)
+                return path
         tighten(path)
     else:
         os.close(fd)

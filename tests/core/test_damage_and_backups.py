@@ -92,7 +92,7 @@ def test_the_mcp_server_answers_a_damaged_file_with_advice(damaged: tuple[Path, 
     async def scenario() -> None:
         with Memory(Settings(db=db, embeddings="none")) as m:
             async with Client(build_server(m)) as client:
-                result = await client.call_tool("create_entities", {"entities": [{"name": "x"}]})
+                result = await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "x"}]})
                 assert result.is_error and "damaged" in result.content[0].text
                 assert str(backup) in result.content[0].text
 

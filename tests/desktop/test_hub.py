@@ -116,3 +116,36 @@ def test_a_busy_port_is_reported_not_raised(loop: qasync.QEventLoop, memory: Mem
         assert "could not listen" in (hub.error or "")
     finally:
         taken.close()
+
+
+def test_the_hub_answers_while_the_gui_thread_is_busy(loop: qasync.QEventLoop, memory: Memory, tmp_path: Path) -> None:
+    """A window busy for seconds (a big layout, a modal dialog's own loop) never keeps an assistant waiting:
+    the hub runs on a thread and loop of its own."""
+    import time
+
+    hub_file = tmp_path / "endpoint.json"
+    hub = Hub(memory, hub_file=hub_file)
+    answered = threading.Event()
+    status: list[int] = []
+
+    def ask() -> None:
+        token = json.loads(hub_file.read_text())["token"]
+        response = httpx2.get(f"http://127.0.0.1:{hub.info['port']}/health",
+                              headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        status.append(response.status_code)
+        answered.set()
+
+    async def started() -> None:
+        hub.start()
+        await until(lambda: hub.running)
+
+    loop.run_until_complete(started())
+    try:
+        threading.Thread(target=ask, daemon=True).start()
+        deadline = time.monotonic() + 20
+        while not answered.is_set() and time.monotonic() < deadline:  # the GUI thread, busy: no event loop
+            sum(range(1000))
+        assert answered.is_set() and status == [200], "the hub waited for the GUI thread"
+    finally:
+        loop.run_until_complete(hub.stop_and_wait())
+    assert not hub.running

@@ -45,3 +45,32 @@ def test_handshake_answered_early_then_the_sdk_serves_as_that_client(tmp_path: P
     assert f"answered initialize {PROTOCOL_VERSION} before the MCP SDK had loaded" in errors
     with Memory.open(db, embeddings="none") as memory:
         assert [(h["actor"], h["op"]) for h in memory.history()] == [("early-bird", "create_entity")]
+
+
+def test_a_server_that_forwards_to_the_hub_answers_the_handshake_early_too(tmp_path: Path, hub_file: Path) -> None:
+    from tests.e2e.conftest import start_hub
+    from tests.e2e.raw import RawStdio
+
+    db = tmp_path / "front.db"
+    hub = start_hub(db, hub_file)
+    server = RawStdio(db, hub_file, HIPOCAMPO_LOG="debug")
+    try:
+        for request in (initialize_request("forwarded"), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+                            "name": "create_entities",
+                            "arguments": {"entities": [{"entityType": "Note", "name": "Ada"}]}}},
+                        {"jsonrpc": "2.0", "id": 4, "method": "prompts/list"}):
+            server.request(request)
+        answers = {a["id"]: a for a in (server.next_answer(START_TIMEOUT_S) for _ in range(4))}
+    finally:
+        assert server.close() == 0
+        hub.stop()
+    head = '{"jsonrpc":"2.0","id":'
+    assert answers[1] == json.loads(head + "1" + ANSWERS[f"initialize {PROTOCOL_VERSION}"])
+    assert answers[2] == json.loads(head + "2" + ANSWERS[f"tools/list {PROTOCOL_VERSION}"])
+    assert not answers[3]["result"]["isError"] and "prompts" in answers[4]["result"]
+    assert f"answered initialize {PROTOCOL_VERSION} before the MCP SDK had loaded" in server.stderr
+    assert "Bridging to the Hipocampo hub" in server.stderr
+    with Memory.open(db, embeddings="none") as memory:
+        assert [(h["actor"], h["op"]) for h in memory.history()] == [("forwarded", "create_entity")]

@@ -33,7 +33,8 @@ async def test_many_servers_on_one_graph_lose_no_writes(tmp_path: Path, hub_file
             async with anyio.create_task_group() as calls:  # concurrent calls inside one session too
                 for i in range(WRITES):
                     calls.start_soon(client.call_tool, "create_entities",
-                                     {"entities": [{"name": f"a{n}-{i}", "observations": [f"note {i}"]}]})
+                                     {"entities": [{"name": f"a{n}-{i}", "entityType": "Note",
+                                                    "observations": [f"note {i}"]}]})
                     calls.start_soon(client.call_tool, "add_observations",
                                      {"observations": [{"entityName": "shared", "contents": [f"a{n} {i}"]}]})
             status = await client.call_tool("engrama_status", {})

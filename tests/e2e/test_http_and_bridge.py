@@ -35,9 +35,9 @@ async def test_hub_serves_mcp_over_http_with_the_token(any_hub: Hub, hub_file: P
     if sys.platform != "win32":
         assert stat.S_IMODE(hub_file.stat().st_mode) == 0o600
     async with hub.client("http-client") as client:
-        created = await client.call_tool("create_entities", {"entities": [{"name": "Ada"}]})
+        created = await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "Ada"}]})
         assert created.structured_content == {
-            "entities": [{"name": "Ada", "entityType": "Generic", "observations": []}]
+            "entities": [{"name": "Ada", "entityType": "Note", "observations": []}]
         }
         status = (await client.call_tool("engrama_status", {})).structured_content
         assert status["endpoint"]["port"] == hub.info["port"] and "token" not in status["endpoint"]
@@ -55,9 +55,9 @@ async def test_on_a_graph_server_a_stdio_server_beside_the_hub_writes_to_the_gra
         async with stdio_client_for(db, hub_file, "beside-the-hub", **backend.env) as client:
             status = (await client.call_tool("engrama_status", {})).structured_content
             assert status["endpoint"] is None  # in-process: the server is already shared
-            await client.call_tool("create_entities", {"entities": [{"name": "FromStdio"}]})
+            await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "FromStdio"}]})
             async with hub.client("via-hub") as direct:
-                await direct.call_tool("create_entities", {"entities": [{"name": "FromHub"}]})
+                await direct.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "FromHub"}]})
                 seen = (await direct.call_tool("read_graph", {})).structured_content
             assert [e["name"] for e in seen["entities"]] == ["FromStdio", "FromHub"]
             mine = (await client.call_tool("open_nodes", {"names": ["FromHub"]})).structured_content
@@ -95,7 +95,7 @@ async def test_stdio_bridges_to_the_hub_for_the_same_database(hub: Hub, hub_file
         status = (await client.call_tool("engrama_status", {})).structured_content
         assert status["endpoint"]["port"] == hub.info["port"]  # answered by the hub, not in-process
         assert len((await client.list_tools()).tools) == 22
-        await client.call_tool("create_entities", {"entities": [{"name": "Bridged"}]})
+        await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "Bridged"}]})
         error = await client.call_tool("open_nodes", {"names": "not a list"})
         assert error.is_error and "Invalid arguments" in error.content[0].text
         assert "Bridged" in (await client.read_resource("memory://knowledge-graph")).contents[0].text
@@ -116,11 +116,11 @@ async def test_bridge_carries_on_in_process_when_the_hub_goes_away(tmp_path: Pat
     hub = start_hub(tmp_path / "shared.db", hub_file)
     try:
         async with stdio_client_for(tmp_path / "shared.db", hub_file, "survivor") as client:
-            await client.call_tool("create_entities", {"entities": [{"name": "Before"}]})
+            await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "Before"}]})
             assert hub.stop() == 0
-            lost = await client.call_tool("create_entities", {"entities": [{"name": "During"}]})
+            lost = await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "During"}]})
             assert lost.is_error and "stopped answering" in lost.content[0].text
-            after = await client.call_tool("create_entities", {"entities": [{"name": "After"}]})
+            after = await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "After"}]})
             assert not after.is_error
             status = (await client.call_tool("engrama_status", {})).structured_content
             assert status["endpoint"] is None  # now served in-process

@@ -32,7 +32,8 @@ async def drive(client: Client, me: str, calls: int, acked: dict[str, set[str]],
         roll = rng.random()
         if roll < 0.35 or not mine:
             name = f"{me}-{i}"
-            tool, args = "create_entities", {"entities": [{"name": name, "observations": [f"{me} fact {i}"]}]}
+            entity = {"name": name, "entityType": "Note", "observations": [f"{me} fact {i}"]}
+            tool, args = "create_entities", {"entities": [entity]}
         elif roll < 0.6:
             name = rng.choice(mine)
             tool, args = "add_observations", {"observations": [{"entityName": name, "contents": [f"more {i}"]}]}

@@ -105,3 +105,26 @@ async def test_memory_file_path_keeps_working(tmp_path: Path) -> None:
             graph = (await hipocampo.call_tool("read_graph", {})).structured_content
     assert "Ada" not in names(graph) and {"Only here", "Babbage", "Redis"} <= names(graph)
     assert "imported" not in log.read_text() and "MEMORY_FILE_PATH is set" not in log.read_text()
+
+
+def test_a_nested_line_in_the_official_file_is_skipped_and_the_server_starts(tmp_path: Path) -> None:
+    from tests.e2e.raw import RawStdio
+
+    official_file = tmp_path / "memory.jsonl"
+    official_file.write_text(
+        '{"type":"entity","name":"Ada","entityType":"person","observations":["wrote"]}\n'
+        '{"type":"entity","name":"Deep","entityType":"x","observations":' + "[" * 5000 + "]" * 5000 + "}\n",
+        encoding="utf-8")
+    env = {"MEMORY_FILE_PATH": str(official_file), "HIPOCAMPO_SETTINGS_FILE": str(tmp_path / "none.json")}
+    for start in ("first", "second"):  # the first start imports the file; the next ones start from it again
+        server = RawStdio(None, tmp_path / "endpoint.json", **env)
+        try:
+            assert "result" in server.handshake()
+            server.request({"jsonrpc": "2.0", "id": "read", "method": "tools/call",
+                            "params": {"name": "read_graph", "arguments": {}}})
+            graph = server.answers_until("read", DEADLINE_S)[-1]["result"]["structuredContent"]
+            assert [e["name"] for e in graph["entities"]] == ["Ada"], start
+        finally:
+            assert server.close() == 0, server.stderr[-2000:]
+        if start == "first":
+            assert "skipped line 2: not valid JSON (nested too deeply to be read)" in server.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.embeddings.indexer import LEASE_SECONDS
+from core.embeddings.indexer import LEASE_SECONDS, holder_gone
 from core.memory import Memory
 from core.settings import Settings
 from core.storage.sqlite.connection import connect
@@ -166,3 +166,45 @@ def test_on_a_graph_server_a_signal_stops_the_server_mid_embedding_and_frees_the
     finally:
         stores.graph.close()
     assert not (tmp_path / "unused.db").exists()
+
+
+def _busy() -> None:
+    while True:
+        sum(i * i for i in range(10_000))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_with_every_core_busy_a_signal_stops_the_server_mid_batch_and_frees_the_lease(
+    tmp_path: Path, hub_file: Path, model_dir: Path, sig: signal.Signals
+) -> None:
+    """At load 8 (8 busy processes on this machine's cores, for the length of the test), the niced
+    embedder must not keep the stop waiting: it steps out of the model, and its GIL-heavy loading
+    was done before it was niced."""
+    import multiprocessing
+
+    db = tmp_path / "m.db"
+    many_pending(db, 600)
+    hogs = [multiprocessing.Process(target=_busy, daemon=True) for _ in range(8)]
+    proc = start_server(db, hub_file, model_dir)
+    try:
+        wait_for(lambda: embedded(db) > 0, 120, "the server starts embedding")
+        for hog in hogs:
+            hog.start()
+        wait_for(lambda: embedded(db) > 32, 120, "the server embeds under load")  # mid-batch, under load
+        proc.send_signal(sig)
+        stopping = time.monotonic()
+        code = proc.wait(timeout=15)
+        took = time.monotonic() - stopping
+        print(f"\n{sig.name} at load 8, mid-batch: exited in {took:.2f} s (code {code})")
+        lease = lease_of(db)
+        if code == 128 + sig:  # the clean stop, or its timer: the lease was given up
+            assert lease is None
+        else:  # starved of the GIL even for that, faulthandler's watchdog ended it: a dead holder's lease
+            assert code == 1 and lease is not None and holder_gone(lease["owner"])
+    finally:
+        for hog in hogs:
+            if hog.is_alive():
+                hog.kill()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -139,7 +139,7 @@ async def test_semantics_over_stdio_at_size_and_under_load(tmp_path: Path, hub_f
         # unicode round-trips; search folds case and accents and keeps wildcards literal
         await client.call_tool("create_entities", {"entities": [
             {"name": "José Ñúñez", "entityType": "Persona", "observations": ["canción 🎸 東京", "50% de _todo_"]},
-            {"name": "Other", "observations": ["5000 things"]}]})
+            {"entityType": "Note", "name": "Other", "observations": ["5000 things"]}]})
         found = await client.call_tool("search_nodes", {"query": "JOSE NUNEZ"})
         assert [e["name"] for e in found.structured_content["entities"]] == ["José Ñúñez"]
         assert found.structured_content["entities"][0]["observations"] == ["canción 🎸 東京", "50% de _todo_"]
@@ -176,7 +176,8 @@ async def test_semantics_over_stdio_at_size_and_under_load(tmp_path: Path, hub_f
 
         # 20 concurrent calls over one session all land
         async def create(i: int) -> None:
-            result = await client.call_tool("create_entities", {"entities": [{"name": f"concurrent-{i}"}]})
+            entity = {"name": f"concurrent-{i}", "entityType": "Note"}
+            result = await client.call_tool("create_entities", {"entities": [entity]})
             assert not result.is_error
 
         async with anyio.create_task_group() as tg:

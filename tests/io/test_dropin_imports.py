@@ -82,3 +82,20 @@ def test_a_markdown_note_is_named_by_its_first_title(mem: Memory, tmp_path: Path
     import_path(mem, tmp_path)
     assert sorted(e.name for e in mem.read_graph().entities) == ["Planning meeting", "untitled"]
     assert mem.get_node("Planning meeting").observations == ["We chose Postgres.", "Budget approved."]
+
+
+@pytest.mark.parametrize("where", ["first line", "a middle line"])
+def test_a_line_nested_too_deeply_is_a_bad_line_like_any_other(mem: Memory, tmp_path: Path, where: str) -> None:
+    nested = '{"type":"entity","name":"Deep","entityType":"x","observations":' + "[" * 5000 + "]" * 5000 + "}\n"
+    ada = '{"type":"entity","name":"Ada","entityType":"person","observations":["wrote"]}\n'
+    path = tmp_path / "memory.jsonl"
+    path.write_text(nested + ada if where == "first line" else ada + nested + ada.replace("Ada", "Bob"),
+                    encoding="utf-8")
+    number = 1 if where == "first line" else 2
+    with pytest.raises(ImportRefused) as refused:
+        import_path(mem, path)
+    assert f"line {number}: not valid JSON (nested too deeply" in str(refused.value)
+    assert mem.read_graph().entities == []
+    report = import_path(mem, path, skip_bad_lines=True)
+    assert report.errors == 1 and "Deep" not in {e.name for e in mem.read_graph().entities}
+    assert report.entities_imported == (1 if where == "first line" else 2)

@@ -143,11 +143,9 @@ def test_an_unknown_protocol_version_gets_the_sdks_counter_offer(wire: Wire) -> 
     {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},  # before initialize: the SDK refuses it
     initialize(1, _meta={"progressToken": 5}),  # params it does not know
     initialize(1, capabilities={"roots": True}),  # malformed: the SDK says so
-    {"jsonrpc": "2.0", "id": True, "method": "initialize", "params": initialize()["params"]},
     {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": envelope(version="2030-01-01")},
     {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": envelope(**{"x/logLevel": "debug"})},
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
-    b"{not json\n",
 ])
 def test_anything_unusual_is_left_whole_to_the_sdk(wire: Wire, first: dict[str, Any] | bytes) -> None:
     later = line(initialize(2))
@@ -160,6 +158,20 @@ def test_anything_unusual_is_left_whole_to_the_sdk(wire: Wire, first: dict[str, 
     handover = front.handover()
     assert handover.unread == raw + later and handover.answered == 0 and not handover.replay
     assert wire.nothing_more()
+
+
+@pytest.mark.parametrize("first", [
+    {"jsonrpc": "2.0", "id": True, "method": "initialize", "params": initialize()["params"]},
+    b"{not json\n",
+    b"[" * 5000 + b"]" * 5000 + b"\n",
+])
+def test_a_malformed_line_is_refused_at_once_and_the_front_goes_on(wire: Wire, first: dict[str, Any] | bytes) -> None:
+    wire.send(first if isinstance(first, bytes) else line(first), line(initialize(2)))
+    front = Front((wire.server_in, wire.server_out)).start()
+    refused = wire.read()
+    assert refused["id"] is None and refused["error"]["code"] in (-32700, -32600)
+    assert wire.read() == expected(2, "initialize 2025-06-18")
+    front.handover()
 
 
 def test_after_the_first_unanswerable_message_nothing_more_is_answered(wire: Wire) -> None:

@@ -44,7 +44,7 @@ async def test_serve_http_in_process_until_stopped(mem: Memory, tmp_path: Path) 
             streamable_http_client(info["url"], http_client=http),
             client_info=types.Implementation(name="desktop-test", version="1"),
         ) as client:
-            result = await client.call_tool("create_entities", {"entities": [{"name": "Live"}]})
+            result = await client.call_tool("create_entities", {"entities": [{"name": "Live", "entityType": "T"}]})
             assert not result.is_error
         stop.set()
     assert json.loads(hub_file.read_text()) == {"token": published["token"]}
@@ -73,7 +73,8 @@ def test_tool_calls_reuse_threads_on_a_loop_run_forever(mem: Memory, tmp_path: P
         async with Client(streamable_http_client(url, http_client=http),
                           client_info=types.Implementation(name="cursor", version="1")) as client:
             for i in range(30):
-                result = await client.call_tool("create_entities", {"entities": [{"name": f"note {i}"}]})
+                entity = {"name": f"note {i}", "entityType": "Note"}
+                result = await client.call_tool("create_entities", {"entities": [entity]})
                 assert not result.is_error
 
     async def scenario() -> None:

@@ -260,7 +260,7 @@ async def test_one_request_limit_for_every_tool(client: Client, mem: Memory) -> 
     for tool, args in (
         ("engrama_remember", {"label": "Note", "properties": {"name": "Huge", "summary": too_big}}),
         ("add_observations", {"observations": [{"entityName": "Big", "contents": [too_big]}]}),
-        ("create_entities", {"entities": [{"name": "Huge", "observations": [too_big]}]}),
+        ("create_entities", {"entities": [{"name": "Huge", "entityType": "T", "observations": [too_big]}]}),
     ):
         assert "HIPOCAMPO_MAX_REQUEST_BYTES" in await fails(client, tool, args), tool
     assert mem.read_graph().dump() == before

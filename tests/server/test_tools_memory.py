@@ -55,9 +55,14 @@ async def test_create_entities_reports_what_it_merged_into_existing_entities(
     assert mem.open_nodes(["Ada"]).entities[0].observations[-1] == "met Babbage in 1833"
 
 
-async def test_entity_type_and_observations_default_as_in_mcp_memory_v2(client: Client) -> None:
-    assert await ok(client, "create_entities", {"entities": [{"name": "Bare"}]}) == {
-        "entities": [{"name": "Bare", "entityType": "Generic", "observations": []}]
+async def test_entity_type_is_required_as_by_the_official_server(client: Client, mem: Memory) -> None:
+    entities = [{"name": "Ok", "entityType": "T"}, {"name": "Bare"}]
+    refused = await fails(client, "create_entities", {"entities": entities})
+    assert refused == ("Invalid arguments for create_entities: entities[1].entityType: Field required. "
+                       "Nothing was changed.")
+    assert mem.read_graph().entities == []
+    assert await ok(client, "create_entities", {"entities": [{"name": "Bare", "entityType": "Note"}]}) == {
+        "entities": [{"name": "Bare", "entityType": "Note", "observations": []}]  # observations: [] if left out
     }
 
 
@@ -237,7 +242,7 @@ async def test_bad_arguments_come_back_as_advice(client: Client) -> None:
     )
     wrong_type = await fails(client, "open_nodes", {"names": "Ada"})
     assert wrong_type.startswith("Invalid arguments for open_nodes: names:")
-    empty = await fails(client, "create_entities", {"entities": [{"name": "  "}]})
+    empty = await fails(client, "create_entities", {"entities": [{"name": "  ", "entityType": "T"}]})
     assert empty == "entities[0].name: name must not be empty. Nothing was changed."
 
 

@@ -16,7 +16,7 @@ import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from core.errors import InvalidInput, StorageError
+from core.errors import InvalidInput, SchemaTooNew, StorageError
 from core.storage import files
 from core.storage.sqlite.connection import DatabaseError, connect
 
@@ -100,9 +100,25 @@ def daily_backup_due(db: Path) -> bool:
     return age is None or age >= DAILY
 
 
-def restore(db: Path, backup: Path, *, keep: int) -> Path:
+def would_empty(db: Path, backup: Path) -> bool:
+    """True when ``backup`` holds no entities while the memory at ``db`` holds some (a damaged or
+    unreadable ``db`` counts as holding none: restoring is how it is rescued)."""
+    from core.storage.sqlite.schema import restorable_entities
+
+    if restorable_entities(backup) > 0 or not Path(db).exists():
+        return False
+    try:
+        return restorable_entities(db) > 0
+    except StorageError:
+        return False
+
+
+def restore(db: Path, backup: Path, *, keep: int, force: bool = False) -> Path:
     """Put ``backup`` back as ``db``. The current file is first copied aside as it is (damaged or
     not, byte for byte, with its -wal) into the backups folder; returns that copy's path.
+
+    ``backup`` must be a healthy Hipocampo memory of a schema this version opens; one with no
+    entities replaces a memory that has some only with ``force``. Refused: nothing is changed.
 
     The backup is written into the live file through SQLite's backup API, so a process that has
     it open sees the restored memory rather than keeping a file that is no longer there.
@@ -118,6 +134,16 @@ def restore(db: Path, backup: Path, *, keep: int) -> Path:
     if problems != ["ok"]:
         raise StorageError(f"{backup} is not a healthy Hipocampo database ({'; '.join(problems)}); "
                            "choose another backup. Nothing was changed.")
+    try:
+        emptied = would_empty(db, backup)
+    except SchemaTooNew as exc:
+        raise SchemaTooNew(f"Not restored: {exc} The memory was not changed.") from exc
+    except StorageError as exc:
+        raise StorageError(f"Not restored: {exc} The memory was not changed.") from exc
+    if emptied and not force:
+        raise InvalidInput(
+            f"{backup} holds no entities, and {db} holds some: restoring it would empty the memory. "
+            "Nothing was changed. Choose another backup, or add --force if an empty memory is what you want.")
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     aside = files.private_dir(backup_dir(db)) / f"{Path(db).stem}-{stamp}-before-restore.db"
     if Path(db).exists():

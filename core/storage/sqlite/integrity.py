@@ -129,8 +129,9 @@ class IntegrityGate:
         if self._after_healthy is not None:
             try:
                 self._after_healthy()
-            except Exception:  # a failed daily backup must not take the memory down
-                log.warning("The daily backup of %s failed", self.path, exc_info=True)
+            except Exception as exc:  # a failed daily backup must not take the memory down
+                log.warning("The daily backup of %s failed (%s); the memory itself is fine.", self.path, exc)
+                log.debug("The daily backup failed", exc_info=True)
 
     def _found(self, damage: str) -> None:
         self.damage = damage

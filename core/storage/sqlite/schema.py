@@ -97,7 +97,33 @@ def _set_pragmas(conn: Connection) -> None:
             time.sleep(0.01)
 
 
+def restorable_entities(path: Path | str) -> int:
+    """How many entities the file at ``path`` holds, if it is a Hipocampo memory this version can
+    open (a newer schema → ``SchemaTooNew``, anything else → ``StorageError``, saying what it is).
+    Reads only: nothing is written to the file."""
+    conn = connect(path, apply_pragmas=False)
+    try:
+        version, tables = _inspect(conn, str(path))
+        _refuse_foreign(conn, str(path), version, tables)
+        if version == 0 or not {"entities", "db_metadata", "change_log"} <= tables:
+            listed = ", ".join(sorted(tables)[:8])
+            what = "an empty SQLite database" if not tables else (
+                "an MCP Memory v2 database" if version == 0 else f"a database with tables {listed}")
+            raise StorageError(f"{path} is {what}, not a Hipocampo memory. Choose another file; nothing was changed.")
+        try:
+            return int(conn.execute("SELECT count(*) FROM entities").fetchone()[0])
+        except DatabaseError as exc:
+            raise StorageError(f"{path} cannot be read as a Hipocampo memory ({exc}). Nothing was changed.") from exc
+    finally:
+        conn.close()
+
+
 def _refuse_foreign(conn: Connection, path_str: str, version: int, tables: set[str]) -> None:
+    if version < 0:
+        raise StorageError(
+            f"{path_str} is an SQLite database but not one Hipocampo wrote (its schema version is {version}). "
+            "Choose another file; it was not changed."
+        )
     if version > SCHEMA_VERSION:
         raise SchemaTooNew(
             f"{path_str} was written by a newer Hipocampo (schema version {version}; this "
@@ -219,4 +245,4 @@ def copy_database(source: Path, dest: Path, *, read_only: bool = False) -> None:
         src.close()
 
 
-__all__ = ["SCHEMA_VERSION", "open_database", "copy_database"]
+__all__ = ["SCHEMA_VERSION", "copy_database", "open_database", "restorable_entities"]

@@ -1,0 +1,106 @@
+"""How fast ``hipocampo mcp`` (stdio, and the hub) stops on SIGTERM/SIGINT while it embeds, quiet and
+with every core kept busy, and whether it gives up the embedding lease.
+
+    python bench/stop_bench.py [--runs 3] [--entities 600] [--after 8] [--hogs 0,8]
+
+Each run: a fresh memory of N entities (nothing embedded yet), the server started as a client
+would (stdin/stdout pipes, the real ONNX model), the signal ``--after`` seconds after start, then
+the time until the process has exited and whether the lease is still in the database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from core.memory import Memory  # noqa: E402
+from core.settings import Settings  # noqa: E402
+from core.storage.sqlite.connection import connect  # noqa: E402
+
+
+def _hog(stop: multiprocessing.synchronize.Event) -> None:  # type: ignore[name-defined]
+    while not stop.is_set():
+        sum(i * i for i in range(10_000))
+
+
+def _lease(db: Path) -> bool:
+    conn = connect(db)
+    try:
+        return conn.execute("SELECT 1 FROM db_metadata WHERE key = 'embedding_lease'").fetchone() is not None
+    finally:
+        conn.close()
+
+
+def one_run(kind: str, sig: signal.Signals, entities: int, after: float) -> tuple[float, bool, int]:
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "m.db"
+        with Memory(Settings(db=db, embeddings="none", backup_keep=0)) as m:
+            m.create_entities([{"name": f"e{i}", "entityType": "Note",
+                                "observations": [f"fact number {i} about something rather long " * 3]}
+                               for i in range(entities)])
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "HIPOCAMPO_ENDPOINT_FILE": str(Path(folder) / "ep.json"),
+               "HIPOCAMPO_EMBEDDINGS": "onnx"}
+        args = ["--http"] if kind == "hub" else ["--no-bridge"]
+        proc = subprocess.Popen([sys.executable, "-m", "core.cli", "--db", str(db), "mcp", *args], cwd=ROOT,
+                                env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if kind == "stdio":
+            init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
+            proc.stdin.write(json.dumps(init).encode() + b"\n")
+            proc.stdin.flush()
+        time.sleep(after)
+        proc.send_signal(sig)
+        sent = time.monotonic()
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        took = time.monotonic() - sent
+        return took, _lease(db), proc.returncode
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--entities", type=int, default=600)
+    parser.add_argument("--after", type=float, default=8.0)
+    parser.add_argument("--hogs", default="0,8", help="busy processes beside the server, per row")
+    parser.add_argument("--kinds", default="stdio,hub")
+    args = parser.parse_args()
+    print("| server | signal | busy processes | runs | exit (s): each | worst | lease left |")
+    print("|---|---|---|---|---|---|---|")
+    for hogs in (int(h) for h in args.hogs.split(",")):
+        stop = multiprocessing.Event()
+        workers = [multiprocessing.Process(target=_hog, args=(stop,), daemon=True) for _ in range(hogs)]
+        for w in workers:
+            w.start()
+        try:
+            for kind in args.kinds.split(","):
+                for sig in (signal.SIGTERM, signal.SIGINT):
+                    results = [one_run(kind, sig, args.entities, args.after) for _ in range(args.runs)]
+                    times = ", ".join(f"{t:.2f}" for t, _, _ in results)
+                    left = sum(1 for _, lease, _ in results if lease)
+                    print(f"| {kind} | {sig.name} | {hogs} | {args.runs} | {times} | "
+                          f"{max(t for t, _, _ in results):.2f} | {left} |", flush=True)
+        finally:
+            stop.set()
+            for w in workers:
+                with contextlib.suppress(Exception):
+                    w.join(5)
+
+
+if __name__ == "__main__":
+    main()
