@@ -19,6 +19,7 @@ from pathlib import Path
 from core.errors import InvalidInput, SchemaTooNew, StorageError
 from core.storage import files
 from core.storage.sqlite.connection import DatabaseError, connect
+from core.storage.sqlite.inspection import restorable_entities
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +104,6 @@ def daily_backup_due(db: Path) -> bool:
 def would_empty(db: Path, backup: Path) -> bool:
     """True when ``backup`` holds no entities while the memory at ``db`` holds some (a damaged or
     unreadable ``db`` counts as holding none: restoring is how it is rescued)."""
-    from core.storage.sqlite.schema import restorable_entities
-
     if restorable_entities(backup) > 0 or not Path(db).exists():
         return False
     try:

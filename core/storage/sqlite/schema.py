@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
-from core.errors import SchemaTooNew, StorageError
+from core.errors import StorageError
 from core.storage import files
 from core.storage.sqlite import backups, indexing
 from core.storage.sqlite.connection import (
@@ -24,11 +24,11 @@ from core.storage.sqlite.connection import (
     complete_statement,
     connect,
 )
+from core.storage.sqlite.inspection import SCHEMA_VERSION, refuse_foreign, restorable_entities, version_and_tables
 from core.storage.sqlite.migrations import MIGRATIONS, read_sql
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
 
 
 def open_database_read_only(path: Path | str) -> Connection:
@@ -36,7 +36,7 @@ def open_database_read_only(path: Path | str) -> Connection:
     upgraded or written. A file that would need an upgrade first is refused."""
     conn = connect(path, read_only=True)
     try:
-        version, tables = _inspect(conn, str(path))
+        version, tables = version_and_tables(conn, str(path))
         if version != SCHEMA_VERSION:
             raise StorageError(
                 f"{path} is on a read-only location and needs an upgrade Hipocampo cannot write there "
@@ -61,16 +61,16 @@ def open_database(path: Path | str, *, backup_keep: int = 7) -> Connection:
         files.private_file(Path(path_str))  # 0600 before SQLite writes a byte (-wal/-shm follow it)
     conn = connect(path_str, apply_pragmas=False)
     try:
-        version, tables = _inspect(conn, path_str)
-        _refuse_foreign(conn, path_str, version, tables)
+        version, tables = version_and_tables(conn, path_str)
+        refuse_foreign(conn, path_str, version, tables)
         if version == 0 and tables:
             _backup_before_migration(conn, path_str)  # before WAL mode rewrites the header
         elif 0 < version < SCHEMA_VERSION and backup_keep > 0:
             backups.make_backup(Path(path_str), "before-migration", keep=backup_keep)
         _set_pragmas(conn)
         with atomic(conn):  # the write lock: nobody else creates or upgrades meanwhile
-            version, tables = _inspect(conn, path_str)
-            _refuse_foreign(conn, path_str, version, tables)
+            version, tables = version_and_tables(conn, path_str)
+            refuse_foreign(conn, path_str, version, tables)
             if version == 0 and not tables:
                 _create(conn)
             elif version == 0:
@@ -95,73 +95,6 @@ def _set_pragmas(conn: Connection) -> None:
             if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
-
-
-def restorable_entities(path: Path | str) -> int:
-    """How many entities the file at ``path`` holds, if it is a Hipocampo memory this version can
-    open (a newer schema → ``SchemaTooNew``, anything else → ``StorageError``, saying what it is).
-    Reads only: nothing is written to the file."""
-    conn = connect(path, apply_pragmas=False)
-    try:
-        version, tables = _inspect(conn, str(path))
-        _refuse_foreign(conn, str(path), version, tables)
-        if version == 0 or not {"entities", "db_metadata", "change_log"} <= tables:
-            listed = ", ".join(sorted(tables)[:8])
-            what = "an empty SQLite database" if not tables else (
-                "an MCP Memory v2 database" if version == 0 else f"a database with tables {listed}")
-            raise StorageError(f"{path} is {what}, not a Hipocampo memory. Choose another file; nothing was changed.")
-        try:
-            return int(conn.execute("SELECT count(*) FROM entities").fetchone()[0])
-        except DatabaseError as exc:
-            raise StorageError(f"{path} cannot be read as a Hipocampo memory ({exc}). Nothing was changed.") from exc
-    finally:
-        conn.close()
-
-
-def _refuse_foreign(conn: Connection, path_str: str, version: int, tables: set[str]) -> None:
-    if version < 0:
-        raise StorageError(
-            f"{path_str} is an SQLite database but not one Hipocampo wrote (its schema version is {version}). "
-            "Choose another file; it was not changed."
-        )
-    if version > SCHEMA_VERSION:
-        raise SchemaTooNew(
-            f"{path_str} was written by a newer Hipocampo (schema version {version}; this "
-            f"version understands up to {SCHEMA_VERSION}). Update Hipocampo to open it; "
-            "the file was not changed."
-        )
-    if version == 0 and tables and not _looks_like_mcp_memory_v2(conn, tables):
-        raise StorageError(
-            f"{path_str} is an SQLite database but not one Hipocampo or MCP Memory v2 wrote "
-            f"(tables: {', '.join(sorted(tables)[:8])}). Choose another file; it was not changed."
-        )
-
-
-def _inspect(conn: Connection, path: str) -> tuple[int, set[str]]:
-    """(user_version, table names), read together: another process may be creating the schema."""
-    own = not conn.in_transaction
-    try:
-        if own:
-            conn.execute("BEGIN")  # one snapshot for both reads
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-        finally:
-            if own and conn.in_transaction:
-                conn.execute("COMMIT")
-    except DatabaseError as exc:
-        raise StorageError(
-            f"{path} is not a database Hipocampo can read ({exc}). Choose another file; "
-            "it was not changed."
-        ) from exc
-    return int(version), {r[0] for r in rows if not r[0].startswith("sqlite_")}
-
-
-def _looks_like_mcp_memory_v2(conn: Connection, tables: set[str]) -> bool:
-    if not {"entities", "observations", "relations"} <= tables:
-        return False
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(entities)")}
-    return {"id", "name", "entity_type"} <= columns and "props" not in columns
 
 
 def execute_script(conn: Connection, sql: str) -> None:
