@@ -67,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         tmp_path = Path(tmp)
         os.environ["HIPOCAMPO_ENDPOINT_FILE"] = str(tmp_path / "endpoint.json")
         os.environ["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # the first-run screen's config checks
+        from PySide6.QtCore import QSettings
+
+        # The window's remembered layout too: a layout the user (or another run) left never reaches a shot.
+        for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+            QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "config"))
         from core.memory import Memory
         from core.settings import Settings
         from scripts.demo_memory import generate
