@@ -77,7 +77,7 @@ class Hub(QObject):
 
     def start(self) -> None:
         """Start serving, on a thread and event loop of the hub's own."""
-        if self._thread is not None and self._thread.is_alive():
+        if self._serving:
             return
         other = hubfile.live_hub(str(self.memory.settings.db), path=self.hub_file)
         if other is not None and other.get("pid") is not None:
@@ -87,11 +87,16 @@ class Hub(QObject):
             return
         self.error = None
         self._serving = True
-        self._thread = threading.Thread(target=self._run, name="hipocampo-hub", daemon=True)
+        # A hub stopped a moment ago may still be closing its loop (its state is already cleared):
+        # the new one waits for it on its own thread, so a quick stop-then-start always starts.
+        previous = self._thread
+        self._thread = threading.Thread(target=self._run, args=(previous,), name="hipocampo-hub", daemon=True)
         self._thread.start()
         self.changed.emit()
 
-    def _run(self) -> None:
+    def _run(self, previous: threading.Thread | None) -> None:
+        if previous is not None:
+            previous.join()
         asyncio.run(self._serve())
 
     async def _serve(self) -> None:
