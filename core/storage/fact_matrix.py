@@ -57,6 +57,20 @@ class FactMatrix:
     def ids(self) -> set[int]:
         return set(self._rows)
 
+    def reserve(self, capacity: int) -> None:
+        """Room for ``capacity`` rows in one step (a full load: doubling left up to half of it empty)."""
+        import numpy as np
+
+        extra = capacity - len(self._ids)
+        if self._q is None or extra <= 0:
+            return
+        self._q = np.concatenate([self._q[: self._size], np.zeros((capacity - self._size, self.dims), np.int8)])
+        self._inv_norm = np.concatenate([self._inv_norm[: self._size], np.zeros(capacity - self._size, np.float32)])
+        self._ids = np.concatenate([self._ids[: self._size], np.full(capacity - self._size, -1, dtype=np.int64)])
+        if self._codes is not None:
+            self._codes = np.hstack([self._codes[:, : self._size],
+                                     np.zeros((self._codes.shape[0], capacity - self._size), np.uint64)])
+
     def put(self, ids: list[int], rows: np.ndarray) -> None:
         """Add or replace ``rows`` (int8, one per id)."""
         import numpy as np
