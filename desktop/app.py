@@ -426,6 +426,8 @@ class HipocampoApp(QObject):
         asyncio.ensure_future(self._quit())
 
     async def _quit(self) -> None:
+        if self.memory is not None:  # the batch in the model ends while the hub and the readers stop
+            self.memory.halt_background()
         self.window.save_layout()
         self.window.hide()
         self.tray.hide()

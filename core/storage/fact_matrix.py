@@ -80,7 +80,8 @@ class FactMatrix:
         rows = np.asarray(rows, dtype=np.int8).reshape(len(ids), -1)
         if rows.shape[1] != self.dims:
             return
-        norms = np.linalg.norm(rows.astype(np.float32), axis=1)
+        norms = np.concatenate([np.linalg.norm(rows[start : start + _BLOCK].astype(np.float32), axis=1)
+                                for start in range(0, len(rows), _BLOCK)])  # no float copy of a full load
         for k, fid in enumerate(ids):
             slot = self._rows.get(int(fid))
             if slot is None:
