@@ -82,6 +82,11 @@ class SqliteVecStore:
         with self.db.locked() as conn:
             embedding_state.drop_lease(conn, owner)
 
+    def release_memory(self) -> None:
+        """Give back the page cache's pages (the embedder, once it caught up: the process goes idle)."""
+        with self.db.locked() as conn:
+            release_page_cache(conn)
+
     def forget_state(self) -> None:
         """Every entity becomes due for re-embedding (vectors stay searchable meanwhile)."""
         with self.db.write() as conn:
