@@ -116,6 +116,11 @@ class Memory:
             close()
         self.graph.close()
 
+    def halt_background(self) -> None:
+        """Ask background embedding to stop now, without waiting (a quit's first step; ``close`` waits)."""
+        if self.indexer is not None:
+            self.indexer.halt()
+
     # -- embeddings --------------------------------------------------------------------------
 
     def start_background(self) -> None:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, Qt, QTimer, QTranslator, Signal
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QSettings, Qt, QTimer, QTranslator, Signal
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
 
 from core import __version__
@@ -426,6 +427,8 @@ class HipocampoApp(QObject):
         asyncio.ensure_future(self._quit())
 
     async def _quit(self) -> None:
+        if self.memory is not None:  # the batch in the model ends while the hub and the readers stop
+            self.memory.halt_background()
         self.window.save_layout()
         self.window.hide()
         self.tray.hide()
@@ -480,6 +483,21 @@ def _quit_on_signals(hipocampo: HipocampoApp) -> None:
 
     notifier.activated.connect(drain)
     hipocampo._signal_sockets = (reader, writer, notifier)  # kept as long as the app
+
+
+def leave(code: int) -> NoReturn:
+    """End the app's process at once, once the app has finished (the memory closed, the hub
+    stopped, the endpoint withdrawn): the interpreter's own teardown of Qt, onnxruntime and every
+    module took 0.3 s of a quiet quit and 1.3 s of a loaded one. What it would still have done is
+    done here: the window's settings and the logs are written out."""
+    QSettings().sync()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):  # a closed or missing stream (a windowed bundle)
+            pass
+    os._exit(code)
 
 
 def main(argv: list[str] | None = None, *, on_started: Any = None) -> int:

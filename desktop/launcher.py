@@ -35,9 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     if any(a in _subcommands() for a in args if not a.startswith("-")):
         return cli.main(args)
     if has_display():
+        from desktop.app import leave
         from desktop.app import main as desktop_main
 
-        return desktop_main(args)
+        leave(desktop_main(args))  # the app has closed everything: no interpreter teardown to wait for
     if "--version" in args:
         return cli.main(["--version"])
     print("hipocampo: no display here; serving MCP over stdio instead of opening the window.", file=sys.stderr)

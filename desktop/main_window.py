@@ -29,7 +29,8 @@ if TYPE_CHECKING:  # the panes (and the core under them) load once a memory is o
     from desktop.hub import Hub
     from desktop.workers import ChangeFeed, Core
 
-STATUS_INTERVAL_MS = 1500
+STATUS_INTERVAL_MS = 1500  # while the model loads or vectors are due; idle, the change feed drives it
+STATUS_SETTLE_MS = 300  # a burst of changes reads the status once
 LAYOUT_VERSION = 2  # 2: the default layout of 2026-12 (the graph keeps half the width)
 WIDE_LAYOUT_FROM = 1440  # from this window width, search gets a column of its own on the left
 
@@ -74,6 +75,10 @@ class MainWindow(QMainWindow):
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_INTERVAL_MS)
         self._status_timer.timeout.connect(self.refresh_status)
+        self._status_soon = QTimer(self)
+        self._status_soon.setSingleShot(True)
+        self._status_soon.setInterval(STATUS_SETTLE_MS)
+        self._status_soon.timeout.connect(self.refresh_status)
         self.dock_sizer = QTimer(self)  # sizes the default layout's columns once its docks have a size
         self.dock_sizer.setSingleShot(True)
         self.dock_sizer.setInterval(0)
@@ -212,6 +217,7 @@ class MainWindow(QMainWindow):
     def detach(self) -> None:
         """Drop the panes (before another memory is opened, or on quit)."""
         self._status_timer.stop()
+        self._status_soon.stop()
         if self.feed is not None:
             self.feed.changed.disconnect(self.on_changes)
         if self.hub is not None:
@@ -262,6 +268,7 @@ class MainWindow(QMainWindow):
             graph.show_entity(name)
 
     def on_changes(self, rows: list[dict[str, Any]]) -> None:
+        self._status_soon.start()  # the counts follow the feed; the status bar does not poll when idle
         for pane in self.panes.values():
             pane.on_changes(rows)
 
@@ -367,6 +374,14 @@ class MainWindow(QMainWindow):
         else:
             self.embed_label.setText(self.tr("Search by meaning ready"))
             self.embed_bar.hide()
+        # Poll only while something moves by itself (the model loading, vectors due); a write
+        # anywhere comes through the change feed (on_changes), which starts polling again if needed.
+        busy = status.get("model") is not None and (not status.get("running") or int(status.get("pending") or 0) > 0)
+        if busy and self.core is not None:
+            if not self._status_timer.isActive():
+                self._status_timer.start()
+        else:
+            self._status_timer.stop()
         if self.hub is not None:
             self.hub.poll_clients()
 

@@ -57,6 +57,20 @@ class FactMatrix:
     def ids(self) -> set[int]:
         return set(self._rows)
 
+    def reserve(self, capacity: int) -> None:
+        """Room for ``capacity`` rows in one step (a full load: doubling left up to half of it empty)."""
+        import numpy as np
+
+        extra = capacity - len(self._ids)
+        if self._q is None or extra <= 0:
+            return
+        self._q = np.concatenate([self._q[: self._size], np.zeros((capacity - self._size, self.dims), np.int8)])
+        self._inv_norm = np.concatenate([self._inv_norm[: self._size], np.zeros(capacity - self._size, np.float32)])
+        self._ids = np.concatenate([self._ids[: self._size], np.full(capacity - self._size, -1, dtype=np.int64)])
+        if self._codes is not None:
+            self._codes = np.hstack([self._codes[:, : self._size],
+                                     np.zeros((self._codes.shape[0], capacity - self._size), np.uint64)])
+
     def put(self, ids: list[int], rows: np.ndarray) -> None:
         """Add or replace ``rows`` (int8, one per id)."""
         import numpy as np
@@ -66,7 +80,8 @@ class FactMatrix:
         rows = np.asarray(rows, dtype=np.int8).reshape(len(ids), -1)
         if rows.shape[1] != self.dims:
             return
-        norms = np.linalg.norm(rows.astype(np.float32), axis=1)
+        norms = np.concatenate([np.linalg.norm(rows[start : start + _BLOCK].astype(np.float32), axis=1)
+                                for start in range(0, len(rows), _BLOCK)])  # no float copy of a full load
         for k, fid in enumerate(ids):
             slot = self._rows.get(int(fid))
             if slot is None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QPalette
+from PySide6.QtGui import QAction, QPainter, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -39,6 +39,23 @@ REFRESH_DELAY_MS = 400  # a burst of writes (an import, a client's batch) redraw
 OVERVIEW_REFRESH_MS = 3000  # ranking a large memory takes a few hundred ms: not after every write
 REFRESH_SHARE = 4  # a live refresh waits at least this many times its last load: the reader stays free
 MAX_REFRESH_MS = 30_000
+
+
+class ElidedLabel(QLabel):
+    """One line that ends in "…" when the toolbar is too narrow for it; its tooltip is the whole text."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        self.setToolTip(text)
+
+    def shown_text(self) -> str:
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.contentsRect().width())
+
+    def paintEvent(self, _event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.shown_text())
 
 
 class GraphPane(QWidget):
@@ -123,9 +140,8 @@ class GraphPane(QWidget):
         row.addWidget(self._tool("−", self.tr("Zoom out (-)"), lambda: self.view.zoom_by(1 / KEY_STEP)))
         row.addWidget(self._tool("+", self.tr("Zoom in (+)"), lambda: self.view.zoom_by(KEY_STEP)))
         row.addSpacing(8)
-        self.caption = QLabel()
+        self.caption = ElidedLabel()
         self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.caption, 1)
         return bar
 

@@ -68,3 +68,20 @@ def test_one_entity_is_one_entity(qtbot, english: None, tmp_path: Path) -> None:
             qtbot.waitUntil(lambda: window.count_label.text() == "1 entity", timeout=WAIT_MS)
         finally:
             close_window(window)
+
+
+def test_the_status_bar_follows_the_change_feed_without_polling(qtbot, english: None, tmp_path: Path) -> None:  # noqa: ANN001
+    """Idle, the status bar read the memory every 1.5 s: the largest of an idle app's wakeups."""
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none", actor="gui")) as memory:
+        memory.create_entities([{"name": "Ada", "entityType": "Person"}])
+        window = open_window(qtbot, memory)
+        window.feed.start()
+        try:
+            qtbot.waitUntil(lambda: window.count_label.text() == "1 entity", timeout=WAIT_MS)
+            assert not window._status_timer.isActive()  # nothing moves by itself: no polling
+            window.core.write(lambda m: m.create_entities([{"name": "Grace", "entityType": "Person"}]))
+            qtbot.waitUntil(lambda: window.count_label.text() == "2 entities", timeout=WAIT_MS)
+            assert not window._status_timer.isActive()
+        finally:
+            window.feed.stop()
+            close_window(window)

@@ -195,6 +195,10 @@ def test_the_app_runs_on_x_serves_mcp_and_quits_cleanly(tmp_path: Path, x_displa
         os.kill(info["pid"], signal.SIGINT)  # Ctrl-C in the terminal that ran ./dev start
         assert app.wait(timeout=30) == 0, (tmp_path / "app.log").read_text()
         assert "port" not in _endpoint(hub_file), "the hub file still names a hub that is gone"
+        # The process ends without the interpreter's teardown (desktop.app.leave): the window's
+        # layout is written out all the same.
+        saved = [p.read_text(errors="replace") for p in (tmp_path / "config").rglob("*.conf")]
+        assert any("geometry" in text for text in saved), saved
     finally:
         if app.poll() is None:
             os.killpg(app.pid, signal.SIGKILL)

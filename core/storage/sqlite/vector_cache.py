@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.storage.sqlite.connection import Connection
+from core.storage.sqlite.connection import Connection, release_page_cache
 
 if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
     import numpy as np
@@ -114,6 +114,7 @@ class VectorCache:
         self._ids = np.full(room, -1, dtype=np.int64)
         self._add(rows)
         del rows
+        release_page_cache(conn)
 
     def _upsert(self, conn: Connection, ids: list[int]) -> None:
         rows = []

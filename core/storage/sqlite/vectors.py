@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from core.errors import InvalidInput
 from core.storage.fact_matrix import FactMatrix
 from core.storage.sqlite import embedding_state, fact_vectors
-from core.storage.sqlite.connection import Connection
+from core.storage.sqlite.connection import Connection, release_page_cache
 from core.storage.sqlite.database import Database, format_ts
 from core.storage.sqlite.vector_cache import VectorCache
 
@@ -81,6 +81,11 @@ class SqliteVecStore:
     def drop_lease(self, owner: str) -> None:
         with self.db.locked() as conn:
             embedding_state.drop_lease(conn, owner)
+
+    def release_memory(self) -> None:
+        """Give back the page cache's pages (the embedder, once it caught up: the process goes idle)."""
+        with self.db.locked() as conn:
+            release_page_cache(conn)
 
     def forget_state(self) -> None:
         """Every entity becomes due for re-embedding (vectors stay searchable meanwhile)."""
@@ -195,7 +200,12 @@ class SqliteVecStore:
         rows = [r for r in rows if len(r[1]) == width]
         if rows:
             block = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.int8).reshape(len(rows), width)
+            if not since:  # a full load: sized once for what is there plus an eighth
+                self.facts.reserve(len(rows) + len(rows) // 8)
             self.facts.put([r[0] for r in rows], block)
+            del block
+            if not since:
+                release_page_cache(conn)
         stored = conn.execute("SELECT count(*) FROM fact_vectors").fetchone()[0]
         if stored < len(self.facts):  # some went (a fact deleted or changed): drop them here too
             have = {r[0] for r in conn.execute("SELECT observation_id FROM fact_vectors")}
