@@ -129,20 +129,9 @@ class GraphSearch:
             match = self._words_match(conn, query, "entity_fts")
         if match is None:
             return []
-        where = "" if include_archived else " AND e.archived_at IS NULL"
-        args: list[Any] = [match]
-        if label is not None:
-            where += " AND e.entity_type = ?"
-            args.append(label)
         with self.db.locked() as conn:
-            # BM25 costs microseconds per matching document, and a vague query over a large graph
-            # can match most of it: only the newest RANK_AT_MOST matches are ranked (a rowid
-            # bound, which FTS5 applies while it reads, not after).
-            floor = conn.execute(
-                "SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-                (match, RANK_AT_MOST - 1),
-            ).fetchone()
-            args += [floor[0] if floor else 0, limit]
+            where, args = _ranked_words(conn, "entity_fts", match, label=label, include_archived=include_archived,
+                                        limit=limit)
             rows = conn.execute(
                 "SELECT f.rowid, bm25(entity_fts, 10.0, 2.0, 1.0, 1.0) AS rank FROM entity_fts f "
                 f"JOIN entities e ON e.id = f.rowid WHERE entity_fts MATCH ?{where} "
@@ -162,16 +151,8 @@ class GraphSearch:
             match = self._words_match(conn, query, "fact_fts")
             if match is None:
                 return []
-            where = "" if include_archived else " AND e.archived_at IS NULL"
-            args: list[Any] = [match]
-            if label is not None:
-                where += " AND e.entity_type = ?"
-                args.append(label)
-            floor = conn.execute(
-                "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-                (match, RANK_AT_MOST - 1),
-            ).fetchone()
-            args += [floor[0] if floor else 0, limit]
+            where, args = _ranked_words(conn, "fact_fts", match, label=label, include_archived=include_archived,
+                                        limit=limit)
             rows = conn.execute(
                 "SELECT f.rowid, o.entity_id, bm25(fact_fts) AS rank FROM fact_fts f "
                 "JOIN observations o ON o.id = f.rowid JOIN entities e ON e.id = o.entity_id "
@@ -241,3 +222,23 @@ class GraphSearch:
         if rare:
             return " OR ".join(rare)
         return " AND ".join(common) if common else None
+
+
+def _ranked_words(conn: Connection, table: str, match: str, *, label: str | None, include_archived: bool,
+                  limit: int) -> tuple[str, list[Any]]:
+    """The filter on ``e`` (the entities joined) and its arguments for a BM25 query over ``table``:
+    ``MATCH ?{where} AND f.rowid >= ? ... LIMIT ?``.
+
+    BM25 costs microseconds per matching document, and a vague query over a large graph can match
+    most of it: only the newest RANK_AT_MOST matches are ranked (a rowid bound, which FTS5 applies
+    while it reads, not after)."""
+    where = "" if include_archived else " AND e.archived_at IS NULL"
+    args: list[Any] = [match]
+    if label is not None:
+        where += " AND e.entity_type = ?"
+        args.append(label)
+    floor = conn.execute(
+        f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+        (match, RANK_AT_MOST - 1),
+    ).fetchone()
+    return where, [*args, floor[0] if floor else 0, limit]
