@@ -5,9 +5,12 @@ vector of its own (name, type, summary, first facts, relations) and its own word
 properties). Four ranked lists — facts by cosine, facts by BM25, entities by cosine, entities by
 their own words — are fused by reciprocal rank (k = 60), a word match weighed by the share of the
 question's content words it covers (one shared word of six is weak evidence). An entity scores by
-its best fact plus its own ranks; its answer carries its matching facts in rank order
-(``per_entity``, default 3) and how many others it has, within ``max_tokens``. A backend without a
-fact index (``FactText`` / ``FactVectors``) has empty fact lists and the same rule.
+its best fact plus its own ranks, its vector's rank counting as a list of its own (it holds the name,
+summary and first facts together: what a question whose answer is spread over several facts
+matches, and what still matches across languages where words cannot); its answer carries its
+matching facts in rank order (``per_entity``, default 3) and how many others it has, within
+``max_tokens``. A backend without a fact index (``FactText`` / ``FactVectors``) has empty fact
+lists and the same rule.
 
 The score is one relevance in 0–1, and the results are in its order: half the fused rank (1 when
 first in every list) and half how well the best fact or the entity matches on its own (its cosine
@@ -43,9 +46,12 @@ RRF_K = 60
 # Candidates each list brings: facts are many and small, entities few.
 FACTS_PER_LIMIT, FACTS_AT_LEAST = 10, 50
 ENTITIES_PER_LIMIT = 3
-# Weight of an entity's own lists against its best fact's, and of the facts' words against their
-# vectors.
+# Weight of an entity's own words and of its own vector against its best fact's lists, and of the
+# facts' words against their vectors. The entity's vector counts in full: at half weight a
+# multi-part question in another language, whose answer is spread over several facts (no one fact
+# matching it well), lost to single-fact near misses (bench/RESULTS.md, "Cross-lingual recall").
 ENTITY_WEIGHT = 0.5
+ENTITY_VECTOR_WEIGHT = 1.0
 TEXT_WEIGHT = 1.0
 WORDS_POWER = 1.0
 # Cosine similarity (multilingual-e5) unrelated texts reach, when the query's own cannot be measured.
@@ -305,7 +311,8 @@ class HybridSearcher:
 
     def _score(self, entities: dict[int, _Entity], nodes: dict[int, Node], words: list[str],
                named: set[int]) -> None:
-        best_possible = (1 + TEXT_WEIGHT) * rrf_score(1) * (1 + ENTITY_WEIGHT)  # first in every list
+        # first in every list
+        best_possible = rrf_score(1) * ((1 + TEXT_WEIGHT) + ENTITY_VECTOR_WEIGHT + ENTITY_WEIGHT * TEXT_WEIGHT)
         for e in entities.values():
             for f in e.facts:
                 # A word match counts as far as it covers the question: one shared word of six is
@@ -321,8 +328,9 @@ class HybridSearcher:
             matched = _word_share(words, " ".join([node.name, node.label, *props, *node.observations])) if (
                 e.text_rank and node.observations) else e.words
             best = e.facts[0] if e.facts else None
-            own = rrf_score(e.vector_rank) + TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank)
-            e.rrf = (best.rrf if best else 0.0) + ENTITY_WEIGHT * own
+            own = (ENTITY_VECTOR_WEIGHT * rrf_score(e.vector_rank)
+                   + ENTITY_WEIGHT * TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank))
+            e.rrf = (best.rrf if best else 0.0) + own
             quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]
             e.quality = max([*quality, *(f.words for f in e.facts[:PER_ENTITY]),
                              calibration.cosine_quality(e.distance, self._floor), e.words,
