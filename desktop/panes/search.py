@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
+    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QToolButton,
@@ -116,8 +117,14 @@ class SearchPane(QWidget):
         self.empty.setTextFormat(Qt.TextFormat.RichText)
         self.empty.setMargin(16)
         self.empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        # In a short pane (a 1024×768 window) the hint scrolls rather than losing its last lines.
+        self.empty_page = QScrollArea(self)
+        self.empty_page.setWidgetResizable(True)
+        self.empty_page.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.empty_page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.empty_page.setWidget(self.empty)
         self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.empty_page)
         self.stack.addWidget(self.results)
 
         controls = QHBoxLayout()
@@ -188,7 +195,7 @@ class SearchPane(QWidget):
             self._shown = None
             self._show_empty()
             return
-        if self.stack.currentWidget() is self.empty:  # results on show stay until new ones replace them
+        if self.stack.currentWidget() is self.empty_page:  # results on show stay until new ones replace them
             self.empty.setText(self.tr("Searching…"))
         self.core.read(run_search, *asked, done=weakly(self.on_results), failed=weakly(self.on_search_failed),
                        key="search")
@@ -290,7 +297,7 @@ class SearchPane(QWidget):
 
     def on_types(self, counts: dict[str, int]) -> None:
         self._entities = sum(counts.values())
-        if self.stack.currentWidget() is self.empty and not self.box.text().strip():
+        if self.stack.currentWidget() is self.empty_page and not self.box.text().strip():
             self._show_empty()  # the first-use words depend on whether there is anything yet
         current = self.entity_type()
         self.type_combo.blockSignals(True)
@@ -362,5 +369,5 @@ class SearchPane(QWidget):
                 body=self.tr("<b>Meaning</b> finds related ideas in any language, even in other words. "
                              "<b>Exact text</b> finds the letters you type, ignoring case and accents."),
                 keys=self.tr("↑ ↓ move through the results; Enter opens one.")))
-        self.stack.setCurrentWidget(self.empty)
+        self.stack.setCurrentWidget(self.empty_page)
         self._update_hint()

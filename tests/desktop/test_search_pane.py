@@ -87,7 +87,7 @@ def test_an_empty_memory_says_there_is_nothing_yet(qtbot, tmp_path: Path) -> Non
 
 def test_first_use_hint_then_results_after_the_debounce(qtbot, words_core: Core) -> None:  # noqa: ANN001
     pane = _pane(qtbot, words_core)
-    assert pane.stack.currentWidget() is pane.empty
+    assert pane.stack.currentWidget() is pane.empty_page
     assert "Search everything" in pane.empty.text()
     qtbot.keyClicks(pane.box, "algorithm")
     assert pane.model.rowCount() == 0  # nothing yet: the debounce holds the search back
@@ -105,7 +105,7 @@ def test_the_first_results_on_their_way_say_searching(qtbot, words_core: Core) -
     pane = _pane(qtbot, words_core)
     pane.box.setText("Byron")
     pane.search_now()  # its answer comes back through the event loop, not before this returns
-    assert pane.stack.currentWidget() is pane.empty and pane.empty.text() == "Searching…"
+    assert pane.stack.currentWidget() is pane.empty_page and pane.empty.text() == "Searching…"
     qtbot.waitUntil(lambda: pane.stack.currentWidget() is pane.results)
 
 
@@ -127,7 +127,7 @@ def test_no_results_says_so(qtbot, words_core: Core) -> None:  # noqa: ANN001
     pane.set_mode(EXACT)
     pane.box.setText("qqzz")
     qtbot.waitUntil(lambda: "qqzz" in pane.empty.text())
-    assert pane.stack.currentWidget() is pane.empty and pane.model.rowCount() == 0
+    assert pane.stack.currentWidget() is pane.empty_page and pane.model.rowCount() == 0
 
 
 def test_type_filter_lists_types_and_narrows_results(qtbot, words_core: Core) -> None:  # noqa: ANN001
@@ -237,7 +237,7 @@ def test_nonsense_says_no_good_matches(qtbot, model_core: Core) -> None:  # noqa
     pane = _pane(qtbot, model_core)
     pane.box.setText("*")
     qtbot.waitUntil(lambda: "No good matches" in pane.empty.text(), timeout=10_000)
-    assert pane.stack.currentWidget() is pane.empty and pane.model.rowCount() == 0
+    assert pane.stack.currentWidget() is pane.empty_page and pane.model.rowCount() == 0
 
 
 def test_opening_a_result_scrolls_the_editor_to_its_fact(qtbot, model_core: Core) -> None:  # noqa: ANN001
