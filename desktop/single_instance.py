@@ -26,7 +26,7 @@ CONNECT_TIMEOUT_MS = 500
 
 
 def endpoint_file() -> Path:
-    """The hub file's path (core.server.endpoint's rule, without importing the HTTP stack)."""
+    """The hub file's path (core.server.transports.endpoint's rule, without importing the HTTP stack)."""
     override = os.environ.get("HIPOCAMPO_ENDPOINT_FILE")
     if override:
         return Path(override).expanduser()

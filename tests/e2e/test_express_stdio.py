@@ -1,4 +1,4 @@
-"""A real ``hipocampo mcp`` process answers the official reads on its express lane (core/server/express.py),
+"""A real ``hipocampo mcp`` process answers the official reads on its express lane (core/server/fast/express.py),
 in both protocol eras, after the early answers of the front, and the SDK answers everything else in between."""
 
 from __future__ import annotations

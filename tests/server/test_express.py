@@ -1,4 +1,4 @@
-"""The express lane (core/server/express.py) writes, byte for byte, what the SDK's session writes for
+"""The express lane (core/server/fast/express.py) writes, byte for byte, what the SDK's session writes for
 the same request at the same protocol version, and leaves to the SDK everything it is not sure of."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from mcp.shared.message import SessionMessage
 
 from core.memory import Memory
-from core.server.app import build_server
-from core.server.express import HANDSHAKE_VERSIONS, MODERN_VERSIONS, Express
+from core.server.fast.express import HANDSHAKE_VERSIONS, MODERN_VERSIONS, Express
+from core.server.transports.app import build_server
 from core.settings import Settings
 
 pytestmark = pytest.mark.anyio

@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.server.framing import INTERNAL_ERROR, error_line, refusal, without_bom
+from core.server.transports.framing import INTERNAL_ERROR, error_line, refusal, without_bom
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Front:
 
     def __init__(self, wire: tuple[int, int], answers: dict[str, str] | None = None) -> None:
         if answers is None:
-            from core.server.front_answers import ANSWERS
+            from core.server.fast.front_answers import ANSWERS
 
             answers = ANSWERS
         self._answers = answers

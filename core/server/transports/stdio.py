@@ -22,8 +22,8 @@ from core.embeddings.indexer import halt_all, release_all_leases
 from core.errors import HipocampoError
 from core.io.official_sync import dropin_settings
 from core.processes import settle_heap
-from core.server.endpoint import live_hub
-from core.server.front import Front, pipes_usable, take_stdio
+from core.server.fast.front import Front, pipes_usable, take_stdio
+from core.server.transports.endpoint import live_hub
 from core.settings import Settings
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
             _greet_a_person(settings)
             import anyio
 
-            from core.server.bridge import run_bridge
+            from core.server.transports.bridge import run_bridge
 
             anyio.run(run_bridge, hub, settings, front)
             return
@@ -80,8 +80,8 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
             _greet_a_person(settings)
             import anyio
 
-            from core.server.app import build_server
-            from core.server.state import start_background
+            from core.server.tools.state import start_background
+            from core.server.transports.app import build_server
 
             start_background(memory)
             if sync is not None:
@@ -171,8 +171,8 @@ def _exit_now(code: int) -> None:
 async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE, front: Front | None = None) -> None:
     """Run ``server`` on stdin/stdout: on the event loop's pipes where it can, else the SDK's way.
     ``front``: the early answers given so far, which the SDK's session takes over from."""
-    from core.server.express import Express
-    from core.server.pipes import pipe_stdio
+    from core.server.fast.express import Express
+    from core.server.transports.pipes import pipe_stdio
 
     lowlevel = getattr(server, "_lowlevel_server", None)  # what the SDK's own in-memory Client runs
     if lowlevel is None or (front is None and not pipes_usable()):

@@ -42,7 +42,7 @@ from mcp_types import (
 )
 
 from core.memory import Memory
-from core.server.results import dumps
+from core.server.tools.results import dumps
 
 log = logging.getLogger(__name__)
 

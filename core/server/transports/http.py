@@ -41,10 +41,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from core import __version__
 from core.errors import Conflict
 from core.memory import Memory
-from core.server import endpoint as hubfile
-from core.server.app import build_server
-from core.server.connections import IDLE_TIMEOUT_S, bounded_protocol, connection_cap, listen_backlog
-from core.server.sessions import ClientTracker
+from core.server.transports import endpoint as hubfile
+from core.server.transports.app import build_server
+from core.server.transports.connections import IDLE_TIMEOUT_S, bounded_protocol, connection_cap, listen_backlog
+from core.server.transports.sessions import ClientTracker
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +195,7 @@ class _Uvicorn(uvicorn.Server):
         # A clean stop gets a moment; then the lease is released and the process exits anyway
         # (a request stuck in the model or on a busy disk must not keep the hub up).
         if self._handle_signals:
-            from core.server.stdio import begin_stop
+            from core.server.transports.stdio import begin_stop
 
             begin_stop(sig)
         super().handle_exit(sig, frame)

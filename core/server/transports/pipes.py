@@ -27,9 +27,9 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 
 from core.embeddings.foreground import Foreground
-from core.server.express import Express
-from core.server.framing import INTERNAL_ERROR, error_line, refusal, unreadable, without_bom
-from core.server.front import Handover, pipes_usable, take_stdio
+from core.server.fast.express import Express
+from core.server.fast.front import Handover, pipes_usable, take_stdio
+from core.server.transports.framing import INTERNAL_ERROR, error_line, refusal, unreadable, without_bom
 
 __all__ = ["DEFAULT_MAX_LINE", "pipe_stdio", "pipes_usable"]
 

@@ -19,9 +19,9 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from core.errors import InvalidInput
-from core.server.registry import make_tool
-from core.server.results import dumps, tool_result
-from core.server.schemas import (
+from core.server.tools.registry import make_tool
+from core.server.tools.results import dumps, tool_result
+from core.server.tools.schemas import (
     ADD_OBSERVATIONS_OUT,
     CREATE_ENTITIES_OUT,
     CREATE_RELATIONS_OUT,
@@ -34,7 +34,7 @@ from core.server.schemas import (
     ObservationArg,
     RelationArg,
 )
-from core.server.state import actor_of, memory_of
+from core.server.tools.state import actor_of, memory_of
 
 # The official server's annotations, tool by tool.
 WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
