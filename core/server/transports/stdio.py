@@ -33,10 +33,11 @@ if TYPE_CHECKING:
 DEFAULT_MAX_LINE = 8 * 1024 * 1024  # pipes.DEFAULT_MAX_LINE, without importing the SDK to read it
 
 
-def configure_logging() -> None:
-    """Log to stderr (on a stdio server, stdout belongs to the protocol); ``HIPOCAMPO_LOG=debug``
-    (or info, warning, error) sets the level."""
-    level = getattr(logging, os.environ.get("HIPOCAMPO_LOG", "warning").upper(), logging.WARNING)
+def configure_logging(settings: Settings | None = None) -> None:
+    """Log to stderr (on a stdio server, stdout belongs to the protocol); the setting ``log``
+    (``HIPOCAMPO_LOG=debug``, or info, warning, error) sets the level."""
+    level = getattr(logging, (settings or Settings()).log.upper(), logging.WARNING)
+    level = level if isinstance(level, int) else logging.WARNING
     logging.basicConfig(
         stream=sys.stderr, level=level, format="hipocampo %(levelname)s %(name)s: %(message)s"
     )
