@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.models.insights import age_text
+from desktop.insights.model import age_text
 
 GROUP_OPS = ("save_entity", "undo")
 

@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.panes.graph_bench import measure_pan_zoom_fps
-from desktop.panes.graph_data import GraphRequest, GraphSnapshot, load_graph
-from desktop.panes.graph_items import GraphStyle, rank_types
-from desktop.panes.graph_legend import GraphLegend
-from desktop.panes.graph_view import KEY_STEP, GraphView
+from desktop.graph.bench import measure_pan_zoom_fps
+from desktop.graph.data import GraphRequest, GraphSnapshot, load_graph
+from desktop.graph.items import GraphStyle, rank_types
+from desktop.graph.legend import GraphLegend
+from desktop.graph.view import KEY_STEP, GraphView
 from desktop.workers import Core, touched_entities
 
 __all__ = ["GraphPane", "measure_pan_zoom_fps"]

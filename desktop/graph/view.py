@@ -10,10 +10,10 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, QVariantAnimatio
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPen, QTransform, QWheelEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QWidget
 
-from desktop.panes.graph_data import GraphSnapshot
-from desktop.panes.graph_items import GraphStyle, LabelItem, NodeItem
-from desktop.panes.graph_items import label_height as _label_height
-from desktop.panes.graph_layout import Point
+from desktop.graph.data import GraphSnapshot
+from desktop.graph.items import GraphStyle, LabelItem, NodeItem
+from desktop.graph.items import label_height as _label_height
+from desktop.graph.layout import Point
 
 MIN_SCALE = 0.02
 MAX_SCALE = 6.0

@@ -19,12 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.models.insights import age_text
-from desktop.panes.editor.draft import Form, Loaded, delta, rebase, save_arguments, validate
-from desktop.panes.editor.entity_page import EntityPage
-from desktop.panes.editor.message_page import MessagePage
-from desktop.panes.editor.reads import load_choices, load_for_editor
-from desktop.panes.history_view import actor_label, describe_change
+from desktop.editor.draft import Form, Loaded, delta, rebase, save_arguments, validate
+from desktop.editor.entity_page import EntityPage
+from desktop.editor.message_page import MessagePage
+from desktop.editor.reads import load_choices, load_for_editor
+from desktop.insights.model import age_text
+from desktop.shared.history_view import actor_label, describe_change
 from desktop.workers import Core, touched_entities
 
 EMPTY, DELETED, EDITING = range(3)
@@ -384,7 +384,7 @@ class EditorPane(QWidget):
         self._load("reload")
 
     def on_save_failed(self, message: str) -> None:
-        from desktop.dialogs.plain_words import in_plain_words
+        from desktop.shared.plain_words import in_plain_words
 
         self._busy = max(0, self._busy - 1)
         message = in_plain_words(message)

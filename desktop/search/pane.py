@@ -24,10 +24,10 @@ from PySide6.QtWidgets import (
 )
 
 from core.memory import Memory
-from desktop.models.search_results import EXACT, MEANING, SHOWN_LIMIT, SearchOutcome, SearchResultsModel, run_search
-from desktop.panes.graph_items import type_colour
-from desktop.panes.snippet_delegate import SnippetDelegate
-from desktop.panes.weak_callbacks import weakly
+from desktop.graph.items import type_colour
+from desktop.search.delegate import SnippetDelegate
+from desktop.search.model import EXACT, MEANING, SHOWN_LIMIT, SearchOutcome, SearchResultsModel, run_search
+from desktop.shared.weak_callbacks import weakly
 from desktop.workers import Core
 
 TYPING_DEBOUNCE_MS = 200

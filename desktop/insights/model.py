@@ -15,7 +15,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from core.memory import Memory
-from desktop.models.insight_words import insight_summary, insight_title
+from desktop.insights.words import insight_summary, insight_title
 
 PENDING_LIMIT = 500
 DECIDED_LIMIT = 300

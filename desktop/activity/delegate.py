@@ -7,8 +7,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QFont, QFontMetrics, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from desktop.models.activity import ActivityModel
-from desktop.panes.snippet_delegate import draw_chip, is_dark
+from desktop.activity.model import ActivityModel
+from desktop.search.delegate import draw_chip, is_dark
 
 PAD = 6
 

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.panes.editor.draft import ObservationItem
-from desktop.panes.editor.style import error_color, error_label, lay_out_list_section
+from desktop.editor.draft import ObservationItem
+from desktop.editor.style import error_color, error_label, lay_out_list_section
 
 ORIGINAL = Qt.ItemDataRole.UserRole + 1  # the stored text the row started as (unset: added here)
 FULL = Qt.ItemDataRole.UserRole + 2  # the observation's whole text (the row shows a preview of a long one)
@@ -208,7 +208,7 @@ class ObservationList(QWidget):
             if not self.read_only:
                 self.list.editItem(item)
             return
-        from desktop.panes.editor.viewer import ObservationViewer
+        from desktop.editor.viewer import ObservationViewer
 
         viewer = ObservationViewer(text, self)
         viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from desktop.panes.editor.style import BANNER_STYLE
+from desktop.editor.style import BANNER_STYLE
 
 
 class ConflictBanner(QFrame):

@@ -32,8 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.memory import Memory
-from desktop.models.insight_words import insight_summary, insight_title
-from desktop.models.insights import (
+from desktop.insights.model import (
     InsightDelegate,
     InsightListModel,
     InsightLists,
@@ -45,6 +44,7 @@ from desktop.models.insights import (
     role_label,
     status_label,
 )
+from desktop.insights.words import insight_summary, insight_title
 from desktop.workers import Core, Progress, touched_entities
 
 #: change_log operations that change what this pane lists

@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QDate, QDateTime, QLocale, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from desktop.panes.history_view import actor_label  # one wording of who wrote, shared with the editor
+from desktop.shared.history_view import actor_label  # one wording of who wrote, shared with the editor
 
 Row = dict[str, Any]
 Index = QModelIndex | QPersistentModelIndex

@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.panes.editor.banner import ConflictBanner
-from desktop.panes.editor.observations import ObservationList
-from desktop.panes.editor.relations import RelationTable
-from desktop.panes.editor.style import error_color, error_label
-from desktop.panes.history_view import HistoryView
+from desktop.editor.banner import ConflictBanner
+from desktop.editor.observations import ObservationList
+from desktop.editor.relations import RelationTable
+from desktop.editor.style import error_color, error_label
+from desktop.shared.history_view import HistoryView
 
 
 def _section(label: QLabel, body: QWidget, parent: QWidget) -> QWidget:

@@ -9,8 +9,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QS
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from desktop.models.search_results import SearchHit, SearchResultsModel, Span
-from desktop.panes.graph_items import type_colour  # a type has the same colour here as in the graph
+from desktop.graph.items import type_colour  # a type has the same colour here as in the graph
+from desktop.search.model import SearchHit, SearchResultsModel, Span
 
 PAD = 8
 GAP = 6

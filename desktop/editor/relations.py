@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.panes.editor.draft import IN, OUT, RelationItem
-from desktop.panes.editor.style import error_color, error_label, lay_out_list_section
+from desktop.editor.draft import IN, OUT, RelationItem
+from desktop.editor.style import error_color, error_label, lay_out_list_section
 
 DIRECTION, TYPE, OTHER, ENDED = range(4)
 ITEM = Qt.ItemDataRole.UserRole + 1  # the row's RelationItem (its original and start)

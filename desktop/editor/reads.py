@@ -34,7 +34,7 @@ def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
 def redoable(history: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The undo that Redo would take back (``undo_change`` of an ``undo`` row redoes its change): the
     newest undo of this entity's history not redone yet, as long as nothing else changed it since."""
-    from desktop.panes.history_view import grouped
+    from desktop.shared.history_view import grouped
 
     by_id = {r["id"]: r for r in history}
     redone: set[int] = set()

@@ -27,10 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from core.memory import Memory
-from desktop.models.activity import NOT_UNDOABLE, ActivityModel, Row, describe, matches, plain
-from desktop.panes.activity_delegate import ActivityDelegate
-from desktop.panes.history_view import actor_label
-from desktop.panes.weak_callbacks import weakly
+from desktop.activity.delegate import ActivityDelegate
+from desktop.activity.model import NOT_UNDOABLE, ActivityModel, Row, describe, matches, plain
+from desktop.shared.history_view import actor_label
+from desktop.shared.weak_callbacks import weakly
 from desktop.workers import Core
 
 PAGE = 200

@@ -17,8 +17,8 @@ from typing import Literal
 
 from core.errors import NotFound
 from core.memory import Memory
-from desktop.panes.graph_items import MAX_LABEL_CHARS
-from desktop.panes.graph_layout import Point, force_layout, group_layout
+from desktop.graph.items import MAX_LABEL_CHARS
+from desktop.graph.layout import Point, force_layout, group_layout
 
 MAX_SHOWN = 2000  # a neighbourhood larger than this shows its nearest nodes only
 OVERVIEW_LIMIT = 300  # the overview draws at most this many entities, whatever the memory's size

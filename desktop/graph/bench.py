@@ -13,7 +13,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
-from desktop.panes.graph_view import GraphView
+from desktop.graph.view import GraphView
 
 
 def measure_pan_zoom_fps(view_or_pane: QWidget, seconds: float = 3.0) -> float:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.panes.graph_layout import group_radius
+from desktop.graph.layout import group_radius
 
 # Twelve colours for the twelve most used types of the open memory, in order of use: Okabe & Ito's
 # colour-blind-safe set (without its black) first, then Paul Tol's "muted" colours that stay apart

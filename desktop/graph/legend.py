@@ -6,7 +6,7 @@ from PySide6.QtCore import QLocale, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from desktop.panes.graph_items import type_colour
+from desktop.graph.items import type_colour
 
 MAX_ROWS = 12  # more types than this are summed up in one last row
 
