@@ -8,7 +8,7 @@ from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QFont, QFontMetri
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from desktop.activity.model import ActivityModel
-from desktop.search.delegate import draw_chip, is_dark
+from desktop.shared.chips import draw_chip, is_dark
 
 PAD = 6
 

@@ -23,7 +23,7 @@ from desktop.editor.draft import Form, Loaded, delta, rebase, save_arguments, va
 from desktop.editor.entity_page import EntityPage
 from desktop.editor.message_page import MessagePage
 from desktop.editor.reads import load_choices, load_for_editor
-from desktop.insights.model import age_text
+from desktop.shared.ages import age_text
 from desktop.shared.history_view import actor_label, describe_change
 from desktop.workers import Core, touched_entities
 

@@ -6,7 +6,7 @@ from PySide6.QtCore import QLocale, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from desktop.graph.items import type_colour
+from desktop.shared.type_colours import type_colour  # a type has one colour in every pane
 
 MAX_ROWS = 12  # more types than this are summed up in one last row
 

@@ -28,9 +28,10 @@ from PySide6.QtWidgets import (
 
 from desktop.graph.bench import measure_pan_zoom_fps
 from desktop.graph.data import GraphRequest, GraphSnapshot, load_graph
-from desktop.graph.items import GraphStyle, rank_types
+from desktop.graph.items import GraphStyle
 from desktop.graph.legend import GraphLegend
 from desktop.graph.view import KEY_STEP, GraphView
+from desktop.shared.type_colours import rank_types
 from desktop.workers import Core, touched_entities
 
 __all__ = ["GraphPane", "measure_pan_zoom_fps"]

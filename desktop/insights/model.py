@@ -7,7 +7,6 @@ decided ones newest first, and the counts. The model only holds what came back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from core.memory import Memory
 from desktop.insights.words import insight_summary, insight_title
+from desktop.shared.ages import age_text
 
 PENDING_LIMIT = 500
 DECIDED_LIMIT = 300
@@ -69,30 +69,6 @@ def role_label(role: str) -> str:
         "under_connected": InsightListModel.tr("under-connected"),
     }
     return words.get(role, role.replace("_", " "))
-
-
-def age_text(stamp: str | None, now: datetime | None = None) -> str:
-    """How long ago ``stamp`` (ISO 8601) was, in a few words: "just now", "3 days ago"."""
-    if not stamp:
-        return ""
-    try:
-        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return stamp[:10]
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    seconds = max(0, int(((now or datetime.now(UTC)) - when).total_seconds()))
-    if seconds < 60:
-        return InsightListModel.tr("just now")
-    for size, one, many in ((86400 * 365, InsightListModel.tr("1 year ago"), InsightListModel.tr("{n} years ago")),
-                            (86400 * 30, InsightListModel.tr("1 month ago"), InsightListModel.tr("{n} months ago")),
-                            (86400, InsightListModel.tr("yesterday"), InsightListModel.tr("{n} days ago")),
-                            (3600, InsightListModel.tr("1 hour ago"), InsightListModel.tr("{n} hours ago")),
-                            (60, InsightListModel.tr("1 minute ago"), InsightListModel.tr("{n} minutes ago"))):
-        if seconds >= size:
-            n = seconds // size
-            return one if n == 1 else many.format(n=n)
-    return InsightListModel.tr("just now")
 
 
 def evidence_names(insight: dict[str, Any]) -> list[str]:

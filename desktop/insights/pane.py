@@ -37,7 +37,6 @@ from desktop.insights.model import (
     InsightListModel,
     InsightLists,
     InsightRole,
-    age_text,
     evidence_names,
     load_insights,
     pattern_label,
@@ -45,6 +44,7 @@ from desktop.insights.model import (
     status_label,
 )
 from desktop.insights.words import insight_summary, insight_title
+from desktop.shared.ages import age_text
 from desktop.workers import Core, Progress, touched_entities
 
 #: change_log operations that change what this pane lists

@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from core.memory import Memory
-from desktop.graph.items import type_colour
 from desktop.search.delegate import SnippetDelegate
 from desktop.search.model import EXACT, MEANING, SHOWN_LIMIT, SearchOutcome, SearchResultsModel, run_search
+from desktop.shared.type_colours import type_colour  # a type has one colour in every pane
 from desktop.shared.weak_callbacks import weakly
 from desktop.workers import Core
 

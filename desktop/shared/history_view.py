@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.insights.model import age_text
+from desktop.shared.ages import age_text
 
 GROUP_OPS = ("save_entity", "undo")
 

@@ -1157,180 +1157,180 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="110"/>
+        <location filename="../../desktop/graph/pane.py" line="111"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="118"/>
+        <location filename="../../desktop/graph/pane.py" line="119"/>
         <source>The whole memory, coloured by type: a large one as groups of related entities (double-click one to open it)</source>
         <translation>Toda la memoria, coloreada por tipo: una grande, como grupos de entidades relacionadas (doble clic en uno para abrirlo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="120"/>
+        <location filename="../../desktop/graph/pane.py" line="121"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="123"/>
+        <location filename="../../desktop/graph/pane.py" line="124"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="123"/>
+        <location filename="../../desktop/graph/pane.py" line="124"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="135"/>
+        <location filename="../../desktop/graph/pane.py" line="136"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="139"/>
+        <location filename="../../desktop/graph/pane.py" line="140"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="139"/>
+        <location filename="../../desktop/graph/pane.py" line="140"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="140"/>
+        <location filename="../../desktop/graph/pane.py" line="141"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="141"/>
+        <location filename="../../desktop/graph/pane.py" line="142"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="211"/>
+        <location filename="../../desktop/graph/pane.py" line="212"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="228"/>
+        <location filename="../../desktop/graph/pane.py" line="229"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="238"/>
+        <location filename="../../desktop/graph/pane.py" line="239"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="239"/>
+        <location filename="../../desktop/graph/pane.py" line="240"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="242"/>
+        <location filename="../../desktop/graph/pane.py" line="243"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="242"/>
+        <location filename="../../desktop/graph/pane.py" line="243"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="263"/>
+        <location filename="../../desktop/graph/pane.py" line="264"/>
         <source>{groups} groups of related entities, of {total} entities</source>
         <translation>{groups} grupos de entidades relacionadas, de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="266"/>
+        <location filename="../../desktop/graph/pane.py" line="267"/>
         <source> · {count} smaller groups</source>
         <translation> · {count} grupos más pequeños</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="268"/>
+        <location filename="../../desktop/graph/pane.py" line="269"/>
         <source> · {count} without relations</source>
         <translation> · {count} sin relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="271"/>
+        <location filename="../../desktop/graph/pane.py" line="272"/>
         <source>Group around {name}: {total} entities</source>
         <translation>Grupo en torno a {name}: {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="272"/>
+        <location filename="../../desktop/graph/pane.py" line="273"/>
         <source>Group around {name}: the {shown} best-connected of {total} entities</source>
         <translation>Grupo en torno a {name}: las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="277"/>
+        <location filename="../../desktop/graph/pane.py" line="278"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="279"/>
+        <location filename="../../desktop/graph/pane.py" line="280"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="280"/>
+        <location filename="../../desktop/graph/pane.py" line="281"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="283"/>
+        <location filename="../../desktop/graph/pane.py" line="284"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="285"/>
+        <location filename="../../desktop/graph/pane.py" line="286"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="288"/>
+        <location filename="../../desktop/graph/pane.py" line="289"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="290"/>
+        <location filename="../../desktop/graph/pane.py" line="291"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="294"/>
+        <location filename="../../desktop/graph/pane.py" line="295"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="294"/>
+        <location filename="../../desktop/graph/pane.py" line="295"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="294"/>
+        <location filename="../../desktop/graph/pane.py" line="295"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="304"/>
+        <location filename="../../desktop/graph/pane.py" line="305"/>
         <source>A group of {count} related entities around {name}: double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}: doble clic para abrirlo</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/items.py" line="145"/>
+        <location filename="../../desktop/graph/items.py" line="114"/>
         <source>{name} · {count}</source>
         <translation>{name} · {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/items.py" line="150"/>
+        <location filename="../../desktop/graph/items.py" line="119"/>
         <source>A group of {count} related entities around {name}, mostly {type}
 Double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}, sobre todo {type}
 Doble clic para abrirlo</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/items.py" line="154"/>
+        <location filename="../../desktop/graph/items.py" line="123"/>
         <source>{name}
 {type}</source>
         <translation>{name}
@@ -2002,63 +2002,63 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>poco conectado</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="86"/>
-        <location filename="../../desktop/insights/model.py" line="95"/>
+        <location filename="../../desktop/shared/ages.py" line="24"/>
+        <location filename="../../desktop/shared/ages.py" line="41"/>
         <source>just now</source>
         <translation>ahora mismo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="87"/>
+        <location filename="../../desktop/shared/ages.py" line="26"/>
         <source>1 year ago</source>
         <translation>hace 1 año</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="87"/>
+        <location filename="../../desktop/shared/ages.py" line="27"/>
         <source>{n} years ago</source>
         <translation>hace {n} años</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="88"/>
+        <location filename="../../desktop/shared/ages.py" line="28"/>
         <source>1 month ago</source>
         <translation>hace 1 mes</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="88"/>
+        <location filename="../../desktop/shared/ages.py" line="29"/>
         <source>{n} months ago</source>
         <translation>hace {n} meses</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="89"/>
+        <location filename="../../desktop/shared/ages.py" line="30"/>
         <source>yesterday</source>
         <translation>ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="89"/>
+        <location filename="../../desktop/shared/ages.py" line="31"/>
         <source>{n} days ago</source>
         <translation>hace {n} días</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="90"/>
+        <location filename="../../desktop/shared/ages.py" line="32"/>
         <source>1 hour ago</source>
         <translation>hace 1 hora</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="90"/>
+        <location filename="../../desktop/shared/ages.py" line="33"/>
         <source>{n} hours ago</source>
         <translation>hace {n} horas</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="91"/>
+        <location filename="../../desktop/shared/ages.py" line="34"/>
         <source>1 minute ago</source>
         <translation>hace 1 minuto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="91"/>
+        <location filename="../../desktop/shared/ages.py" line="35"/>
         <source>{n} minutes ago</source>
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="207"/>
+        <location filename="../../desktop/insights/model.py" line="183"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
     </message>
@@ -3240,7 +3240,7 @@ Conectados: {names}</translation>
 <context>
     <name>SnippetDelegate</name>
     <message>
-        <location filename="../../desktop/search/delegate.py" line="178"/>
+        <location filename="../../desktop/search/delegate.py" line="130"/>
         <source>no observations yet</source>
         <translation>todavía sin observaciones</translation>
     </message>

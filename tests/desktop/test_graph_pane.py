@@ -15,9 +15,9 @@ from core.memory import Memory
 from core.settings import Settings
 from desktop.graph.bench import measure_pan_zoom_fps
 from desktop.graph.data import COMMUNITIES, OVERVIEW_LIMIT, OVERVIEW_PER_TYPE
-from desktop.graph.items import OTHER_COLOUR, PALETTE, type_colour
 from desktop.graph.layout import SPACING, force_layout
 from desktop.graph.pane import GraphPane
+from desktop.shared.type_colours import OTHER_COLOUR, PALETTE, type_colour
 from desktop.workers import Core
 
 WAIT_MS = 20_000
