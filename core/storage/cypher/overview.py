@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from core.model import GraphCommunities, GraphOverview, Relation
 from core.storage import overview
@@ -24,12 +24,12 @@ class CypherOverviewSource:
         self._db: Any = store.db
 
     def live(self, ids: Sequence[int], entity_type: str | None) -> list[overview.Row]:
-        return [tuple(r) for r in self._db.read(  # type: ignore[misc]
+        return [tuple(r) for r in self._db.read(
             f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) WHERE {_LIVE} RETURN e.id, e.name, e.type",
             {"ids": list(ids), "type": entity_type})]
 
     def unranked(self, entity_type: str | None, limit: int) -> list[overview.Row]:
-        return [tuple(r) for r in self._db.read(  # type: ignore[misc]
+        return [tuple(r) for r in self._db.read(
             f"MATCH (e:Entity) WHERE {_LIVE} RETURN e.id, e.name, e.type ORDER BY e.id LIMIT $limit",
             {"type": entity_type, "limit": limit})]
 
@@ -51,7 +51,7 @@ def scores(store: CypherGraphStore) -> tuple[dict[int, int], dict[int, int], dic
     version = store.db.version()
     cached = getattr(store, "_overview_cache", None)
     if cached is not None and cached[0] == version:
-        return cached[1]
+        return cast(tuple[dict[int, int], dict[int, int], dict[str, int]], cached[1])
     db = store.db
     # The server keeps each node's degree: no relation is read, except the few that have ended.
     degree = {eid: int(n) for eid, n in db.read(
@@ -65,7 +65,7 @@ def scores(store: CypherGraphStore) -> tuple[dict[int, int], dict[int, int], dic
         "MATCH (e:Entity) WHERE e.access_count > 0 RETURN e.id, e.access_count")}
     types = {t: int(n) for t, n in db.read(
         "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
-    store._overview_cache = (version, (degree, access, types))  # type: ignore[attr-defined]
+    store._overview_cache = (version, (degree, access, types))  # type: ignore[attr-defined]  # a cache on the store
     return degree, access, types
 
 

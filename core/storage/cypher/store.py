@@ -12,7 +12,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from core.errors import ConfigError, Conflict, InvalidInput, NotFound
 from core.model import (
@@ -41,6 +41,8 @@ from core.storage.cypher.work import Work
 Clock = Callable[[], datetime]
 MAX_HOPS = 3
 LogRow = tuple[str, str, str, str | None, str | None, str | None]
+
+_T = TypeVar("_T")
 
 
 class CypherGraphStore(EditsMixin, HistoryMixin):
@@ -84,11 +86,11 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
             finally:
                 self._in_transaction = 0
 
-    def _write(self, fn: Callable[[Any], Any]) -> Any:
+    def _write(self, fn: Callable[[Any], _T]) -> _T:
         if self.read_only:
             raise ConfigError("This memory is open read-only (HIPOCAMPO_READ_ONLY); nothing was changed.")
         with self._lock:
-            return self.db.write(fn)
+            return cast(_T, self.db.write(fn))  # the dialect's write returns what ``fn`` returned
 
     def unsupported(self, what: str) -> ConfigError:
         return ConfigError(f"{what} is not available on the {self.backend} backend yet; use the sqlite backend "
@@ -360,7 +362,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
         version = self.db.version()
         cached = getattr(self, "_totals_cache", None)
         if cached is not None and cached[0] == version:
-            return cached[1]
+            return cast(tuple[int, int], cached[1])
         totals = self._count_totals()
         self._totals_cache = (version, totals)
         return totals
@@ -556,11 +558,11 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
                                    "exist; create it first. No relations were created.")
             created = undo.create_relation(w, from_name, to_name, rel_type)
             if props:
-                found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]
+                found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]  # both ends checked above
                 assert found is not None
                 merged = R.merge_patch(found["props"], props)
                 if merged != found["props"]:
-                    w.set_relation(ends[0], ends[1], rel_type, props=merged)  # type: ignore[arg-type]
+                    w.set_relation(ends[0], ends[1], rel_type, props=merged)  # type: ignore[arg-type]  # ends checked
             w.commit()
             return created
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 try:
     import fcntl
 except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # Windows has no fcntl: no turns there
 
 YIELD_MAX_SECONDS = 2.0  # a writer stuck while waiting (a stopped process) cannot hold an import up longer
 _POLL_SECONDS = 0.002
