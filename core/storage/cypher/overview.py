@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from core.model import GraphCommunities, GraphOverview, Relation
 from core.storage import overview
@@ -44,14 +45,18 @@ class CypherOverviewSource:
     def among(self, ids: Sequence[int]) -> list[Relation]:
         return [R.relation(r["from"], r["to"], r["relationType"]) for r in self._store._relations_of(ids, among=True)]
 
+Scores = tuple[dict[int, int], dict[int, int], dict[str, int]]
+# Each store's last scores and the graph version they were read at (gone with the store).
+_SCORES: weakref.WeakKeyDictionary[CypherGraphStore, tuple[int, Scores]] = weakref.WeakKeyDictionary()
+
 
 def scores(store: CypherGraphStore) -> tuple[dict[int, int], dict[int, int], dict[str, int]]:
     """(current relations per entity id, recalls per entity id, live entities per type), read again
     only after a write by anyone: the graph pane asks for several overviews in a row."""
     version = store.db.version()
-    cached = getattr(store, "_overview_cache", None)
+    cached = _SCORES.get(store)
     if cached is not None and cached[0] == version:
-        return cast(tuple[dict[int, int], dict[int, int], dict[str, int]], cached[1])
+        return cached[1]
     db = store.db
     # The server keeps each node's degree: no relation is read, except the few that have ended.
     degree = {eid: int(n) for eid, n in db.read(
@@ -65,7 +70,7 @@ def scores(store: CypherGraphStore) -> tuple[dict[int, int], dict[int, int], dic
         "MATCH (e:Entity) WHERE e.access_count > 0 RETURN e.id, e.access_count")}
     types = {t: int(n) for t, n in db.read(
         "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
-    store._overview_cache = (version, (degree, access, types))  # type: ignore[attr-defined]  # a cache on the store
+    _SCORES[store] = (version, (degree, access, types))
     return degree, access, types
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from core.storage.files import FILE_MODE
 
 if TYPE_CHECKING:
-    from core.storage.sqlite.connection import Connection
+    from sqlite3 import Connection  # what connection.Connection is to the type checker, without a circle
 
 try:
     import fcntl
