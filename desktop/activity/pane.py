@@ -208,7 +208,7 @@ class ActivityPane(QWidget):
         """(actor, since, until) as chosen in the bar."""
         period = self.day_combo.currentData()
         chosen = self.day_edit.date().toPython() if period == ON_DAY else None
-        since, until = day_span(period, date.today(), chosen)  # type: ignore[arg-type]
+        since, until = day_span(period, date.today(), chosen)  # type: ignore[arg-type]  # currentData() is Any
         return self.client_combo.currentData(), since, until
 
     def reload(self) -> None:

@@ -71,7 +71,7 @@ class _MultiLineDelegate(QStyledItemDelegate):
 
     def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
                              index: QModelIndex | QPersistentModelIndex) -> None:
-        rect = option.rect  # type: ignore[attr-defined]
+        rect = option.rect  # type: ignore[attr-defined]  # PySide6's stubs omit QStyleOption.rect
         rect.setHeight(max(rect.height(), EDITOR_MIN_HEIGHT))
         editor.setGeometry(rect)
 

@@ -19,7 +19,7 @@ from desktop.graph.view import GraphView
 def measure_pan_zoom_fps(view_or_pane: QWidget, seconds: float = 3.0) -> float:
     """Frames per second of pan + zoom on ``view_or_pane`` (a GraphView or a GraphPane), rendered
     offscreen for ``seconds``; the view's transform and scroll position are restored afterwards."""
-    view: GraphView = getattr(view_or_pane, "view", view_or_pane)  # type: ignore[assignment]
+    view: GraphView = getattr(view_or_pane, "view", view_or_pane)  # type: ignore[assignment]  # a pane or a view
     viewport = view.viewport()
     image = QImage(viewport.size(), QImage.Format.Format_ARGB32_Premultiplied)
     transform = view.transform()

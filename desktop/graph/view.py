@@ -342,7 +342,7 @@ class GraphView(QGraphicsView):
         nodes = [(self.nodes[n], a, b) for n, (a, b) in moves.items()]
 
         def step(value: object) -> None:
-            t = float(value)  # type: ignore[arg-type]
+            t = float(value)  # type: ignore[arg-type]  # the animation's value: a float
             for node, start, end in nodes:
                 node.set_pos(start + (end - start) * t)
             self._draw_edges()

@@ -15,7 +15,7 @@ from typing import Any
 
 def weakly(method: Callable[..., Any]) -> Callable[..., None]:
     """``method`` (a bound method) called through a weak reference to its object."""
-    ref = weakref.WeakMethod(method)  # type: ignore[arg-type]
+    ref = weakref.WeakMethod(method)  # type: ignore[arg-type]  # a bound method, typed as any callable
 
     def call(*args: Any) -> None:
         target = ref()
