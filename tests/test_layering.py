@@ -186,9 +186,6 @@ KNOWN_CIRCLES = {
     frozenset({"core.storage.cypher.insights", "core.storage.cypher.reflect_queries"}):
         "four imports inside functions: the reflect detectors and insight lifecycle are being written once "
         "(issue 26.1)",
-    frozenset({"core.storage.cypher.overview", "core.storage.cypher.store"}):
-        "the overview types its store and reads the store's _relations_of/_totals, which want public names "
-        "in the store's API being reshaped for issue 26.1",
 }
 
 
@@ -248,8 +245,6 @@ KNOWN_REACHES = {
     "core/storage/cypher/insights.py: self.graph._rows_by_id": _REWRITE_26,
     "core/storage/cypher/vectors.py: self._graph._clock": _FACTS_21,
     "core/storage/cypher/vectors.py: self._graph._write": _FACTS_21,
-    "core/storage/cypher/overview.py: self._store._relations_of": _STORE_API,
-    "core/storage/cypher/overview.py: store._totals": _STORE_API,
     "core/storage/cypher/transfer.py: CypherVectorStore._replace_rows": _STORE_API,
     "core/storage/cypher/transfer.py: self._store._put": _STORE_API,
     "core/storage/cypher/transfer.py: self._store._write": _STORE_API,
@@ -276,6 +271,11 @@ def test_the_circle_and_reach_checks_see_what_they_look_for(tmp_path: Path) -> N
         assert private_reaches(probe) == {"core/_layering_probe.py: store._theirs"}
     finally:
         probe.unlink()
-    graph = import_graph()
-    assert "core.storage.cypher.store" in graph["core.storage.cypher.overview"]  # type-hint imports count
-    assert "core.storage.cypher.overview" in graph["core.storage.cypher.store"]  # so do ones inside functions
+    probe = ROOT / "core" / "_layering_import_probe.py"
+    probe.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from core.memory import Memory\n"
+                     "def f():\n    from core.storage import factory\n    from . import errors\n")
+    try:  # type-hint imports count, so do ones inside functions, and relative ones
+        known = {"core.memory", "core.storage", "core.storage.factory", "core.errors"}
+        assert every_import(probe, known) == {"core.memory", "core.storage.factory", "core.errors"}
+    finally:
+        probe.unlink()

@@ -32,6 +32,7 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import content_words, fold
+from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
 from core.storage.cypher import undo
 from core.storage.cypher.edits import EditsMixin
@@ -637,21 +638,19 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
     def graph_overview(self, *, limit: int = 300, by: str = "degree", per_type: int = 3,
                        entity_type: str | None = None) -> GraphOverview:
         """The top live entities by degree or by access, the relations among them, counts by type."""
-        from core.storage.cypher.overview import graph_overview
-
-        return graph_overview(self, limit=limit, by=by, per_type=per_type, entity_type=entity_type)
+        return cypher_overview.graph_overview(self.db, self._relations_among, self._totals(), limit=limit, by=by,
+                                              per_type=per_type, entity_type=entity_type)
 
     def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
         """The largest communities of related entities, the relations between them, counts."""
-        from core.storage.cypher.overview import graph_communities
-
-        return graph_communities(self, limit=limit)
+        return cypher_overview.graph_communities(self.db, self._relations_among, self._totals(), limit=limit)
 
     def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
         """The community of entity ``name``: its best-connected members and their relations."""
-        from core.storage.cypher.overview import graph_community
+        return cypher_overview.graph_community(self.db, self._relations_among, name, limit=limit)
 
-        return graph_community(self, name, limit=limit)
+    def _relations_among(self, ids: Sequence[int]) -> list[dict[str, Any]]:
+        return self._relations_of(ids, among=True)
 
     def health_check(self, *, deep: bool = False) -> dict[str, Any]:
         """Counts and the server's reach: what ``hipocampo status`` shows."""
