@@ -47,7 +47,8 @@ def database_beside(path: Path) -> Path:
 def dropin_settings(db_flag: Path | None, **extra: Any) -> tuple[Settings, Path | None]:
     """Settings for a command, and the official file to keep in sync (None when there is none): the
     file decides the database unless the user picked one (flag, env var or settings file)."""
-    settings = Settings(**extra, **({"db": db_flag} if db_flag is not None else {}))
+    chosen: dict[str, Any] = {"db": db_flag} if db_flag is not None else {}
+    settings = Settings(**extra, **chosen)
     source = None if "db" in settings.model_fields_set else official_file()
     if source is not None:
         settings = Settings(**extra, db=database_beside(source))
