@@ -10,6 +10,7 @@ event loop.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -89,7 +90,7 @@ def add_observations(
 
 
 def _v2_or_official(
-    values: list[ObservationArg | DeletionArg | str] | None, name: str | None, key: str, what: str
+    values: Sequence[ObservationArg | DeletionArg | str] | None, name: str | None, key: str, what: str
 ) -> list[dict[str, object]]:
     """Either the official form (objects naming their entity) or MCP Memory v2's (``name`` plus
     plain strings), never a mix."""
