@@ -229,7 +229,8 @@ async def _watched(upstream: Upstream, work: Callable[[], Awaitable[T]]) -> T:
                       "nor to its health check")
     if "error" in outcome:
         raise outcome["error"]
-    return outcome["value"]
+    value: T = outcome["value"]
+    return value
 
 
 async def _forward(

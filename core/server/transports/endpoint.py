@@ -68,9 +68,9 @@ def ensure_token(path: Path | None = None) -> str:
     token = data.get("token")
     if isinstance(token, str) and len(token) >= 32:
         return token
-    data["token"] = secrets.token_urlsafe(32)
+    token = data["token"] = secrets.token_urlsafe(32)
     _write(path, data)
-    return data["token"]
+    return token
 
 
 def publish(port: int, db: str, *, path: Path | None = None, host: str = "127.0.0.1") -> dict[str, Any]:
