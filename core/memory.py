@@ -224,9 +224,10 @@ class Memory:
         """Archive the entity ``name`` (kept and readable, out of current results); False when there is none."""
         return self._edit.archive_node(name, actor)
 
-    def list_nodes(self, **kwargs: Any) -> list[Node]:
+    def list_nodes(self, *, label: str | None = None, include_archived: bool = False,
+                   limit: int | None = None, offset: int = 0) -> list[Node]:
         """Entities in creation order, by ``label``, with ``include_archived``, ``limit`` and ``offset``."""
-        return self.graph.list_nodes(**kwargs)
+        return self.graph.list_nodes(label=label, include_archived=include_archived, limit=limit, offset=offset)
 
     def merge_relation(
         self, from_name: str, rel_type: str, to_name: str,
