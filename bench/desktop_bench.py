@@ -293,7 +293,7 @@ def bench_stalls(db: Path, clients: int, calls: int) -> dict[str, Any]:
     import qasync
     from PySide6.QtCore import Qt, QTimer
 
-    from core.server import endpoint as hubfile
+    from core.server.transports import endpoint as hubfile
     from core.settings import Settings
     from desktop.app import HipocampoApp, make_qapplication
 

@@ -45,8 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.memory import Memory  # noqa: E402
-from core.server.results import dumps  # noqa: E402
-from core.server.schemas import GRAPH_OUT  # noqa: E402
+from core.server.tools.results import dumps  # noqa: E402
+from core.server.tools.schemas import GRAPH_OUT  # noqa: E402
 
 TYPES = [
     "Person",

@@ -141,10 +141,10 @@ def write_canned(path: Path, plan: Calls, broad: str, record: dict[str, Any]) ->
 
 def serve_canned(path: Path) -> None:
     """``--serve-canned FILE``: an MCP server on stdio that does no work. The handshake is answered as
-    Hipocampo's stdio server answers it before the SDK loads (``core/server/front.py``, from a thread,
+    Hipocampo's stdio server answers it before the SDK loads (``core/server/fast/front.py``, from a thread,
     with the standard library only), and every tools/call with the recorded answer for its kind."""
-    from core.server.front import Front
-    from core.server.front_answers import ANSWERS
+    from core.server.fast.front import Front
+    from core.server.fast.front_answers import ANSWERS
 
     recorded = json.loads(path.read_text(encoding="utf-8"))
     broad = recorded["broad"]

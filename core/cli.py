@@ -74,8 +74,8 @@ def _dump(value: Any) -> None:
 
 def cmd_status(args: argparse.Namespace) -> int:
     """Print the database, its health and counts, the embedding model and the hub endpoint."""
-    from core.server.endpoint import endpoint_file, probe, read_endpoint
-    from core.server.tools_engrama import embeddings_info
+    from core.server.tools.engrama import embeddings_info
+    from core.server.transports.endpoint import endpoint_file, probe, read_endpoint
 
     settings = _existing(args)
     with Memory(settings) as memory:
@@ -136,7 +136,7 @@ def _describe_embeddings(info: dict[str, Any]) -> str:
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve MCP: stdio (bridging to a running hub when there is one), or HTTP with ``--http``."""
-    from core.server.stdio import configure_logging, run_stdio  # the MCP SDK is not imported yet (front.py)
+    from core.server.transports.stdio import configure_logging, run_stdio  # the MCP SDK is not imported yet (front.py)
 
     configure_logging()
     settings, official = _dropin(args)
@@ -146,9 +146,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     import anyio
 
     from core.io.official_sync import open_with_official_file
-    from core.server.http import refuse_second_hub, serve_http
-    from core.server.state import start_background
-    from core.server.stdio import stop_on_signals
+    from core.server.tools.state import start_background
+    from core.server.transports.http import refuse_second_hub, serve_http
+    from core.server.transports.stdio import stop_on_signals
 
     refuse_second_hub()  # before loading the model
     with stop_on_signals():  # while it opens; uvicorn takes the signals over while it serves
@@ -176,7 +176,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 def _ready_and_settled(info: dict[str, Any]) -> None:
     """The hub accepts connections: say so, then freeze what it was loaded with (``settle_heap``)."""
     from core.processes import settle_heap
-    from core.server.http import print_ready
+    from core.server.transports.http import print_ready
 
     print_ready(info)
     settle_heap()

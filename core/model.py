@@ -7,7 +7,7 @@ the Engrama-style API and the desktop app.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
@@ -174,3 +174,17 @@ class GraphCommunities(_Strict):
     types: dict[str, int]
     total_entities: int
     total_relations: int
+
+
+class EntityPlan(TypedDict):
+    """One editor Save, checked by ``Memory.save_entity`` and applied all-or-nothing by the store."""
+
+    create: bool
+    new_name: str | None  # None: the name stays
+    entity_type: str | None  # None: the type stays
+    add_observations: list[str]
+    edit_observations: list[tuple[str, str]]  # (old, new)
+    delete_observations: list[str]
+    add_relations: list[Relation]
+    delete_relations: list[Relation]
+    end_relations: list[tuple[Relation, str | None]]  # (relation, ended_at as stored; None: now)

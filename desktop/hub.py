@@ -21,9 +21,9 @@ import anyio
 from PySide6.QtCore import QObject, Signal
 
 from core.memory import Memory
-from core.server import endpoint as hubfile
-from core.server.http import serve_http
-from core.server.sessions import ClientSession, ClientTracker
+from core.server.transports import endpoint as hubfile
+from core.server.transports.http import serve_http
+from core.server.transports.sessions import ClientSession, ClientTracker
 
 log = logging.getLogger(__name__)
 

@@ -11,26 +11,21 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from core.settings import APP_NAME
+from core.settings import endpoint_path
 
 log = logging.getLogger(__name__)
 CONNECT_TIMEOUT_MS = 500
 
 
 def endpoint_file() -> Path:
-    """The hub file's path (core.server.endpoint's rule, without importing the HTTP stack)."""
-    override = os.environ.get("HIPOCAMPO_ENDPOINT_FILE")
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "endpoint.json"
+    """The hub file's path (``core.settings.endpoint_path``, without importing the HTTP stack)."""
+    return endpoint_path()
 
 
 def server_name(hub_file: Path | None = None) -> str:

@@ -232,7 +232,7 @@ _FACTS_21 = "a Cypher store private used by the fact/vector store issue 21 is ch
 _STORE_API = "a Cypher store private: needs a public name in the store's API, being reshaped for issue 26.1"
 # The reaches left, each with why; remove an entry when it is gone (the test says so).
 KNOWN_REACHES = {
-    "core/server/front_build.py: server._lowlevel_server":
+    "core/server/fast/front_build.py: server._lowlevel_server":
         "the MCP SDK's FastMCP keeps its low-level server private; core/server is being split by job (26.4)",
     "core/storage/cypher/falkordb.py: self.graph._build_params_header":
         "the falkordb client has no public way to write the parameter header of a query sent in a MULTI",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,9 +39,11 @@ def default_model_dir() -> Path:
     Folders are only checked for existence here; use :func:`model_is_present`
     to know whether one actually holds a model.
     """
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
+    from core.settings import Settings  # late: this module stays light to import
+
+    chosen = Settings().model_dir
+    if chosen is not None:
+        return chosen.expanduser()
     bundle = getattr(sys, "_MEIPASS", None)
     if bundle:
         candidate = Path(bundle) / "resources" / "models" / MODEL_NAME

@@ -25,7 +25,7 @@ from typing import Any
 from core.errors import HipocampoError
 from core.io.report import ImportReport
 from core.memory import Memory
-from core.settings import Settings, user_settings
+from core.settings import Settings
 
 ENV = "MEMORY_FILE_PATH"
 SYNC_KEY = "official_file_sync"  # db_metadata: which file, its size/mtime, the lines already merged
@@ -44,20 +44,15 @@ def database_beside(path: Path) -> Path:
     return path.with_name(f"{path.stem}.hipocampo.db")
 
 
-def db_chosen(db_flag: Path | None) -> bool:
-    """Whether the user picked a Hipocampo database themselves (flag, env var or settings file)."""
-    return db_flag is not None or bool(os.environ.get("HIPOCAMPO_DB")) or "db" in user_settings()
-
-
 def dropin_settings(db_flag: Path | None, **extra: Any) -> tuple[Settings, Path | None]:
-    """Settings for a command, and the official file to keep in sync (None when there is none)."""
-    source = None if db_chosen(db_flag) else official_file()
-    overrides: dict[str, Any] = dict(extra)
-    if db_flag is not None:
-        overrides["db"] = db_flag
-    elif source is not None:
-        overrides["db"] = database_beside(source)
-    return Settings(**overrides), source
+    """Settings for a command, and the official file to keep in sync (None when there is none): the
+    file decides the database unless the user picked one (flag, env var or settings file)."""
+    chosen: dict[str, Any] = {"db": db_flag} if db_flag is not None else {}
+    settings = Settings(**extra, **chosen)
+    source = None if "db" in settings.model_fields_set else official_file()
+    if source is not None:
+        settings = Settings(**extra, db=database_beside(source))
+    return settings, source
 
 
 def _say(text: str) -> None:

@@ -10,7 +10,6 @@ describes; it does not restrict: labels and relation types outside it stay allow
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
@@ -102,9 +101,11 @@ def profile_sources() -> list[Path]:
     user = user_profile_path()
     if user.is_file():
         sources.append(user)
-    override = os.environ.get(ENV_VAR)
-    if override:
-        path = Path(override).expanduser()
+    from core.settings import Settings  # late: a profile read without settings never loads them
+
+    override = Settings().profile
+    if override is not None:
+        path = override.expanduser()
         if not path.is_file():
             raise ConfigError(f"{ENV_VAR} names {path}, which is not a file. Fix or unset it.")
         sources.append(path)

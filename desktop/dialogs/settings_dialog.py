@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from core.clients import display_path
 from core.embeddings.openai_compat import OpenAICompatibleProvider
 from core.errors import HipocampoError
-from core.settings import Settings, save_user_settings, settings_file
+from core.settings import Settings, from_environment, save_user_settings, settings_file
 from desktop import autostart
 from desktop.dialogs.feedback import section_heading, show_feedback
 from desktop.resources import app_icon
@@ -285,9 +285,10 @@ class SettingsDialog(QDialog):
         return ""
 
     def _show_overrides(self) -> None:
-        names = [f"HIPOCAMPO_{k.upper()}" for k in ("db", "embeddings", "openai_base_url", "openai_model",
-                                                      "openai_api_key", "hub_port", "close_to_tray")]
-        present = [n for n in names if os.environ.get(n)]
+        from_env = from_environment()
+        present = [f"HIPOCAMPO_{k.upper()}" for k in ("db", "embeddings", "openai_base_url", "openai_model",
+                                                      "openai_api_key", "hub_port", "close_to_tray")
+                   if k in from_env]
         text = self.tr("Saved in {file}, which the assistants' Hipocampo reads too.").format(
             file=display_path(self.settings_path or settings_file()))
         if present:

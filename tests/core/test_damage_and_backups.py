@@ -17,7 +17,7 @@ from mcp import Client
 
 from core.errors import StorageError
 from core.memory import Memory
-from core.server.app import build_server
+from core.server.transports.app import build_server
 from core.settings import Settings
 from core.storage.sqlite.backups import list_backups
 

@@ -101,7 +101,7 @@ def test_hub_serves_a_real_client_on_the_qt_loop(loop: qasync.QEventLoop, memory
 
 
 def test_a_busy_port_is_reported_not_raised(loop: qasync.QEventLoop, memory: Memory, tmp_path: Path) -> None:
-    from core.server.http import bind_socket
+    from core.server.transports.http import bind_socket
 
     taken = bind_socket()
     try:

@@ -17,7 +17,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from core.memory import Memory
-from core.server.http import serve_http
+from core.server.transports.http import serve_http
 from core.settings import Settings
 from desktop.workers import ChangeFeed
 

@@ -21,7 +21,8 @@ class RawStdio:
 
     def __init__(self, db: Path | None, hub_file: Path, *args: str, **env: str) -> None:
         """``hipocampo --db db mcp *args``; with ``db`` None, ``mcp-memory *args`` (the drop-in command)."""
-        command = ["-m", "core.cli", "--db", str(db), "mcp"] if db is not None else ["-m", "core.server.stdio"]
+        command = (["-m", "core.cli", "--db", str(db), "mcp"] if db is not None
+                   else ["-m", "core.server.transports.stdio"])
         self.process = subprocess.Popen(
             [sys.executable, *command, *args],
             cwd=ROOT, env={**os.environ, **server_env(hub_file, **env)},

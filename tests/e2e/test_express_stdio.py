@@ -1,4 +1,4 @@
-"""A real ``hipocampo mcp`` process answers the official reads on its express lane (core/server/express.py),
+"""A real ``hipocampo mcp`` process answers the official reads on its express lane (core/server/fast/express.py),
 in both protocol eras, after the early answers of the front, and the SDK answers everything else in between."""
 
 from __future__ import annotations
@@ -37,13 +37,16 @@ def tool_call(request_id: int, tool: str, arguments: dict[str, Any], modern: boo
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
 
+@pytest.mark.parametrize("fast", [True, False], ids=["fast path", "fast path off"])
 @pytest.mark.parametrize("modern", [False, True], ids=["handshake era", "2026 era"])
-def test_reads_take_the_express_lane_writes_the_sdk(tmp_path: Path, hub_file: Path, modern: bool) -> None:
+def test_reads_take_the_express_lane_writes_the_sdk(tmp_path: Path, hub_file: Path, modern: bool, fast: bool) -> None:
+    """The same answers with the fast path off (``HIPOCAMPO_FAST_PATH=false``): then the SDK gives them all."""
     db = tmp_path / "lane.db"
     seed(db)
     process = subprocess.Popen(
         [sys.executable, "-m", "core.cli", "--db", str(db), "mcp"],
-        cwd=ROOT, env={**os.environ, **server_env(hub_file, HIPOCAMPO_LOG="debug")},
+        cwd=ROOT, env={**os.environ, **server_env(hub_file, HIPOCAMPO_LOG="debug",
+                                                  HIPOCAMPO_FAST_PATH=str(fast).lower())},
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     handshake = [initialize_request("lane-test", request_id=0),
@@ -86,7 +89,9 @@ def test_reads_take_the_express_lane_writes_the_sdk(tmp_path: Path, hub_file: Pa
     assert [e["name"] for e in answers[5]["structuredContent"]["entities"]] == ["Ada", "Babbage", "Eve"]
     log = process.stderr.read()
     lane = [line.split()[-5] for line in log.splitlines() if line.endswith("on the express lane")]
-    assert lane == ["open_nodes", "search_nodes", "read_graph"]
+    assert lane == (["open_nodes", "search_nodes", "read_graph"] if fast else [])
+    if not fast:
+        assert "before the MCP SDK had loaded" not in log
     with Memory.open(db, embeddings="none") as memory:
         assert ("lane-test", "create_entity") in [(h["actor"], h["op"]) for h in memory.history()]
 

@@ -1,4 +1,4 @@
-"""A real ``hipocampo mcp`` process answers the handshake before the MCP SDK has loaded (core/server/front.py),
+"""A real ``hipocampo mcp`` process answers the handshake before the MCP SDK has loaded (core/server/fast/front.py),
 with the SDK's exact answers, and the SDK then serves the session as if it had answered them itself."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from core.memory import Memory
-from core.server.front_answers import ANSWERS
+from core.server.fast.front_answers import ANSWERS
 from tests.e2e.conftest import ROOT, START_TIMEOUT_S, read_line, server_env
 from tests.jsonrpc import PROTOCOL_VERSION, initialize_request
 

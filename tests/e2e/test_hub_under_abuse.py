@@ -20,7 +20,7 @@ import anyio
 import httpx2
 import pytest
 
-from core.server.connections import connection_cap
+from core.server.transports.connections import connection_cap
 from tests.e2e.conftest import ROOT, START_TIMEOUT_S, Hub, read_line, server_env
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc (Linux)")
@@ -131,7 +131,7 @@ def test_a_flood_of_sockets_without_the_token_cannot_keep_an_assistant_out(tmp_p
 
 
 def test_sockets_that_never_finish_their_headers_are_closed(tmp_path: Path, hub_file: Path) -> None:
-    from core.server.connections import HEADER_TIMEOUT_S
+    from core.server.transports.connections import HEADER_TIMEOUT_S
 
     hub = _start_limited_hub(tmp_path / "hub.db", hub_file)
     try:

@@ -32,7 +32,7 @@ def _create(request_id: Any, name: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("resumes", [True, False], ids=["the hub resumes", "the hub never comes back"])
 def test_a_hung_hub_gets_a_clear_answer_and_no_write_twice(tmp_path: Path, hub_file: Path, resumes: bool) -> None:
-    from core.server.bridge import HEALTH_TIMEOUT_S, HUB_SILENCE_S
+    from core.server.transports.bridge import HEALTH_TIMEOUT_S, HUB_SILENCE_S
 
     db = tmp_path / "m.db"
     hub = start_hub(db, hub_file)
@@ -73,8 +73,8 @@ def test_a_hung_hub_gets_a_clear_answer_and_no_write_twice(tmp_path: Path, hub_f
 def test_only_tools_that_read_are_asked_again_of_the_file() -> None:
     import json
 
-    from core.server.bridge import READ_TOOLS
-    from core.server.front_answers import ANSWERS
+    from core.server.fast.front_answers import ANSWERS
+    from core.server.transports.bridge import READ_TOOLS
 
     tools = json.loads('{"jsonrpc":"2.0","id":0' + ANSWERS["tools/list 2025-06-18"])["result"]["tools"]
     read_only = {t["name"] for t in tools if t["annotations"]["readOnlyHint"]}

@@ -25,7 +25,7 @@ def hipocampo_params(official_file: Path, tmp_path: Path) -> StdioServerParamete
     """``mcp-memory`` with the official server's configuration: no --db, no HIPOCAMPO_DB."""
     return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "core.server.stdio"],
+        args=["-m", "core.server.transports.stdio"],
         cwd=str(ROOT),
         env={
             "MEMORY_FILE_PATH": str(official_file),

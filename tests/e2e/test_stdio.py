@@ -94,7 +94,7 @@ async def test_mcp_memory_entry_point_serves_the_same_tools(tmp_path: Path, hub_
 
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "core.server.stdio", "--db", str(tmp_path / "v2.db")],
+        args=["-m", "core.server.transports.stdio", "--db", str(tmp_path / "v2.db")],
         cwd=str(ROOT),
         env=server_env(hub_file),
     )

@@ -163,7 +163,7 @@ def test_a_stdio_server_starts_without_numpy_or_the_model(tmp_path: Path) -> Non
     code = (
         "import sys\n"
         "from core.memory import Memory\n"
-        "import core.cli, core.server.stdio, core.server.app\n"
+        "import core.cli, core.server.transports.stdio, core.server.transports.app\n"
         f"m = Memory.open({str(tmp_path / 'x.db')!r}, embeddings='onnx')\n"
         "m.create_entities([{'name': 'a', 'observations': ['b']}]); m.search_nodes('a'); m.read_graph()\n"
         "print(sorted(x for x in ('numpy', 'onnxruntime', 'tokenizers', 'httpx') if x in sys.modules))\n"

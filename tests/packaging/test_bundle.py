@@ -16,7 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from core.server.endpoint import read_endpoint
+from core.server.transports.endpoint import read_endpoint
 from tests.packaging.conftest import ROOT, clean_env, executable_name, project_version
 
 pytestmark = pytest.mark.slow

@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 
 from core.memory import Memory
-from core.server.app import build_server
+from core.server.transports.app import build_server
 from core.settings import Settings
 from tests.conftest import SteppingClock
 

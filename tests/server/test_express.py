@@ -1,8 +1,10 @@
-"""The express lane (core/server/express.py) writes, byte for byte, what the SDK's session writes for
-the same request at the same protocol version, and leaves to the SDK everything it is not sure of."""
+"""The express lane (core/server/fast/express.py) writes, byte for byte, what the SDK's session writes for
+the same request at the same protocol version, for every tool it serves (``SERVES``), by calling the tool's
+own body; and it leaves to the SDK everything it is not sure of."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,8 +17,9 @@ import pytest
 from mcp.shared.message import SessionMessage
 
 from core.memory import Memory
-from core.server.app import build_server
-from core.server.express import HANDSHAKE_VERSIONS, MODERN_VERSIONS, Express
+from core.server.fast.express import HANDSHAKE_VERSIONS, MODERN_VERSIONS, SERVES, Express
+from core.server.tools import memory as tools_memory
+from core.server.transports.app import build_server
 from core.settings import Settings
 
 pytestmark = pytest.mark.anyio
@@ -119,6 +122,38 @@ CALLS = [
     ("read_graph", {"names_only": True}),
     ("read_graph", {"limit": None, "offset": 0, "names_only": False}),
 ]
+
+
+def test_every_tool_the_lane_serves_is_compared_with_the_sdk() -> None:
+    assert {tool for tool, _ in CALLS} == set(SERVES)
+
+
+async def test_the_lane_takes_exactly_the_arguments_each_tool_declares(graph: Memory) -> None:
+    """A parameter added to a served tool fails here until the lane's guard knows it (meanwhile the
+    lane leaves a call that uses it to the SDK, never answers it wrong)."""
+    schemas = {tool.name: tool.input_schema for tool in await build_server(graph).list_tools()}
+    for tool, (guard, reply) in SERVES.items():
+        declared = set(schemas[tool]["properties"])
+        accepted = {key for name, arguments in CALLS if name == tool for key in guard(arguments) or {}}
+        assert accepted == declared, tool
+        assert set(inspect.signature(reply).parameters) == {"memory", *declared}, tool
+        assert reply is getattr(tools_memory, f"{tool}_reply")  # the tool's own body, not a copy
+
+
+async def test_an_edit_to_a_served_tool_reaches_the_lane(graph: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lane answers with what the tool's body returns: change the body and the lane's bytes follow."""
+    original = tools_memory.tool_result
+
+    def stamped(structured: dict[str, Any], *args: Any) -> Any:
+        return original({**structured, "edited": True}, *args)
+
+    monkeypatch.setattr(tools_memory, "tool_result", stamped)
+    modern = sorted(MODERN_VERSIONS)[0]
+    async with connection(graph) as conn:
+        for i, (tool, arguments) in enumerate(CALLS, start=1):
+            sdk, lane = await conn.send(call(i, tool, arguments, modern))
+            assert lane == sdk
+            assert json.loads(lane)["result"]["structuredContent"]["edited"] is True, tool
 
 
 @pytest.mark.parametrize("version", sorted(MODERN_VERSIONS))

@@ -1,4 +1,4 @@
-"""Early answers (core/server/front.py): the stored copy is the SDK's live answer, the front answers only
+"""Early answers (core/server/fast/front.py): the stored copy is the SDK's live answer, the front answers only
 what it is sure of, and the SDK's session takes over from it with the client known."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import pytest
 from mcp.shared.message import SessionMessage
 
 from core.memory import Memory
-from core.server.app import build_server
-from core.server.front import REPLAY_ID, Front, Handover
-from core.server.front_answers import ANSWERS
-from core.server.front_build import render, sdk_answers
-from core.server.pipes import pipe_stdio
+from core.server.fast.front import REPLAY_ID, Front, Handover
+from core.server.fast.front_answers import ANSWERS
+from core.server.fast.front_build import render, sdk_answers
+from core.server.transports.app import build_server
+from core.server.transports.pipes import pipe_stdio
 
 MODERN = "2026-07-28"
 
@@ -97,10 +97,11 @@ def wire() -> Any:
 
 def test_the_stored_answers_are_the_sdks_live_answers() -> None:
     """If this fails, a tool, its schema, the instructions or the version changed:
-    run ``python -m core.server.front_build`` and commit core/server/front_answers.py."""
+    run ``python -m core.server.fast.front_build`` and commit core/server/fast/front_answers.py."""
     live = sdk_answers()
     assert live == ANSWERS
-    assert render(live) == (Path(__file__).resolve().parents[2] / "core/server/front_answers.py").read_text("utf-8")
+    stored = Path(__file__).resolve().parents[2] / "core/server/fast/front_answers.py"
+    assert render(live) == stored.read_text("utf-8")
     for key, answer in ANSWERS.items():
         if key != "latest":
             assert "result" in json.loads('{"jsonrpc":"2.0","id":0' + answer)

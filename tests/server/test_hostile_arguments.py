@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from core.memory import Memory
-from core.server.app import build_server
+from core.server.transports.app import build_server
 from core.settings import Settings
 
 FRAGMENTS = ["'; DROP TABLE entities; --", '"', "NEAR(", "a* OR b", "^", "\x00", "\ud7ff", "名前", "e\u0301",

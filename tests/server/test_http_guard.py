@@ -13,8 +13,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from core.memory import Memory
-from core.server import endpoint as hubfile
-from core.server.http import build_http_app, is_loopback_origin
+from core.server.transports import endpoint as hubfile
+from core.server.transports.http import build_http_app, is_loopback_origin
 from tests.jsonrpc import initialize_request
 
 PORT = 8123

@@ -12,13 +12,15 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Any, TypeVar, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from core.errors import ConfigError, Conflict, InvalidInput, NotFound
 from core.model import (
     AddedObservations,
     Entity,
     EntityInput,
+    EntityPlan,
     EntitySummary,
     GraphCommunities,
     GraphOverview,
@@ -38,6 +40,9 @@ from core.storage.cypher import undo
 from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.history import HistoryMixin
 from core.storage.cypher.work import Work
+
+if TYPE_CHECKING:
+    from core.storage.cypher.insights import CypherInsightStore
 
 Clock = Callable[[], datetime]
 MAX_HOPS = 3
@@ -477,6 +482,10 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
         return KnowledgeGraph(entities=[R.entity(r) for r in rows],
                               relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in rels])
 
+    def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
+        """``open_nodes(...).dump()``."""
+        return self.open_nodes(names).dump()
+
     # -- Engrama's GraphStore contract -------------------------------------------------------
 
     def merge_node(self, label: str, name: str, props: dict[str, Any], actor: str) -> Node:
@@ -757,18 +766,18 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
 
     # -- what this backend does not do yet ---------------------------------------------------
 
-    def insight_store(self) -> Any:
+    def insight_store(self) -> CypherInsightStore:
         """Reflect's and the insight lifecycle's access to this graph (``cypher.insights``)."""
         from core.storage.cypher.insights import CypherInsightStore
 
         return CypherInsightStore(self)
 
-    def backup(self, dest: Any) -> Any:
+    def backup(self, dest: Path | None = None) -> Path:
         raise ConfigError(f"A file backup is not available on the {self.backend} backend: back the server up with "
                           "its own tools (FalkorDB: redis-cli BGSAVE writes its dump file), or copy the memory to a "
                           "file with `hipocampo migrate --to sqlite`.")
 
-    def save_entity(self, name: str, plan: dict[str, Any], expected_version: int | None, actor: str) -> int | None:
+    def save_entity(self, name: str, plan: EntityPlan, expected_version: int | None, actor: str) -> int | None:
         """One editor Save, all or nothing, in one write (see ``cypher.undo.save_entity``)."""
         now = self.now()
         return self._write(lambda tx: undo.save_entity(Work(tx, actor, now), name, plan, expected_version))

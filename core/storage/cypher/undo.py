@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import Conflict, NotFound
+from core.model import EntityPlan
 from core.storage import changes as C
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
@@ -158,7 +159,7 @@ def _changes_after(tx: Any, since: int) -> list[Row]:
     return change_dicts(tx.read(f"MATCH (c:Change) WHERE c.id > $s RETURN {CHANGE} ORDER BY c.id", {"s": since}))
 
 
-def save_entity(w: Work, name: str, plan: dict[str, Any], expected_version: int | None) -> int | None:
+def save_entity(w: Work, name: str, plan: EntityPlan, expected_version: int | None) -> int | None:
     """Apply one editor Save (see ``Memory.save_entity``) to ``w``; returns the id of its last change_log
     row, or None when there was nothing to change."""
     if expected_version is not None:

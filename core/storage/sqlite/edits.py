@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.errors import Conflict, NotFound
-from core.model import ObservationDeletion, ObservationInput, Relation
+from core.model import EntityPlan, ObservationDeletion, ObservationInput, Relation
 from core.storage.changes import GROUP_OPS, RELATION_OPS, SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -227,7 +227,7 @@ def check_unchanged(conn: Connection, name: str, since_id: int) -> None:
                        "your edits onto the new state; nothing was saved.")
 
 
-def save_entity(store: SqliteGraphStore, conn: Connection, name: str, plan: dict[str, Any],
+def save_entity(store: SqliteGraphStore, conn: Connection, name: str, plan: EntityPlan,
                 expected_version: int | None, actor: str, now: str) -> int | None:
     """Apply one editor Save (see ``Memory.save_entity``); returns the id of its last change_log
     row, or None when there was nothing to change."""
@@ -512,7 +512,7 @@ class EditsMixin:
         with self.db.write() as conn:
             return set_relation_end(conn, from_name, to_name, rel_type, ended_at or now, actor, now)
 
-    def save_entity(self, name: str, plan: dict[str, Any], expected_version: int | None, actor: str) -> int | None:
+    def save_entity(self, name: str, plan: EntityPlan, expected_version: int | None, actor: str) -> int | None:
         """One editor Save, all or nothing (see ``save_entity``)."""
         with self.db.write() as conn:
             return save_entity(self, conn, name, plan, expected_version, actor, self.db.now())

@@ -22,7 +22,7 @@ import functools
 import logging
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import StorageError
 from core.storage.sqlite import backups, embedding_state, imports, reads
@@ -37,6 +37,9 @@ from core.storage.sqlite.schema import SCHEMA_VERSION, open_database, open_datab
 from core.storage.sqlite.search import GraphSearch
 from core.storage.sqlite.vector_cache import VectorCache
 from core.storage.sqlite.writes import GraphWrites
+
+if TYPE_CHECKING:
+    from core.storage.sqlite.insights import SqliteInsightStore
 
 log = logging.getLogger(__name__)
 
@@ -224,7 +227,7 @@ class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, Ed
 
     # -- insights (reflect and the review lifecycle live in insights.py) ----------------------
 
-    def insight_store(self) -> Any:
+    def insight_store(self) -> SqliteInsightStore:
         """Reflect's and the insight lifecycle's access to this database (same connection and
         lock): a ``core.storage.sqlite.insights.SqliteInsightStore``."""
         from core.storage.sqlite.insights import SqliteInsightStore

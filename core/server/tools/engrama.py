@@ -21,10 +21,10 @@ from core.errors import InvalidInput, NotFound
 from core.io.engrama import key_field
 from core.memory import Memory
 from core.model import Node
-from core.server.registry import make_tool
-from core.server.results import tool_result
-from core.server.schemas import ANY_OBJECT
-from core.server.state import actor_of, memory_of, state_of
+from core.server.tools.registry import make_tool
+from core.server.tools.results import tool_result
+from core.server.tools.schemas import ANY_OBJECT
+from core.server.tools.state import actor_of, memory_of, state_of
 
 M = TypeVar("M", bound=BaseModel)
 PARAMS = Field(

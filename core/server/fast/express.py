@@ -7,9 +7,13 @@ and the line written, against ~0.1 ms for the memory's own answer to open_nodes.
 between two calls of an assistant, with the processor's caches gone cold, those steps take twice
 as long again.
 
-This lane answers, on the event loop, the three official reads it can be sure of, and nothing else:
-``tools/call`` of ``open_nodes``, ``search_nodes`` or ``read_graph`` whose arguments are exactly the
-JSON types and ranges the tool declares, in a session whose protocol version it knows the answer's shape for:
+This lane answers, on the event loop, the tools it declares in ``SERVES`` (the three official reads)
+when it can be sure of the answer, and nothing else: ``tools/call`` of ``open_nodes``, ``search_nodes``
+or ``read_graph`` whose arguments are exactly the JSON types and ranges the tool declares, in a
+session whose protocol version it knows the answer's shape for. The answer is the tool's own: the
+lane calls the function the MCP tool calls (``core.server.tools.memory.*_reply``) and writes its
+``CallToolResult`` the way the SDK would. The setting ``fast_path`` (``HIPOCAMPO_FAST_PATH=false``)
+turns the lane and the early answers (``front.py``) off.
 
 - the 2026-era (stateless) envelope: ``_meta`` holding the protocol version, the client's info and
   capabilities, and nothing more (no progress token), in a connection that never sent ``initialize``;
@@ -19,7 +23,7 @@ JSON types and ranges the tool declares, in a session whose protocol version it 
 Anything else (other tools, other shapes, a second ``initialize``, an error from the memory) goes to
 the SDK, which answers it as before: an error is re-done by the SDK to be reported its way, as
 these tools only read. A test compares this lane's bytes with the SDK's for the same requests at
-every version it serves, so the two cannot drift apart unnoticed.
+every version it serves, for every tool in ``SERVES``, so the two cannot drift apart unnoticed.
 """
 
 from __future__ import annotations
@@ -36,13 +40,15 @@ from mcp_types import (
     CLIENT_INFO_META_KEY,
     PROTOCOL_VERSION_META_KEY,
     SERVER_INFO_META_KEY,
+    CallToolResult,
     JSONRPCNotification,
     JSONRPCRequest,
     JSONRPCResponse,
+    TextContent,
 )
 
 from core.memory import Memory
-from core.server.results import dumps
+from core.server.tools import memory as tools_memory
 
 log = logging.getLogger(__name__)
 
@@ -55,36 +61,58 @@ _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _ENVELOPE = frozenset({PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY})
 
 
-def _open_nodes(memory: Memory, arguments: dict[str, Any]) -> dict[str, Any] | None:
+Reply = Callable[..., CallToolResult]
+Guard = Callable[[dict[str, Any]], dict[str, Any] | None]
+
+
+def _open_nodes(arguments: dict[str, Any]) -> dict[str, Any] | None:
     names = arguments.get("names")
     if arguments.keys() != {"names"} or type(names) is not list or not all(type(n) is str for n in names):
         return None
-    return memory.open_nodes_dump(names)
+    return {"names": names}
 
 
-def _search_nodes(memory: Memory, arguments: dict[str, Any]) -> dict[str, Any] | None:
+def _search_nodes(arguments: dict[str, Any]) -> dict[str, Any] | None:
     query, limit = arguments.get("query"), arguments.get("limit")
     if not {"query"} <= arguments.keys() <= {"query", "limit"} or type(query) is not str:
         return None
     if limit is not None and (type(limit) is not int or limit < 1):
         return None
-    return memory.search_nodes_dump(query, limit=limit)
+    return {"query": query, "limit": limit}
 
 
-def _read_graph(memory: Memory, arguments: dict[str, Any]) -> dict[str, Any] | None:
+def _read_graph(arguments: dict[str, Any]) -> dict[str, Any] | None:
     limit, offset, names_only = arguments.get("limit"), arguments.get("offset", 0), arguments.get("names_only", False)
     if not arguments.keys() <= {"limit", "offset", "names_only"} or type(names_only) is not bool:
         return None
     if (limit is not None and (type(limit) is not int or limit < 0)) or type(offset) is not int or offset < 0:
         return None
-    return memory.read_graph_dump(limit=limit, offset=offset, names_only=names_only)
+    return {"limit": limit, "offset": offset, "names_only": names_only}
 
 
-TOOLS: dict[str, Callable[[Memory, dict[str, Any]], dict[str, Any] | None]] = {
-    "open_nodes": _open_nodes,
-    "search_nodes": _search_nodes,
-    "read_graph": _read_graph,
+#: The tools this lane serves: for each, the arguments it is sure the tool's input schema accepts
+#: as they are (anything else is the SDK's, to validate and explain), and the tool's own body, the
+#: function its MCP tool calls, so an edit to the tool is an edit to this lane too.
+SERVES: dict[str, tuple[Guard, Reply]] = {
+    "open_nodes": (_open_nodes, tools_memory.open_nodes_reply),
+    "search_nodes": (_search_nodes, tools_memory.search_nodes_reply),
+    "read_graph": (_read_graph, tools_memory.read_graph_reply),
 }
+
+
+def wire_result(result: CallToolResult) -> dict[str, Any] | None:
+    """A tool's successful text-and-structured result as the SDK's session writes it (keys in its
+    order), or None for any other kind of result (an error, other content, extra fields)."""
+    if result.is_error or result.structured_content is None or result.meta is not None:
+        return None
+    if result.model_fields_set - {"content", "structured_content"}:
+        return None
+    content = []
+    for block in result.content:
+        if not isinstance(block, TextContent) or block.model_fields_set - {"type", "text"}:
+            return None
+        content.append({"text": block.text, "type": "text"})
+    return {"content": content, "isError": False, "structuredContent": result.structured_content}
 
 
 class Express:
@@ -147,8 +175,12 @@ class Express:
             return None
         if not isinstance(params, dict):
             return None
-        tool, arguments = TOOLS.get(params.get("name")), params.get("arguments")  # type: ignore[arg-type]
-        if tool is None or not isinstance(arguments, dict):
+        served, arguments = SERVES.get(params.get("name")), params.get("arguments")  # type: ignore[arg-type]
+        if served is None or not isinstance(arguments, dict):
+            return None
+        guard, reply = served
+        kwargs = guard(arguments)
+        if kwargs is None:
             return None
         if self._era is None and _envelope_version(params) is not None:
             self._era = "modern"  # what ``seen`` notes of a first enveloped request
@@ -157,17 +189,17 @@ class Express:
             return None
         self._memory.foreground.begin(request_id)  # background embedding steps aside meanwhile
         try:
-            structured = tool(self._memory, arguments)
+            answer = wire_result(reply(self._memory, **kwargs))
         except Exception:  # noqa: BLE001 - the SDK re-does it and reports the error its way
             log.debug("express lane left %s to the SDK", params["name"], exc_info=True)
             return None
-        if structured is None:
+        if answer is None:
             return None
         log.debug("answered %s on the express lane", params["name"])
-        result: dict[str, Any] = {"content": [{"text": dumps(structured), "type": "text"}], "isError": False}
+        result: dict[str, Any] = {"content": answer["content"], "isError": False}
         if modern:
             result["resultType"] = "complete"
-        result["structuredContent"] = structured
+        result["structuredContent"] = answer["structuredContent"]
         if modern:
             result["_meta"] = {SERVER_INFO_META_KEY: self._server_info}
         return request_id, pydantic_core.to_json({"jsonrpc": "2.0", "id": request_id, "result": result})

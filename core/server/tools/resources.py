@@ -5,8 +5,8 @@ from __future__ import annotations
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 
-from core.server.results import dumps
-from core.server.state import ServerState
+from core.server.tools.results import dumps
+from core.server.tools.state import ServerState
 
 GRAPH_URI = "memory://knowledge-graph"
 

@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.server.framing import INTERNAL_ERROR, error_line, refusal, without_bom
+from core.server.transports.framing import INTERNAL_ERROR, error_line, refusal, without_bom
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Front:
 
     def __init__(self, wire: tuple[int, int], answers: dict[str, str] | None = None) -> None:
         if answers is None:
-            from core.server.front_answers import ANSWERS
+            from core.server.fast.front_answers import ANSWERS
 
             answers = ANSWERS
         self._answers = answers
@@ -240,12 +240,12 @@ def _modern_envelope(params: Any) -> str | None:
     if not isinstance(params, dict) or set(params) != {"_meta"} or not isinstance(params["_meta"], dict):
         return None
     meta = params["_meta"]
-    info, caps = meta.get(_CLIENT_INFO_KEY), meta.get(_CLIENT_CAPS_KEY)
-    if set(meta) != {_VERSION_KEY, _CLIENT_INFO_KEY, _CLIENT_CAPS_KEY} or not isinstance(meta[_VERSION_KEY], str):
+    version, info, caps = meta.get(_VERSION_KEY), meta.get(_CLIENT_INFO_KEY), meta.get(_CLIENT_CAPS_KEY)
+    if set(meta) != {_VERSION_KEY, _CLIENT_INFO_KEY, _CLIENT_CAPS_KEY} or not isinstance(version, str):
         return None
     if not (isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str)
             and all(k in _INFO_TEXT and isinstance(v, str) for k, v in info.items())):
         return None
     if not (isinstance(caps, dict) and all(k in _CAPABILITIES and isinstance(v, dict) for k, v in caps.items())):
         return None
-    return meta[_VERSION_KEY]
+    return version

@@ -27,9 +27,9 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 
 from core.embeddings.foreground import Foreground
-from core.server.express import Express
-from core.server.framing import INTERNAL_ERROR, error_line, refusal, unreadable, without_bom
-from core.server.front import Handover, pipes_usable, take_stdio
+from core.server.fast.express import Express
+from core.server.fast.front import Handover, pipes_usable, take_stdio
+from core.server.transports.framing import INTERNAL_ERROR, error_line, refusal, unreadable, without_bom
 
 __all__ = ["DEFAULT_MAX_LINE", "pipe_stdio", "pipes_usable"]
 
@@ -138,17 +138,18 @@ async def pipe_stdio(
                 async for message in from_server:
                     answer = message.message
                     answered = isinstance(answer, types.JSONRPCResponse | types.JSONRPCError)
+                    answer_id = answer.id if isinstance(answer, types.JSONRPCResponse | types.JSONRPCError) else None
                     if express is not None and answered:
                         express.sent(answer)
-                    if answered and answer.id in handover.drop_ids:
-                        handover.drop_ids.discard(answer.id)  # the replayed initialize: answered already
+                    if answer_id is not None and answer_id in handover.drop_ids:
+                        handover.drop_ids.discard(answer_id)  # the replayed initialize: answered already
                         if isinstance(answer, types.JSONRPCError):
                             log.warning("the SDK refused the replayed initialize: %s", answer.error.message)
                         continue
                     # Bytes straight from pydantic-core: a broad search's answer is megabytes, and the
                     # str, its encoding and the line with its newline were three more copies of it.
                     data = answer.__pydantic_serializer__.to_json(answer, by_alias=True, exclude_unset=True)
-                    await write_line(data, answer.id if answered else None)
+                    await write_line(data, answer_id)
                     # Free the answer now, while the client reads it. Held until the next message, a
                     # broad search's ~70k objects were freed at the start of the next call (an
                     # open_nodes after it took 6.8 ms from the client instead of 5.2).

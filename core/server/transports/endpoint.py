@@ -22,10 +22,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from core.processes import pid_alive
-from core.settings import APP_NAME
+from core.settings import endpoint_path
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +36,7 @@ _RUNNING_KEYS = ("port", "pid", "db", "url")
 
 def endpoint_file() -> Path:
     """Where the hub file lives: ``$HIPOCAMPO_ENDPOINT_FILE`` or the user config folder."""
-    override = os.environ.get(ENV_ENDPOINT_FILE)
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "endpoint.json"
+    return endpoint_path()
 
 
 def read_endpoint(path: Path | None = None) -> dict[str, Any]:
@@ -73,9 +68,9 @@ def ensure_token(path: Path | None = None) -> str:
     token = data.get("token")
     if isinstance(token, str) and len(token) >= 32:
         return token
-    data["token"] = secrets.token_urlsafe(32)
+    token = data["token"] = secrets.token_urlsafe(32)
     _write(path, data)
-    return data["token"]
+    return token
 
 
 def publish(port: int, db: str, *, path: Path | None = None, host: str = "127.0.0.1") -> dict[str, Any]:

@@ -18,9 +18,12 @@ from pydantic import ValidationError
 from core import __version__
 from core.errors import HipocampoError
 from core.memory import Memory
-from core.server import resources, tools_engrama, tools_history, tools_memory
-from core.server.results import tool_error
-from core.server.state import ServerState
+from core.server.tools import engrama as tools_engrama
+from core.server.tools import history as tools_history
+from core.server.tools import memory as tools_memory
+from core.server.tools import resources
+from core.server.tools.results import tool_error
+from core.server.tools.state import ServerState
 from core.storage.errors import as_storage_error
 
 SERVER_NAME = "hipocampo"

@@ -13,10 +13,10 @@ from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from core.server.registry import make_tool
-from core.server.results import tool_result
-from core.server.schemas import _array, _object
-from core.server.state import actor_of, memory_of
+from core.server.tools.registry import make_tool
+from core.server.tools.results import tool_result
+from core.server.tools.schemas import _array, _object
+from core.server.tools.state import actor_of, memory_of
 
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 RESTORE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)

@@ -84,12 +84,13 @@ class ClientTracker:
             return
         name = self._sessions.get(sid) if sid else None
         body = bytearray()
-        state = {"name": name, "counted": False}
+        state: dict[str, str | None] = {"name": name}
+        counted = [False]  # set inside begin(), read in the finally below
 
         def begin(client: str) -> None:
             state["name"] = client
             self._seen(client, +1, bridge)
-            state["counted"] = True
+            counted[0] = True
 
         if name is not None:
             begin(name)
@@ -115,8 +116,9 @@ class ClientTracker:
         try:
             await self.app(scope, peek_receive if scope.get("method") == "POST" else receive, watch_send)
         finally:
-            if state["counted"]:
-                self._seen(state["name"], -1)
+            counted_name = state["name"]
+            if counted[0] and counted_name is not None:
+                self._seen(counted_name, -1)
 
     def _seen(self, name: str, delta: int, bridge: str | None = None) -> None:
         now = self._clock()

@@ -22,16 +22,20 @@ class ServerState:
     endpoint: dict[str, Any] = field(default_factory=dict)
 
 
-def state_of(ctx: Context[ServerState, Any]) -> ServerState:
-    """The ServerState of the request ``ctx`` belongs to."""
-    return ctx.request_context.lifespan_context
+def state_of(ctx: Context[Any, Any]) -> ServerState:
+    """The ServerState of the request ``ctx`` belongs to (the lifespan in ``transports/app.py`` yields it;
+    the tools take a plain ``Context``, as the SDK injects it, so its type is checked here)."""
+    state = ctx.request_context.lifespan_context
+    if not isinstance(state, ServerState):
+        raise TypeError(f"the server's lifespan yields {type(state).__name__}, not a ServerState")
+    return state
 
 
-def memory_of(ctx: Context[ServerState, Any]) -> Memory:
+def memory_of(ctx: Context[Any, Any]) -> Memory:
     return state_of(ctx).memory
 
 
-def actor_of(ctx: Context[ServerState, Any]) -> str:
+def actor_of(ctx: Context[Any, Any]) -> str:
     """The calling client's name from its ``initialize`` clientInfo, e.g. ``claude-ai``.
 
     Recorded as the actor of every write, so history says which assistant changed what.

@@ -22,8 +22,8 @@ from core.embeddings.indexer import halt_all, release_all_leases
 from core.errors import HipocampoError
 from core.io.official_sync import dropin_settings
 from core.processes import settle_heap
-from core.server.endpoint import live_hub
-from core.server.front import Front, pipes_usable, take_stdio
+from core.server.fast.front import Front, pipes_usable, take_stdio
+from core.server.transports.endpoint import live_hub
 from core.settings import Settings
 
 if TYPE_CHECKING:
@@ -33,10 +33,11 @@ if TYPE_CHECKING:
 DEFAULT_MAX_LINE = 8 * 1024 * 1024  # pipes.DEFAULT_MAX_LINE, without importing the SDK to read it
 
 
-def configure_logging() -> None:
-    """Log to stderr (on a stdio server, stdout belongs to the protocol); ``HIPOCAMPO_LOG=debug``
-    (or info, warning, error) sets the level."""
-    level = getattr(logging, os.environ.get("HIPOCAMPO_LOG", "warning").upper(), logging.WARNING)
+def configure_logging(settings: Settings | None = None) -> None:
+    """Log to stderr (on a stdio server, stdout belongs to the protocol); the setting ``log``
+    (``HIPOCAMPO_LOG=debug``, or info, warning, error) sets the level."""
+    level = getattr(logging, (settings or Settings()).log.upper(), logging.WARNING)
+    level = level if isinstance(level, int) else logging.WARNING
     logging.basicConfig(
         stream=sys.stderr, level=level, format="hipocampo %(levelname)s %(name)s: %(message)s"
     )
@@ -56,7 +57,7 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
     with stop_on_signals(grace=INTERACTIVE_GRACE_SECONDS if _interactive() else STOP_GRACE_SECONDS):
         # The client's initialize and tools/list are answered while the hub is looked for, the SDK
         # loads and the memory opens (front.py): a forwarding server as fast as a direct one.
-        front = Front(take_stdio()).start() if pipes_usable() else None
+        front = Front(take_stdio()).start() if pipes_usable() and settings.fast_path else None
         hub = live_hub(str(settings.db)) if bridge and settings.backend == "sqlite" else None
         if hub is not None:
             if official is not None:  # the hub holds the model: merge once with a light memory
@@ -66,7 +67,7 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
             _greet_a_person(settings)
             import anyio
 
-            from core.server.bridge import run_bridge
+            from core.server.transports.bridge import run_bridge
 
             anyio.run(run_bridge, hub, settings, front)
             return
@@ -80,8 +81,8 @@ def run_stdio(settings: Settings, *, bridge: bool = True, official: Path | None 
             _greet_a_person(settings)
             import anyio
 
-            from core.server.app import build_server
-            from core.server.state import start_background
+            from core.server.tools.state import start_background
+            from core.server.transports.app import build_server
 
             start_background(memory)
             if sync is not None:
@@ -171,8 +172,8 @@ def _exit_now(code: int) -> None:
 async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE, front: Front | None = None) -> None:
     """Run ``server`` on stdin/stdout: on the event loop's pipes where it can, else the SDK's way.
     ``front``: the early answers given so far, which the SDK's session takes over from."""
-    from core.server.express import Express
-    from core.server.pipes import pipe_stdio
+    from core.server.fast.express import Express
+    from core.server.transports.pipes import pipe_stdio
 
     lowlevel = getattr(server, "_lowlevel_server", None)  # what the SDK's own in-memory Client runs
     if lowlevel is None or (front is None and not pipes_usable()):
@@ -181,7 +182,8 @@ async def serve_stdio(server: MCPServer[Any], max_line: int = DEFAULT_MAX_LINE, 
     wire, handover = (front.wire, front.handover()) if front is not None else (None, None)
     memory = getattr(server, "memory", None)
     foreground = memory.foreground if memory is not None else None
-    express = Express(memory, lowlevel.server_info_stamp) if memory is not None else None
+    fast = memory is not None and memory.settings.fast_path  # off: every message through the SDK
+    express = Express(memory, lowlevel.server_info_stamp) if memory is not None and fast else None
     async with pipe_stdio(max_line, foreground, wire=wire, handover=handover, express=express) as (
         read_stream, write_stream
     ):

@@ -41,10 +41,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from core import __version__
 from core.errors import Conflict
 from core.memory import Memory
-from core.server import endpoint as hubfile
-from core.server.app import build_server
-from core.server.connections import IDLE_TIMEOUT_S, bounded_protocol, connection_cap, listen_backlog
-from core.server.sessions import ClientTracker
+from core.server.transports import endpoint as hubfile
+from core.server.transports.app import build_server
+from core.server.transports.connections import IDLE_TIMEOUT_S, bounded_protocol, connection_cap, listen_backlog
+from core.server.transports.sessions import ClientTracker
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ def build_http_app(
     server = build_server(memory, endpoint={k: v for k, v in (endpoint or {}).items() if k != "token"})
     db = str(memory.settings.db)
 
-    @server.custom_route(hubfile.HEALTH_PATH, methods=["GET"])
+    @server.custom_route(hubfile.HEALTH_PATH, methods=["GET"])  # type: ignore[untyped-decorator]  # the SDK's decorator is unannotated
     async def health(_request: Request) -> Response:
         return JSONResponse(
             {"ok": True, "server": "hipocampo", "version": __version__, "db": db, "pid": os.getpid()}
@@ -134,7 +134,7 @@ def build_http_app(
         allowed_hosts=[f"{h}:{port}" for h in SERVED_HOSTS],
         allowed_origins=[f"{scheme}://{h}:*" for scheme in ("http", "https") for h in LOOPBACK_ORIGINS],
     )
-    app = server.streamable_http_app(streamable_http_path=hubfile.MCP_PATH, transport_security=security)
+    app: ASGIApp = server.streamable_http_app(streamable_http_path=hubfile.MCP_PATH, transport_security=security)
     if tracker is not None:
         app = tracker.wrap(app)
     return LocalOnly(app, token=token, port=port)
@@ -186,7 +186,7 @@ class _Uvicorn(uvicorn.Server):
 
     async def main_loop(self) -> None:
         event = asyncio.Event()
-        self._exit_waiting = (asyncio.get_running_loop(), event)
+        self._exit_waiting: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = (asyncio.get_running_loop(), event)
         if not await self.on_tick(0):  # the Date header once, then only an exit wakes us
             await event.wait()
         self._exit_waiting = None
@@ -195,7 +195,7 @@ class _Uvicorn(uvicorn.Server):
         # A clean stop gets a moment; then the lease is released and the process exits anyway
         # (a request stuck in the model or on a busy disk must not keep the hub up).
         if self._handle_signals:
-            from core.server.stdio import begin_stop
+            from core.server.transports.stdio import begin_stop
 
             begin_stop(sig)
         super().handle_exit(sig, frame)

@@ -33,12 +33,12 @@ from mcp.shared.exceptions import MCPError
 
 from core import __version__
 from core.memory import Memory
-from core.server.app import INSTRUCTIONS, SERVER_NAME, build_server
-from core.server.endpoint import HEALTH_PATH
-from core.server.front import Front
-from core.server.pipes import pipe_stdio, pipes_usable
-from core.server.sessions import BRIDGE_HEADER, GOODBYE_HEADER
-from core.server.state import FALLBACK_ACTOR, start_background
+from core.server.fast.front import Front
+from core.server.tools.state import FALLBACK_ACTOR, start_background
+from core.server.transports.app import INSTRUCTIONS, SERVER_NAME, build_server
+from core.server.transports.endpoint import HEALTH_PATH
+from core.server.transports.pipes import pipe_stdio, pipes_usable
+from core.server.transports.sessions import BRIDGE_HEADER, GOODBYE_HEADER
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -149,7 +149,7 @@ class Upstream:
     @asynccontextmanager
     async def _hub_client(self, info: types.Implementation) -> AsyncIterator[Client]:
         # BRIDGE_HEADER names this bridge, so the hub can count its client as gone when it says goodbye
-        # (the stateless protocol has no session to end); see core.server.sessions.
+        # (the stateless protocol has no session to end); see core.server.transports.sessions.
         headers = {"Authorization": f"Bearer {self._hub['token']}", BRIDGE_HEADER: uuid.uuid4().hex}
         timeout = httpx2.Timeout(10.0, read=UPSTREAM_TIMEOUT_S)
         async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
@@ -229,7 +229,8 @@ async def _watched(upstream: Upstream, work: Callable[[], Awaitable[T]]) -> T:
                       "nor to its health check")
     if "error" in outcome:
         raise outcome["error"]
-    return outcome["value"]
+    value: T = outcome["value"]
+    return value
 
 
 async def _forward(

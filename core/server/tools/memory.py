@@ -10,6 +10,7 @@ event loop.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -19,9 +20,10 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from core.errors import InvalidInput
-from core.server.registry import make_tool
-from core.server.results import dumps, tool_result
-from core.server.schemas import (
+from core.memory import Memory
+from core.server.tools.registry import make_tool
+from core.server.tools.results import dumps, tool_result
+from core.server.tools.schemas import (
     ADD_OBSERVATIONS_OUT,
     CREATE_ENTITIES_OUT,
     CREATE_RELATIONS_OUT,
@@ -34,7 +36,7 @@ from core.server.schemas import (
     ObservationArg,
     RelationArg,
 )
-from core.server.state import actor_of, memory_of
+from core.server.tools.state import actor_of, memory_of
 
 # The official server's annotations, tool by tool.
 WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
@@ -88,7 +90,7 @@ def add_observations(
 
 
 def _v2_or_official(
-    values: list[ObservationArg | DeletionArg | str] | None, name: str | None, key: str, what: str
+    values: Sequence[ObservationArg | DeletionArg | str] | None, name: str | None, key: str, what: str
 ) -> list[dict[str, object]]:
     """Either the official form (objects naming their entity) or MCP Memory v2's (``name`` plus
     plain strings), never a mix."""
@@ -158,8 +160,13 @@ def read_graph(
 
     On a large memory this is expensive: pass names_only=true for an overview, or limit/offset to
     page through it (paged and names-only reads also return total_entities/total_relations)."""
-    graph = memory_of(ctx).read_graph_dump(limit=limit, offset=offset, names_only=names_only)
-    return tool_result(graph)
+    return read_graph_reply(memory_of(ctx), limit=limit, offset=offset, names_only=names_only)
+
+
+def read_graph_reply(memory: Memory, limit: int | None = None, offset: int = 0,
+                     names_only: bool = False) -> CallToolResult:
+    """read_graph's answer (the tool's body; the stdio fast path calls it too: core/server/fast)."""
+    return tool_result(memory.read_graph_dump(limit=limit, offset=offset, names_only=names_only))
 
 
 def search_nodes(
@@ -172,7 +179,12 @@ def search_nodes(
 ) -> CallToolResult:
     """Search for nodes in the knowledge graph based on a query: a case- and accent-insensitive
     substring of the name, type or any observation. Relations touching a hit come too."""
-    return tool_result(memory_of(ctx).search_nodes_dump(query, limit=limit))
+    return search_nodes_reply(memory_of(ctx), query, limit=limit)
+
+
+def search_nodes_reply(memory: Memory, query: str, limit: int | None = None) -> CallToolResult:
+    """search_nodes' answer (the tool's body; the stdio fast path calls it too: core/server/fast)."""
+    return tool_result(memory.search_nodes_dump(query, limit=limit))
 
 
 def open_nodes(
@@ -180,7 +192,12 @@ def open_nodes(
 ) -> CallToolResult:
     """Open specific nodes in the knowledge graph by their names (exact, case-sensitive; unknown
     names are ignored), with the relations touching them."""
-    return tool_result(memory_of(ctx).open_nodes_dump(names))
+    return open_nodes_reply(memory_of(ctx), names)
+
+
+def open_nodes_reply(memory: Memory, names: list[str]) -> CallToolResult:
+    """open_nodes' answer (the tool's body; the stdio fast path calls it too: core/server/fast)."""
+    return tool_result(memory.open_nodes_dump(names))
 
 
 def search_semantic(

@@ -1,0 +1,70 @@
+"""What changed, who changed it, and taking it back: change_log reads, the live feed, undo and
+restoring a deleted entity."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from core.errors import InvalidInput
+from core.memory_parts.context import MemoryContext
+from core.model import Node
+
+
+class History:
+    """change_log as history, activity and a feed; undo and restore write through the store."""
+
+    def __init__(self, ctx: MemoryContext) -> None:
+        self.ctx = ctx
+        self.graph = ctx.graph
+
+    def history(self, name: str | None, limit: int) -> list[dict[str, Any]]:
+        return self.graph.history(name, limit=limit)
+
+    def changes_since(self, after_id: int, limit: int) -> list[dict[str, Any]]:
+        if isinstance(after_id, bool) or not isinstance(after_id, int) or after_id < 0:
+            raise InvalidInput(f"after_id must be a whole number ≥ 0, got {after_id!r}")
+        if not 1 <= limit <= 10_000:
+            raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
+        return self.graph.changes_since(after_id, limit=limit)
+
+    def activity(self, *, before_id: int | None, actor: str | None, since: datetime | str | None,
+                 until: datetime | str | None, limit: int) -> list[dict[str, Any]]:
+        if before_id is not None and (isinstance(before_id, bool) or not isinstance(before_id, int)
+                                      or before_id < 1):
+            raise InvalidInput(f"before_id must be a whole number ≥ 1, got {before_id!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
+            raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
+        for value, what in ((since, "since"), (until, "until")):
+            if value is not None and not isinstance(value, (datetime, str)):
+                raise InvalidInput(f"{what} must be a date-time or ISO-8601 text, got {type(value).__name__}")
+        return self.graph.activity(before_id=before_id, actor=actor, since=since, until=until, limit=limit)
+
+    def entity_history(self, name: str, limit: int) -> list[dict[str, Any]]:
+        if not 1 <= limit <= 10_000:
+            raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
+        return self.graph.entity_history(name, limit=limit)
+
+    @staticmethod
+    def describe_change(row: Mapping[str, Any]) -> str:
+        from core.storage.sqlite.edits import describe
+
+        after = row.get("after")
+        if row.get("op") == "undo" and isinstance(after, Mapping) and "undo_of" in after:
+            op = str(after.get("op", "")).replace("_", " ")
+            return f"undid change #{after['undo_of']} ({op} {row.get('entity')})"
+        return describe(dict(row))
+
+    def undo_change(self, change_id: int | None, entity: str | None, by: str | None,
+                    actor: str | None) -> dict[str, Any]:
+        if change_id is not None and (isinstance(change_id, bool) or not isinstance(change_id, int) or change_id < 1):
+            raise InvalidInput(f"change_id must be a change number ≥ 1, got {change_id!r}. Nothing was changed.")
+        row = self.graph.undo_change(change_id, entity, by, self.ctx.actor(actor))
+        self.ctx.written()
+        return row
+
+    def restore_entity(self, name: str, actor: str | None) -> Node:
+        node = self.graph.restore_entity(name, self.ctx.actor(actor))
+        self.ctx.written()
+        return node

@@ -1,0 +1,104 @@
+"""Reflect and the insight review lifecycle: the rules live in ``core.reflect``, the reads and
+writes in the backend's ``InsightStore`` (SQLite and the Cypher stores both have one)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from core.errors import InvalidInput
+from core.memory_parts.checks import check_title
+from core.memory_parts.context import MemoryContext
+from core.protocols import InsightStore
+
+if TYPE_CHECKING:
+    from core.reflect.profile import Profile
+
+
+class Insights:
+    """Checks each call, then hands the backend's insight store to the rules."""
+
+    def __init__(self, ctx: MemoryContext) -> None:
+        self.ctx = ctx
+
+    def store(self) -> InsightStore:
+        return self.ctx.graph.insight_store()
+
+    @staticmethod
+    def schema_profile() -> Profile:
+        from core.reflect.profile import load_profile
+
+        return load_profile()
+
+    def _evidence_relation(self) -> str:
+        return self.schema_profile().reflect.insight_evidence_relation
+
+    def reflect(self, actor: str | None) -> dict[str, Any]:
+        from core.reflect.engine import reflect
+
+        result = reflect(self.store(), self.schema_profile().reflect, self.ctx.actor(actor))
+        if result["created"]:
+            self.ctx.written()
+        return result
+
+    def surface(self, *, limit: int, title: str | None, query: str | None,
+                status: str | None) -> list[dict[str, Any]]:
+        from core.reflect.model import STATUSES
+
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be a whole number from 1 to 1000, got {limit!r}")
+        if status is not None and status != "all" and status not in STATUSES:
+            raise InvalidInput(f"status must be one of {', '.join(STATUSES)} or 'all', got {status!r}")
+        for value, what in ((title, "title"), (query, "query")):
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise InvalidInput(f"{what} must be a non-empty string when given")
+        return self.store().list(limit=limit, title=title, query=query,
+                                 status=None if status in (None, "all") else status)
+
+    def decide(self, title: str, action: str, actor: str | None) -> dict[str, Any]:
+        check_title(title)
+        if action not in ("approve", "dismiss"):
+            raise InvalidInput(f"action must be 'approve' or 'dismiss', got {action!r}")
+        decided = self.store().decide(title, action, self.ctx.actor(actor),
+                                      evidence_relation=self._evidence_relation())
+        if action == "approve":
+            self.ctx.written()
+        return decided
+
+    def reopen(self, title: str, actor: str | None) -> dict[str, Any]:
+        check_title(title)
+        reopened = self.store().decide(title, "reopen", self.ctx.actor(actor),
+                                       evidence_relation=self._evidence_relation())
+        self.ctx.written()
+        return reopened
+
+    def mark_synced(self, title: str, actor: str | None) -> dict[str, Any]:
+        check_title(title)
+        return self.store().decide(title, "sync", self.ctx.actor(actor),
+                                   evidence_relation=self._evidence_relation())
+
+    def decay(self, as_of: datetime | str | None, actor: str | None) -> int:
+        if isinstance(as_of, str):
+            try:
+                as_of = datetime.fromisoformat(as_of.replace("Z", "+00:00"))
+            except ValueError:
+                raise InvalidInput(f"as_of must be an ISO-8601 date or time, got {as_of!r}") from None
+        if as_of is not None and as_of.tzinfo is None:
+            as_of = as_of.replace(tzinfo=UTC)
+        return self.store().decay(as_of, self.ctx.actor(actor))
+
+    def counts(self) -> dict[str, int]:
+        return {"pending": 0, "approved": 0, "dismissed": 0, "synced": 0, **self.store().counts()}
+
+    def adopt(self, insights: list[dict[str, Any]], actor: str | None) -> int:
+        from core.reflect.model import PATTERNS, STATUSES
+
+        rows = []
+        for item in insights:
+            status = item.get("status") if item.get("status") in STATUSES else "pending"
+            pattern = item.get("pattern") if item.get("pattern") in PATTERNS else "imported"
+            confidence = item.get("confidence")
+            confidence = float(confidence) if isinstance(confidence, (int, float)) else 0.0
+            rows.append({"title": item["title"], "pattern": pattern, "status": status,
+                         "confidence": min(1.0, max(0.0, confidence))})
+        return self.store().adopt(rows, self.ctx.actor(actor)) if rows else 0
