@@ -479,6 +479,10 @@ def cmd_config(args: argparse.Namespace) -> int:
     from core.clients import TITLES, client_config, display_path, install_into
 
     db = Path(_settings(args).db).expanduser().absolute()
+    if args.hooks:
+        from core.hooks import print_install
+
+        return print_install(args.client, db)
     if args.install:
         result = install_into(args.client, db)
         where = display_path(result.path)
@@ -603,7 +607,12 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("client", choices=CLIENTS)
     config.add_argument("--install", action="store_true",
                         help="add Hipocampo to the client's configuration file (keeps a backup)")
+    config.add_argument("--hooks", action="store_true",
+                        help="claude-code: install the session hooks (brief at start, save reminders; keeps a backup)")
     config.set_defaults(func=cmd_config)
+    from core.cli_brief import add_parsers
+
+    add_parsers(sub, common)  # brief, pin, hook
     return parser
 
 
