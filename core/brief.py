@@ -28,7 +28,7 @@ from core.errors import InvalidInput, NotFound
 from core.search.folding import fold
 
 DEFAULT_BUDGET = 800
-MIN_BUDGET, MAX_BUDGET = 100, 20_000
+MIN_BUDGET, MAX_BUDGET = 200, 20_000  # below 200 the frame alone (header, markers, last line) does not fit
 CHARS_PER_TOKEN = 4  # the estimate search_semantic's max_tokens uses (core.search.hybrid)
 SOURCE_DEPTH = 30  # recent and recalled entities read per list (the brief never shows more)
 FACTS = {"pinned": 6, "profile": 8, "recent": 3}  # facts shown per entity, by section

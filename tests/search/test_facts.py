@@ -7,8 +7,8 @@ from pathlib import Path
 
 from core.memory import Memory
 from core.settings import Settings
-from core.storage.sqlite.schema import SCHEMA_VERSION
 from core.storage.sqlite.embedding_state import HEAD_FACTS
+from core.storage.sqlite.schema import SCHEMA_VERSION
 
 SISTER = "La hermana de Ana vive en Buenos Aires y da clases de violín"
 FILLER = [f"Ana logged inventory item number {i} for the warehouse audit" for i in range(150)]
