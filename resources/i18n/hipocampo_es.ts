@@ -597,7 +597,7 @@ Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus obse
     </message>
     <message>
         <location filename="../../desktop/panes/editor/pane.py" line="91"/>
-        <location filename="../../desktop/panes/editor/pane.py" line="145"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="147"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
@@ -612,112 +612,112 @@ Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus obse
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="146"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="149"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="213"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="216"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="216"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="219"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="229"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="233"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="246"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="250"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="316"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="320"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="329"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="333"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="336"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="333"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="337"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="340"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="344"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="342"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="346"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="345"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="349"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="369"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="373"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="383"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="387"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="392"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="396"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="400"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="404"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="432"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="436"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="435"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="439"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="446"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="450"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="451"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="488"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="492"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="489"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="493"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -726,27 +726,27 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="508"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="512"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="509"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="513"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="458"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="462"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="461"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="465"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="471"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="475"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
     </message>
@@ -805,82 +805,82 @@ Podrás restaurarla después.</translation>
 <context>
     <name>EntityPage</name>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="52"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="53"/>
         <source>● Unsaved changes</source>
         <translation>● Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="53"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="54"/>
         <source>Nothing is written until you press Save (Ctrl+S)</source>
         <translation>No se escribe nada hasta que pulses Guardar (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="59"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="60"/>
         <source>The entity&apos;s name</source>
         <translation>El nombre de la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="62"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="63"/>
         <source>Person, Project, Concept…</source>
         <translation>Person, Project, Concept…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="71"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="72"/>
         <source>Name</source>
         <translation>Nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="73"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="74"/>
         <source>Type</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="81"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="82"/>
         <source>Observations</source>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="82"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="83"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="86"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="87"/>
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="95"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="96"/>
         <source>Save</source>
         <translation>Guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="96"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="97"/>
         <source>Write every edit at once (Ctrl+S)</source>
         <translation>Escribir todos los cambios a la vez (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="98"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="99"/>
         <source>Revert</source>
         <translation>Revertir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="99"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="100"/>
         <source>Discard your unsaved edits</source>
         <translation>Descartar tus cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="100"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="101"/>
         <source>Undo last change</source>
         <translation>Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="101"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="102"/>
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="102"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="103"/>
         <source>Delete this entity (it can be restored afterwards)</source>
         <translation>Eliminar esta entidad (se puede restaurar después)</translation>
     </message>
@@ -1157,163 +1157,163 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="101"/>
+        <location filename="../../desktop/panes/graph.py" line="118"/>
         <source>The whole memory, coloured by type: a large one as groups of related entities (double-click one to open it)</source>
         <translation>Toda la memoria, coloreada por tipo: una grande, como grupos de entidades relacionadas (doble clic en uno para abrirlo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="103"/>
+        <location filename="../../desktop/panes/graph.py" line="120"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="106"/>
+        <location filename="../../desktop/panes/graph.py" line="123"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="106"/>
+        <location filename="../../desktop/panes/graph.py" line="123"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="118"/>
+        <location filename="../../desktop/panes/graph.py" line="135"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="122"/>
+        <location filename="../../desktop/panes/graph.py" line="139"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="122"/>
+        <location filename="../../desktop/panes/graph.py" line="139"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="123"/>
+        <location filename="../../desktop/panes/graph.py" line="140"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="124"/>
+        <location filename="../../desktop/panes/graph.py" line="141"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="211"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="212"/>
+        <location filename="../../desktop/panes/graph.py" line="228"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="222"/>
+        <location filename="../../desktop/panes/graph.py" line="238"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="223"/>
+        <location filename="../../desktop/panes/graph.py" line="239"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="226"/>
+        <location filename="../../desktop/panes/graph.py" line="242"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="226"/>
+        <location filename="../../desktop/panes/graph.py" line="242"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="247"/>
+        <location filename="../../desktop/panes/graph.py" line="263"/>
         <source>{groups} groups of related entities, of {total} entities</source>
         <translation>{groups} grupos de entidades relacionadas, de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="250"/>
+        <location filename="../../desktop/panes/graph.py" line="266"/>
         <source> · {count} smaller groups</source>
         <translation> · {count} grupos más pequeños</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="252"/>
+        <location filename="../../desktop/panes/graph.py" line="268"/>
         <source> · {count} without relations</source>
         <translation> · {count} sin relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="255"/>
+        <location filename="../../desktop/panes/graph.py" line="271"/>
         <source>Group around {name}: {total} entities</source>
         <translation>Grupo en torno a {name}: {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="256"/>
+        <location filename="../../desktop/panes/graph.py" line="272"/>
         <source>Group around {name}: the {shown} best-connected of {total} entities</source>
         <translation>Grupo en torno a {name}: las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="261"/>
+        <location filename="../../desktop/panes/graph.py" line="277"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="263"/>
+        <location filename="../../desktop/panes/graph.py" line="279"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="264"/>
+        <location filename="../../desktop/panes/graph.py" line="280"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="267"/>
+        <location filename="../../desktop/panes/graph.py" line="283"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="269"/>
+        <location filename="../../desktop/panes/graph.py" line="285"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="272"/>
+        <location filename="../../desktop/panes/graph.py" line="288"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="274"/>
+        <location filename="../../desktop/panes/graph.py" line="290"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="288"/>
+        <location filename="../../desktop/panes/graph.py" line="304"/>
         <source>A group of {count} related entities around {name}: double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}: doble clic para abrirlo</translation>
     </message>
@@ -1340,12 +1340,12 @@ Doble clic para abrirlo</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="236"/>
+        <location filename="../../desktop/app.py" line="237"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="237"/>
+        <location filename="../../desktop/app.py" line="238"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1358,59 +1358,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="269"/>
+        <location filename="../../desktop/app.py" line="270"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="294"/>
+        <location filename="../../desktop/app.py" line="295"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="295"/>
-        <location filename="../../desktop/app.py" line="305"/>
+        <location filename="../../desktop/app.py" line="296"/>
+        <location filename="../../desktop/app.py" line="306"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="299"/>
+        <location filename="../../desktop/app.py" line="300"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="300"/>
+        <location filename="../../desktop/app.py" line="301"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="303"/>
-        <location filename="../../desktop/app.py" line="309"/>
+        <location filename="../../desktop/app.py" line="304"/>
+        <location filename="../../desktop/app.py" line="310"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="310"/>
+        <location filename="../../desktop/app.py" line="311"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="316"/>
+        <location filename="../../desktop/app.py" line="317"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="317"/>
+        <location filename="../../desktop/app.py" line="318"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="376"/>
+        <location filename="../../desktop/app.py" line="377"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="377"/>
+        <location filename="../../desktop/app.py" line="378"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1558,17 +1558,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>Hub</name>
     <message>
-        <location filename="../../desktop/hub.py" line="79"/>
+        <location filename="../../desktop/hub.py" line="84"/>
         <source>Another Hipocampo hub serves this memory (process {pid}, port {port}); assistants use that one.</source>
         <translation>Otro servidor de Hipocampo atiende esta memoria (proceso {pid}, puerto {port}); los asistentes usan ese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/hub.py" line="94"/>
+        <location filename="../../desktop/hub.py" line="109"/>
         <source>The assistant endpoint could not listen on port {port}: {reason}</source>
         <translation>El servidor para asistentes no pudo escuchar en el puerto {port}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/hub.py" line="98"/>
+        <location filename="../../desktop/hub.py" line="113"/>
         <source>The assistant endpoint stopped: {reason}</source>
         <translation>El servidor para asistentes se detuvo: {reason}</translation>
     </message>
@@ -2412,247 +2412,247 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="65"/>
-        <location filename="../../desktop/main_window.py" line="228"/>
+        <location filename="../../desktop/main_window.py" line="66"/>
+        <location filename="../../desktop/main_window.py" line="234"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="112"/>
+        <location filename="../../desktop/main_window.py" line="117"/>
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="113"/>
+        <location filename="../../desktop/main_window.py" line="118"/>
         <source>&amp;New memory…</source>
         <translation>&amp;Nueva memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="114"/>
+        <location filename="../../desktop/main_window.py" line="119"/>
         <source>Start an empty memory in a new file</source>
         <translation>Empezar una memoria vacía en un archivo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="115"/>
+        <location filename="../../desktop/main_window.py" line="120"/>
         <source>&amp;Open memory…</source>
         <translation>&amp;Abrir memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="117"/>
+        <location filename="../../desktop/main_window.py" line="122"/>
         <source>&amp;Import…</source>
         <translation>&amp;Importar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="118"/>
+        <location filename="../../desktop/main_window.py" line="123"/>
         <source>Import memory.jsonl, Engrama NDJSON, MCP Memory .db or notes</source>
         <translation>Importar memory.jsonl, NDJSON de Engrama, .db de MCP Memory o notas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="119"/>
+        <location filename="../../desktop/main_window.py" line="124"/>
         <source>&amp;Export…</source>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="120"/>
+        <location filename="../../desktop/main_window.py" line="125"/>
         <source>&amp;Back up…</source>
         <translation>&amp;Copia de seguridad…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="122"/>
+        <location filename="../../desktop/main_window.py" line="127"/>
         <source>&amp;Settings…</source>
         <translation>Con&amp;figuración…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="123"/>
+        <location filename="../../desktop/main_window.py" line="128"/>
         <source>&amp;Close window</source>
         <translation>Cerrar &amp;ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="124"/>
+        <location filename="../../desktop/main_window.py" line="129"/>
         <source>&amp;Quit</source>
         <translation>&amp;Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="126"/>
+        <location filename="../../desktop/main_window.py" line="131"/>
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="127"/>
+        <location filename="../../desktop/main_window.py" line="132"/>
         <source>&amp;Undo last change</source>
         <translation>&amp;Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="130"/>
+        <location filename="../../desktop/main_window.py" line="135"/>
         <source>&amp;New entity</source>
         <translation>&amp;Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="131"/>
+        <location filename="../../desktop/main_window.py" line="136"/>
         <source>&amp;Save entity</source>
         <translation>&amp;Guardar entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="138"/>
         <source>&amp;Find…</source>
         <translation>&amp;Buscar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="134"/>
+        <location filename="../../desktop/main_window.py" line="139"/>
         <source>&amp;Reflect now</source>
         <translation>&amp;Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="135"/>
+        <location filename="../../desktop/main_window.py" line="140"/>
         <source>Look for patterns and propose insights to review</source>
         <translation>Buscar patrones y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="137"/>
+        <location filename="../../desktop/main_window.py" line="142"/>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="138"/>
+        <location filename="../../desktop/main_window.py" line="143"/>
         <source>Whole-memory &amp;overview</source>
         <translation>&amp;Vista general de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="139"/>
+        <location filename="../../desktop/main_window.py" line="144"/>
         <source>&amp;Fit graph to window</source>
         <translation>&amp;Ajustar el grafo a la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="142"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Restablecer la disposición</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="144"/>
+        <location filename="../../desktop/main_window.py" line="149"/>
         <source>&amp;Help</source>
         <translation>Ay&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="145"/>
+        <location filename="../../desktop/main_window.py" line="150"/>
         <source>&amp;Connect an assistant…</source>
         <translation>&amp;Conectar un asistente…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="146"/>
+        <location filename="../../desktop/main_window.py" line="151"/>
         <source>&amp;About Hipocampo</source>
         <translation>&amp;Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="174"/>
+        <location filename="../../desktop/main_window.py" line="179"/>
         <source>Search</source>
         <translation>Búsqueda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="175"/>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>Entity</source>
         <translation>Entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="176"/>
-        <location filename="../../desktop/main_window.py" line="282"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="289"/>
         <source>Insights</source>
         <translation>Hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="177"/>
+        <location filename="../../desktop/main_window.py" line="182"/>
         <source>Activity</source>
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="246"/>
+        <location filename="../../desktop/main_window.py" line="252"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="282"/>
+        <location filename="../../desktop/main_window.py" line="289"/>
         <source>Insights ({count})</source>
         <translation>Hallazgos ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="293"/>
+        <location filename="../../desktop/main_window.py" line="300"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="294"/>
+        <location filename="../../desktop/main_window.py" line="301"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="358"/>
+        <location filename="../../desktop/main_window.py" line="365"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="368"/>
+        <location filename="../../desktop/main_window.py" line="375"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="377"/>
+        <location filename="../../desktop/main_window.py" line="392"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="381"/>
+        <location filename="../../desktop/main_window.py" line="396"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="382"/>
+        <location filename="../../desktop/main_window.py" line="397"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="383"/>
+        <location filename="../../desktop/main_window.py" line="398"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="386"/>
+        <location filename="../../desktop/main_window.py" line="401"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="376"/>
-        <location filename="../../desktop/main_window.py" line="389"/>
+        <location filename="../../desktop/main_window.py" line="391"/>
+        <location filename="../../desktop/main_window.py" line="404"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="391"/>
+        <location filename="../../desktop/main_window.py" line="406"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="481"/>
+        <location filename="../../desktop/main_window.py" line="496"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="482"/>
+        <location filename="../../desktop/main_window.py" line="497"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="128"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
         <source>Re&amp;do</source>
         <translation>Re&amp;hacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="129"/>
+        <location filename="../../desktop/main_window.py" line="134"/>
         <source>Make again the change the last undo took back</source>
         <translation>Vuelve a hacer el cambio que deshizo el último Deshacer</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="355"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entidad</numerusform>
@@ -2660,12 +2660,12 @@ Conectados: {names}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="356"/>
+        <location filename="../../desktop/main_window.py" line="363"/>
         <source>What read_graph returns: insights waiting for review are not counted</source>
         <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="362"/>
+        <location filename="../../desktop/main_window.py" line="369"/>
         <source>Indexing meaning {percent} %</source>
         <translation>Indexando el significado: {percent} %</translation>
     </message>
@@ -2736,6 +2736,59 @@ Conectados: {names}</translation>
         <location filename="../../desktop/panes/editor/viewer.py" line="46"/>
         <source>Copy</source>
         <translation>Copiar</translation>
+    </message>
+</context>
+<context>
+    <name>PinBar</name>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="28"/>
+        <source>Always show this entity in the brief assistants read at the start of each session</source>
+        <translation>Mostrar siempre esta entidad en el resumen que los asistentes leen al empezar cada sesión</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="32"/>
+        <source>Always show the selected observation in the brief (save it first)</source>
+        <translation>Mostrar siempre la observación seleccionada en el resumen (guárdala antes)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="94"/>
+        <source>“{name}” is pinned to the brief.</source>
+        <translation>«{name}» está fijada en el resumen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="95"/>
+        <source>“{name}” is no longer pinned.</source>
+        <translation>«{name}» ya no está fijada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="97"/>
+        <source>The observation is pinned to the brief.</source>
+        <translation>La observación está fijada en el resumen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="98"/>
+        <source>The observation is no longer pinned.</source>
+        <translation>La observación ya no está fijada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="108"/>
+        <source>✓ Pinned to brief</source>
+        <translation>✓ Fijada en el resumen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="108"/>
+        <source>Pin to brief</source>
+        <translation>Fijar en el resumen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="113"/>
+        <source>Unpin observation</source>
+        <translation>Soltar observación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pins.py" line="113"/>
+        <source>Pin observation</source>
+        <translation>Fijar observación</translation>
     </message>
 </context>
 <context>
@@ -2882,129 +2935,129 @@ Conectados: {names}</translation>
 <context>
     <name>SearchPane</name>
     <message>
-        <location filename="../../desktop/panes/search.py" line="75"/>
-        <location filename="../../desktop/panes/search.py" line="212"/>
+        <location filename="../../desktop/panes/search.py" line="76"/>
+        <location filename="../../desktop/panes/search.py" line="219"/>
         <source>Search your memory…</source>
         <translation>Busca en tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="79"/>
+        <location filename="../../desktop/panes/search.py" line="80"/>
         <source>&amp;Meaning</source>
         <translation>&amp;Significado</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="80"/>
+        <location filename="../../desktop/panes/search.py" line="81"/>
         <source>Find memories about the same thing, in any language, even without the same words</source>
         <translation>Encontrar recuerdos sobre lo mismo, en cualquier idioma, aunque no usen las mismas palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="81"/>
+        <location filename="../../desktop/panes/search.py" line="82"/>
         <source>E&amp;xact text</source>
         <translation>&amp;Texto exacto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="82"/>
+        <location filename="../../desktop/panes/search.py" line="83"/>
         <source>Find the letters you typed anywhere in names, types and observations (ignoring case and accents)</source>
         <translation>Encontrar las letras que escribiste en nombres, tipos y observaciones (sin distinguir mayúsculas ni acentos)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="89"/>
+        <location filename="../../desktop/panes/search.py" line="90"/>
         <source>Show only entities of one type</source>
         <translation>Mostrar solo entidades de un tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="91"/>
-        <location filename="../../desktop/panes/search.py" line="298"/>
+        <location filename="../../desktop/panes/search.py" line="92"/>
+        <location filename="../../desktop/panes/search.py" line="305"/>
         <source>All types</source>
         <translation>Todos los tipos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="192"/>
+        <location filename="../../desktop/panes/search.py" line="199"/>
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="213"/>
+        <location filename="../../desktop/panes/search.py" line="220"/>
         <source>Find exact text…</source>
         <translation>Buscar texto exacto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="249"/>
+        <location filename="../../desktop/panes/search.py" line="256"/>
         <source>The search could not run: {message}</source>
         <translation>No se pudo hacer la búsqueda: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="300"/>
+        <location filename="../../desktop/panes/search.py" line="307"/>
         <source>{type} ({count})</source>
         <translation>{type} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="303"/>
+        <location filename="../../desktop/panes/search.py" line="310"/>
         <source>{type} (0)</source>
         <translation>{type} (0)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="326"/>
+        <location filename="../../desktop/panes/search.py" line="333"/>
         <source>Meaning search is off ({reason}); searching words only.</source>
         <translation>La búsqueda por significado está desactivada ({reason}); solo se buscan palabras.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="327"/>
+        <location filename="../../desktop/panes/search.py" line="334"/>
         <source>no embedding model</source>
         <translation>no hay modelo de embeddings</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="329"/>
+        <location filename="../../desktop/panes/search.py" line="336"/>
         <source>Searching words only until {count} entities are indexed ({done} of {total} done).</source>
         <translation>Solo se buscan palabras hasta que se indexen {count} entidades (van {done} de {total}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="334"/>
+        <location filename="../../desktop/panes/search.py" line="341"/>
         <source>The first {count} entities that contain “{query}”.</source>
         <translation>Las primeras {count} entidades que contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="335"/>
+        <location filename="../../desktop/panes/search.py" line="342"/>
         <source>1 entity contains “{query}”.</source>
         <translation>1 entidad contiene «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="336"/>
+        <location filename="../../desktop/panes/search.py" line="343"/>
         <source>{count} entities contain “{query}”.</source>
         <translation>{count} entidades contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="349"/>
+        <location filename="../../desktop/panes/search.py" line="356"/>
         <source>No entity contains “{query}”.&lt;br&gt;Try &lt;b&gt;Meaning&lt;/b&gt; to find related memories.</source>
         <translation>Ninguna entidad contiene «{query}».&lt;br&gt;Prueba &lt;b&gt;Significado&lt;/b&gt; para encontrar recuerdos relacionados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="356"/>
+        <location filename="../../desktop/panes/search.py" line="363"/>
         <source>Nothing to search yet</source>
         <translation>Todavía no hay nada que buscar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="357"/>
+        <location filename="../../desktop/panes/search.py" line="364"/>
         <source>What your assistants remember — people, projects, decisions — can be searched here as soon as they write it, by meaning or by exact text.</source>
         <translation>Lo que recuerdan tus asistentes —personas, proyectos, decisiones— se puede buscar aquí en cuanto lo escriben, por significado o por texto exacto.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="361"/>
+        <location filename="../../desktop/panes/search.py" line="368"/>
         <source>Search everything your assistants remembered</source>
         <translation>Busca en todo lo que recuerdan tus asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="362"/>
+        <location filename="../../desktop/panes/search.py" line="369"/>
         <source>&lt;b&gt;Meaning&lt;/b&gt; finds related ideas in any language, even in other words. &lt;b&gt;Exact text&lt;/b&gt; finds the letters you type, ignoring case and accents.</source>
         <translation>&lt;b&gt;Significado&lt;/b&gt; encuentra conceptos relacionados en cualquier idioma, aunque se digan con otras palabras. &lt;b&gt;Texto exacto&lt;/b&gt; encuentra las letras que escribes, sin distinguir mayúsculas ni acentos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="364"/>
+        <location filename="../../desktop/panes/search.py" line="371"/>
         <source>↑ ↓ move through the results; Enter opens one.</source>
         <translation>↑ ↓ recorren los resultados; Intro abre uno.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="351"/>
+        <location filename="../../desktop/panes/search.py" line="358"/>
         <source>&lt;b&gt;No good matches&lt;/b&gt; for “{query}”.&lt;br&gt;Nothing in memory is close enough in meaning or words; try other words, or all types.</source>
         <translation>&lt;b&gt;Nada se parece lo bastante&lt;/b&gt; a «{query}».&lt;br&gt;Ningún recuerdo está cerca en significado ni en palabras; prueba otras palabras o todos los tipos.</translation>
     </message>
