@@ -15,7 +15,7 @@ code.claude.com/docs/en/hooks).
   says what was saved.
 
 Every hook reads the running hub when there is one (``GET /brief`` with its token: no MCP session,
-no second server), else the memory file itself, read-only; it finishes within ``DEADLINE_S`` (a
+no second server), else the memory file itself (only read); it finishes within ``DEADLINE_S`` (a
 watchdog says so and exits if it would not) and prints a receipt. A failure is said in the
 receipt, never silent; the exit code stays 0 so a broken memory never blocks the client.
 
@@ -154,7 +154,7 @@ def _answer(event: str, db: Path | None, given: dict[str, Any]) -> Answer:
 
 def read_brief(db: Path | None, *, brief: bool = True) -> dict[str, Any] | None:
     """The brief (unless ``brief`` is False) and the newest change id, from the running hub for ``db``
-    if any, else the file (read-only; None when there is no memory there yet). Never starts a server."""
+    if any, else the file (only read; None when there is no memory there yet). Never starts a server."""
     from core.settings import Settings
 
     settings = Settings(**({"db": db} if db is not None else {}))  # the installed hook always names --db
@@ -174,7 +174,7 @@ def read_brief(db: Path | None, *, brief: bool = True) -> dict[str, Any] | None:
                 return {"latest_change_id": latest, "via": "file"}
     from core.memory import Memory
 
-    with Memory(settings.model_copy(update={"embeddings": "none", "read_only": True})) as memory:
+    with Memory(settings.model_copy(update={"embeddings": "none", "backup_keep": 0})) as memory:
         made = memory.brief()
         return {"brief": made.text, "receipt": made.receipt(), "latest_change_id": memory.latest_change_id(),
                 "via": "file"}

@@ -270,10 +270,10 @@ async def _forward(
 def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
     """A stdio-facing server that forwards tools and resources to ``hub`` (see the module doc).
 
-    Subscriptions are not forwarded: the bridge follows the file itself (``Follow``, on a read-only
-    memory it opens once somebody subscribes), so it notices the hub's writes and everybody else's."""
+    Subscriptions are not forwarded: the bridge follows the file itself (``Follow``, on a memory
+    without embeddings it opens once somebody subscribes), so it notices the hub's writes and everybody else's."""
     bus = FollowBus()
-    follow = Follow(lambda: Memory(settings.model_copy(update={"embeddings": "none", "read_only": True})), bus)
+    follow = Follow(lambda: Memory(settings.model_copy(update={"embeddings": "none", "backup_keep": 0})), bus)
 
     @asynccontextmanager
     async def lifespan(_server: Server[Upstream]) -> AsyncIterator[Upstream]:

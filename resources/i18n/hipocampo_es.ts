@@ -467,52 +467,77 @@
         <translation>Añadir a {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="106"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="87"/>
+        <source>Add session hooks</source>
+        <translation>Añadir ganchos de sesión</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="89"/>
+        <source>Each new session starts with the memory&apos;s brief, and Claude is reminded to save what it learned (~/.claude/settings.json; a backup is kept)</source>
+        <translation>Cada sesión nueva empieza con el resumen de la memoria, y a Claude se le recuerda guardar lo que aprendió (~/.claude/settings.json; se guarda una copia)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="114"/>
         <source>Tip: in Claude Desktop, Settings → Developer → Edit Config opens the same file.</source>
         <translation>Consejo: en Claude Desktop, Settings → Developer → Edit Config abre el mismo archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="108"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
         <source>Servers you add for all your projects live under “mcpServers” in that file; “claude mcp list” shows them.</source>
         <translation>Los servidores que añades para todos tus proyectos están en «mcpServers» de ese archivo; «claude mcp list» los muestra.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="111"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="119"/>
         <source>For one project only, put the same lines in .cursor/mcp.json inside it.</source>
         <translation>Para un solo proyecto, pon las mismas líneas en .cursor/mcp.json dentro de él.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="112"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="120"/>
         <source>For one project only, put the same lines in opencode.json at its root.</source>
         <translation>Para un solo proyecto, pon las mismas líneas en opencode.json en su raíz.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="124"/>
         <source>Copied to the clipboard.</source>
         <translation>Copiado al portapapeles.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="135"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="149"/>
+        <source>Claude Code already runs Hipocampo&apos;s hooks ({file}).</source>
+        <translation>Claude Code ya ejecuta los ganchos de Hipocampo ({file}).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="151"/>
+        <source>Session hooks added to {file} (backup: {backup}). New sessions start with the brief.</source>
+        <translation>Ganchos de sesión añadidos a {file} (copia: {backup}). Las sesiones nuevas empiezan con el resumen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="154"/>
+        <source>Session hooks added to {file}. New sessions start with the brief.</source>
+        <translation>Ganchos de sesión añadidos a {file}. Las sesiones nuevas empiezan con el resumen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="163"/>
         <source>{client} is already set up: {file} starts Hipocampo.</source>
         <translation>{client} ya está configurado: {file} inicia Hipocampo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="137"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="165"/>
         <source>Added to {file} (backup: {backup}).</source>
         <translation>Añadido a {file} (copia de seguridad: {backup}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="139"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="167"/>
         <source>Added to {file}.</source>
         <translation>Añadido a {file}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="141"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="169"/>
         <source>Your existing “{other}” server was kept; Hipocampo is “{key}” beside it.</source>
         <translation>Se conservó tu servidor «{other}»; Hipocampo es «{key}», a su lado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="143"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="171"/>
         <source>Restart {client} to use it.</source>
         <translation>Reinicia {client} para usarlo.</translation>
     </message>
@@ -520,13 +545,13 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="217"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="245"/>
         <source>Connect an assistant</source>
         <extracomment>a sentence saying what was done, for a status bar</extracomment>
         <translation>Conecta un asistente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="219"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="247"/>
         <source>Each assistant keeps its own list of servers. Add Hipocampo to the ones you use; they will read and write this memory:</source>
         <translation>Cada asistente guarda su propia lista de servidores. Añade Hipocampo a los que uses; leerán y escribirán en esta memoria:</translation>
     </message>
@@ -754,12 +779,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>EndpointStatus</name>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="189"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="217"/>
         <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
         <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="192"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="220"/>
         <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
         <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
     </message>

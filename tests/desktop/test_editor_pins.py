@@ -10,12 +10,12 @@ from desktop.panes.editor import EditorPane
 from tests.desktop.test_editor_pane import WAIT_MS, core, memory, open_, pane, settle  # noqa: F401
 
 
-def shot(pane: EditorPane, name: str) -> None:
+def shot(widget: EditorPane, name: str) -> None:
     """A picture of the pane where HIPOCAMPO_SHOTS names a folder (to look at it)."""
     folder = os.environ.get("HIPOCAMPO_SHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        pane.grab().save(str(Path(folder) / f"{name}.png"))
+        widget.grab().save(str(Path(folder) / f"{name}.png"))
 
 
 def test_pin_the_entity_and_an_observation_then_unpin(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001, F811

@@ -44,6 +44,7 @@ PARAMETERS = {
 # (readOnly, destructive, idempotent, openWorld) for each tool, checked against what it does
 # (README "Annotations"): a search that records what was recalled is still read-only to the user;
 # the three official writes are idempotent here (a repeat adds nothing), unlike the official server's.
+TOOL_COUNT = len(PARAMETERS)  # what tools/list answers, on every transport
 R, W = True, False
 ANNOTATIONS = {
     "create_entities": (W, False, True, False),
