@@ -108,7 +108,7 @@ def _read_input(stream: Any) -> dict[str, Any]:
     try:
         if stream.isatty():
             return {}
-        if hasattr(stream, "fileno"):
+        if os.name != "nt" and hasattr(stream, "fileno"):  # a client that never closes stdin must not hang us
             ready, _, _ = select.select([stream], [], [], 0.2)
             if not ready:
                 return {}
