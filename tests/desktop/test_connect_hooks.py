@@ -25,7 +25,8 @@ def test_claude_code_gets_a_hooks_button_that_installs_them(qtbot, tmp_path: Pat
     assert panel.hooks_button is not None and ConnectClientPanel("cursor", tmp_path / "m.db").hooks_button is None
     with qtbot.waitSignal(panel.status_message) as said:
         panel.hooks_button.click()
-    assert said.args[0].startswith("Session hooks added to ") and "backup: settings.json.hipocampo-backup-" in said.args[0]
+    assert said.args[0].startswith("Session hooks added to ")
+    assert "backup: settings.json.hipocampo-backup-" in said.args[0]
     assert panel.result.isVisible() and panel.result.text() == said.args[0]
     data = json.loads(settings.read_text())
     assert data["theme"] == "dark"
