@@ -6,14 +6,18 @@ A realistic graph (bench/corpus.py) of N entities, with what a lived-in memory h
 entity ("user"), 5 pinned entities and 5 pinned facts, 300 entities recalled 1–20 times, insights
 waiting for review (reflect). Prints a table: budget, tokens (the estimate, and XLM-R pieces from the
 local model's tokenizer when it is present), entities shown, median and worst build time. Goal: at
-10k entities ≤ 900 tokens, built ≤ 100 ms.
+10k entities ≤ 900 tokens, built ≤ 100 ms. Then, on the SQLite file, the wall time of Claude Code's
+hooks run as Claude Code runs them (a new process each, no hub: the file is read): goal ≤ 1 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -59,6 +63,24 @@ def xlmr_pieces(text: str) -> int | None:
         return None
 
 
+def time_hooks(db: Path, tmp: Path, runs: int) -> dict[str, tuple[float, float, str]]:
+    """Each hook run ``runs`` times as a client runs it; (median, worst, the receipt it printed)."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "XDG_CACHE_HOME": str(tmp / "cache"),
+           "HIPOCAMPO_ENDPOINT_FILE": str(tmp / "no-hub.json"), "HIPOCAMPO_HOOK_DEADLINE": "30"}
+    out: dict[str, tuple[float, float, str]] = {}
+    for event in ("session-start", "pre-compact", "stop"):
+        times, receipt = [], ""
+        for _ in range(max(3, runs // 4)):
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "core.hooks", "--db", str(db), event], env=env,
+                                  input='{"session_id": "bench"}', capture_output=True, text=True, check=True)
+            times.append(time.perf_counter() - start)
+            receipt = json.loads(done.stdout)["systemMessage"]
+        out[event] = (statistics.median(times), max(times), receipt)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entities", type=int, default=10_000)
@@ -85,6 +107,13 @@ def main() -> int:
                     print(f"| {label} | {brief.entities_total} | {budget} | {brief.tokens} | "
                           f"{pieces if pieces is not None else '–'} | {brief.entities_shown} | "
                           f"{statistics.median(times):.1f} | {max(times):.1f} |")
+            if not extra:
+                hooks = time_hooks(Path(tmp) / "brief.db", Path(tmp), args.runs)
+    print()
+    print("| hook (new process, from the file) | median s | worst s | receipt |")
+    print("|---|---|---|---|")
+    for event, (median, worst, receipt) in hooks.items():
+        print(f"| {event} | {median:.2f} | {worst:.2f} | {receipt} |")
     return 0
 
 

@@ -174,7 +174,7 @@ class Follow:
             self.baseline()
             return []
         stamp = self._stamps()
-        if stamp == self._stamp:
+        if stamp == self._stamp and self._last_change == stamp[1]:  # (a long batch is read 2,000 rows a look)
             return []
         self._stamp = stamp
         events: list[ServerEvent] = []
