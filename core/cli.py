@@ -479,10 +479,12 @@ def cmd_config(args: argparse.Namespace) -> int:
     from core.clients import TITLES, client_config, display_path, install_into
 
     db = Path(_settings(args).db).expanduser().absolute()
-    if args.hooks:
+    if args.hooks:  # with --install too: the hooks, then the server entry
         from core.hooks import print_install
 
-        return print_install(args.client, db)
+        print_install(args.client, db)
+        if not args.install:
+            return 0
     if args.install:
         result = install_into(args.client, db)
         where = display_path(result.path)

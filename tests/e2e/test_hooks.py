@@ -148,3 +148,15 @@ def test_a_hook_that_cannot_finish_in_time_says_so_and_exits(tmp_path: Path, hub
     out, _ = run(f"{sys.executable} -m core.hooks --db {db} session-start", {"session_id": "late"}, env)
     assert out == {"systemMessage": "Hipocampo: the memory did not answer within 0.0 s; no brief this time "
                                     "(is the disk or the app busy?)"}
+
+
+def test_hooks_and_the_server_entry_in_one_command(tmp_path: Path, hub_file: Path) -> None:
+    env = env_for(tmp_path, hub_file)
+    db = tmp_path / "memory.db"
+    done = subprocess.run([sys.executable, "-m", "core.cli", "--db", str(db), "config", "claude-code", "--hooks",
+                           "--install"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    hooks = json.loads((tmp_path / "claude" / "settings.json").read_text())["hooks"]
+    assert set(hooks) == {"SessionStart", "PreCompact", "Stop"}
+    servers = json.loads((tmp_path / "claude" / ".claude.json").read_text())["mcpServers"]
+    assert servers["memory"]["args"][-1] == "mcp"
