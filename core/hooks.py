@@ -166,18 +166,26 @@ def read_brief(db: Path | None, *, brief: bool = True) -> dict[str, Any] | None:
             return {**_from_hub(hub), "via": "hub"}
         if not Path(settings.db).expanduser().exists():
             return None
-        if not brief:  # the Stop and PreCompact hooks only need this one number
-            from core.storage.peek import latest_change_id
+        from core.storage.peek import brief_stamp, latest_change_id
 
+        if not brief:  # the Stop and PreCompact hooks only need this one number
             latest = latest_change_id(settings.db)
             if latest is not None:
                 return {"latest_change_id": latest, "via": "file"}
+        else:  # the brief built last time, while nothing it depends on has changed: no engine to load
+            stamp = brief_stamp(settings.db)
+            cache = _BriefCache(settings.db)
+            kept = cache.get(stamp) if stamp is not None else None
+            if kept is not None:
+                return {**kept, "via": "file"}
     from core.memory import Memory
 
     with Memory(settings.model_copy(update={"embeddings": "none", "backup_keep": 0})) as memory:
         made = memory.brief()
-        return {"brief": made.text, "receipt": made.receipt(), "latest_change_id": memory.latest_change_id(),
-                "via": "file"}
+        built = {"brief": made.text, "receipt": made.receipt(), "latest_change_id": memory.latest_change_id()}
+    if settings.backend == "sqlite" and brief and stamp is not None:
+        cache.put(stamp, built)
+    return {**built, "via": "file"}
 
 
 def _from_hub(hub: dict[str, Any]) -> dict[str, Any]:
@@ -189,6 +197,34 @@ def _from_hub(hub: dict[str, Any]) -> dict[str, Any]:
                          headers={"Authorization": f"Bearer {hub['token']}"})
     response.raise_for_status()
     return response.json()
+
+
+class _BriefCache:
+    """The brief a hook built from a file, kept (readable by the user only) under what it depends on."""
+
+    def __init__(self, db: Path) -> None:
+        import hashlib
+
+        import platformdirs
+
+        key = hashlib.blake2b(str(Path(db).expanduser().absolute()).encode(), digest_size=12).hexdigest()
+        self.path = Path(platformdirs.user_cache_dir("hipocampo", appauthor=False)) / "briefs" / f"{key}.json"
+
+    def get(self, stamp: str) -> dict[str, Any] | None:
+        try:
+            value = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return value.get("brief") if isinstance(value, dict) and value.get("stamp") == stamp else None
+
+    def put(self, stamp: str, brief: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError):  # without it the next hook builds the brief again, that is all
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"stamp": stamp, "brief": brief}, fh, ensure_ascii=False)
+            os.replace(tmp, self.path)
 
 
 class _Session:

@@ -22,3 +22,23 @@ def latest_change_id(path: Path | str) -> int | None:
         return None
     finally:
         conn.close()
+
+
+def brief_stamp(path: Path | str) -> str | None:
+    """What the brief depends on, as one string that changes whenever it may (a write, a pin, a recall):
+    a client's hook keeps the brief it built under it and reuses it while it holds. None if unreadable."""
+    try:
+        conn = sqlite3.connect(f"{Path(path).expanduser().absolute().as_uri()}?mode=ro", uri=True, timeout=0.5)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute(
+            "SELECT (SELECT coalesce(max(id), 0) FROM change_log), (SELECT count(*) FROM pins), "
+            "(SELECT coalesce(max(pinned_at), '') FROM pins), "
+            "(SELECT coalesce(max(last_access), '') FROM entity_access), "
+            "(SELECT count(*) FROM entity_access)").fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    return "|".join(str(v) for v in row)

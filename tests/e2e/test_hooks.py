@@ -160,3 +160,22 @@ def test_hooks_and_the_server_entry_in_one_command(tmp_path: Path, hub_file: Pat
     assert set(hooks) == {"SessionStart", "PreCompact", "Stop"}
     servers = json.loads((tmp_path / "claude" / ".claude.json").read_text())["mcpServers"]
     assert servers["memory"]["args"][-1] == "mcp"
+
+
+def test_the_brief_kept_between_sessions_is_never_stale(tmp_path: Path, hub_file: Path) -> None:
+    env = env_for(tmp_path, hub_file)
+    db = tmp_path / "memory.db"
+    write(db, {"name": "user", "entityType": "Person", "observations": ["Prefers Spanish"]})
+    command = f"{sys.executable} -m core.hooks --db {db} session-start"
+    first, _ = run(command, {"session_id": "k1"}, env)
+    (kept,) = (tmp_path / "cache" / "hipocampo" / "briefs").glob("*.json")
+    assert oct(kept.stat().st_mode & 0o777) == "0o600"  # memory text: the user's eyes only
+    again, _ = run(command, {"session_id": "k2"}, env)
+    assert again == first
+    write(db, {"name": "Trip", "entityType": "Plan", "observations": ["Lisbon in May"]})
+    changed, _ = run(command, {"session_id": "k3"}, env)
+    assert "Lisbon in May" in changed["hookSpecificOutput"]["additionalContext"]
+    subprocess.run([sys.executable, "-m", "core.cli", "--db", str(db), "pin", "user"], check=True, env=env, cwd=ROOT,
+                   capture_output=True, timeout=60)
+    pinned, _ = run(command, {"session_id": "k4"}, env)
+    assert "## Pinned by the user\n- user (Person)" in pinned["hookSpecificOutput"]["additionalContext"]
