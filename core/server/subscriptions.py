@@ -25,11 +25,11 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-import anyio.to_thread
 import mcp_types as types
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated, ServerEvent
 
+from core.server.registry import TOOL_THREADS
 from core.storage.changes import touched_names
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class Follow:
     async def subscribe(self, ctx: Any, params: types.SubscribeRequestParams) -> types.EmptyResult:
         self.sessions.setdefault(_connection(ctx), set()).add(str(params.uri))
         if self._stamp is None:
-            await anyio.to_thread.run_sync(self.baseline)
+            await asyncio.get_running_loop().run_in_executor(TOOL_THREADS, self.baseline)
         self.wake()
         return types.EmptyResult()
 
@@ -122,8 +122,8 @@ class Follow:
     async def _run(self) -> None:
         try:
             while self.following():
-                try:
-                    events = await anyio.to_thread.run_sync(self._changes)
+                try:  # on the tools' threads: anyio's would start a thread per look on the app's qasync loop
+                    events = await asyncio.get_running_loop().run_in_executor(TOOL_THREADS, self._changes)
                 except Exception:  # the memory closing, a busy file: the next tick tries again
                     log.debug("change check failed", exc_info=True)
                     events = []
