@@ -114,3 +114,20 @@ def test_an_empty_memory_says_so_and_a_bad_budget_is_refused(mem: Memory) -> Non
     for bad in (0, 199, 20_001, "800", True):
         with pytest.raises(InvalidInput, match="max_tokens"):
             mem.brief(bad)  # type: ignore[arg-type]
+
+
+def test_insights_keep_their_line_when_pins_fill_the_budget_and_no_heading_is_left_empty(mem: Memory) -> None:
+    mem.create_entities([{"name": t, "entityType": "Technology", "observations": ["x"]} for t in ("Py",)]
+                        + [{"name": p, "entityType": "Project", "observations": [f"{'detail ' * 40}{k}" for k in range(6)]}
+                           for p in ("A", "B", "C", "D", "E", "F")])
+    mem.create_relations([{"from": p, "to": "Py", "relationType": "USES"} for p in ("A", "B")])
+    mem.reflect()
+    for p in ("A", "B", "C", "D", "E", "F"):
+        mem.pin(p)
+    brief = mem.brief(300)
+    lines = between_markers(brief.text)
+    assert brief.tokens <= 300 and brief.sections["insights"]
+    assert lines[-2].startswith("## Insights to review")
+    for at, line in enumerate(lines):
+        if line.startswith("## "):
+            assert lines[at + 1].startswith("- "), lines
