@@ -117,12 +117,12 @@ def test_an_empty_memory_says_so_and_a_bad_budget_is_refused(mem: Memory) -> Non
 
 
 def test_insights_keep_their_line_when_pins_fill_the_budget_and_no_heading_is_left_empty(mem: Memory) -> None:
-    mem.create_entities([{"name": t, "entityType": "Technology", "observations": ["x"]} for t in ("Py",)]
-                        + [{"name": p, "entityType": "Project", "observations": [f"{'detail ' * 40}{k}" for k in range(6)]}
-                           for p in ("A", "B", "C", "D", "E", "F")])
+    long_facts = [f"{'detail ' * 40}{k}" for k in range(6)]
+    mem.create_entities([{"name": "Py", "entityType": "Technology", "observations": ["x"]}]
+                        + [{"name": p, "entityType": "Project", "observations": long_facts} for p in "ABCDEF"])
     mem.create_relations([{"from": p, "to": "Py", "relationType": "USES"} for p in ("A", "B")])
     mem.reflect()
-    for p in ("A", "B", "C", "D", "E", "F"):
+    for p in "ABCDEF":
         mem.pin(p)
     brief = mem.brief(300)
     lines = between_markers(brief.text)
