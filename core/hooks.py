@@ -7,7 +7,7 @@ code.claude.com/docs/en/hooks).
 
 - ``SessionStart`` (startup, resume, clear, compact) runs ``hipocampo hook session-start``: the brief
   goes to the assistant as ``additionalContext``, and a one-line receipt to the person
-  (``systemMessage``: "Hipocampo: brief 612 tokens, 11 of 9,500 entities, 3 insights to review").
+  (``systemMessage``: "Hipocampo: brief 612 tokens, 11 of 9500 entities, 3 insights to review").
 - ``PreCompact`` runs ``hook pre-compact``: tells the person the brief comes back after compaction,
   and whether anything was saved so far (Claude Code shows nothing of it to the model).
 - ``Stop`` runs ``hook stop``: if nothing was saved to memory since the session started, it asks the
