@@ -42,6 +42,7 @@ from core.settings import Settings
 from core.storage.factory import create_stores
 
 if TYPE_CHECKING:
+    from core.brief import Brief
     from core.embeddings.indexer import EmbeddingIndexer, Progress
     from core.reflect.profile import Profile
     from core.storage.migrate import Progress as MigrateProgress
@@ -519,6 +520,24 @@ class Memory:
         """How many insights are pending, approved, dismissed and synced, and how many are stale
         (for status displays: ``engrama_status``, the desktop's review pane)."""
         return self._insights.counts()
+
+    def brief(self, max_tokens: int = 800) -> Brief:
+        """The session brief within ``max_tokens`` (``core.brief.Brief``: text, size, what it left out)."""
+        from core.brief import build_brief
+
+        return build_brief(self, max_tokens)
+
+    def pin(self, name: str, fact: str | None = None, *, pinned: bool = True) -> bool:
+        """Pin (``pinned=False``: unpin) an entity, or one of its facts, for the brief; True if it changed."""
+        from core.brief import set_pin
+
+        return set_pin(self.graph, name, fact, pinned)
+
+    def pins(self) -> list[dict[str, Any]]:
+        """Every pin: ``{name, fact, pinned_at}`` (fact None: the whole entity), oldest first."""
+        from core.brief import list_pins
+
+        return list_pins(self.graph)
 
     def adopt_insights(self, insights: list[dict[str, Any]], *, actor: str | None = None) -> int:
         """Give imported Insight entities their review state (``{title, pattern, confidence, status}``)."""

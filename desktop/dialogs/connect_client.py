@@ -82,6 +82,14 @@ class ConnectClientPanel(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.add_button)
+        self.hooks_button: QPushButton | None = None
+        if client == "claude-code":  # the one client whose hook format is verified (core/hooks.py)
+            self.hooks_button = QPushButton(self.tr("Add session hooks"))
+            self.hooks_button.setToolTip(self.tr(
+                "Each new session starts with the memory's brief, and Claude is reminded to save what it "
+                "learned (~/.claude/settings.json; a backup is kept)"))
+            self.hooks_button.clicked.connect(self.on_add_hooks)
+            buttons.addWidget(self.hooks_button)
         buttons.addStretch(1)
 
         self.note = QLabel(self._note())
@@ -126,6 +134,26 @@ class ConnectClientPanel(QWidget):
         show_feedback(self.result, sentence, "success")
         self.status_message.emit(sentence)
         self.installed.emit(result)
+
+    def on_add_hooks(self) -> None:
+        from core.hooks import install_hooks
+
+        try:
+            done = install_hooks(self.db)
+        except ClientConfigError as exc:
+            show_feedback(self.result, str(exc), "error")
+            self.status_message.emit(str(exc))
+            return
+        where = display_path(done.path)
+        if done.action == "unchanged":
+            sentence = self.tr("Claude Code already runs Hipocampo's hooks ({file}).").format(file=where)
+        elif done.backup is not None:
+            sentence = self.tr("Session hooks added to {file} (backup: {backup}). New sessions start with the "
+                               "brief.").format(file=where, backup=done.backup.name)
+        else:
+            sentence = self.tr("Session hooks added to {file}. New sessions start with the brief.").format(file=where)
+        show_feedback(self.result, sentence, "success")
+        self.status_message.emit(sentence)
 
     def describe(self, result: InstallResult) -> str:
         """What :func:`install_into` did, as one or two sentences."""

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from desktop.editor.banner import ConflictBanner
 from desktop.editor.observations import ObservationList
+from desktop.editor.pins import PinBar
 from desktop.editor.relations import RelationTable
 from desktop.editor.style import error_color, error_label
 from desktop.shared.history_view import HistoryView
@@ -108,9 +109,11 @@ class EntityPage(QWidget):
         buttons.addWidget(self.undo_button)
         buttons.addWidget(self.delete_button)
 
+        self.pins = PinBar(self)  # pin the entity, or the selected observation, to the session brief
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
         header.addWidget(self.dirty_label)
+        header.addWidget(self.pins)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)

@@ -107,6 +107,8 @@ class EditorPane(QWidget):
         page.revert_button.clicked.connect(self.revert)
         page.undo_button.clicked.connect(self.undo_last)
         page.delete_button.clicked.connect(lambda: self.delete_entity())
+        page.pins.attach(self.core, page.observations.list)
+        page.pins.status.connect(self.status_message.emit)
         for widget in (empty, deleted, page):
             self.stack.addWidget(widget)
 
@@ -143,6 +145,7 @@ class EditorPane(QWidget):
         self.page.banner.hide()
         self._fill(Form(name="", entity_type="Generic"))
         self.page.title.setText(self.tr("New entity"))
+        self.page.pins.show_entity(None)
         self.page.meta.setText(self.tr("Not saved yet"))
         self.page.history.set_rows([])
         self.stack.setCurrentIndex(EDITING)
@@ -226,6 +229,7 @@ class EditorPane(QWidget):
         self._redoable = data.get("redoable")
         self._fill(form)
         self.page.title.setText(fresh.name)
+        self.page.pins.show_entity(fresh.name)
         self.page.meta.setText(self.tr("{type} · created {created} · changed {changed}").format(
             type=fresh.entity_type, created=fresh.created_at[:10], changed=age_text(fresh.updated_at)))
         self.page.history.set_rows(data.get("history", []))

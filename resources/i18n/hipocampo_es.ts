@@ -467,66 +467,91 @@
         <translation>Añadir a {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="106"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="114"/>
         <source>Tip: in Claude Desktop, Settings → Developer → Edit Config opens the same file.</source>
         <translation>Consejo: en Claude Desktop, Settings → Developer → Edit Config abre el mismo archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="108"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
         <source>Servers you add for all your projects live under “mcpServers” in that file; “claude mcp list” shows them.</source>
         <translation>Los servidores que añades para todos tus proyectos están en «mcpServers» de ese archivo; «claude mcp list» los muestra.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="111"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="119"/>
         <source>For one project only, put the same lines in .cursor/mcp.json inside it.</source>
         <translation>Para un solo proyecto, pon las mismas líneas en .cursor/mcp.json dentro de él.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="112"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="120"/>
         <source>For one project only, put the same lines in opencode.json at its root.</source>
         <translation>Para un solo proyecto, pon las mismas líneas en opencode.json en su raíz.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="116"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="124"/>
         <source>Copied to the clipboard.</source>
         <translation>Copiado al portapapeles.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="135"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="163"/>
         <source>{client} is already set up: {file} starts Hipocampo.</source>
         <translation>{client} ya está configurado: {file} inicia Hipocampo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="137"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="165"/>
         <source>Added to {file} (backup: {backup}).</source>
         <translation>Añadido a {file} (copia de seguridad: {backup}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="139"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="167"/>
         <source>Added to {file}.</source>
         <translation>Añadido a {file}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="141"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="169"/>
         <source>Your existing “{other}” server was kept; Hipocampo is “{key}” beside it.</source>
         <translation>Se conservó tu servidor «{other}»; Hipocampo es «{key}», a su lado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="143"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="171"/>
         <source>Restart {client} to use it.</source>
         <translation>Reinicia {client} para usarlo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="87"/>
+        <source>Add session hooks</source>
+        <translation>Añadir ganchos de sesión</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="89"/>
+        <source>Each new session starts with the memory&apos;s brief, and Claude is reminded to save what it learned (~/.claude/settings.json; a backup is kept)</source>
+        <translation>Cada sesión nueva empieza con el resumen de la memoria, y a Claude se le recuerda guardar lo que aprendió (~/.claude/settings.json; se guarda una copia)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="149"/>
+        <source>Claude Code already runs Hipocampo&apos;s hooks ({file}).</source>
+        <translation>Claude Code ya ejecuta los ganchos de Hipocampo ({file}).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="151"/>
+        <source>Session hooks added to {file} (backup: {backup}). New sessions start with the brief.</source>
+        <translation>Ganchos de sesión añadidos a {file} (copia: {backup}). Las sesiones nuevas empiezan con el resumen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/connect_client.py" line="154"/>
+        <source>Session hooks added to {file}. New sessions start with the brief.</source>
+        <translation>Ganchos de sesión añadidos a {file}. Las sesiones nuevas empiezan con el resumen.</translation>
     </message>
 </context>
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="217"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="245"/>
         <source>Connect an assistant</source>
         <extracomment>a sentence saying what was done, for a status bar</extracomment>
         <translation>Conecta un asistente</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="219"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="247"/>
         <source>Each assistant keeps its own list of servers. Add Hipocampo to the ones you use; they will read and write this memory:</source>
         <translation>Cada asistente guarda su propia lista de servidores. Añade Hipocampo a los que uses; leerán y escribirán en esta memoria:</translation>
     </message>
@@ -597,7 +622,7 @@ Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus obse
     </message>
     <message>
         <location filename="../../desktop/editor/pane.py" line="91"/>
-        <location filename="../../desktop/editor/pane.py" line="145"/>
+        <location filename="../../desktop/editor/pane.py" line="147"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
@@ -612,112 +637,112 @@ Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus obse
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="146"/>
+        <location filename="../../desktop/editor/pane.py" line="149"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="213"/>
+        <location filename="../../desktop/editor/pane.py" line="216"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="216"/>
+        <location filename="../../desktop/editor/pane.py" line="219"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="229"/>
+        <location filename="../../desktop/editor/pane.py" line="233"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="246"/>
+        <location filename="../../desktop/editor/pane.py" line="250"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="316"/>
+        <location filename="../../desktop/editor/pane.py" line="320"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="329"/>
+        <location filename="../../desktop/editor/pane.py" line="333"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="332"/>
+        <location filename="../../desktop/editor/pane.py" line="336"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="333"/>
+        <location filename="../../desktop/editor/pane.py" line="337"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="340"/>
+        <location filename="../../desktop/editor/pane.py" line="344"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="342"/>
+        <location filename="../../desktop/editor/pane.py" line="346"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="345"/>
+        <location filename="../../desktop/editor/pane.py" line="349"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="369"/>
+        <location filename="../../desktop/editor/pane.py" line="373"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="383"/>
+        <location filename="../../desktop/editor/pane.py" line="387"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="392"/>
+        <location filename="../../desktop/editor/pane.py" line="396"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="400"/>
+        <location filename="../../desktop/editor/pane.py" line="404"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="432"/>
+        <location filename="../../desktop/editor/pane.py" line="436"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="435"/>
+        <location filename="../../desktop/editor/pane.py" line="439"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="446"/>
+        <location filename="../../desktop/editor/pane.py" line="450"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="447"/>
+        <location filename="../../desktop/editor/pane.py" line="451"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="488"/>
+        <location filename="../../desktop/editor/pane.py" line="492"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="489"/>
+        <location filename="../../desktop/editor/pane.py" line="493"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -726,27 +751,27 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="508"/>
+        <location filename="../../desktop/editor/pane.py" line="512"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="509"/>
+        <location filename="../../desktop/editor/pane.py" line="513"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="458"/>
+        <location filename="../../desktop/editor/pane.py" line="462"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="461"/>
+        <location filename="../../desktop/editor/pane.py" line="465"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="471"/>
+        <location filename="../../desktop/editor/pane.py" line="475"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
     </message>
@@ -754,12 +779,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>EndpointStatus</name>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="189"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="217"/>
         <source>Assistants connect to {url} while this app is open, so what they write appears here as they write it.</source>
         <translation>Los asistentes se conectan a {url} mientras esta aplicación está abierta, así que lo que escriben aparece aquí al momento.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/connect_client.py" line="192"/>
+        <location filename="../../desktop/dialogs/connect_client.py" line="220"/>
         <source>Each assistant starts Hipocampo by itself when it needs its memory; while this app is open they share it, and what they write appears here as they write it.</source>
         <translation>Cada asistente inicia Hipocampo por su cuenta cuando necesita su memoria; mientras esta aplicación está abierta la comparten, y lo que escriben aparece aquí al momento.</translation>
     </message>
@@ -805,82 +830,82 @@ Podrás restaurarla después.</translation>
 <context>
     <name>EntityPage</name>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="52"/>
+        <location filename="../../desktop/editor/entity_page.py" line="53"/>
         <source>● Unsaved changes</source>
         <translation>● Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="53"/>
+        <location filename="../../desktop/editor/entity_page.py" line="54"/>
         <source>Nothing is written until you press Save (Ctrl+S)</source>
         <translation>No se escribe nada hasta que pulses Guardar (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="59"/>
+        <location filename="../../desktop/editor/entity_page.py" line="60"/>
         <source>The entity&apos;s name</source>
         <translation>El nombre de la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="62"/>
+        <location filename="../../desktop/editor/entity_page.py" line="63"/>
         <source>Person, Project, Concept…</source>
         <translation>Person, Project, Concept…</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="71"/>
+        <location filename="../../desktop/editor/entity_page.py" line="72"/>
         <source>Name</source>
         <translation>Nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="73"/>
+        <location filename="../../desktop/editor/entity_page.py" line="74"/>
         <source>Type</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="81"/>
+        <location filename="../../desktop/editor/entity_page.py" line="82"/>
         <source>Observations</source>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="82"/>
+        <location filename="../../desktop/editor/entity_page.py" line="83"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="86"/>
+        <location filename="../../desktop/editor/entity_page.py" line="87"/>
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="95"/>
+        <location filename="../../desktop/editor/entity_page.py" line="96"/>
         <source>Save</source>
         <translation>Guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="96"/>
+        <location filename="../../desktop/editor/entity_page.py" line="97"/>
         <source>Write every edit at once (Ctrl+S)</source>
         <translation>Escribir todos los cambios a la vez (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="98"/>
+        <location filename="../../desktop/editor/entity_page.py" line="99"/>
         <source>Revert</source>
         <translation>Revertir</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="99"/>
+        <location filename="../../desktop/editor/entity_page.py" line="100"/>
         <source>Discard your unsaved edits</source>
         <translation>Descartar tus cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="100"/>
+        <location filename="../../desktop/editor/entity_page.py" line="101"/>
         <source>Undo last change</source>
         <translation>Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="101"/>
+        <location filename="../../desktop/editor/entity_page.py" line="102"/>
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="102"/>
+        <location filename="../../desktop/editor/entity_page.py" line="103"/>
         <source>Delete this entity (it can be restored afterwards)</source>
         <translation>Eliminar esta entidad (se puede restaurar después)</translation>
     </message>
@@ -2739,6 +2764,59 @@ Conectados: {names}</translation>
     </message>
 </context>
 <context>
+    <name>PinBar</name>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="28"/>
+        <source>Always show this entity in the brief assistants read at the start of each session</source>
+        <translation>Mostrar siempre esta entidad en el resumen que los asistentes leen al empezar cada sesión</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="32"/>
+        <source>Always show the selected observation in the brief (save it first)</source>
+        <translation>Mostrar siempre la observación seleccionada en el resumen (guárdala antes)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="94"/>
+        <source>“{name}” is pinned to the brief.</source>
+        <translation>«{name}» está fijada en el resumen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="95"/>
+        <source>“{name}” is no longer pinned.</source>
+        <translation>«{name}» ya no está fijada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="97"/>
+        <source>The observation is pinned to the brief.</source>
+        <translation>La observación está fijada en el resumen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="98"/>
+        <source>The observation is no longer pinned.</source>
+        <translation>La observación ya no está fijada.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="108"/>
+        <source>✓ Pinned to brief</source>
+        <translation>✓ Fijada en el resumen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="108"/>
+        <source>Pin to brief</source>
+        <translation>Fijar en el resumen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="113"/>
+        <source>Unpin observation</source>
+        <translation>Soltar observación</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pins.py" line="113"/>
+        <source>Pin observation</source>
+        <translation>Fijar observación</translation>
+    </message>
+</context>
+<context>
     <name>PlainWords</name>
     <message>
         <location filename="../../desktop/shared/plain_words.py" line="27"/>
@@ -3112,7 +3190,7 @@ Conectados: {names}</translation>
     </message>
     <message>
         <location filename="../../desktop/dialogs/settings_dialog.py" line="151"/>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="303"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="304"/>
         <source>Memory file</source>
         <translation>Archivo de memoria</translation>
     </message>
@@ -3202,37 +3280,37 @@ Conectados: {names}</translation>
         <translation>Escribe el nombre del modelo de embeddings, como nomic-embed-text.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="291"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="292"/>
         <source>Saved in {file}, which the assistants&apos; Hipocampo reads too.</source>
         <translation>Se guarda en {file}, que también lee el Hipocampo de los asistentes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="294"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="295"/>
         <source>Set in the environment, so it wins over this dialog the next time Hipocampo starts: {names}.</source>
         <translation>Definido en el entorno, así que tendrá prioridad sobre este diálogo la próxima vez que Hipocampo se inicie: {names}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="303"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="304"/>
         <source>Hipocampo memory (*.db *.sqlite);;All files (*)</source>
         <translation>Memoria de Hipocampo (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="315"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="316"/>
         <source>Testing {url}…</source>
         <translation>Probando {url}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="325"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="326"/>
         <source>The test failed: {reason}</source>
         <translation>La prueba falló: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="327"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="328"/>
         <source>Connected: {model} answers with {dims}-dimensional vectors.</source>
         <translation>Conectado: {model} responde con vectores de {dims} dimensiones.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="353"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="354"/>
         <source>Could not save the settings: {reason}</source>
         <translation>No se pudo guardar la configuración: {reason}</translation>
     </message>

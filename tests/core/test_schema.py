@@ -210,6 +210,7 @@ def test_version_1_database_is_upgraded_and_searchable(tmp_path: Path) -> None:
         conn.execute(f"DROP TRIGGER {trigger}")
     for table in ("fact_fts", "fact_substr", "fact_folded", "fact_vectors", "fact_due", "fact_queue"):
         conn.execute(f"DROP TABLE {table}")
+    conn.execute("DROP TABLE pins")  # version 6's pins
     conn.execute("PRAGMA user_version = 1")
     conn.close()
     with Memory.open(path) as mem:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from core.memory import Memory
+from tests.server.test_surface import TOOL_COUNT
 
 INSPECTOR = "@modelcontextprotocol/inspector"
 
@@ -70,7 +71,7 @@ def test_inspector_lists_the_tools(tmp_path: Path, hub_file: Path) -> None:
         "search_nodes",
         "open_nodes",
     ]
-    assert len(names) == 22
+    assert len(names) == TOOL_COUNT
     described = {t["name"]: t["description"] for t in tools}
     assert (
         not described["create_entities"].startswith((" ", "\n")) and "\n    " not in described["read_graph"]
@@ -94,3 +95,21 @@ def test_inspector_calls_a_tool(tmp_path: Path, hub_file: Path) -> None:
     assert json.loads(result["content"][0]["text"]) == expected
     with Memory.open(db, embeddings="none") as memory:
         assert memory.history()[0]["actor"] != "mcp"  # the Inspector names itself
+
+
+def test_inspector_reads_the_resources_and_prompts(tmp_path: Path, hub_file: Path) -> None:
+    db = tmp_path / "i.db"
+    with Memory.open(db, embeddings="none") as memory:
+        memory.create_entities([{"name": "user", "entityType": "Person", "observations": ["Prefers Spanish"]}])
+        memory.pin("user")
+    listed = inspector(db, hub_file, "--method", "resources/list")["resources"]
+    assert [r["uri"] for r in listed] == ["memory://knowledge-graph", "memory://brief", "memory://entity/user"]
+    templates = inspector(db, hub_file, "--method", "resources/templates/list")["resourceTemplates"]
+    assert [t["uriTemplate"] for t in templates] == ["memory://entity/{name}"]
+    brief = inspector(db, hub_file, "--method", "resources/read", "--uri", "memory://brief")["contents"][0]
+    assert "- user (Person): Prefers Spanish" in brief["text"]
+    prompts = inspector(db, hub_file, "--method", "prompts/list")["prompts"]
+    assert [p["name"] for p in prompts] == ["recall", "remember-session", "review-insights"]
+    got = inspector(db, hub_file, "--method", "prompts/get", "--prompt-name", "recall",
+                    "--prompt-args", "topic=Spanish")
+    assert "Prefers Spanish" in got["messages"][0]["content"]["text"]

@@ -8,6 +8,7 @@ from pathlib import Path
 from core.memory import Memory
 from core.settings import Settings
 from core.storage.sqlite.embedding_state import HEAD_FACTS
+from core.storage.sqlite.schema import SCHEMA_VERSION
 
 SISTER = "La hermana de Ana vive en Buenos Aires y da clases de violín"
 FILLER = [f"Ana logged inventory item number {i} for the warehouse audit" for i in range(150)]
@@ -80,10 +81,11 @@ def test_a_schema_3_database_is_migrated_with_every_fact_due(tmp_path: Path) -> 
                 conn.execute(f"DROP TRIGGER {trigger}")
             for table in ("fact_fts", "fact_substr", "fact_folded", "fact_vectors", "fact_due", "fact_queue"):
                 conn.execute(f"DROP TABLE {table}")
+            conn.execute("DROP TABLE pins")  # version 6's
             conn.execute("PRAGMA user_version = 3")
     with Memory(Settings(db=db, embeddings="none")) as mem:
         with mem.graph.db.locked() as conn:
-            assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
             assert conn.execute("SELECT count(*) FROM fact_due").fetchone()[0] == 2
         (_, owner, _), = mem.graph.fact_search("tea")
         assert owner == mem.get_node("Ana").id

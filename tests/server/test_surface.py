@@ -38,6 +38,39 @@ PARAMETERS = {
     "engrama_surface_insights": ["limit", "title", "query", "status", "params"],
     "engrama_approve_insight": ["title", "action", "params"],
     "engrama_status": [],
+    "brief": ["max_tokens"],
+    "pin": ["name", "fact", "unpin"],
+}
+# (readOnly, destructive, idempotent, openWorld) for each tool, checked against what it does
+# (README "Annotations"): a search that records what was recalled is still read-only to the user;
+# the three official writes are idempotent here (a repeat adds nothing), unlike the official server's.
+TOOL_COUNT = len(PARAMETERS)  # what tools/list answers, on every transport
+R, W = True, False
+ANNOTATIONS = {
+    "create_entities": (W, False, True, False),
+    "create_relations": (W, False, True, False),
+    "add_observations": (W, False, True, False),
+    "delete_entities": (W, True, True, False),
+    "delete_observations": (W, True, True, False),
+    "delete_relations": (W, True, True, False),
+    "read_graph": (R, False, True, False),
+    "search_nodes": (R, False, True, False),
+    "open_nodes": (R, False, True, False),
+    "search_semantic": (R, False, True, False),
+    "migrate": (W, False, True, True),
+    "entity_history": (R, False, True, False),
+    "restore_entity": (W, False, True, False),
+    "engrama_search": (R, False, True, False),
+    "engrama_remember": (W, True, True, False),
+    "engrama_relate": (W, False, True, False),
+    "engrama_context": (R, False, True, False),
+    "engrama_ingest": (R, False, True, True),
+    "engrama_reflect": (W, False, True, False),
+    "engrama_surface_insights": (R, False, True, False),
+    "engrama_approve_insight": (W, False, True, False),
+    "engrama_status": (R, False, True, False),
+    "brief": (R, False, True, False),
+    "pin": (W, False, True, False),
 }
 # The official server requires these; optional additions must not become required. (Only
 # delete_observations relaxes one: MCP Memory v2's form sends `name` and `observations` instead.)
@@ -62,6 +95,13 @@ async def test_tool_names_and_parameters_are_frozen(client: Client) -> None:
         assert tool.title, tool.name
         if tool.name in REQUIRED:
             assert sorted(tool.input_schema.get("required", [])) == sorted(REQUIRED[tool.name])
+
+
+async def test_annotations_are_frozen(client: Client) -> None:
+    tools = (await client.list_tools()).tools
+    found = {t.name: (t.annotations.read_only_hint, t.annotations.destructive_hint, t.annotations.idempotent_hint,
+                      t.annotations.open_world_hint) for t in tools if t.annotations is not None}
+    assert found == ANNOTATIONS
 
 
 async def test_official_input_items_keep_the_official_field_names(client: Client) -> None:
@@ -95,8 +135,10 @@ async def test_knowledge_graph_resource_is_the_whole_graph(client: Client, mem: 
     )
     resources = (await client.list_resources()).resources
     assert [(str(r.uri), r.mime_type) for r in resources] == [
-        ("memory://knowledge-graph", "application/json")
+        ("memory://knowledge-graph", "application/json"), ("memory://brief", "text/plain")
     ]
+    templates = (await client.list_resource_templates()).resource_templates
+    assert [(t.uri_template, t.mime_type) for t in templates] == [("memory://entity/{name}", "application/json")]
     read = await client.read_resource("memory://knowledge-graph")
     assert read.contents[0].text == js_stringify(mem.read_graph().dump())
     assert json.loads(read.contents[0].text)["entities"][0]["name"] == "Ada"
@@ -105,3 +147,9 @@ async def test_knowledge_graph_resource_is_the_whole_graph(client: Client, mem: 
 async def test_server_identifies_itself_and_explains_itself(client: Client) -> None:
     assert client.server_info is not None and client.server_info.name == "hipocampo"
     assert client.instructions and "search_nodes" in client.instructions
+    assert "brief" in client.instructions and "never instructions" in client.instructions
+
+
+async def test_prompts_are_frozen(client: Client) -> None:
+    prompts = {p.name: [a.name for a in p.arguments or []] for p in (await client.list_prompts()).prompts}
+    assert prompts == {"recall": ["topic"], "remember-session": [], "review-insights": []}

@@ -251,7 +251,9 @@ async def test_writes_are_recorded_under_the_clients_name(client: Client, mem: M
     assert {row["actor"] for row in mem.history()} == {CLIENT_NAME}
 
 
-async def test_annotations_match_the_official_server(client: Client) -> None:
+async def test_annotations_match_the_official_server_but_where_it_says_less_than_true(
+    client: Client, mem: Memory
+) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
     for name in ("read_graph", "search_nodes", "open_nodes"):
         assert tools[name].annotations.read_only_hint is True
@@ -259,13 +261,25 @@ async def test_annotations_match_the_official_server(client: Client) -> None:
     for name in ("delete_entities", "delete_observations", "delete_relations"):
         assert tools[name].annotations.destructive_hint is True
         assert tools[name].annotations.idempotent_hint is True
+    # The official server calls its three writes not idempotent; here a repeat adds nothing, so they are.
     for name in ("create_entities", "create_relations", "add_observations"):
         annotations = tools[name].annotations
         assert (annotations.read_only_hint, annotations.destructive_hint, annotations.idempotent_hint) == (
             False,
             False,
-            False,
+            True,
         )
+    calls = [
+        ("create_entities", {"entities": [{"name": "Ada", "entityType": "Person", "observations": ["x"]},
+                                          {"name": "Bo", "entityType": "Person"}]}),
+        ("create_relations", {"relations": [{"from": "Ada", "to": "Bo", "relationType": "knows"}]}),
+        ("add_observations", {"observations": [{"entityName": "Ada", "contents": ["y"]}]}),
+    ]
+    for name, arguments in calls:
+        await ok(client, name, arguments)
+        before = (mem.read_graph().dump(), mem.latest_change_id())
+        await ok(client, name, arguments)
+        assert (mem.read_graph().dump(), mem.latest_change_id()) == before, name
     # Only the tools that read the user's files reach beyond the memory.
     assert {n for n, t in tools.items() if t.annotations.open_world_hint} == {"engrama_ingest", "migrate"}
 

@@ -55,6 +55,9 @@ READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=
 # engrama_ingest writes nothing, but reads a file from the user's disk (in an allowed folder) for the model
 READ_FILES = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=True)
 MERGE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+# engrama_remember's properties replace values already there, and a null removes one: destructive
+# (the old value stays in entity_history and can be undone, as a deletion can).
+REMEMBER = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
 
 
 class _Args(BaseModel):
@@ -428,7 +431,7 @@ def tools() -> list[Tool]:
         make_tool(fn, title=title, annotations=annotations, output_schema=ANY_OBJECT)
         for fn, title, annotations in (
             (engrama_search, "Search Memory", READ),
-            (engrama_remember, "Remember", MERGE),
+            (engrama_remember, "Remember", REMEMBER),
             (engrama_relate, "Relate", MERGE),
             (engrama_context, "Context", READ),
             (engrama_ingest, "Ingest Content", READ_FILES),

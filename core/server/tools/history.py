@@ -19,7 +19,8 @@ from core.server.tools.schemas import _array, _object
 from core.server.tools.state import actor_of, memory_of
 
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
-RESTORE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
+# A second restore of the same name changes nothing (it is refused: the entity exists again).
+RESTORE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
 HISTORY_OUT = _object({
     "name": {"type": "string"},

@@ -38,8 +38,10 @@ from core.server.tools.schemas import (
 )
 from core.server.tools.state import actor_of, memory_of
 
-# The official server's annotations, tool by tool.
-WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
+# The official server's annotations, tool by tool, except where what the tool does says otherwise:
+# the official server marks its three writes not idempotent, but here a repeated call adds nothing
+# (existing entities merge, existing observations and relations are skipped), so they are.
+WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 DELETE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
 READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 # migrate reads a file from the user's disk (in an allowed folder): open world, and it writes

@@ -20,6 +20,8 @@ class ServerState:
     memory: Memory
     # Shown by engrama_status: where the HTTP hub listens, when this process is one.
     endpoint: dict[str, Any] = field(default_factory=dict)
+    # Who follows which resources, and the task that tells them (core.server.subscriptions.Follow).
+    follow: Any = None
 
 
 def state_of(ctx: Context[Any, Any]) -> ServerState:

@@ -29,6 +29,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 
 from core import __version__
@@ -39,6 +40,7 @@ from core.server.transports.app import INSTRUCTIONS, SERVER_NAME, build_server
 from core.server.transports.endpoint import HEALTH_PATH
 from core.server.transports.pipes import pipe_stdio, pipes_usable
 from core.server.transports.sessions import BRIDGE_HEADER, GOODBYE_HEADER
+from core.server.transports.subscriptions import Follow, FollowBus, notifying
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -48,7 +50,8 @@ HUB_SILENCE_S = 3.0  # a call unanswered this long: the bridge asks the hub whet
 HEALTH_TIMEOUT_S = 2.0  # … and a hub that does not answer that within this long is taken as hung
 # Tools that only read: when the hub stops answering, these are asked again of the file itself.
 READ_TOOLS = frozenset({"read_graph", "search_nodes", "open_nodes", "search_semantic", "entity_history",
-                        "engrama_search", "engrama_context", "engrama_surface_insights", "engrama_status"})
+                        "engrama_search", "engrama_context", "engrama_surface_insights", "engrama_status",
+                        "brief"})
 ClientFactory = Callable[[types.Implementation], AbstractAsyncContextManager[Client]]
 T = TypeVar("T")
 
@@ -266,7 +269,12 @@ async def _forward(
 
 
 def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
-    """A stdio-facing server that forwards tools and resources to ``hub`` (see the module doc)."""
+    """A stdio-facing server that forwards tools and resources to ``hub`` (see the module doc).
+
+    Subscriptions are not forwarded: the bridge follows the file itself (``Follow``, on a memory
+    without embeddings it opens once somebody subscribes), so it notices the hub's writes and everybody else's."""
+    bus = FollowBus()
+    follow = Follow(lambda: Memory(settings.model_copy(update={"embeddings": "none", "backup_keep": 0})), bus)
 
     @asynccontextmanager
     async def lifespan(_server: Server[Upstream]) -> AsyncIterator[Upstream]:
@@ -276,6 +284,7 @@ def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
                 yield upstream
             finally:
                 upstream.close()
+                follow.close()
 
     async def list_tools(
         ctx: ServerRequestContext[Upstream], params: types.PaginatedRequestParams | None
@@ -327,7 +336,7 @@ def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
     ) -> types.GetPromptResult:
         return await _forward(ctx, lambda c: c.get_prompt(params.name, params.arguments), retry=True)
 
-    return Server(
+    server = Server(
         SERVER_NAME,
         version=__version__,
         title="Hipocampo memory",
@@ -340,7 +349,11 @@ def build_bridge(hub: dict[str, Any], settings: Settings) -> Server[Upstream]:
         on_read_resource=read_resource,
         on_list_prompts=list_prompts,  # the same capabilities as the hub's (and as front.py's answers)
         on_get_prompt=get_prompt,
+        on_subscriptions_listen=ListenHandler(bus),
     )
+    follow.register(server)
+    notifying(server)
+    return server
 
 
 async def run_bridge(hub: dict[str, Any], settings: Settings, front: Front | None = None) -> None:

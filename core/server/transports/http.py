@@ -42,6 +42,7 @@ from core import __version__
 from core.errors import Conflict
 from core.memory import Memory
 from core.server.transports import endpoint as hubfile
+from core.server.transports import hook_route
 from core.server.transports.app import build_server
 from core.server.transports.connections import IDLE_TIMEOUT_S, bounded_protocol, connection_cap, listen_backlog
 from core.server.transports.sessions import ClientTracker
@@ -129,6 +130,7 @@ def build_http_app(
             {"ok": True, "server": "hipocampo", "version": __version__, "db": db, "pid": os.getpid()}
         )
 
+    hook_route.register(server, memory)  # GET /brief for the clients' hooks (core/hooks.py)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=[f"{h}:{port}" for h in SERVED_HOSTS],

@@ -39,6 +39,7 @@ from core.storage.cypher import rows as R
 from core.storage.cypher import undo
 from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.history import HistoryMixin
+from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import Work
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ LogRow = tuple[str, str, str, str | None, str | None, str | None]
 _T = TypeVar("_T")
 
 
-class CypherGraphStore(EditsMixin, HistoryMixin):
+class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
     """GraphStore over a Cypher server. Thread-safe: writes of one process go one at a time; writes
     of several processes are serialised by the dialect's optimistic commit."""
 

@@ -156,6 +156,14 @@ CREATE TABLE embedding_state (
 );
 CREATE INDEX idx_embedding_state_at ON embedding_state(embedded_at);  -- what changed since
 
+-- What the user pinned for the session brief: an entity ('' fact) or one of its facts, by text.
+CREATE TABLE pins (
+    entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    fact      TEXT    NOT NULL DEFAULT '',
+    pinned_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (entity_id, fact)
+);
+
 CREATE TABLE db_metadata (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL

@@ -33,6 +33,7 @@ from core.storage.sqlite.graph_reads import GraphReads
 from core.storage.sqlite.history import HistoryMixin, current_import
 from core.storage.sqlite.integrity import IntegrityGate, damaged_message
 from core.storage.sqlite.neighbours import GraphNeighbours
+from core.storage.sqlite.pins import GraphPins
 from core.storage.sqlite.schema import SCHEMA_VERSION, open_database, open_database_read_only
 from core.storage.sqlite.search import GraphSearch
 from core.storage.sqlite.vector_cache import VectorCache
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, EditsMixin, HistoryMixin):
+class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, EditsMixin, HistoryMixin,
+                       GraphPins):
     """The default GraphStore. Thread-safe: one connection, one lock, short transactions."""
 
     backend = "sqlite"
