@@ -12,16 +12,62 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from core.reflect.lifecycle import InsightRecord
 from core.reflect.model import ReflectRules, StoredInsight
 
 DETECTOR_LABELS = ("Problem", "Vulnerability", "Concept", "Project", "Decision", "Course", "Domain",
                    "Technique", "Technology", "Insight")
+TOKEN_KEY = "reflect_fingerprint"
+INSIGHT = ("e.id, e.name, e.props, e.created_at, e.ins_pattern, e.ins_confidence, e.ins_base, e.ins_status, "
+           "e.ins_stale, e.ins_evidence, e.ins_confirmed_at, e.ins_decided_at, e.ins_decided_by")
 LIVE = "{v}.archived_at IS NULL AND NOT {v}.type IN $Insight"
 CURRENT = "r.ended_at IS NULL"
 
 
 def _live(v: str) -> str:
     return LIVE.format(v=v)
+
+
+def graph_fingerprint(db: Any) -> str:
+    """What the structural patterns depend on: the change, entity and relation counters, and counts."""
+    counters = dict(db.read("MATCH (c:Counter) RETURN c.name, c.value"))
+    entities = db.read("MATCH (e:Entity) RETURN count(e)")[0][0]
+    relations = db.read("MATCH ()-[r:REL]->() RETURN count(r)")[0][0]
+    return ":".join(str(v) for v in (counters.get("change", 0), entities, counters.get("entity", 0), relations,
+                                     counters.get("relation", 0)))
+
+
+def insight_records(db: Any, where: str = "true", params: dict[str, Any] | None = None) -> list[InsightRecord]:
+    out = []
+    for eid, name, props, created, pattern, conf, base, status, stale, evidence, confirmed, decided, by in db.read(
+            f"MATCH (e:Entity) WHERE e.ins_status IS NOT NULL AND {where} RETURN {INSIGHT}", params or {}):
+        summary = json.loads(props or "{}").get("summary")
+        out.append(InsightRecord(eid, name, pattern, status, bool(stale), conf, base, json.loads(evidence),
+                                 summary if isinstance(summary, str) else "", created, confirmed, decided, by))
+    return out
+
+
+def stored_insights(db: Any) -> dict[str, StoredInsight]:
+    """Every insight, by title."""
+    out = {}
+    for eid, name, pattern, status, stale, base, evidence, props in db.read(
+            "MATCH (e:Entity) WHERE e.ins_status IS NOT NULL RETURN e.id, e.name, e.ins_pattern, e.ins_status, "
+            "e.ins_stale, e.ins_base, e.ins_evidence, e.props"):
+        key = json.loads(evidence).get("key")
+        summary = json.loads(props or "{}").get("summary")
+        out[name] = StoredInsight(eid, name, pattern, status, bool(stale), base, evidence,
+                                  summary if isinstance(summary, str) else "",
+                                  tuple(key) if isinstance(key, list) else key)
+    return out
+
+
+def blocked_titles(db: Any, titles: Sequence[str]) -> set[str]:
+    """Titles reflect may not create: the name is taken, or an insight of that title was dismissed."""
+    taken = {r[0] for r in db.read("UNWIND $t AS t MATCH (e:Entity {name: t}) RETURN t", {"t": list(titles)})}
+    dismissed = {r[0] for r in db.read(
+        "UNWIND $t AS t MATCH (c:Change {entity: t}) WHERE c.op = 'decide_insight' RETURN t, c.after",
+        {"t": list(titles)}) if json.loads(r[1] or "{}").get("status") == "dismissed"}
+    return taken | dismissed
 
 
 class CypherDetection:
@@ -38,8 +84,6 @@ class CypherDetection:
         self._cache: dict[str, Any] = {}
 
     def open(self) -> None:
-        from core.storage.cypher.insights import graph_fingerprint
-
         self.fingerprint = graph_fingerprint(self._db)
         rules = self.rules
         types = [r[0] for r in self._db.read("MATCH (e:Entity) RETURN DISTINCT e.type")]
@@ -61,18 +105,12 @@ class CypherDetection:
     # -- what the engine asks ------------------------------------------------------------------
 
     def last_token(self) -> str:
-        from core.storage.cypher.insights import TOKEN_KEY
-
         return self._store.get_metadata(TOKEN_KEY) or ""
 
     def stored(self) -> dict[str, StoredInsight]:
-        from core.storage.cypher.insights import stored_insights
-
         return stored_insights(self._db)
 
     def blocked(self, titles: Sequence[str]) -> set[str]:
-        from core.storage.cypher.insights import blocked_titles
-
         return blocked_titles(self._db, titles)
 
     def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:

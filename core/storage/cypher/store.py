@@ -757,10 +757,10 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
     # -- what this backend does not do yet ---------------------------------------------------
 
     def insight_store(self) -> Any:
-        """Reflect's and the insight lifecycle's access to this graph (``cypher.insights``)."""
-        from core.storage.cypher.insights import CypherInsightStore
+        """The insight lifecycle (``core.reflect.lifecycle``) over this graph (``cypher.insights``)."""
+        from core.storage.cypher.insights import insight_store
 
-        return CypherInsightStore(self)
+        return insight_store(self)
 
     def backup(self, dest: Any) -> Any:
         raise ConfigError(f"A file backup is not available on the {self.backend} backend: back the server up with "

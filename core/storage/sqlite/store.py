@@ -225,8 +225,8 @@ class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, Ed
     # -- insights (reflect and the review lifecycle live in insights.py) ----------------------
 
     def insight_store(self) -> Any:
-        """Reflect's and the insight lifecycle's access to this database (same connection and
-        lock): a ``core.storage.sqlite.insights.SqliteInsightStore``."""
-        from core.storage.sqlite.insights import SqliteInsightStore
+        """The insight lifecycle (``core.reflect.lifecycle``) over this database (same connection
+        and lock)."""
+        from core.storage.sqlite.insights import insight_store
 
-        return SqliteInsightStore(self.db)
+        return insight_store(self.db)
