@@ -52,6 +52,28 @@ def is_candidate(row: dict[str, Any], covered: set[int], undone: set[int], entit
     return entity is None or touches(row, entity)
 
 
+def describe(row: dict[str, Any]) -> str:
+    """A short English phrase for a change_log row (the desktop translates its own)."""
+    op, name, before, after = row["op"], row.get("entity"), row.get("before"), row.get("after")
+    if op == "add_observations" and isinstance(after, list):
+        return f"added {len(after)} observation(s) to {name}"
+    if op == "delete_observations" and isinstance(before, dict):
+        return f"deleted {len(before.get('observations', []))} observation(s) of {name}"
+    if op == "create_relation" and isinstance(after, list):
+        return f"related {name} -{after[1]}-> {after[0]}"
+    if op in RELATION_OPS and isinstance(before or after, dict):
+        snap = before if op == "delete_relation" else after
+        verb = {"delete_relation": "removed", "end_relation": "ended", "reopen_relation": "reopened"}[op]
+        return f"{verb} {snap['from']} -{snap['relationType']}-> {snap['to']}"
+    if op == "rename_entity":
+        return f"renamed {before['name']} to {after['name']}"
+    if op == "set_entity_type":
+        return f"set the type of {name} to {after['entityType']}"
+    if op == "replace_observation":
+        return f"edited an observation of {name}"
+    return f"{op.replace('_', ' ')} {name or ''}".strip()
+
+
 def describe_relation(src: str, dst: str, rtype: str) -> str:
     return f"{src!r} -{rtype}-> {dst!r}"
 

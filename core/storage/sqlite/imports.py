@@ -57,7 +57,8 @@ def running(conn: Connection) -> dict[str, dict[str, Any]]:
 
 def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
     """Undo everything import ``import_id`` wrote; returns how many of its changes were undone."""
-    from core.storage.sqlite import edits  # the undo of each kind of change lives there
+    from core.storage import undo  # the undo of each kind of change lives there
+    from core.storage.sqlite.edits import Session
 
     previous = getattr(history.current_import, "id", None)
     history.current_import.id = import_id  # what the rollback writes is removed with the rest
@@ -78,7 +79,7 @@ def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
                 continue
             try:
                 with store.db.write() as conn:
-                    edits._undo_one(store, conn, row, actor, store.db.now())
+                    undo.undo_one(Session(store, conn, actor, store.db.now()), row)
             except (Conflict, NotFound):  # already undone by a deletion above, or changed since
                 continue
         with store.db.write() as conn:
