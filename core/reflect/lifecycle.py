@@ -33,7 +33,6 @@ from typing import Any, Protocol, TypeVar
 from core.errors import Conflict, NotFound
 from core.reflect.engine import Detection
 from core.reflect.model import (
-    PATTERNS,
     TRANSITIONS,
     InsightDraft,
     ReflectOutcome,
@@ -42,6 +41,7 @@ from core.reflect.model import (
     StoredInsight,
     refusal,
 )
+from core.reflect.patterns import SPECS
 from core.reflect.temporal import days_between, decayed_confidence, temporal_score
 from core.search.folding import fold
 
@@ -370,7 +370,7 @@ class _PlanWriter:
     def _confirm(self, stored: dict[str, StoredInsight]) -> None:
         """Everything still holding (found now, or in a pattern skipped because nothing changed)
         is confirmed now: its confidence goes back to its base and decay restarts."""
-        self.tx.confirm([p for p in PATTERNS if p in self.plan.found or p in self.plan.confirmed], self.now)
+        self.tx.confirm([p for p in SPECS if p in self.plan.found or p in self.plan.confirmed], self.now)
         self.outcome.refreshed += sum(
             1 for s in stored.values()
             if s.pattern in self.plan.confirmed and s.status != "dismissed" and not s.stale)
