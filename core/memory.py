@@ -631,13 +631,10 @@ class Memory:
     @staticmethod
     def describe_change(row: Mapping[str, Any]) -> str:
         """A short English phrase for a change_log row ("renamed Ada to Ada L.", "delete entity Bob")."""
-        from core.storage.sqlite.edits import describe
+        from core.change_words import describe
+        from core.model import Change
 
-        after = row.get("after")
-        if row.get("op") == "undo" and isinstance(after, Mapping) and "undo_of" in after:
-            op = str(after.get("op", "")).replace("_", " ")
-            return f"undid change #{after['undo_of']} ({op} {row.get('entity')})"
-        return describe(dict(row))
+        return describe(row if isinstance(row, Change) else Change(**row))
 
     def last_deletion(self, name: str) -> dict[str, Any] | None:
         """The change that deleted ``name`` if it is deleted now (so it can be restored), else None."""

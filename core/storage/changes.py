@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation")
-# A Save and an undo each write one row listing the rows they wrote: they are undone whole.
-GROUP_OPS = ("save_entity", "undo")
+from core.model import GROUP_OPS, RELATION_OPS, Change  # noqa: F401 - defined with Change, read from here too
+
 UNDOABLE = frozenset({
     "create_entity", "delete_entity", "restore_entity", "add_observations", "delete_observations",
     "create_relation", "delete_relation", "update_entity", "archive_entity", "unarchive_entity",
@@ -18,12 +17,12 @@ UNDOABLE = frozenset({
 SCAN_LIMIT = 5000  # how far back the default undo looks for something undoable
 
 
-def touches(row: dict[str, Any], name: str) -> bool:
-    """Whether a change_log row (``{"op", "entity", "before", "after"}``, JSON decoded) concerns entity ``name``."""
-    if row.get("entity") == name:
+def touches(row: Change, name: str) -> bool:
+    """Whether change ``row`` concerns entity ``name``."""
+    if row.entity == name:
         return True
-    for side in (row.get("before"), row.get("after")):
-        if row.get("op") == "create_relation" and isinstance(side, list) and side and side[0] == name:
+    for side in (row.before, row.after):
+        if row.op == "create_relation" and isinstance(side, list) and side and side[0] == name:
             return True
         if isinstance(side, dict) and name in (side.get("from"), side.get("to"), side.get("name")):
             return True
@@ -41,37 +40,15 @@ def undone_ids(groups: list[tuple[str, dict[str, Any]]]) -> tuple[set[int], set[
     return covered, undone
 
 
-def is_candidate(row: dict[str, Any], covered: set[int], undone: set[int], entity: str | None,
+def is_candidate(row: Change, covered: set[int], undone: set[int], entity: str | None,
                  by: str | None) -> bool:
     """Whether the default undo may take back ``row``: undoable, not inside a group, not undone
     already, and (when asked) about ``entity`` and made by ``by``."""
-    if row["op"] == "undo" or row["op"] not in UNDOABLE or row["id"] in covered or row["id"] in undone:
+    if row.op == "undo" or row.op not in UNDOABLE or row.id in covered or row.id in undone:
         return False
-    if by is not None and row["actor"] != by:
+    if by is not None and row.actor != by:
         return False
     return entity is None or touches(row, entity)
-
-
-def describe(row: dict[str, Any]) -> str:
-    """A short English phrase for a change_log row (the desktop translates its own)."""
-    op, name, before, after = row["op"], row.get("entity"), row.get("before"), row.get("after")
-    if op == "add_observations" and isinstance(after, list):
-        return f"added {len(after)} observation(s) to {name}"
-    if op == "delete_observations" and isinstance(before, dict):
-        return f"deleted {len(before.get('observations', []))} observation(s) of {name}"
-    if op == "create_relation" and isinstance(after, list):
-        return f"related {name} -{after[1]}-> {after[0]}"
-    if op in RELATION_OPS and isinstance(before or after, dict):
-        snap = before if op == "delete_relation" else after
-        verb = {"delete_relation": "removed", "end_relation": "ended", "reopen_relation": "reopened"}[op]
-        return f"{verb} {snap['from']} -{snap['relationType']}-> {snap['to']}"
-    if op == "rename_entity":
-        return f"renamed {before['name']} to {after['name']}"
-    if op == "set_entity_type":
-        return f"set the type of {name} to {after['entityType']}"
-    if op == "replace_observation":
-        return f"edited an observation of {name}"
-    return f"{op.replace('_', ' ')} {name or ''}".strip()
 
 
 def describe_relation(src: str, dst: str, rtype: str) -> str:

@@ -23,13 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from core.change_words import describe
 from core.errors import Conflict, NotFound
-from core.model import Relation
-from core.storage.changes import GROUP_OPS, SCAN_LIMIT, UNDOABLE, describe, is_candidate, touches, undone_ids
+from core.model import Change, Relation
+from core.storage.changes import GROUP_OPS, SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
 from core.storage.changes import describe_relation as _rel_words
 from core.storage.changes import short as _short
 
-Row = dict[str, Any]  # a change_log row: {"id", "at", "actor", "op", "entity", "before", "after"}
+Row = Change
 PAGE = 200  # change_log rows read at a time while looking for the change to undo
 
 
@@ -171,7 +172,7 @@ def check_unchanged(s: EditSession, name: str, since_id: int) -> None:
     """Conflict naming who changed entity ``name`` after change_log id ``since_id``."""
     later = [r for r in s.changes_after(since_id) if touches(r, name)]
     if later:
-        who = ", ".join(dict.fromkeys(f"{r['actor']} ({describe(r)})" for r in later[-5:]))
+        who = ", ".join(dict.fromkeys(f"{r.actor} ({describe(r)})" for r in later[-5:]))
         raise Conflict(f"Entity {name!r} was changed since you opened it, by {who}. Reload it or merge "
                        "your edits onto the new state; nothing was saved.")
 
@@ -248,14 +249,14 @@ def undoable(reads: ChangeReads, entity: str | None, by: str | None) -> Row | No
 
 def undo(s: EditSession, row: Row) -> int:
     """Take back change ``row``; returns the id of the ``undo`` row that records it."""
-    if row["op"] not in UNDOABLE:
-        raise Conflict(f"Change #{row['id']} ({row['op']}) cannot be undone. Nothing was changed.")
-    undone_by = [u for u in s.changes_after(row["id"], "undo") if u["after"]["undo_of"] == row["id"]]
+    if row.op not in UNDOABLE:
+        raise Conflict(f"Change #{row.id} ({row.op}) cannot be undone. Nothing was changed.")
+    undone_by = [u for u in s.changes_after(row.id, "undo") if u.undo_of == row.id]
     if undone_by:
-        raise Conflict(f"Change #{row['id']} was already undone (change #{undone_by[-1]['id']}). "
+        raise Conflict(f"Change #{row.id} was already undone (change #{undone_by[-1].id}). "
                        "Nothing was changed.")
     undo_one(s, row)
-    undo_id = s.finish("undo", s.last_entity() or row["entity"], {"undo_of": row["id"], "op": row["op"]})
+    undo_id = s.finish("undo", s.last_entity() or row.entity, {"undo_of": row.id, "op": row.op})
     assert undo_id is not None  # an undo always writes its row
     return undo_id
 
@@ -274,9 +275,9 @@ def _live(s: EditSession, name: str) -> EntityState:
 
 def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per kind of change
     """Write the inverse of ``row``, or refuse with what changed since."""
-    op, name, before, after = row["op"], row["entity"], row["before"], row["after"]
+    op, name, before, after = row.op, row.entity, row.before, row.after
     if op in GROUP_OPS:  # a Save or an undo (its undo is a redo): take back its rows, newest first
-        for rid in reversed(after["rows"]):
+        for rid in reversed(row.members):
             found = s.change(rid)
             if found:
                 undo_one(s, found)
@@ -287,22 +288,22 @@ def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per k
         if s.entity(name) is not None:
             raise Conflict(f"An entity called {name!r} exists again; the deletion cannot be undone. "
                            "Nothing was changed.")
-        later = [c for c in s.changes_after(row["id"], "delete_entity") if c["entity"] == name]
+        later = [c for c in s.changes_after(row.id, "delete_entity") if c.entity == name]
         if later:
-            raise Conflict(f"{name!r} was deleted again later (change #{later[0]['id']}); undo that one instead. "
+            raise Conflict(f"{name!r} was deleted again later (change #{later[0].id}); undo that one instead. "
                            "Nothing was changed.")
         s.restore_entity(name)
     elif op == "add_observations":
         present = [o for o in after if o in set(_live(s, name).observations)]
         if not present:
-            raise Conflict(f"The observations change #{row['id']} added to {name!r} are gone already. "
+            raise Conflict(f"The observations change #{row.id} added to {name!r} are gone already. "
                            "Nothing was changed.")
         s.delete_observations(name, present)
     elif op == "delete_observations":
         have = set(_live(s, name).observations)
         missing = [c for c, _ in before["observations"] if c not in have]
         if not missing:
-            raise Conflict(f"The observations change #{row['id']} deleted from {name!r} are back already. "
+            raise Conflict(f"The observations change #{row.id} deleted from {name!r} are back already. "
                            "Nothing was changed.")
         s.add_observations(name, missing)
     elif op == "create_relation":
@@ -338,7 +339,7 @@ def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per k
     elif op == "update_entity":
         target = _live(s, name)
         if target.type != after["entityType"] or target.props != after["props"]:
-            raise Conflict(f"{name!r} was changed again since change #{row['id']}. Nothing was changed.")
+            raise Conflict(f"{name!r} was changed again since change #{row.id}. Nothing was changed.")
         s.update_entity(name, after, before)
     elif op in ("archive_entity", "unarchive_entity"):
         _live(s, name)

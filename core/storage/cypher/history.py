@@ -10,7 +10,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from core.model import KnowledgeGraph
+from core.model import Change, KnowledgeGraph
 from core.storage.changes import touches
 from core.storage.cypher import rows as R
 from core.storage.rewind import rewind
@@ -18,9 +18,9 @@ from core.storage.rewind import rewind
 CHANGE = "c.id, c.at, c.actor, c.op, c.entity, c.before, c.after"
 
 
-def change_dicts(found: list[list[Any]]) -> list[dict[str, Any]]:
-    return [{"id": i, "at": at, "actor": actor, "op": op, "entity": ent, "before": R.loads(b), "after": R.loads(a)}
-            for i, at, actor, op, ent, b, a in found]
+def change_dicts(found: list[list[Any]]) -> list[Change]:
+    """``Change`` rows from ``RETURN {CHANGE}`` records."""
+    return [Change.decode(*r) for r in found]
 
 
 class HistoryMixin:

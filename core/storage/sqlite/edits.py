@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.errors import NotFound
-from core.model import ObservationDeletion, ObservationInput, Relation
+from core.model import Change, ObservationDeletion, ObservationInput, Relation
 from core.storage import undo as rules
 from core.storage.changes import RELATION_OPS, touches
 from core.storage.sqlite import embedding_state, history, indexing, reads
@@ -26,13 +26,9 @@ if TYPE_CHECKING:
 Row = dict[str, Any]
 
 
-def _rows(conn: Connection, where: str, args: Sequence[Any]) -> list[Row]:
-    return [
-        {"id": i, "at": at, "actor": actor, "op": op, "entity": ent,
-         "before": json.loads(b) if b else None, "after": json.loads(a) if a else None}
-        for i, at, actor, op, ent, b, a in conn.execute(
-            f"SELECT id, at, actor, op, entity, before, after FROM change_log WHERE {where}", args)
-    ]
+def _rows(conn: Connection, where: str, args: Sequence[Any]) -> list[Change]:
+    return [Change.decode(*r) for r in conn.execute(
+        f"SELECT id, at, actor, op, entity, before, after FROM change_log WHERE {where}", args)]
 
 
 class ChangeReads:
