@@ -25,6 +25,7 @@ a superseded fact …) registers ``@approver("kind")``; a new detector registers
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -47,6 +48,7 @@ from core.search.folding import fold
 
 T = TypeVar("T")
 LogRow = tuple[str, str, str, str | None, Any, Any]  # at, actor, op, entity, before, after (not yet JSON)
+Rank = tuple[int, str, bool, float, str | None, str]  # entity id, title, stale, confidence, confirmed_at, created_at
 
 
 @dataclass(frozen=True)
@@ -60,12 +62,16 @@ class InsightRecord:
     stale: bool
     confidence: float
     base_confidence: float
-    evidence: dict[str, Any]
+    evidence_json: str  # parsed only for the insights a caller gets (``evidence``)
     summary: str
     created_at: str
     confirmed_at: str | None
     decided_at: str | None
     decided_by: str | None
+
+    @property
+    def evidence(self) -> dict[str, Any]:
+        return json.loads(self.evidence_json or "{}")
 
 
 class InsightWrites(Protocol):
@@ -121,8 +127,12 @@ class InsightRows(Protocol):
         """``moment`` as the backend stores times (ISO-8601 UTC, milliseconds)."""
         ...
     def detection(self, rules: ReflectRules) -> contextlib.AbstractContextManager[Detection]: ...
-    def records(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-                include_stale: bool) -> list[InsightRecord]: ...
+    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
+                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]: ...
+    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
+              include_stale: bool) -> list[Rank]:
+        """What ranking needs of each insight matching (a light read: ``records`` for the chosen)."""
+        ...
     def counts(self) -> dict[str, int]: ...
     def write(self, work: Callable[[InsightWrites], T]) -> T:
         """Run ``work`` in one write transaction (all of it lands, or none)."""
@@ -266,13 +276,28 @@ class InsightLifecycle:
         """Insights, best first: fresh before stale, then by temporal score
         (``confidence · 2^(−days since confirmed / 30)``), then by title."""
         now = self.now()
-        found = self.rows.records(status=status, title=title, confirmed_at=confirmed_at, include_stale=include_stale)
         if query is not None:
             # Folded both sides, like search_nodes: case, accents and Unicode forms don't matter.
             needle = fold(query)
-            found = [r for r in found if needle in fold(f"{r.title}\n{r.summary}")]
-        found.sort(key=lambda r: (r.stale, -_score(r, now), r.title))
-        return [insight_dict(r, now) for r in found[:limit]]
+            found = [r for r in self.rows.records(status=status, title=title, confirmed_at=confirmed_at,
+                                                  include_stale=include_stale)
+                     if needle in fold(f"{r.title}\n{r.summary}")]
+            ranks: list[Rank] = [(r.entity_id, r.title, r.stale, r.confidence, r.confirmed_at, r.created_at)
+                                 for r in found]
+        else:
+            ranks = self.rows.ranks(status=status, title=title, confirmed_at=confirmed_at, include_stale=include_stale)
+        fading: dict[str, float] = {}  # since → 2^(−days/30): most insights share a confirmation time
+
+        def score(r: Rank) -> float:
+            since = r[4] or r[5]
+            if since not in fading:
+                fading[since] = temporal_score(1.0, days_between(since, now))
+            return r[3] * fading[since]
+
+        ranks.sort(key=lambda r: (r[2], -score(r), r[1]))
+        chosen = [r[0] for r in ranks[:limit]]
+        by_id = {r.entity_id: r for r in self.rows.records(ids=chosen)} if chosen else {}
+        return [insight_dict(by_id[i], now) for i in chosen if i in by_id]
 
     def get(self, title: str) -> dict[str, Any] | None:
         found = self.list(limit=1, title=title, status=None)

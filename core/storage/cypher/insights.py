@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow
+from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.cypher import rows as R
 from core.storage.cypher.reflect_queries import (
@@ -57,8 +57,9 @@ class CypherInsightRows:
         finally:
             session.close()
 
-    def records(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-                include_stale: bool) -> list[InsightRecord]:
+    @staticmethod
+    def _where(status: str | None, title: str | None, confirmed_at: str | None, include_stale: bool,
+               ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
         where, params = ["true"], {}
         for prop, value in (("ins_status", status), ("name", title), ("ins_confirmed_at", confirmed_at)):
             if value is not None:
@@ -66,7 +67,21 @@ class CypherInsightRows:
                 params[prop] = value
         if not include_stale:
             where.append("e.ins_stale = 0")
-        return insight_records(self._db, " AND ".join(where), params)
+        if ids is not None:
+            where.append("e.id IN $ids")
+            params["ids"] = list(ids)
+        return " AND ".join(where), params
+
+    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
+                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]:
+        return insight_records(self._db, *self._where(status, title, confirmed_at, include_stale, ids))
+
+    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
+              include_stale: bool) -> list[Rank]:
+        where, params = self._where(status, title, confirmed_at, include_stale)
+        return [(i, n, bool(s), c, f, e) for i, n, s, c, f, e in self._db.read(
+            f"MATCH (e:Entity) WHERE e.ins_status IS NOT NULL AND {where} RETURN e.id, e.name, e.ins_stale, "
+            "e.ins_confidence, e.ins_confirmed_at, e.created_at", params)]
 
     def counts(self) -> dict[str, int]:
         out = {s: int(n) for s, n in self._db.read(

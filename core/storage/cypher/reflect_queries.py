@@ -13,10 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.reflect.lifecycle import InsightRecord
-from core.reflect.model import ReflectRules, StoredInsight
+from core.reflect.model import ReflectRules, StoredInsight, detector_vocabulary
 
-DETECTOR_LABELS = ("Problem", "Vulnerability", "Concept", "Project", "Decision", "Course", "Domain",
-                   "Technique", "Technology", "Insight")
 TOKEN_KEY = "reflect_fingerprint"
 INSIGHT = ("e.id, e.name, e.props, e.created_at, e.ins_pattern, e.ins_confidence, e.ins_base, e.ins_status, "
            "e.ins_stale, e.ins_evidence, e.ins_confirmed_at, e.ins_decided_at, e.ins_decided_by")
@@ -42,7 +40,7 @@ def insight_records(db: Any, where: str = "true", params: dict[str, Any] | None 
     for eid, name, props, created, pattern, conf, base, status, stale, evidence, confirmed, decided, by in db.read(
             f"MATCH (e:Entity) WHERE e.ins_status IS NOT NULL AND {where} RETURN {INSIGHT}", params or {}):
         summary = json.loads(props or "{}").get("summary")
-        out.append(InsightRecord(eid, name, pattern, status, bool(stale), conf, base, json.loads(evidence),
+        out.append(InsightRecord(eid, name, pattern, status, bool(stale), conf, base, evidence,
                                  summary if isinstance(summary, str) else "", created, confirmed, decided, by))
     return out
 
@@ -85,16 +83,10 @@ class CypherDetection:
 
     def open(self) -> None:
         self.fingerprint = graph_fingerprint(self._db)
-        rules = self.rules
-        types = [r[0] for r in self._db.read("MATCH (e:Entity) RETURN DISTINCT e.type")]
-        rels = [r[0] for r in self._db.read("MATCH ()-[r:REL]->() RETURN DISTINCT r.type")]
-        self._p = {label: rules.spellings(label, types) for label in DETECTOR_LABELS}
-        for param, names in (("uses", rules.uses_relations), ("solved_by", (rules.solved_by_relation,)),
-                             ("covers", (rules.covers_relation,)), ("in_domain", (rules.in_domain_relation,))):
-            self._p[param] = sorted({s for n in names for s in rules.spellings(n, rels)})
-        self._p.update(cap=rules.evidence_cap, min_cluster=rules.min_cluster_size, cutoff=self.cutoff,
-                       low=rules.low_confidence, resolved=[s.lower() for s in rules.resolved_statuses],
-                       active=["", *(s.lower() for s in rules.active_statuses)])
+        labels, params = detector_vocabulary(
+            self.rules, [r[0] for r in self._db.read("MATCH (e:Entity) RETURN DISTINCT e.type")],
+            [r[0] for r in self._db.read("MATCH ()-[r:REL]->() RETURN DISTINCT r.type")])
+        self._p = {**labels, **params, "cutoff": self.cutoff}
 
     def close(self) -> None:
         self._cache.clear()

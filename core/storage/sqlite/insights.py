@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow
+from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -34,7 +34,7 @@ _REVIEW = {"status": "status", "stale": "stale", "evidence": "evidence", "base_c
 
 def _record(row: Sequence[Any]) -> InsightRecord:
     eid, name, pattern, status, stale, conf, base, evidence, summary, created, confirmed, decided, by = row
-    return InsightRecord(eid, name, pattern, status, bool(stale), conf, base, json.loads(evidence), summary,
+    return InsightRecord(eid, name, pattern, status, bool(stale), conf, base, evidence, summary,
                          created, confirmed, decided, by)
 
 
@@ -75,8 +75,9 @@ class SqliteInsightRows:
                 finally:
                     session.close()
 
-    def records(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-                include_stale: bool) -> list[InsightRecord]:
+    @staticmethod
+    def _where(status: str | None, title: str | None, confirmed_at: str | None, include_stale: bool,
+               ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
         where, args = ["1"], {}
         for column, value in (("i.status", status), ("e.name", title), ("i.confirmed_at", confirmed_at)):
             if value is not None:
@@ -84,8 +85,24 @@ class SqliteInsightRows:
                 args[column[2:]] = value
         if not include_stale:
             where.append("i.stale = 0")
+        if ids is not None:
+            where.append("i.entity_id IN (SELECT value FROM json_each(:ids))")
+            args["ids"] = json.dumps(list(ids))
+        return " AND ".join(where), args
+
+    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
+                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]:
+        where, args = self._where(status, title, confirmed_at, include_stale, ids)
         with self.db.locked() as conn:
-            return _select(conn, " AND ".join(where), args)
+            return _select(conn, where, args)
+
+    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
+              include_stale: bool) -> list[Rank]:
+        where, args = self._where(status, title, confirmed_at, include_stale)
+        with self.db.locked() as conn:
+            return [(i, n, bool(s), c, f, e) for i, n, s, c, f, e in conn.execute(
+                "SELECT i.entity_id, e.name, i.stale, i.confidence, i.confirmed_at, e.created_at "
+                f"FROM insights i JOIN entities e ON e.id = i.entity_id WHERE {where}", args)]
 
     def counts(self) -> dict[str, int]:
         with self.db.locked() as conn:

@@ -28,11 +28,9 @@ is 1 when the relation points from the anchor to the member.
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
-from core.reflect.model import ReflectRules
+from core.reflect.model import DETECTOR_LABELS
 
 _LIVE_N = "n.archived_at IS NULL AND n.entity_type <> 'Insight'"
 
@@ -510,8 +508,6 @@ NAMES = "SELECT id, name, entity_type FROM entities WHERE id IN (SELECT value FR
 
 
 # The labels the statements above name literally; ``localize`` widens each to its spellings.
-DETECTOR_LABELS = ("Problem", "Vulnerability", "Concept", "Project", "Decision", "Course", "Domain",
-                   "Technique", "Technology", "Insight")
 _ONE_LABEL = re.compile(r"(<>|=)\s*'(" + "|".join(DETECTOR_LABELS) + r")'")
 _LABEL_LIST = re.compile(r"\bIN\s*\(\s*('[^']*'(?:\s*,\s*'[^']*')*)\s*\)")
 _ONE_RELATION = re.compile(r"(\+?r\.relation_type)\s*=\s*:(solved_by|covers|in_domain)\b")
@@ -529,20 +525,3 @@ def localize(sql: str, labels: dict[str, list[str]]) -> str:
         return "IN (" + ", ".join("'" + s.replace("'", "''") + "'" for s in spelled) + ")"
 
     return _LABEL_LIST.sub(widen, sql)
-
-
-def detector_params(rules: ReflectRules, *, cutoff: str) -> dict[str, Any]:
-    """Named parameters for every statement above (each binds the ones it names)."""
-    return {
-        "cap": rules.evidence_cap,
-        "min_cluster": rules.min_cluster_size,
-        "uses": json.dumps(list(rules.uses_relations)),
-        "solved_by": json.dumps([rules.solved_by_relation]),
-        "covers": json.dumps([rules.covers_relation]),
-        "in_domain": json.dumps([rules.in_domain_relation]),
-        "resolved": json.dumps([s.lower() for s in rules.resolved_statuses]),
-        # No status at all counts as active (Engrama: status in (active, null)).
-        "active": json.dumps(["", *(s.lower() for s in rules.active_statuses)]),
-        "cutoff": cutoff,
-        "low": rules.low_confidence,
-    }
