@@ -4,7 +4,7 @@ and the editor's history read the same on SQLite and on a graph server."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from core.model import GROUP_OPS, RELATION_OPS, Change  # noqa: F401 - defined with Change, read from here too
 
@@ -57,3 +57,34 @@ def describe_relation(src: str, dst: str, rtype: str) -> str:
 
 def short(text: str, at_most: int = 60) -> str:
     return text if len(text) <= at_most else text[: at_most - 1] + "…"
+
+
+class HistoryReads(Protocol):
+    """The change_log reads one entity's history needs."""
+
+    def last_rename(self, name: str, at_most: int) -> tuple[int, str] | None:
+        """(id, old name) of the newest rename to ``name`` with id ≤ ``at_most``, or None."""
+        ...
+
+    def about(self, names: list[str], limit: int) -> list[Change]:
+        """Rows whose entity is one of ``names``, and relation rows of others that may name them
+        (a superset: ``entity_history`` keeps the rows that truly concern the entity)."""
+        ...
+
+
+def entity_history(reads: HistoryReads, name: str, limit: int) -> list[Change]:
+    """change_log rows about the entity now called ``name``, newest first: its own rows under every
+    name it has had (renames followed back), and relation rows from other entities to it."""
+    spans: list[tuple[str, int, int]] = []  # (name, first id, last id) it was known by
+    current, upper = name, 1 << 62
+    for _ in range(100):  # a rename chain longer than this is not worth following
+        rename = reads.last_rename(current, upper)
+        # A later entity may reuse an old name: the span starts where this one was renamed to it.
+        if rename is None:
+            spans.append((current, 0, upper))
+            break
+        spans.append((current, rename[0], upper))
+        current, upper = rename[1], rename[0] - 1
+    rows = {r.id: r for r in reads.about([n for n, _, _ in spans], limit)
+            if any(lo <= r.id <= hi and touches(r, n) for n, lo, hi in spans)}
+    return [rows[i] for i in sorted(rows, reverse=True)[:limit]]

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from core.model import Change, KnowledgeGraph
-from core.storage.changes import touches
+from core.storage.changes import entity_history
 from core.storage.cypher import rows as R
 from core.storage.rewind import rewind
 
@@ -68,27 +68,21 @@ class HistoryMixin:
         return {t: int(n) for t, n in self.db.read(
             "MATCH ()-[r:REL]->() RETURN r.type, count(r) AS n ORDER BY n DESC, r.type")}
 
-    def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
-        """change_log rows about the entity now called ``name``, newest first: its own rows under every
-        name it has had (renames followed back), and relation rows from other entities to it."""
-        spans: list[tuple[str, int, int]] = []  # (name, first id, last id) it was known by
-        current, upper = name, 1 << 62
-        for _ in range(100):  # a rename chain longer than this is not worth following
-            found = self.db.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'rename_entity' AND c.id <= $u "
-                                 "RETURN c.id, c.before ORDER BY c.id DESC LIMIT 1", {"n": current, "u": upper})
-            if not found:
-                spans.append((current, 0, upper))
-                break
-            spans.append((current, found[0][0], upper))
-            current, upper = json.loads(found[0][1])["name"], found[0][0] - 1
-        names = [n for n, _, _ in spans]
+    def entity_history(self, name: str, *, limit: int = 100) -> list[Change]:
+        """change_log rows about the entity now called ``name`` (``core.storage.changes.entity_history``)."""
+        return entity_history(self, name, limit)
+
+    def last_rename(self, name: str, at_most: int) -> tuple[int, str] | None:
+        found = self.db.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'rename_entity' AND c.id <= $u "
+                             "RETURN c.id, c.before ORDER BY c.id DESC LIMIT 1", {"n": name, "u": at_most})
+        return (found[0][0], json.loads(found[0][1])["name"]) if found else None
+
+    def about(self, names: list[str], limit: int) -> list[Change]:
         quoted = [json.dumps(n, ensure_ascii=False) for n in names]
-        rows = change_dicts(self.db.read(
+        return change_dicts(self.db.read(
             f"MATCH (c:Change) WHERE c.entity IN $names OR (c.entity IS NOT NULL AND c.op CONTAINS 'relation' "
             f"AND any(q IN $quoted WHERE c.after CONTAINS q OR c.before CONTAINS q)) RETURN {CHANGE} "
             "ORDER BY c.id DESC", {"names": names, "quoted": quoted}))
-        mine = [r for r in rows if any(lo <= r["id"] <= hi and touches(r, n) for n, lo, hi in spans)]
-        return mine[:limit]
 
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
         """The graph as it stood at ``when``: the live rows created by then, plus what change_log says was

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import NotFound
 from core.model import Change, ObservationDeletion, ObservationInput, Relation
 from core.storage import undo as rules
-from core.storage.changes import RELATION_OPS, touches
+from core.storage.changes import RELATION_OPS, entity_history
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
 
@@ -213,39 +213,27 @@ def relation_type_counts(conn: Connection) -> dict[str, int]:
         "SELECT relation_type, count(*) FROM relations GROUP BY relation_type ORDER BY 2 DESC, 1"))
 
 
-def entity_history(conn: Connection, name: str, limit: int) -> list[dict[str, Any]]:
-    """change_log rows about the entity now called ``name``, newest first: its own rows under
-    every name it has had (renames followed back), and relation rows from other entities to it."""
-    spans: list[tuple[str, int, int]] = []  # (name, first id, last id) it was known by
-    current, upper = name, 1 << 62
-    for _ in range(100):  # a rename chain longer than this is not worth following
-        rename = conn.execute(
-            "SELECT id, before FROM change_log WHERE entity = ? AND op = 'rename_entity' AND id <= ? "
-            "ORDER BY id DESC LIMIT 1", (current, upper)).fetchone()
-        # A later entity may reuse an old name: the span starts where this one was renamed to it.
-        if rename is None:
-            spans.append((current, 0, upper))
-            break
-        spans.append((current, rename[0], upper))
-        current, upper = json.loads(rename[1])["name"], rename[0] - 1
-    names = [s[0] for s in spans]
+class HistoryReads:
+    """``core.storage.changes.HistoryReads`` over one connection."""
 
-    def mine(row: dict[str, Any]) -> bool:
-        return any(lo <= row["id"] <= hi and touches(row, n) for n, lo, hi in spans)
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
 
-    marks = ",".join("?" * len(names))
-    own = _rows(conn, f"entity IN ({marks}) ORDER BY id DESC LIMIT ?", [*names, limit * 2])
-    # No index reaches into the JSON: a plain substring test on the quoted name skips nearly every
-    # row before JSON is parsed (`mine` below checks the rows it lets through exactly).
-    quoted = [json.dumps(n, ensure_ascii=False) for n in names]
-    found = " OR ".join(["instr(coalesce(after, before), ?) > 0"] * len(quoted))
-    incoming = _rows(
-        conn,
-        f"({found}) AND op IN ({','.join('?' * len(RELATION_OPS))}) AND entity NOT IN ({marks}) "
-        "ORDER BY id DESC LIMIT ?",
-        [*quoted, *RELATION_OPS, *names, limit * 4])
-    rows = {r["id"]: r for r in [*own, *incoming] if mine(r)}
-    return [rows[i] for i in sorted(rows, reverse=True)[:limit]]
+    def last_rename(self, name: str, at_most: int) -> tuple[int, str] | None:
+        found = self.conn.execute("SELECT id, before FROM change_log WHERE entity = ? AND op = 'rename_entity' "
+                                  "AND id <= ? ORDER BY id DESC LIMIT 1", (name, at_most)).fetchone()
+        return None if found is None else (found[0], json.loads(found[1])["name"])
+
+    def about(self, names: list[str], limit: int) -> list[Change]:
+        marks = ",".join("?" * len(names))
+        own = _rows(self.conn, f"entity IN ({marks}) ORDER BY id DESC LIMIT ?", [*names, limit * 2])
+        # No index reaches into the JSON: a plain substring test on the quoted name skips nearly every
+        # row before JSON is parsed (``entity_history`` checks the rows it lets through exactly).
+        quoted = [json.dumps(n, ensure_ascii=False) for n in names]
+        found = " OR ".join(["instr(coalesce(after, before), ?) > 0"] * len(quoted))
+        return [*own, *_rows(
+            self.conn, f"({found}) AND op IN ({','.join('?' * len(RELATION_OPS))}) AND entity NOT IN ({marks}) "
+            "ORDER BY id DESC LIMIT ?", [*quoted, *RELATION_OPS, *names, limit * 4])]
 
 
 def last_deletion(conn: Connection, name: str) -> dict[str, Any] | None:
@@ -312,7 +300,7 @@ class EditsMixin:
 
     def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
         with self.db.locked() as conn:
-            return entity_history(conn, name, limit)
+            return entity_history(HistoryReads(conn), name, limit)
 
     def last_deletion(self, name: str) -> dict[str, Any] | None:
         with self.db.locked() as conn:
