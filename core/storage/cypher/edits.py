@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from core.errors import NotFound
+from core.model import Change
 from core.storage import undo as rules
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
@@ -60,7 +61,7 @@ class EditsMixin:
         snaps = self._relation_snaps(self.db, [row["id"]])[row["id"]]  # type: ignore[attr-defined]
         return {"node": R.node(row), "relations": snaps, "version": version}
 
-    def last_deletion(self, name: str) -> dict[str, Any] | None:
+    def last_deletion(self, name: str) -> Change | None:
         """The newest delete_entity row for ``name`` if no entity has that name now, else None."""
         if self.db.read("MATCH (e:Entity {name: $n}) RETURN e.id", {"n": name}):
             return None

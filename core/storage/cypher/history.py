@@ -28,13 +28,13 @@ class HistoryMixin:
 
     db: Any
 
-    def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+    def history(self, name: str | None = None, *, limit: int = 100) -> list[Change]:
         """The latest change_log rows, newest first, for one entity or for all."""
         where = "WHERE c.entity = $name " if name is not None else ""
         return change_dicts(self.db.read(f"MATCH (c:Change) {where}RETURN {CHANGE} ORDER BY c.id DESC LIMIT $limit",
                                          {"name": name, "limit": limit}))
 
-    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[Change]:
         """change_log rows newer than ``after_id``, oldest first."""
         return change_dicts(self.db.read(f"MATCH (c:Change) WHERE c.id > $after RETURN {CHANGE} ORDER BY c.id "
                                          "LIMIT $limit", {"after": after_id, "limit": limit}))
@@ -49,7 +49,7 @@ class HistoryMixin:
 
     def activity(self, *, before_id: int | None = None, actor: str | None = None,
                  since: datetime | str | None = None, until: datetime | str | None = None,
-                 limit: int = 200) -> list[dict[str, Any]]:
+                 limit: int = 200) -> list[Change]:
         """change_log rows newest first, filtered by writer and time span, paged by id."""
         since, until = (R.format_ts(t) if isinstance(t, datetime) else t for t in (since, until))
         return change_dicts(self.db.read(

@@ -17,6 +17,7 @@ from typing import Any
 from core.errors import ConfigError, Conflict, InvalidInput, NotFound
 from core.model import (
     AddedObservations,
+    Change,
     Entity,
     EntityInput,
     EntitySummary,
@@ -772,7 +773,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
         """One editor Save, all or nothing, in one write (see ``core.storage.undo.save_entity``)."""
         return self._edit(lambda s: edit_rules.save_entity(s, name, plan, expected_version), actor)
 
-    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> dict[str, Any]:
+    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> Change:
         """Undo change ``change_id`` (default: the newest undoable one); returns the undo row."""
         def work(s: undo.Session) -> int:
             row = edit_rules.undoable(s, entity, by) if change_id is None else s.change(change_id)
@@ -785,6 +786,6 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
         assert found is not None
         return found
 
-    def undoable_change(self, entity: str | None, by: str | None) -> dict[str, Any] | None:
+    def undoable_change(self, entity: str | None, by: str | None) -> Change | None:
         """The change ``undo_change`` with the same filters would take back, or None."""
         return edit_rules.undoable(undo.ChangeReads(self.db), entity, by)

@@ -236,7 +236,7 @@ class HistoryReads:
             "ORDER BY id DESC LIMIT ?", [*quoted, *RELATION_OPS, *names, limit * 4])]
 
 
-def last_deletion(conn: Connection, name: str) -> dict[str, Any] | None:
+def last_deletion(conn: Connection, name: str) -> Change | None:
     """The newest delete_entity row for ``name`` if no entity has that name now, else None."""
     if conn.execute("SELECT 1 FROM entities WHERE name = ?", (name,)).fetchone():
         return None
@@ -272,7 +272,7 @@ class EditsMixin:
         """One editor Save, all or nothing (see ``core.storage.undo.save_entity``)."""
         return self._edit(lambda s: rules.save_entity(s, name, plan, expected_version), actor)
 
-    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> dict[str, Any]:
+    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> Change:
         """Undo change ``change_id`` (default: the newest undoable one); returns the undo row."""
         def work(s: Session) -> Row:
             row = rules.undoable(s, entity, by) if change_id is None else s.change(change_id)
@@ -284,7 +284,7 @@ class EditsMixin:
             return found
         return self._edit(work, actor)
 
-    def undoable_change(self, entity: str | None, by: str | None) -> dict[str, Any] | None:
+    def undoable_change(self, entity: str | None, by: str | None) -> Change | None:
         with self.db.locked() as conn:
             return rules.undoable(ChangeReads(conn), entity, by)
 
@@ -298,11 +298,11 @@ class EditsMixin:
             return {"node": node, "relations": relations_of(conn, ids[name]),
                     "version": history.latest_change_id(conn)}
 
-    def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
+    def entity_history(self, name: str, *, limit: int = 100) -> list[Change]:
         with self.db.locked() as conn:
             return entity_history(HistoryReads(conn), name, limit)
 
-    def last_deletion(self, name: str) -> dict[str, Any] | None:
+    def last_deletion(self, name: str) -> Change | None:
         with self.db.locked() as conn:
             return last_deletion(conn, name)
 
