@@ -104,8 +104,12 @@ class _Chooser:
                  rules: ReflectRules) -> None:
         self.det, self.pattern, self.stored, self.rules = det, pattern, stored, rules
         self.spec: Spec = patterns.SPECS[pattern]
-        found = self.spec.find(det) if self.spec.find is not None else det.candidates(pattern)
-        self.rows = {self.spec.key(r): r for r in found}
+        spec = self.spec
+        found = spec.find(det) if spec.find is not None else det.candidates(pattern)
+        # Best first, for every backend and detector alike: by confidence, then weight, then key.
+        found = sorted(found, key=lambda r: (-spec.confidence(r), -spec.weight(r), spec.key(r))) if len(found) > 1 \
+            else list(found)
+        self.rows = {spec.key(r): r for r in found}
         self.found = frozenset(self.rows)
         self.held_back = 0
 
@@ -123,8 +127,8 @@ class _Chooser:
         return Candidate(self.pattern, self.spec.key(row), title, self.spec.confidence(row), row)
 
     def _choose(self, rows: list[Row], slots: int) -> tuple[list[Candidate], list[Candidate]]:
-        """New candidates while there are slots; ``rows`` come best first from the SQL (by
-        confidence, weight, key). A candidate whose title an insight of this pattern already holds
+        """New candidates while there are slots; ``rows`` come best first (by confidence, weight,
+        key). A candidate whose title an insight of this pattern already holds
         under another key (its anchor was deleted and made again) refreshes that insight instead;
         a title taken otherwise, or dismissed before, is skipped.
         """

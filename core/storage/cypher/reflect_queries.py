@@ -226,7 +226,7 @@ class CypherDetection:
 
     def _cross_project_solutions(self) -> list[tuple[Any, ...]]:
         problems = self._problems()
-        return [(pid,) for pid in sorted(problems, reverse=True)
+        return [(pid,) for pid in problems
                 if problems[pid]["open"] and problems[pid]["project"] != 0 and self._solutions_for(pid)]
 
     def _shared_technology(self) -> list[tuple[Any, ...]]:
@@ -235,7 +235,7 @@ class CypherDetection:
             f"AND {CURRENT} AND r.type IN $uses AND {_live('n')} AND n.id <> t.id "
             "WITH t.id AS tid, count(DISTINCT n.id) AS n, count(DISTINCT n.type) AS labels WHERE n >= 2 "
             "RETURN tid, n, labels")
-        return sorted((tuple(r) for r in rows), key=lambda r: (r[2] < 2, -r[1], r[0]))
+        return [tuple(r) for r in rows]
 
     def _training_opportunities(self) -> list[tuple[Any, ...]]:
         problems, links, courses = self._problems(), self._issue_concepts(), self._courses()
@@ -243,7 +243,7 @@ class CypherDetection:
                                           "RETURN v.id")}
         issues = {p for p, v in problems.items() if v["open"]} | vulns
         hit = {i for (i, c) in links if i in issues and c in courses}
-        return [(i,) for i in sorted(hit, reverse=True)]
+        return [(i,) for i in hit]
 
     def _technique_transfer(self) -> list[tuple[Any, ...]]:
         tconcept, cdomain = self._technique_sets()
@@ -253,14 +253,14 @@ class CypherDetection:
             for (c2, did) in cdomain:
                 if c2 == cid and (tid, did) not in homes:
                     counts[(tid, did)] = counts.get((tid, did), 0) + 1
-        return sorted(((t, d, n) for (t, d), n in counts.items()), key=lambda r: (-r[2], r[0], r[1]))
+        return [(t, d, n) for (t, d), n in counts.items()]
 
     def _concept_clusters(self) -> list[tuple[Any, ...]]:
         rows = self._read(
             f"MATCH (c:Entity)-[r:REL]-(n:Entity) WHERE c.type IN $Concept AND c.archived_at IS NULL AND {CURRENT} "
             f"AND {_live('n')} AND n.id <> c.id WITH c.id AS cid, count(DISTINCT n.id) AS members "
             "WHERE members >= $min_cluster RETURN cid, members")
-        return sorted((tuple(r) for r in rows), key=lambda r: (-r[1], r[0]))
+        return [tuple(r) for r in rows]
 
     _STALE = ("n.archived_at IS NULL AND NOT n.type IN $Project AND NOT n.type IN $Course AND NOT n.type IN $Domain "
               "AND NOT n.type IN $Insight AND (n.updated_at <= $cutoff OR (n.p_confidence IS NOT NULL "
@@ -270,7 +270,7 @@ class CypherDetection:
         rows = self._read(
             f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} AND {self._STALE} "
             "WITH n.id AS nid, count(DISTINCT a.id) AS active RETURN nid, active", ids=sorted(self._active()))
-        return sorted((tuple(r) for r in rows), key=lambda r: (-r[1], r[0]))
+        return [tuple(r) for r in rows]
 
     def _under_connected_nodes(self) -> list[tuple[Any, ...]]:
         rows = self._read(
