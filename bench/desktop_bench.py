@@ -205,7 +205,7 @@ def bench_big_observation(tmp: Path) -> dict[str, Any]:
 
     from core.memory import Memory
     from core.settings import Settings
-    from desktop.panes.editor import EditorPane
+    from desktop.editor import EditorPane
     from desktop.workers import Core
 
     _app = QApplication.instance() or QApplication([])  # noqa: F841
@@ -261,8 +261,8 @@ def bench_pan_zoom(db: Path, seconds: float) -> dict[str, Any]:
 
     from core.memory import Memory
     from core.settings import Settings
-    from desktop.panes.graph import GraphPane
-    from desktop.panes.graph_bench import measure_pan_zoom_fps
+    from desktop.graph.bench import measure_pan_zoom_fps
+    from desktop.graph.pane import GraphPane
     from desktop.workers import Core
 
     _app = QApplication.instance() or QApplication([])  # noqa: F841 (kept alive for the pane)

@@ -4,7 +4,7 @@
     .venv/bin/python bench/editor_bench.py --entities 100000
 
 Every open of an entity in the editor reads ``entity_for_edit``, ``entity_history``,
-``undoable_change``, ``count_labels`` and ``relation_type_counts`` (``desktop/panes/editor/reads.py``);
+``undoable_change``, ``count_labels`` and ``relation_type_counts`` (``desktop/editor/reads.py``);
 every Save is one ``save_entity`` with its optimistic-concurrency check. Figures go in
 ``bench/RESULTS.md`` by hand (with the command and the date); nothing asserts on time.
 """

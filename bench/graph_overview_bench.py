@@ -93,7 +93,7 @@ def _ms(start: float) -> float:
 
 
 def measure(settings: Settings, runs: int) -> dict[str, list[float]]:
-    from desktop.panes.graph_data import GraphRequest, load_graph
+    from desktop.graph.data import GraphRequest, load_graph
 
     rows: dict[str, list[float]] = {k: [] for k in ("communities, first", "communities, kept", "after a write",
                                                     "overview picture", "open a group")}

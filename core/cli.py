@@ -337,6 +337,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             print(f"hipocampo: nothing to do: {memory.embedding_status()['error']}", file=sys.stderr)
             return 2
         if args.all:
+            assert memory.vectors is not None and memory.embedder is not None  # an indexer has both
             memory.vectors.prepare(memory.embedder.model_id, memory.embedder.dimensions)
             memory.forget_embeddings()
         started = time.monotonic()

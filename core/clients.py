@@ -226,7 +226,8 @@ def install_into(client: str, db: Path, *, path: Path | None = None) -> InstallR
         text += "\n"
     backup = _backup(path) if original is not None else None
     _write_atomic(path, text)
-    action = "created" if original is None else ("updated" if previous is not None else "added")
+    action: Literal["created", "added", "updated"] = (
+        "created" if original is None else ("updated" if previous is not None else "added"))
     return InstallResult(client, path, key, action, backup, beside)
 
 

@@ -32,11 +32,11 @@ def _windows_pid_alive(pid: int) -> bool:
     import ctypes
     from ctypes import wintypes
 
-    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]  # Windows-only
     process_query_limited_information, still_active = 0x1000, 259
     handle = kernel32.OpenProcess(process_query_limited_information, False, pid)
     if not handle:
-        return ctypes.get_last_error() == 5  # access denied: it exists, another user's
+        return bool(ctypes.get_last_error() == 5)  # type: ignore[attr-defined]  # Windows-only name; access denied: it exists, another user's
     try:
         code = wintypes.DWORD()
         if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
@@ -90,7 +90,7 @@ def release_freed_memory() -> None:
     a burst that parsed or computed through much more memory than it keeps."""
     libc = _glibc()
     if libc is not None:
-        libc.malloc_trim(0)  # type: ignore[attr-defined]
+        libc.malloc_trim(0)  # type: ignore[attr-defined]  # a C function, looked up at run time
 
 
 @contextlib.contextmanager

@@ -174,8 +174,11 @@ class FactText(Protocol):
 class EmbeddingProvider(Protocol):
     """Turns text into L2-normalised float32 vectors of ``dimensions`` length."""
 
-    model_id: str
-    dimensions: int
+    # Read-only to callers: a plain attribute or a property (the OpenAI one asks its endpoint once).
+    @property
+    def model_id(self) -> str: ...
+    @property
+    def dimensions(self) -> int: ...
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
     def embed_query(self, text: str) -> np.ndarray: ...

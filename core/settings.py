@@ -115,7 +115,7 @@ class _UserSettingsFile(JsonConfigSettingsSource):
 
 def _adapter(key: str) -> TypeAdapter[Any]:
     field = Settings.model_fields[key]
-    return TypeAdapter(Annotated[field.annotation, field])
+    return TypeAdapter(Annotated[field.annotation, field])  # type: ignore[arg-type]  # a type built at run time from the field
 
 
 def _valid(key: str, value: Any) -> bool:

@@ -69,8 +69,8 @@ def _preload_panes() -> None:
     when the memory arrives. The hub's MCP stack is not among them: it loads after the memory is shown."""
     import importlib
 
-    for name in ("desktop.workers", "desktop.panes.graph", "desktop.panes.editor",
-                 "desktop.panes.search", "desktop.panes.insights", "desktop.panes.activity"):
+    for name in ("desktop.workers", "desktop.graph.pane", "desktop.editor",
+                 "desktop.search.pane", "desktop.insights.pane", "desktop.activity.pane"):
         importlib.import_module(name)
 
 

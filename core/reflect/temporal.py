@@ -20,7 +20,7 @@ def decayed_confidence(base: float, days: float, *, rate: float = DECAY_RATE) ->
 
 def temporal_score(confidence: float, days: float, *, half_life: float = HALF_LIFE_DAYS) -> float:
     """``confidence · 2^(−days / half_life)``: recent, confident insights first."""
-    return confidence * 2.0 ** (-max(0.0, days) / half_life)
+    return float(confidence * 2.0 ** (-max(0.0, days) / half_life))
 
 
 def days_between(earlier: str | datetime, later: str | datetime) -> float:

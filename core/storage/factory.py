@@ -35,7 +35,7 @@ def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = 
         if settings.backend == "falkordb":
             from core.storage.cypher.falkordb import FalkorDialect as Dialect
         else:
-            from core.storage.cypher.neo4j import Neo4jDialect as Dialect  # type: ignore[assignment]
+            from core.storage.cypher.neo4j import Neo4jDialect as Dialect  # type: ignore[assignment]  # either dialect
         dialect = Dialect(settings.graph_url, settings.graph_name, settings.graph_user, settings.graph_password)
         store = CypherGraphStore(dialect, clock=clock or cypher_now, read_only=settings.read_only)
         return Stores(graph=store, vectors=CypherVectorStore(store))

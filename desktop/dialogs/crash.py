@@ -197,7 +197,7 @@ class CrashHandler(QObject):
     def uninstall(self) -> None:
         """Put back the hooks found by :meth:`install`."""
         if self._previous is not None:
-            sys.excepthook, threading.excepthook = self._previous  # type: ignore[assignment]
+            sys.excepthook, threading.excepthook = self._previous  # type: ignore[assignment]  # the hooks found
             self._previous = None
         if self._file_log is not None:
             logging.getLogger().removeHandler(self._file_log)
@@ -225,7 +225,7 @@ class CrashHandler(QObject):
     def on_exception(self, kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         if issubclass(kind, KeyboardInterrupt):  # Ctrl+C in a terminal is not a crash
             if self._previous is not None:
-                self._previous[0](kind, exc, tb)  # type: ignore[operator]
+                self._previous[0](kind, exc, tb)  # type: ignore[operator]  # not None: checked
             return
         self.crashed.emit(describe(exc), "".join(traceback.format_exception(kind, exc, tb)))
 

@@ -204,7 +204,7 @@ def _export(memory: Memory, fmt: str, path: Path) -> dict[str, int]:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".part")
         try:
-            counts = export_graph(memory, fmt, partial)  # type: ignore[arg-type]
+            counts = export_graph(memory, fmt, partial)  # type: ignore[arg-type]  # fmt is one of EXPORT_FORMATS
             os.replace(partial, path)
         finally:
             partial.unlink(missing_ok=True)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from core.io import FilePlan, ImportPlan, ImportSummary, preview_import, run_import
 from core.memory import Memory
-from desktop.dialogs.plain_words import in_plain_words
+from desktop.shared.plain_words import in_plain_words
 from desktop.workers import Core, Progress
 
 PREVIEW, WORKING, SUMMARY = 0, 1, 2

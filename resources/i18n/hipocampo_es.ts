@@ -4,7 +4,7 @@
 <context>
     <name>ActivityDelegate</name>
     <message>
-        <location filename="../../desktop/panes/activity_delegate.py" line="78"/>
+        <location filename="../../desktop/activity/delegate.py" line="78"/>
         <source>undone</source>
         <translation>deshecho</translation>
     </message>
@@ -12,13 +12,13 @@
 <context>
     <name>ActivityModel</name>
     <message>
-        <location filename="../../desktop/models/activity.py" line="43"/>
+        <location filename="../../desktop/activity/model.py" line="43"/>
         <source>just now</source>
         <extracomment>bookkeeping the core keeps for reflect and insight review: not something to take back from here client chip hues, most distinct first: the first few clients get colours far apart</extracomment>
         <translation>ahora mismo</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="45"/>
+        <location filename="../../desktop/activity/model.py" line="45"/>
         <source>%n min ago</source>
         <translation>
             <numerusform>hace %n min</numerusform>
@@ -26,7 +26,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="49"/>
+        <location filename="../../desktop/activity/model.py" line="49"/>
         <source>%n h ago</source>
         <translation>
             <numerusform>hace %n h</numerusform>
@@ -34,27 +34,27 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="51"/>
+        <location filename="../../desktop/activity/model.py" line="51"/>
         <source>yesterday {time}</source>
         <translation>ayer {time}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="91"/>
+        <location filename="../../desktop/activity/model.py" line="91"/>
         <source>created {name} ({type})</source>
         <translation>creó {name} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="92"/>
+        <location filename="../../desktop/activity/model.py" line="92"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="96"/>
+        <location filename="../../desktop/activity/model.py" line="96"/>
         <source>added to {name}: {text}</source>
         <translation>añadió a {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="97"/>
+        <location filename="../../desktop/activity/model.py" line="97"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>añadió %n observación a {name}</numerusform>
@@ -62,12 +62,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="101"/>
+        <location filename="../../desktop/activity/model.py" line="101"/>
         <source>removed from {name}: {text}</source>
         <translation>quitó de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="102"/>
+        <location filename="../../desktop/activity/model.py" line="102"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>quitó %n observación de {name}</numerusform>
@@ -75,12 +75,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="105"/>
+        <location filename="../../desktop/activity/model.py" line="105"/>
         <source>edited an observation of {name}: {text}</source>
         <translation>editó una observación de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="109"/>
+        <location filename="../../desktop/activity/model.py" line="109"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>eliminó {name} ({type}, %n observación)</numerusform>
@@ -88,62 +88,62 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="113"/>
+        <location filename="../../desktop/activity/model.py" line="113"/>
         <source>related {src} → {dst} ({type})</source>
         <translation>relacionó {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="114"/>
+        <location filename="../../desktop/activity/model.py" line="114"/>
         <source>removed the relation {src} → {dst} ({type})</source>
         <translation>quitó la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="115"/>
+        <location filename="../../desktop/activity/model.py" line="115"/>
         <source>ended the relation {src} → {dst} ({type})</source>
         <translation>dio por terminada la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="116"/>
+        <location filename="../../desktop/activity/model.py" line="116"/>
         <source>reopened the relation {src} → {dst} ({type})</source>
         <translation>reabrió la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="122"/>
+        <location filename="../../desktop/activity/model.py" line="122"/>
         <source>changed {name} from {old} to {new}</source>
         <translation>cambió {name} de {old} a {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="124"/>
+        <location filename="../../desktop/activity/model.py" line="124"/>
         <source>updated the details of {name}</source>
         <translation>actualizó los detalles de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="127"/>
+        <location filename="../../desktop/activity/model.py" line="127"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="128"/>
+        <location filename="../../desktop/activity/model.py" line="128"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="129"/>
+        <location filename="../../desktop/activity/model.py" line="129"/>
         <source>took {name} out of the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="130"/>
+        <location filename="../../desktop/activity/model.py" line="130"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="131"/>
+        <location filename="../../desktop/activity/model.py" line="131"/>
         <source>proposed the insight {name}</source>
         <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="136"/>
+        <location filename="../../desktop/activity/model.py" line="136"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>guardó {name} (%n cambio)</numerusform>
@@ -151,77 +151,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="143"/>
+        <location filename="../../desktop/activity/model.py" line="143"/>
         <source>redid: {what}</source>
         <translation>rehízo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="145"/>
+        <location filename="../../desktop/activity/model.py" line="145"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="146"/>
+        <location filename="../../desktop/activity/model.py" line="146"/>
         <source>undid change #{id} on {name}</source>
         <translation>deshizo el cambio n.º {id} en {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="149"/>
+        <location filename="../../desktop/activity/model.py" line="149"/>
         <source>approved the insight {name}</source>
         <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="150"/>
+        <location filename="../../desktop/activity/model.py" line="150"/>
         <source>dismissed the insight {name}</source>
         <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="151"/>
+        <location filename="../../desktop/activity/model.py" line="151"/>
         <source>wrote out the insight {name}</source>
         <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="152"/>
+        <location filename="../../desktop/activity/model.py" line="152"/>
         <source>reviewed the insight {name}</source>
         <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="156"/>
+        <location filename="../../desktop/activity/model.py" line="156"/>
         <source>marked the insight {name} as stale</source>
         <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="157"/>
+        <location filename="../../desktop/activity/model.py" line="157"/>
         <source>found the insight {name} holds again</source>
         <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="161"/>
+        <location filename="../../desktop/activity/model.py" line="161"/>
         <source>1 new insight</source>
         <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="162"/>
+        <location filename="../../desktop/activity/model.py" line="162"/>
         <source>{n} new insights</source>
         <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="164"/>
+        <location filename="../../desktop/activity/model.py" line="164"/>
         <source>1 refreshed</source>
         <translation>1 actualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="165"/>
+        <location filename="../../desktop/activity/model.py" line="165"/>
         <source>{n} refreshed</source>
         <translation>{n} actualizadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="166"/>
+        <location filename="../../desktop/activity/model.py" line="166"/>
         <source>reflected on the memory: {found}</source>
         <translation>reflexionó sobre la memoria: {found}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="169"/>
+        <location filename="../../desktop/activity/model.py" line="169"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
@@ -229,32 +229,32 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/activity/model.py" line="370"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/activity/model.py" line="370"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/activity/model.py" line="370"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="402"/>
+        <location filename="../../desktop/activity/model.py" line="402"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="409"/>
+        <location filename="../../desktop/activity/model.py" line="409"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="413"/>
+        <location filename="../../desktop/activity/model.py" line="413"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
@@ -262,150 +262,150 @@
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="104"/>
+        <location filename="../../desktop/activity/pane.py" line="104"/>
         <source>Show the changes of one client only</source>
         <translation>Mostrar solo los cambios de un cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="106"/>
-        <location filename="../../desktop/panes/activity.py" line="266"/>
+        <location filename="../../desktop/activity/pane.py" line="106"/>
+        <location filename="../../desktop/activity/pane.py" line="266"/>
         <source>All clients</source>
         <translation>Todos los clientes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="108"/>
+        <location filename="../../desktop/activity/pane.py" line="108"/>
         <source>Show the changes of a time span only</source>
         <translation>Mostrar solo los cambios de un periodo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="109"/>
+        <location filename="../../desktop/activity/pane.py" line="109"/>
         <source>Any time</source>
         <translation>Cualquier fecha</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="109"/>
+        <location filename="../../desktop/activity/pane.py" line="109"/>
         <source>Today</source>
         <translation>Hoy</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="110"/>
+        <location filename="../../desktop/activity/pane.py" line="110"/>
         <source>Yesterday</source>
         <translation>Ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="110"/>
+        <location filename="../../desktop/activity/pane.py" line="110"/>
         <source>Last 7 days</source>
         <translation>Últimos 7 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="111"/>
+        <location filename="../../desktop/activity/pane.py" line="111"/>
         <source>Last 30 days</source>
         <translation>Últimos 30 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="111"/>
+        <location filename="../../desktop/activity/pane.py" line="111"/>
         <source>On a day…</source>
         <translation>Un día concreto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="117"/>
-        <location filename="../../desktop/panes/activity.py" line="402"/>
+        <location filename="../../desktop/activity/pane.py" line="117"/>
+        <location filename="../../desktop/activity/pane.py" line="402"/>
         <source>Undo</source>
         <translation>Deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="118"/>
-        <location filename="../../desktop/panes/activity.py" line="414"/>
+        <location filename="../../desktop/activity/pane.py" line="118"/>
+        <location filename="../../desktop/activity/pane.py" line="414"/>
         <source>Take back the selected change (it can be redone)</source>
         <translation>Deshacer el cambio seleccionado (se puede rehacer)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="131"/>
+        <location filename="../../desktop/activity/pane.py" line="131"/>
         <source>Hide this message</source>
         <translation>Ocultar este mensaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="268"/>
+        <location filename="../../desktop/activity/pane.py" line="268"/>
         <source>{client} ({count})</source>
         <translation>{client} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="304"/>
+        <location filename="../../desktop/activity/pane.py" line="304"/>
         <source>The activity could not be read: {message}</source>
         <translation>No se pudo leer la actividad: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="340"/>
+        <location filename="../../desktop/activity/pane.py" line="340"/>
         <source>“{name}” no longer exists. Undo its deletion to bring it back.</source>
         <translation>«{name}» ya no existe. Deshaz su eliminación para recuperarla.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="354"/>
+        <location filename="../../desktop/activity/pane.py" line="354"/>
         <source>change #{id}</source>
         <translation>cambio n.º {id}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="355"/>
+        <location filename="../../desktop/activity/pane.py" line="355"/>
         <source>Undone: {what}</source>
         <translation>Deshecho: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="360"/>
+        <location filename="../../desktop/activity/pane.py" line="360"/>
         <source>Could not undo: {message}</source>
         <translation>No se pudo deshacer: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="370"/>
+        <location filename="../../desktop/activity/pane.py" line="370"/>
         <source>Open “{name}”</source>
         <translation>Abrir «{name}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="377"/>
+        <location filename="../../desktop/activity/pane.py" line="377"/>
         <source>Only changes by {client}</source>
         <translation>Solo cambios de {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="402"/>
+        <location filename="../../desktop/activity/pane.py" line="402"/>
         <source>Redo</source>
         <translation>Rehacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="410"/>
+        <location filename="../../desktop/activity/pane.py" line="410"/>
         <source>This kind of change cannot be undone from here</source>
         <translation>Este tipo de cambio no se puede deshacer desde aquí</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="412"/>
+        <location filename="../../desktop/activity/pane.py" line="412"/>
         <source>Already undone: the row of its undo can redo it</source>
         <translation>Ya está deshecho: se puede rehacer desde la fila que lo deshizo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="440"/>
+        <location filename="../../desktop/activity/pane.py" line="440"/>
         <source>Nothing has been written yet</source>
         <translation>Todavía no se ha escrito nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="441"/>
+        <location filename="../../desktop/activity/pane.py" line="441"/>
         <source>What your assistants write to this memory — Claude, Cursor, any MCP client — appears here as it happens, newest first, with who wrote it. Any change can be undone from here.</source>
         <translation>Lo que tus asistentes escriben en esta memoria —Claude, Cursor, cualquier cliente MCP— aparece aquí en el momento, lo más reciente primero y con quién lo escribió. Cualquier cambio se puede deshacer desde aquí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="446"/>
+        <location filename="../../desktop/activity/pane.py" line="446"/>
         <source>No changes by {client} in this time span.</source>
         <translation>No hay cambios de {client} en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="449"/>
+        <location filename="../../desktop/activity/pane.py" line="449"/>
         <source>No changes by {client} yet.</source>
         <translation>Todavía no hay cambios de {client}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="451"/>
+        <location filename="../../desktop/activity/pane.py" line="451"/>
         <source>No changes in this time span.</source>
         <translation>No hay cambios en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="452"/>
+        <location filename="../../desktop/activity/pane.py" line="452"/>
         <source>Show everything</source>
         <translation>Mostrar todo</translation>
     </message>
@@ -413,32 +413,32 @@
 <context>
     <name>ConflictBanner</name>
     <message>
-        <location filename="../../desktop/panes/editor/banner.py" line="27"/>
+        <location filename="../../desktop/editor/banner.py" line="27"/>
         <source>Reload (discard mine)</source>
         <translation>Recargar (descartar lo mío)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/banner.py" line="28"/>
+        <location filename="../../desktop/editor/banner.py" line="28"/>
         <source>Throw away your unsaved edits and show the entity as it is now</source>
         <translation>Descartar tus cambios sin guardar y mostrar la entidad como está ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/banner.py" line="29"/>
+        <location filename="../../desktop/editor/banner.py" line="29"/>
         <source>Merge</source>
         <translation>Combinar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/banner.py" line="30"/>
+        <location filename="../../desktop/editor/banner.py" line="30"/>
         <source>Keep your edits, re-applied on top of the new state; then review and save</source>
         <translation>Conservar tus cambios, aplicados de nuevo sobre el estado actual; después revísalos y guarda</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/banner.py" line="51"/>
+        <location filename="../../desktop/editor/banner.py" line="51"/>
         <source>Deleted by {who} while you were editing</source>
         <translation>{who} la eliminó mientras la editabas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/banner.py" line="53"/>
+        <location filename="../../desktop/editor/banner.py" line="53"/>
         <source>Changed by {who} while you were editing</source>
         <translation>{who} la cambió mientras la editabas</translation>
     </message>
@@ -587,7 +587,7 @@
 <context>
     <name>EditorPane</name>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="89"/>
+        <location filename="../../desktop/editor/pane.py" line="89"/>
         <source>Nothing open.
 
 Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
@@ -596,128 +596,128 @@ Pick an entity in the graph or in search to see and edit its observations, relat
 Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="91"/>
-        <location filename="../../desktop/panes/editor/pane.py" line="145"/>
+        <location filename="../../desktop/editor/pane.py" line="91"/>
+        <location filename="../../desktop/editor/pane.py" line="145"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="93"/>
+        <location filename="../../desktop/editor/pane.py" line="93"/>
         <source>Restore deleted entity</source>
         <translation>Restaurar la entidad eliminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="94"/>
+        <location filename="../../desktop/editor/pane.py" line="94"/>
         <source>Bring it back with its observations and the relations to entities that still exist</source>
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="146"/>
+        <location filename="../../desktop/editor/pane.py" line="146"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="213"/>
+        <location filename="../../desktop/editor/pane.py" line="213"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="216"/>
+        <location filename="../../desktop/editor/pane.py" line="216"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="229"/>
+        <location filename="../../desktop/editor/pane.py" line="229"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="246"/>
+        <location filename="../../desktop/editor/pane.py" line="246"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="316"/>
+        <location filename="../../desktop/editor/pane.py" line="316"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="329"/>
+        <location filename="../../desktop/editor/pane.py" line="329"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
+        <location filename="../../desktop/editor/pane.py" line="332"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="333"/>
+        <location filename="../../desktop/editor/pane.py" line="333"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="340"/>
+        <location filename="../../desktop/editor/pane.py" line="340"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="342"/>
+        <location filename="../../desktop/editor/pane.py" line="342"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="345"/>
+        <location filename="../../desktop/editor/pane.py" line="345"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="369"/>
+        <location filename="../../desktop/editor/pane.py" line="369"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="383"/>
+        <location filename="../../desktop/editor/pane.py" line="383"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="392"/>
+        <location filename="../../desktop/editor/pane.py" line="392"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="400"/>
+        <location filename="../../desktop/editor/pane.py" line="400"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="432"/>
+        <location filename="../../desktop/editor/pane.py" line="432"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="435"/>
+        <location filename="../../desktop/editor/pane.py" line="435"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="446"/>
+        <location filename="../../desktop/editor/pane.py" line="446"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
+        <location filename="../../desktop/editor/pane.py" line="447"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="488"/>
+        <location filename="../../desktop/editor/pane.py" line="488"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="489"/>
+        <location filename="../../desktop/editor/pane.py" line="489"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -726,27 +726,27 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="508"/>
+        <location filename="../../desktop/editor/pane.py" line="508"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="509"/>
+        <location filename="../../desktop/editor/pane.py" line="509"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="458"/>
+        <location filename="../../desktop/editor/pane.py" line="458"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="461"/>
+        <location filename="../../desktop/editor/pane.py" line="461"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="471"/>
+        <location filename="../../desktop/editor/pane.py" line="471"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
     </message>
@@ -767,37 +767,37 @@ Podrás restaurarla después.</translation>
 <context>
     <name>EntityEditor</name>
     <message>
-        <location filename="../../desktop/panes/editor/draft.py" line="221"/>
+        <location filename="../../desktop/editor/draft.py" line="221"/>
         <source>The name must not be empty.</source>
         <translation>El nombre no puede estar vacío.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/draft.py" line="222"/>
+        <location filename="../../desktop/editor/draft.py" line="222"/>
         <source>The type must not be empty.</source>
         <translation>El tipo no puede estar vacío.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/draft.py" line="224"/>
+        <location filename="../../desktop/editor/draft.py" line="224"/>
         <source>{n} characters is too long: at most {limit} fit.</source>
         <translation>{n} caracteres es demasiado largo: caben como máximo {limit}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/draft.py" line="229"/>
+        <location filename="../../desktop/editor/draft.py" line="229"/>
         <source>An observation must not be empty: write it or delete it.</source>
         <translation>Una observación no puede estar vacía: escríbela o elimínala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/draft.py" line="232"/>
+        <location filename="../../desktop/editor/draft.py" line="232"/>
         <source>This observation is already in the list.</source>
         <translation>Esta observación ya está en la lista.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/draft.py" line="236"/>
+        <location filename="../../desktop/editor/draft.py" line="236"/>
         <source>Give the relation a type.</source>
         <translation>Indica el tipo de la relación.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/draft.py" line="238"/>
+        <location filename="../../desktop/editor/draft.py" line="238"/>
         <source>Name the entity at the other end.</source>
         <translation>Indica la entidad del otro extremo.</translation>
     </message>
@@ -805,82 +805,82 @@ Podrás restaurarla después.</translation>
 <context>
     <name>EntityPage</name>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="52"/>
+        <location filename="../../desktop/editor/entity_page.py" line="52"/>
         <source>● Unsaved changes</source>
         <translation>● Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="53"/>
+        <location filename="../../desktop/editor/entity_page.py" line="53"/>
         <source>Nothing is written until you press Save (Ctrl+S)</source>
         <translation>No se escribe nada hasta que pulses Guardar (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="59"/>
+        <location filename="../../desktop/editor/entity_page.py" line="59"/>
         <source>The entity&apos;s name</source>
         <translation>El nombre de la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="62"/>
+        <location filename="../../desktop/editor/entity_page.py" line="62"/>
         <source>Person, Project, Concept…</source>
         <translation>Person, Project, Concept…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="71"/>
+        <location filename="../../desktop/editor/entity_page.py" line="71"/>
         <source>Name</source>
         <translation>Nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="73"/>
+        <location filename="../../desktop/editor/entity_page.py" line="73"/>
         <source>Type</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="81"/>
+        <location filename="../../desktop/editor/entity_page.py" line="81"/>
         <source>Observations</source>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="82"/>
+        <location filename="../../desktop/editor/entity_page.py" line="82"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="86"/>
+        <location filename="../../desktop/editor/entity_page.py" line="86"/>
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="95"/>
+        <location filename="../../desktop/editor/entity_page.py" line="95"/>
         <source>Save</source>
         <translation>Guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="96"/>
+        <location filename="../../desktop/editor/entity_page.py" line="96"/>
         <source>Write every edit at once (Ctrl+S)</source>
         <translation>Escribir todos los cambios a la vez (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="98"/>
+        <location filename="../../desktop/editor/entity_page.py" line="98"/>
         <source>Revert</source>
         <translation>Revertir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="99"/>
+        <location filename="../../desktop/editor/entity_page.py" line="99"/>
         <source>Discard your unsaved edits</source>
         <translation>Descartar tus cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="100"/>
+        <location filename="../../desktop/editor/entity_page.py" line="100"/>
         <source>Undo last change</source>
         <translation>Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="101"/>
+        <location filename="../../desktop/editor/entity_page.py" line="101"/>
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="102"/>
+        <location filename="../../desktop/editor/entity_page.py" line="102"/>
         <source>Delete this entity (it can be restored afterwards)</source>
         <translation>Eliminar esta entidad (se puede restaurar después)</translation>
     </message>
@@ -1144,12 +1144,12 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphLegend</name>
     <message>
-        <location filename="../../desktop/panes/graph_legend.py" line="26"/>
+        <location filename="../../desktop/graph/legend.py" line="26"/>
         <source>Click a type to see its best-connected entities</source>
         <translation>Haz clic en un tipo para ver sus entidades mejor conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph_legend.py" line="46"/>
+        <location filename="../../desktop/graph/legend.py" line="46"/>
         <source>{count} more types</source>
         <translation>{count} tipos más</translation>
     </message>
@@ -1157,180 +1157,180 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/graph/pane.py" line="111"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="101"/>
+        <location filename="../../desktop/graph/pane.py" line="119"/>
         <source>The whole memory, coloured by type: a large one as groups of related entities (double-click one to open it)</source>
         <translation>Toda la memoria, coloreada por tipo: una grande, como grupos de entidades relacionadas (doble clic en uno para abrirlo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="103"/>
+        <location filename="../../desktop/graph/pane.py" line="121"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="106"/>
+        <location filename="../../desktop/graph/pane.py" line="124"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="106"/>
+        <location filename="../../desktop/graph/pane.py" line="124"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="118"/>
+        <location filename="../../desktop/graph/pane.py" line="136"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="122"/>
+        <location filename="../../desktop/graph/pane.py" line="140"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="122"/>
+        <location filename="../../desktop/graph/pane.py" line="140"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="123"/>
+        <location filename="../../desktop/graph/pane.py" line="141"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="124"/>
+        <location filename="../../desktop/graph/pane.py" line="142"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/graph/pane.py" line="212"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="212"/>
+        <location filename="../../desktop/graph/pane.py" line="229"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="222"/>
+        <location filename="../../desktop/graph/pane.py" line="239"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="223"/>
+        <location filename="../../desktop/graph/pane.py" line="240"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="226"/>
+        <location filename="../../desktop/graph/pane.py" line="243"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="226"/>
+        <location filename="../../desktop/graph/pane.py" line="243"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="247"/>
+        <location filename="../../desktop/graph/pane.py" line="264"/>
         <source>{groups} groups of related entities, of {total} entities</source>
         <translation>{groups} grupos de entidades relacionadas, de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="250"/>
+        <location filename="../../desktop/graph/pane.py" line="267"/>
         <source> · {count} smaller groups</source>
         <translation> · {count} grupos más pequeños</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="252"/>
+        <location filename="../../desktop/graph/pane.py" line="269"/>
         <source> · {count} without relations</source>
         <translation> · {count} sin relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="255"/>
+        <location filename="../../desktop/graph/pane.py" line="272"/>
         <source>Group around {name}: {total} entities</source>
         <translation>Grupo en torno a {name}: {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="256"/>
+        <location filename="../../desktop/graph/pane.py" line="273"/>
         <source>Group around {name}: the {shown} best-connected of {total} entities</source>
         <translation>Grupo en torno a {name}: las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="261"/>
+        <location filename="../../desktop/graph/pane.py" line="278"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="263"/>
+        <location filename="../../desktop/graph/pane.py" line="280"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="264"/>
+        <location filename="../../desktop/graph/pane.py" line="281"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="267"/>
+        <location filename="../../desktop/graph/pane.py" line="284"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="269"/>
+        <location filename="../../desktop/graph/pane.py" line="286"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="272"/>
+        <location filename="../../desktop/graph/pane.py" line="289"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="274"/>
+        <location filename="../../desktop/graph/pane.py" line="291"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/graph/pane.py" line="295"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/graph/pane.py" line="295"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/graph/pane.py" line="295"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="288"/>
+        <location filename="../../desktop/graph/pane.py" line="305"/>
         <source>A group of {count} related entities around {name}: double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}: doble clic para abrirlo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph_items.py" line="145"/>
+        <location filename="../../desktop/graph/items.py" line="114"/>
         <source>{name} · {count}</source>
         <translation>{name} · {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph_items.py" line="150"/>
+        <location filename="../../desktop/graph/items.py" line="119"/>
         <source>A group of {count} related entities around {name}, mostly {type}
 Double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}, sobre todo {type}
 Doble clic para abrirlo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph_items.py" line="154"/>
+        <location filename="../../desktop/graph/items.py" line="123"/>
         <source>{name}
 {type}</source>
         <translation>{name}
@@ -1340,12 +1340,12 @@ Doble clic para abrirlo</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="236"/>
+        <location filename="../../desktop/app.py" line="237"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="237"/>
+        <location filename="../../desktop/app.py" line="238"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1358,59 +1358,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="269"/>
+        <location filename="../../desktop/app.py" line="270"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="294"/>
+        <location filename="../../desktop/app.py" line="295"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="295"/>
-        <location filename="../../desktop/app.py" line="305"/>
+        <location filename="../../desktop/app.py" line="296"/>
+        <location filename="../../desktop/app.py" line="306"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="299"/>
+        <location filename="../../desktop/app.py" line="300"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="300"/>
+        <location filename="../../desktop/app.py" line="301"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="303"/>
-        <location filename="../../desktop/app.py" line="309"/>
+        <location filename="../../desktop/app.py" line="304"/>
+        <location filename="../../desktop/app.py" line="310"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="310"/>
+        <location filename="../../desktop/app.py" line="311"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="316"/>
+        <location filename="../../desktop/app.py" line="317"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="317"/>
+        <location filename="../../desktop/app.py" line="318"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="376"/>
+        <location filename="../../desktop/app.py" line="377"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="377"/>
+        <location filename="../../desktop/app.py" line="378"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1418,139 +1418,139 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="29"/>
+        <location filename="../../desktop/shared/history_view.py" line="29"/>
         <source>you (this app)</source>
         <translation>tú (esta aplicación)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="29"/>
+        <location filename="../../desktop/shared/history_view.py" line="29"/>
         <source>command line</source>
         <translation>línea de órdenes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="30"/>
+        <location filename="../../desktop/shared/history_view.py" line="30"/>
         <source>import</source>
         <translation>importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="44"/>
+        <location filename="../../desktop/shared/history_view.py" line="44"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="46"/>
+        <location filename="../../desktop/shared/history_view.py" line="46"/>
         <source>deleted {name}</source>
         <translation>eliminó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="48"/>
+        <location filename="../../desktop/shared/history_view.py" line="48"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="50"/>
+        <location filename="../../desktop/shared/history_view.py" line="50"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="52"/>
+        <location filename="../../desktop/shared/history_view.py" line="52"/>
         <source>brought {name} back from the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="54"/>
+        <location filename="../../desktop/shared/history_view.py" line="54"/>
         <source>updated the properties of {name}</source>
         <translation>actualizó las propiedades de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="57"/>
+        <location filename="../../desktop/shared/history_view.py" line="57"/>
         <source>added “{text}”</source>
         <translation>añadió «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="58"/>
+        <location filename="../../desktop/shared/history_view.py" line="58"/>
         <source>added {n} observations</source>
         <translation>añadió {n} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="62"/>
+        <location filename="../../desktop/shared/history_view.py" line="62"/>
         <source>deleted “{text}”</source>
         <translation>eliminó «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="63"/>
+        <location filename="../../desktop/shared/history_view.py" line="63"/>
         <source>deleted {n} observations</source>
         <translation>eliminó {n} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="65"/>
+        <location filename="../../desktop/shared/history_view.py" line="65"/>
         <source>edited an observation to “{text}”</source>
         <translation>cambió una observación a «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="67"/>
+        <location filename="../../desktop/shared/history_view.py" line="67"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="69"/>
+        <location filename="../../desktop/shared/history_view.py" line="69"/>
         <source>set the type to {type}</source>
         <translation>cambió el tipo a {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="71"/>
+        <location filename="../../desktop/shared/history_view.py" line="71"/>
         <source>added {src} —{type}→ {dst}</source>
         <translation>añadió {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="75"/>
+        <location filename="../../desktop/shared/history_view.py" line="75"/>
         <source>removed {src} —{type}→ {dst}</source>
         <translation>quitó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="76"/>
+        <location filename="../../desktop/shared/history_view.py" line="76"/>
         <source>ended {src} —{type}→ {dst}</source>
         <translation>terminó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="77"/>
+        <location filename="../../desktop/shared/history_view.py" line="77"/>
         <source>made {src} —{type}→ {dst} current again</source>
         <translation>volvió a dar por vigente {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="81"/>
+        <location filename="../../desktop/shared/history_view.py" line="81"/>
         <source>saved {n} changes</source>
         <translation>guardó {n} cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="85"/>
+        <location filename="../../desktop/shared/history_view.py" line="85"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="86"/>
+        <location filename="../../desktop/shared/history_view.py" line="86"/>
         <source>undid a change</source>
         <translation>deshizo un cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="87"/>
+        <location filename="../../desktop/shared/history_view.py" line="87"/>
         <source>{op} {name}</source>
         <translation>{op} {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="140"/>
+        <location filename="../../desktop/shared/history_view.py" line="140"/>
         <source>{what}
 {who} · {when}</source>
         <translation>{what}
 {who} · {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="143"/>
+        <location filename="../../desktop/shared/history_view.py" line="143"/>
         <source>Change #{id} by {actor} at {at}</source>
         <translation>Cambio n.º {id} de {actor} el {at}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="148"/>
+        <location filename="../../desktop/shared/history_view.py" line="148"/>
         <source>No changes recorded yet.</source>
         <translation>Todavía no hay cambios registrados.</translation>
     </message>
@@ -1558,17 +1558,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>Hub</name>
     <message>
-        <location filename="../../desktop/hub.py" line="79"/>
+        <location filename="../../desktop/hub.py" line="84"/>
         <source>Another Hipocampo hub serves this memory (process {pid}, port {port}); assistants use that one.</source>
         <translation>Otro servidor de Hipocampo atiende esta memoria (proceso {pid}, puerto {port}); los asistentes usan ese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/hub.py" line="94"/>
+        <location filename="../../desktop/hub.py" line="109"/>
         <source>The assistant endpoint could not listen on port {port}: {reason}</source>
         <translation>El servidor para asistentes no pudo escuchar en el puerto {port}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/hub.py" line="98"/>
+        <location filename="../../desktop/hub.py" line="113"/>
         <source>The assistant endpoint stopped: {reason}</source>
         <translation>El servidor para asistentes se detuvo: {reason}</translation>
     </message>
@@ -1857,208 +1857,208 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>InsightListModel</name>
     <message>
-        <location filename="../../desktop/models/insights.py" line="31"/>
+        <location filename="../../desktop/insights/model.py" line="31"/>
         <source>Cross-project solution</source>
         <translation>Solución entre proyectos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="32"/>
+        <location filename="../../desktop/insights/model.py" line="32"/>
         <source>Shared technology</source>
         <translation>Tecnología compartida</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="33"/>
+        <location filename="../../desktop/insights/model.py" line="33"/>
         <source>Training opportunity</source>
         <translation>Oportunidad de formación</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="34"/>
+        <location filename="../../desktop/insights/model.py" line="34"/>
         <source>Technique transfer</source>
         <translation>Transferencia de técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="35"/>
+        <location filename="../../desktop/insights/model.py" line="35"/>
         <source>Concept cluster</source>
         <translation>Grupo de conceptos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="36"/>
+        <location filename="../../desktop/insights/model.py" line="36"/>
         <source>Stale knowledge</source>
         <translation>Conocimiento desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="37"/>
+        <location filename="../../desktop/insights/model.py" line="37"/>
         <source>Under-connected nodes</source>
         <translation>Nodos poco conectados</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="44"/>
+        <location filename="../../desktop/insights/model.py" line="44"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="44"/>
+        <location filename="../../desktop/insights/model.py" line="44"/>
         <source>Approved</source>
         <translation>Aprobada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="45"/>
+        <location filename="../../desktop/insights/model.py" line="45"/>
         <source>Dismissed</source>
         <translation>Descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="46"/>
+        <location filename="../../desktop/insights/model.py" line="46"/>
         <source>Approved, written out</source>
         <translation>Aprobada y guardada por escrito</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="52"/>
+        <location filename="../../desktop/insights/model.py" line="52"/>
         <source>open problem</source>
         <translation>problema abierto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="53"/>
+        <location filename="../../desktop/insights/model.py" line="53"/>
         <source>solved problem</source>
         <translation>problema resuelto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="54"/>
+        <location filename="../../desktop/insights/model.py" line="54"/>
         <source>project</source>
         <translation>proyecto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="55"/>
+        <location filename="../../desktop/insights/model.py" line="55"/>
         <source>source project</source>
         <translation>proyecto de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="56"/>
+        <location filename="../../desktop/insights/model.py" line="56"/>
         <source>concept</source>
         <translation>concepto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="57"/>
+        <location filename="../../desktop/insights/model.py" line="57"/>
         <source>decision</source>
         <translation>decisión</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="58"/>
+        <location filename="../../desktop/insights/model.py" line="58"/>
         <source>technology</source>
         <translation>tecnología</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="59"/>
+        <location filename="../../desktop/insights/model.py" line="59"/>
         <source>user</source>
         <translation>usuario</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="60"/>
+        <location filename="../../desktop/insights/model.py" line="60"/>
         <source>member</source>
         <translation>miembro</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="61"/>
+        <location filename="../../desktop/insights/model.py" line="61"/>
         <source>issue</source>
         <translation>incidencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="62"/>
+        <location filename="../../desktop/insights/model.py" line="62"/>
         <source>course</source>
         <translation>curso</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="63"/>
+        <location filename="../../desktop/insights/model.py" line="63"/>
         <source>technique</source>
         <translation>técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="64"/>
+        <location filename="../../desktop/insights/model.py" line="64"/>
         <source>target domain</source>
         <translation>dominio de destino</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="65"/>
+        <location filename="../../desktop/insights/model.py" line="65"/>
         <source>home domain</source>
         <translation>dominio de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="66"/>
+        <location filename="../../desktop/insights/model.py" line="66"/>
         <source>example</source>
         <translation>ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="67"/>
+        <location filename="../../desktop/insights/model.py" line="67"/>
         <source>stale</source>
         <translation>desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="68"/>
+        <location filename="../../desktop/insights/model.py" line="68"/>
         <source>active</source>
         <translation>activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="69"/>
+        <location filename="../../desktop/insights/model.py" line="69"/>
         <source>under-connected</source>
         <translation>poco conectado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="86"/>
-        <location filename="../../desktop/models/insights.py" line="95"/>
+        <location filename="../../desktop/shared/ages.py" line="24"/>
+        <location filename="../../desktop/shared/ages.py" line="41"/>
         <source>just now</source>
         <translation>ahora mismo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="87"/>
+        <location filename="../../desktop/shared/ages.py" line="26"/>
         <source>1 year ago</source>
         <translation>hace 1 año</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="87"/>
+        <location filename="../../desktop/shared/ages.py" line="27"/>
         <source>{n} years ago</source>
         <translation>hace {n} años</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="88"/>
+        <location filename="../../desktop/shared/ages.py" line="28"/>
         <source>1 month ago</source>
         <translation>hace 1 mes</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="88"/>
+        <location filename="../../desktop/shared/ages.py" line="29"/>
         <source>{n} months ago</source>
         <translation>hace {n} meses</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="89"/>
+        <location filename="../../desktop/shared/ages.py" line="30"/>
         <source>yesterday</source>
         <translation>ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="89"/>
+        <location filename="../../desktop/shared/ages.py" line="31"/>
         <source>{n} days ago</source>
         <translation>hace {n} días</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="90"/>
+        <location filename="../../desktop/shared/ages.py" line="32"/>
         <source>1 hour ago</source>
         <translation>hace 1 hora</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="90"/>
+        <location filename="../../desktop/shared/ages.py" line="33"/>
         <source>{n} hours ago</source>
         <translation>hace {n} horas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="91"/>
+        <location filename="../../desktop/shared/ages.py" line="34"/>
         <source>1 minute ago</source>
         <translation>hace 1 minuto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="91"/>
+        <location filename="../../desktop/shared/ages.py" line="35"/>
         <source>{n} minutes ago</source>
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="207"/>
+        <location filename="../../desktop/insights/model.py" line="183"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
     </message>
@@ -2066,52 +2066,52 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>InsightWords</name>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="27"/>
+        <location filename="../../desktop/insights/words.py" line="27"/>
         <source>Cross-project solution for </source>
         <translation>Solución de otro proyecto para </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="28"/>
+        <location filename="../../desktop/insights/words.py" line="28"/>
         <source>Shared technology: </source>
         <translation>Tecnología compartida: </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="29"/>
+        <location filename="../../desktop/insights/words.py" line="29"/>
         <source>Training opportunity: </source>
         <translation>Oportunidad de formación: </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="30"/>
+        <location filename="../../desktop/insights/words.py" line="30"/>
         <source>Technique transfer: </source>
         <translation>Transferencia de técnica: </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="31"/>
+        <location filename="../../desktop/insights/words.py" line="31"/>
         <source>Concept cluster: </source>
         <translation>Grupo de conceptos: </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="32"/>
+        <location filename="../../desktop/insights/words.py" line="32"/>
         <source>Stale knowledge: </source>
         <translation>Conocimiento desactualizado: </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="40"/>
+        <location filename="../../desktop/insights/words.py" line="40"/>
         <source>Under-connected nodes</source>
         <translation>Entidades poco conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="52"/>
+        <location filename="../../desktop/insights/words.py" line="52"/>
         <source>{shown} and {rest} more</source>
         <translation>{shown} y {rest} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="88"/>
+        <location filename="../../desktop/insights/words.py" line="88"/>
         <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
         <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="94"/>
+        <location filename="../../desktop/insights/words.py" line="94"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
@@ -2119,7 +2119,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="98"/>
+        <location filename="../../desktop/insights/words.py" line="98"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
@@ -2127,7 +2127,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="103"/>
+        <location filename="../../desktop/insights/words.py" line="103"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
@@ -2135,22 +2135,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="109"/>
+        <location filename="../../desktop/insights/words.py" line="109"/>
         <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
         <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="114"/>
+        <location filename="../../desktop/insights/words.py" line="114"/>
         <source>Other courses: {courses}.</source>
         <translation>Otros cursos: {courses}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="117"/>
+        <location filename="../../desktop/insights/words.py" line="117"/>
         <source>its domain</source>
         <translation>su dominio</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="119"/>
+        <location filename="../../desktop/insights/words.py" line="119"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
@@ -2158,22 +2158,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="127"/>
+        <location filename="../../desktop/insights/words.py" line="127"/>
         <source>its confidence is low ({confidence})</source>
         <translation>su confianza es baja ({confidence})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="129"/>
+        <location filename="../../desktop/insights/words.py" line="129"/>
         <source>it has not been updated since {date}</source>
         <translation>no se actualiza desde el {date}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="134"/>
+        <location filename="../../desktop/insights/words.py" line="134"/>
         <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
         <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="138"/>
+        <location filename="../../desktop/insights/words.py" line="138"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
@@ -2181,7 +2181,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="142"/>
+        <location filename="../../desktop/insights/words.py" line="142"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
@@ -2192,216 +2192,216 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>InsightsPane</name>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="121"/>
-        <location filename="../../desktop/panes/insights.py" line="153"/>
+        <location filename="../../desktop/insights/pane.py" line="121"/>
+        <location filename="../../desktop/insights/pane.py" line="153"/>
         <source>Reflect now</source>
         <extracomment>change_log operations that change what this pane lists</extracomment>
         <translation>Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="122"/>
+        <location filename="../../desktop/insights/pane.py" line="122"/>
         <source>Look for patterns in the memory and propose insights to review</source>
         <translation>Buscar patrones en la memoria y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="135"/>
+        <location filename="../../desktop/insights/pane.py" line="135"/>
         <source>No insights yet</source>
         <translation>Todavía no hay hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="142"/>
+        <location filename="../../desktop/insights/pane.py" line="142"/>
         <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
         <translation>Los hallazgos son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada uno espera aquí a que lo apruebes o lo descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="167"/>
+        <location filename="../../desktop/insights/pane.py" line="167"/>
         <source>Nothing left to review. Reflect now looks for new patterns.</source>
         <translation>No queda nada por revisar. Reflexionar ahora busca patrones nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="172"/>
-        <location filename="../../desktop/panes/insights.py" line="353"/>
+        <location filename="../../desktop/insights/pane.py" line="172"/>
+        <location filename="../../desktop/insights/pane.py" line="353"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="175"/>
+        <location filename="../../desktop/insights/pane.py" line="175"/>
         <source>Insights you approve or dismiss are listed here.</source>
         <translation>Aquí aparecen los hallazgos que apruebas o descartas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="180"/>
-        <location filename="../../desktop/panes/insights.py" line="355"/>
+        <location filename="../../desktop/insights/pane.py" line="180"/>
+        <location filename="../../desktop/insights/pane.py" line="355"/>
         <source>Decided</source>
         <translation>Decididas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="198"/>
+        <location filename="../../desktop/insights/pane.py" line="198"/>
         <source>Select an insight to see why it was proposed.</source>
         <translation>Selecciona un hallazgo para ver por qué se propuso.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="208"/>
+        <location filename="../../desktop/insights/pane.py" line="208"/>
         <source>The evidence has changed since this was found. Reflect again to check it, or dismiss it.</source>
         <translation>Las pruebas han cambiado desde que se encontró. Reflexiona de nuevo para comprobarla, o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="210"/>
+        <location filename="../../desktop/insights/pane.py" line="210"/>
         <source>Built from</source>
         <translation>Basada en</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="216"/>
+        <location filename="../../desktop/insights/pane.py" line="216"/>
         <source>How they connect</source>
         <translation>Cómo se relacionan</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="240"/>
+        <location filename="../../desktop/insights/pane.py" line="240"/>
         <source>Show in graph</source>
         <translation>Mostrar en el grafo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="242"/>
+        <location filename="../../desktop/insights/pane.py" line="242"/>
         <source>Dismiss</source>
         <translation>Descartar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="243"/>
+        <location filename="../../desktop/insights/pane.py" line="243"/>
         <source>Dismiss: never propose it again (D or Delete)</source>
         <translation>Descartar: no volver a proponerla (D o Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="245"/>
+        <location filename="../../desktop/insights/pane.py" line="245"/>
         <source>Approve</source>
         <translation>Aprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="247"/>
+        <location filename="../../desktop/insights/pane.py" line="247"/>
         <source>Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)</source>
         <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="288"/>
+        <location filename="../../desktop/insights/pane.py" line="288"/>
         <source>Looking for patterns…</source>
         <translation>Buscando patrones…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="353"/>
+        <location filename="../../desktop/insights/pane.py" line="353"/>
         <source>To review ({n})</source>
         <translation>Por revisar ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="355"/>
+        <location filename="../../desktop/insights/pane.py" line="355"/>
         <source>Decided ({n})</source>
         <translation>Decididas ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="365"/>
+        <location filename="../../desktop/insights/pane.py" line="365"/>
         <source>Cannot read the insights: {reason}</source>
         <translation>No se pueden leer los hallazgos: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="369"/>
+        <location filename="../../desktop/insights/pane.py" line="369"/>
         <source>No insights to review</source>
         <translation>No hay hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="461"/>
+        <location filename="../../desktop/insights/pane.py" line="461"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="463"/>
+        <location filename="../../desktop/insights/pane.py" line="463"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="468"/>
+        <location filename="../../desktop/insights/pane.py" line="468"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="470"/>
+        <location filename="../../desktop/insights/pane.py" line="470"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="471"/>
+        <location filename="../../desktop/insights/pane.py" line="471"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="489"/>
+        <location filename="../../desktop/insights/pane.py" line="489"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="514"/>
+        <location filename="../../desktop/insights/pane.py" line="514"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
         <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="525"/>
+        <location filename="../../desktop/insights/pane.py" line="525"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="526"/>
+        <location filename="../../desktop/insights/pane.py" line="526"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="564"/>
+        <location filename="../../desktop/insights/pane.py" line="564"/>
         <source>No new insights.</source>
         <translation>No hay hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="566"/>
+        <location filename="../../desktop/insights/pane.py" line="566"/>
         <source>1 new insight.</source>
         <translation>1 hallazgo nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="568"/>
+        <location filename="../../desktop/insights/pane.py" line="568"/>
         <source>{n} new insights.</source>
         <translation>{n} hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="570"/>
+        <location filename="../../desktop/insights/pane.py" line="570"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="571"/>
+        <location filename="../../desktop/insights/pane.py" line="571"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="573"/>
+        <location filename="../../desktop/insights/pane.py" line="573"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="578"/>
+        <location filename="../../desktop/insights/pane.py" line="578"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="250"/>
+        <location filename="../../desktop/insights/pane.py" line="250"/>
         <source>Back to review</source>
         <translation>Volver a revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="251"/>
+        <location filename="../../desktop/insights/pane.py" line="251"/>
         <source>Changed your mind? Put it back with the insights to review</source>
         <translation>¿Has cambiado de idea? Devuélvelo a los hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="323"/>
+        <location filename="../../desktop/insights/pane.py" line="323"/>
         <source>“{title}” is back with the insights to review.</source>
         <translation>“{title}” vuelve a estar entre los hallazgos por revisar.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/panes/insights.py" line="370"/>
+        <location filename="../../desktop/insights/pane.py" line="370"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln hallazgo por revisar</numerusform>
@@ -2412,247 +2412,247 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="65"/>
-        <location filename="../../desktop/main_window.py" line="228"/>
+        <location filename="../../desktop/main_window.py" line="66"/>
+        <location filename="../../desktop/main_window.py" line="234"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="112"/>
+        <location filename="../../desktop/main_window.py" line="117"/>
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="113"/>
+        <location filename="../../desktop/main_window.py" line="118"/>
         <source>&amp;New memory…</source>
         <translation>&amp;Nueva memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="114"/>
+        <location filename="../../desktop/main_window.py" line="119"/>
         <source>Start an empty memory in a new file</source>
         <translation>Empezar una memoria vacía en un archivo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="115"/>
+        <location filename="../../desktop/main_window.py" line="120"/>
         <source>&amp;Open memory…</source>
         <translation>&amp;Abrir memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="117"/>
+        <location filename="../../desktop/main_window.py" line="122"/>
         <source>&amp;Import…</source>
         <translation>&amp;Importar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="118"/>
+        <location filename="../../desktop/main_window.py" line="123"/>
         <source>Import memory.jsonl, Engrama NDJSON, MCP Memory .db or notes</source>
         <translation>Importar memory.jsonl, NDJSON de Engrama, .db de MCP Memory o notas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="119"/>
+        <location filename="../../desktop/main_window.py" line="124"/>
         <source>&amp;Export…</source>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="120"/>
+        <location filename="../../desktop/main_window.py" line="125"/>
         <source>&amp;Back up…</source>
         <translation>&amp;Copia de seguridad…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="122"/>
+        <location filename="../../desktop/main_window.py" line="127"/>
         <source>&amp;Settings…</source>
         <translation>Con&amp;figuración…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="123"/>
+        <location filename="../../desktop/main_window.py" line="128"/>
         <source>&amp;Close window</source>
         <translation>Cerrar &amp;ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="124"/>
+        <location filename="../../desktop/main_window.py" line="129"/>
         <source>&amp;Quit</source>
         <translation>&amp;Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="126"/>
+        <location filename="../../desktop/main_window.py" line="131"/>
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="127"/>
+        <location filename="../../desktop/main_window.py" line="132"/>
         <source>&amp;Undo last change</source>
         <translation>&amp;Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="130"/>
+        <location filename="../../desktop/main_window.py" line="135"/>
         <source>&amp;New entity</source>
         <translation>&amp;Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="131"/>
+        <location filename="../../desktop/main_window.py" line="136"/>
         <source>&amp;Save entity</source>
         <translation>&amp;Guardar entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="138"/>
         <source>&amp;Find…</source>
         <translation>&amp;Buscar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="134"/>
+        <location filename="../../desktop/main_window.py" line="139"/>
         <source>&amp;Reflect now</source>
         <translation>&amp;Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="135"/>
+        <location filename="../../desktop/main_window.py" line="140"/>
         <source>Look for patterns and propose insights to review</source>
         <translation>Buscar patrones y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="137"/>
+        <location filename="../../desktop/main_window.py" line="142"/>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="138"/>
+        <location filename="../../desktop/main_window.py" line="143"/>
         <source>Whole-memory &amp;overview</source>
         <translation>&amp;Vista general de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="139"/>
+        <location filename="../../desktop/main_window.py" line="144"/>
         <source>&amp;Fit graph to window</source>
         <translation>&amp;Ajustar el grafo a la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="142"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Restablecer la disposición</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="144"/>
+        <location filename="../../desktop/main_window.py" line="149"/>
         <source>&amp;Help</source>
         <translation>Ay&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="145"/>
+        <location filename="../../desktop/main_window.py" line="150"/>
         <source>&amp;Connect an assistant…</source>
         <translation>&amp;Conectar un asistente…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="146"/>
+        <location filename="../../desktop/main_window.py" line="151"/>
         <source>&amp;About Hipocampo</source>
         <translation>&amp;Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="174"/>
+        <location filename="../../desktop/main_window.py" line="179"/>
         <source>Search</source>
         <translation>Búsqueda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="175"/>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>Entity</source>
         <translation>Entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="176"/>
-        <location filename="../../desktop/main_window.py" line="282"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="289"/>
         <source>Insights</source>
         <translation>Hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="177"/>
+        <location filename="../../desktop/main_window.py" line="182"/>
         <source>Activity</source>
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="246"/>
+        <location filename="../../desktop/main_window.py" line="252"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="282"/>
+        <location filename="../../desktop/main_window.py" line="289"/>
         <source>Insights ({count})</source>
         <translation>Hallazgos ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="293"/>
+        <location filename="../../desktop/main_window.py" line="300"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="294"/>
+        <location filename="../../desktop/main_window.py" line="301"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="358"/>
+        <location filename="../../desktop/main_window.py" line="365"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="368"/>
+        <location filename="../../desktop/main_window.py" line="375"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="377"/>
+        <location filename="../../desktop/main_window.py" line="392"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="381"/>
+        <location filename="../../desktop/main_window.py" line="396"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="382"/>
+        <location filename="../../desktop/main_window.py" line="397"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="383"/>
+        <location filename="../../desktop/main_window.py" line="398"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="386"/>
+        <location filename="../../desktop/main_window.py" line="401"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="376"/>
-        <location filename="../../desktop/main_window.py" line="389"/>
+        <location filename="../../desktop/main_window.py" line="391"/>
+        <location filename="../../desktop/main_window.py" line="404"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="391"/>
+        <location filename="../../desktop/main_window.py" line="406"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="481"/>
+        <location filename="../../desktop/main_window.py" line="496"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="482"/>
+        <location filename="../../desktop/main_window.py" line="497"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="128"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
         <source>Re&amp;do</source>
         <translation>Re&amp;hacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="129"/>
+        <location filename="../../desktop/main_window.py" line="134"/>
         <source>Make again the change the last undo took back</source>
         <translation>Vuelve a hacer el cambio que deshizo el último Deshacer</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="355"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entidad</numerusform>
@@ -2660,12 +2660,12 @@ Conectados: {names}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="356"/>
+        <location filename="../../desktop/main_window.py" line="363"/>
         <source>What read_graph returns: insights waiting for review are not counted</source>
         <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="362"/>
+        <location filename="../../desktop/main_window.py" line="369"/>
         <source>Indexing meaning {percent} %</source>
         <translation>Indexando el significado: {percent} %</translation>
     </message>
@@ -2673,49 +2673,49 @@ Conectados: {names}</translation>
 <context>
     <name>ObservationList</name>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="109"/>
+        <location filename="../../desktop/editor/observations.py" line="109"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="110"/>
+        <location filename="../../desktop/editor/observations.py" line="110"/>
         <source>Add an observation</source>
         <translation>Añadir una observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="111"/>
+        <location filename="../../desktop/editor/observations.py" line="111"/>
         <source>Edit</source>
         <translation>Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="112"/>
+        <location filename="../../desktop/editor/observations.py" line="112"/>
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="113"/>
+        <location filename="../../desktop/editor/observations.py" line="113"/>
         <source>Delete the selected observations (Delete)</source>
         <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="258"/>
+        <location filename="../../desktop/editor/observations.py" line="258"/>
         <source>Observation {n}: {problem}</source>
         <translation>Observación {n}: {problem}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="46"/>
+        <location filename="../../desktop/editor/observations.py" line="46"/>
         <source>{start}…
 ({size} in all; double-click to see all of it)</source>
         <translation>{start}…
 ({size} en total; doble clic para verlo entero)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="104"/>
+        <location filename="../../desktop/editor/observations.py" line="104"/>
         <source>Double-click or press F2 to edit; Enter finishes, Shift+Enter starts a new line</source>
         <translation>Doble clic o F2 para editar; Intro termina, Mayús+Intro empieza una línea nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="151"/>
+        <location filename="../../desktop/editor/observations.py" line="151"/>
         <source>Double-click to see all of it</source>
         <translation>Doble clic para verlo entero</translation>
     </message>
@@ -2723,17 +2723,17 @@ Conectados: {names}</translation>
 <context>
     <name>ObservationViewer</name>
     <message>
-        <location filename="../../desktop/panes/editor/viewer.py" line="37"/>
+        <location filename="../../desktop/editor/viewer.py" line="37"/>
         <source>Observation</source>
         <translation>Observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/viewer.py" line="39"/>
+        <location filename="../../desktop/editor/viewer.py" line="39"/>
         <source>{size}, {chars} characters. Long lines are shown broken; Copy copies the text as it is stored.</source>
         <translation>{size}, {chars} caracteres. Las líneas largas se muestran partidas; Copiar copia el texto tal como está guardado.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/viewer.py" line="46"/>
+        <location filename="../../desktop/editor/viewer.py" line="46"/>
         <source>Copy</source>
         <translation>Copiar</translation>
     </message>
@@ -2741,67 +2741,67 @@ Conectados: {names}</translation>
 <context>
     <name>PlainWords</name>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
+        <location filename="../../desktop/shared/plain_words.py" line="27"/>
         <source>name</source>
         <translation>nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="27"/>
+        <location filename="../../desktop/shared/plain_words.py" line="27"/>
         <source>type</source>
         <translation>tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
+        <location filename="../../desktop/shared/plain_words.py" line="28"/>
         <source>observation</source>
         <translation>observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="28"/>
+        <location filename="../../desktop/shared/plain_words.py" line="28"/>
         <source>relation&apos;s start</source>
         <translation>origen de la relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="29"/>
+        <location filename="../../desktop/shared/plain_words.py" line="29"/>
         <source>relation&apos;s end</source>
         <translation>destino de la relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="29"/>
+        <location filename="../../desktop/shared/plain_words.py" line="29"/>
         <source>relation&apos;s type</source>
         <translation>tipo de la relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="36"/>
+        <location filename="../../desktop/shared/plain_words.py" line="36"/>
         <source>It is not UTF-8 text (byte {byte} at position {position} is not valid UTF-8). Save it as UTF-8 (“Unicode”) in your editor and import it again.</source>
         <translation>No es texto UTF-8 (el byte {byte} en la posición {position} no es UTF-8 válido). Guárdalo como UTF-8 (“Unicode”) en tu editor e impórtalo de nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="40"/>
+        <location filename="../../desktop/shared/plain_words.py" line="40"/>
         <source>not valid JSON: something is wrong at character {column}.</source>
         <translation>no es JSON válido: algo falla en el carácter {column}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="44"/>
+        <location filename="../../desktop/shared/plain_words.py" line="44"/>
         <source>An entity has no type.</source>
         <translation>Una entidad no tiene tipo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="46"/>
+        <location filename="../../desktop/shared/plain_words.py" line="46"/>
         <source>An observation is empty.</source>
         <translation>Una observación está vacía.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="47"/>
+        <location filename="../../desktop/shared/plain_words.py" line="47"/>
         <source>The {field} is empty.</source>
         <translation>El campo «{field}» está vacío.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="49"/>
+        <location filename="../../desktop/shared/plain_words.py" line="49"/>
         <source>The {field} is {n} characters long; at most {limit} are allowed.</source>
         <translation>El campo «{field}» tiene {n} caracteres; se permiten {limit} como máximo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/plain_words.py" line="52"/>
+        <location filename="../../desktop/shared/plain_words.py" line="52"/>
         <source>The {field} contains an invisible NUL character.</source>
         <translation>El campo «{field}» contiene un carácter NUL invisible.</translation>
     </message>
@@ -2809,72 +2809,72 @@ Conectados: {names}</translation>
 <context>
     <name>RelationTable</name>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="60"/>
+        <location filename="../../desktop/editor/relations.py" line="60"/>
         <source>→ to</source>
         <translation>→ hacia</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="61"/>
+        <location filename="../../desktop/editor/relations.py" line="61"/>
         <source>← from</source>
         <translation>← desde</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
+        <location filename="../../desktop/editor/relations.py" line="109"/>
         <source>Dir.</source>
         <translation>Dir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
+        <location filename="../../desktop/editor/relations.py" line="109"/>
         <source>Relation</source>
         <translation>Relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="109"/>
+        <location filename="../../desktop/editor/relations.py" line="109"/>
         <source>Other entity</source>
         <translation>Otra entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="110"/>
+        <location filename="../../desktop/editor/relations.py" line="110"/>
         <source>Ended</source>
         <translation>Terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="126"/>
+        <location filename="../../desktop/editor/relations.py" line="126"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="127"/>
+        <location filename="../../desktop/editor/relations.py" line="127"/>
         <source>Relate this entity to another one</source>
         <translation>Relacionar esta entidad con otra</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="128"/>
+        <location filename="../../desktop/editor/relations.py" line="128"/>
         <source>Remove</source>
         <translation>Quitar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="129"/>
+        <location filename="../../desktop/editor/relations.py" line="129"/>
         <source>Forget the selected relations</source>
         <translation>Olvidar las relaciones seleccionadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="130"/>
+        <location filename="../../desktop/editor/relations.py" line="130"/>
         <source>End</source>
         <translation>Terminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="131"/>
+        <location filename="../../desktop/editor/relations.py" line="131"/>
         <source>The selected relations stopped being true today: they are kept, marked as ended (double-click the date to change it)</source>
         <translation>Las relaciones seleccionadas dejaron de ser ciertas hoy: se conservan, marcadas como terminadas (doble clic en la fecha para cambiarla)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="175"/>
+        <location filename="../../desktop/editor/relations.py" line="175"/>
         <source>Ended {date}: kept as history, no longer current</source>
         <translation>Terminada el {date}: se conserva como historial, ya no está vigente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/relations.py" line="278"/>
+        <location filename="../../desktop/editor/relations.py" line="278"/>
         <source>Relation {n}: {problem}</source>
         <translation>Relación {n}: {problem}</translation>
     </message>
@@ -2882,129 +2882,129 @@ Conectados: {names}</translation>
 <context>
     <name>SearchPane</name>
     <message>
-        <location filename="../../desktop/panes/search.py" line="75"/>
-        <location filename="../../desktop/panes/search.py" line="212"/>
+        <location filename="../../desktop/search/pane.py" line="76"/>
+        <location filename="../../desktop/search/pane.py" line="219"/>
         <source>Search your memory…</source>
         <translation>Busca en tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="79"/>
+        <location filename="../../desktop/search/pane.py" line="80"/>
         <source>&amp;Meaning</source>
         <translation>&amp;Significado</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="80"/>
+        <location filename="../../desktop/search/pane.py" line="81"/>
         <source>Find memories about the same thing, in any language, even without the same words</source>
         <translation>Encontrar recuerdos sobre lo mismo, en cualquier idioma, aunque no usen las mismas palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="81"/>
+        <location filename="../../desktop/search/pane.py" line="82"/>
         <source>E&amp;xact text</source>
         <translation>&amp;Texto exacto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="82"/>
+        <location filename="../../desktop/search/pane.py" line="83"/>
         <source>Find the letters you typed anywhere in names, types and observations (ignoring case and accents)</source>
         <translation>Encontrar las letras que escribiste en nombres, tipos y observaciones (sin distinguir mayúsculas ni acentos)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="89"/>
+        <location filename="../../desktop/search/pane.py" line="90"/>
         <source>Show only entities of one type</source>
         <translation>Mostrar solo entidades de un tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="91"/>
-        <location filename="../../desktop/panes/search.py" line="298"/>
+        <location filename="../../desktop/search/pane.py" line="92"/>
+        <location filename="../../desktop/search/pane.py" line="305"/>
         <source>All types</source>
         <translation>Todos los tipos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="192"/>
+        <location filename="../../desktop/search/pane.py" line="199"/>
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="213"/>
+        <location filename="../../desktop/search/pane.py" line="220"/>
         <source>Find exact text…</source>
         <translation>Buscar texto exacto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="249"/>
+        <location filename="../../desktop/search/pane.py" line="256"/>
         <source>The search could not run: {message}</source>
         <translation>No se pudo hacer la búsqueda: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="300"/>
+        <location filename="../../desktop/search/pane.py" line="307"/>
         <source>{type} ({count})</source>
         <translation>{type} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="303"/>
+        <location filename="../../desktop/search/pane.py" line="310"/>
         <source>{type} (0)</source>
         <translation>{type} (0)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="326"/>
+        <location filename="../../desktop/search/pane.py" line="333"/>
         <source>Meaning search is off ({reason}); searching words only.</source>
         <translation>La búsqueda por significado está desactivada ({reason}); solo se buscan palabras.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="327"/>
+        <location filename="../../desktop/search/pane.py" line="334"/>
         <source>no embedding model</source>
         <translation>no hay modelo de embeddings</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="329"/>
+        <location filename="../../desktop/search/pane.py" line="336"/>
         <source>Searching words only until {count} entities are indexed ({done} of {total} done).</source>
         <translation>Solo se buscan palabras hasta que se indexen {count} entidades (van {done} de {total}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="334"/>
+        <location filename="../../desktop/search/pane.py" line="341"/>
         <source>The first {count} entities that contain “{query}”.</source>
         <translation>Las primeras {count} entidades que contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="335"/>
+        <location filename="../../desktop/search/pane.py" line="342"/>
         <source>1 entity contains “{query}”.</source>
         <translation>1 entidad contiene «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="336"/>
+        <location filename="../../desktop/search/pane.py" line="343"/>
         <source>{count} entities contain “{query}”.</source>
         <translation>{count} entidades contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="349"/>
+        <location filename="../../desktop/search/pane.py" line="356"/>
         <source>No entity contains “{query}”.&lt;br&gt;Try &lt;b&gt;Meaning&lt;/b&gt; to find related memories.</source>
         <translation>Ninguna entidad contiene «{query}».&lt;br&gt;Prueba &lt;b&gt;Significado&lt;/b&gt; para encontrar recuerdos relacionados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="356"/>
+        <location filename="../../desktop/search/pane.py" line="363"/>
         <source>Nothing to search yet</source>
         <translation>Todavía no hay nada que buscar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="357"/>
+        <location filename="../../desktop/search/pane.py" line="364"/>
         <source>What your assistants remember — people, projects, decisions — can be searched here as soon as they write it, by meaning or by exact text.</source>
         <translation>Lo que recuerdan tus asistentes —personas, proyectos, decisiones— se puede buscar aquí en cuanto lo escriben, por significado o por texto exacto.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="361"/>
+        <location filename="../../desktop/search/pane.py" line="368"/>
         <source>Search everything your assistants remembered</source>
         <translation>Busca en todo lo que recuerdan tus asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="362"/>
+        <location filename="../../desktop/search/pane.py" line="369"/>
         <source>&lt;b&gt;Meaning&lt;/b&gt; finds related ideas in any language, even in other words. &lt;b&gt;Exact text&lt;/b&gt; finds the letters you type, ignoring case and accents.</source>
         <translation>&lt;b&gt;Significado&lt;/b&gt; encuentra conceptos relacionados en cualquier idioma, aunque se digan con otras palabras. &lt;b&gt;Texto exacto&lt;/b&gt; encuentra las letras que escribes, sin distinguir mayúsculas ni acentos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="364"/>
+        <location filename="../../desktop/search/pane.py" line="371"/>
         <source>↑ ↓ move through the results; Enter opens one.</source>
         <translation>↑ ↓ recorren los resultados; Intro abre uno.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="351"/>
+        <location filename="../../desktop/search/pane.py" line="358"/>
         <source>&lt;b&gt;No good matches&lt;/b&gt; for “{query}”.&lt;br&gt;Nothing in memory is close enough in meaning or words; try other words, or all types.</source>
         <translation>&lt;b&gt;Nada se parece lo bastante&lt;/b&gt; a «{query}».&lt;br&gt;Ningún recuerdo está cerca en significado ni en palabras; prueba otras palabras o todos los tipos.</translation>
     </message>
@@ -3012,17 +3012,17 @@ Conectados: {names}</translation>
 <context>
     <name>SearchResultsModel</name>
     <message>
-        <location filename="../../desktop/models/search_results.py" line="235"/>
+        <location filename="../../desktop/search/model.py" line="235"/>
         <source>{name} ({type}), {count} observations</source>
         <translation>{name} ({type}), {count} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/search_results.py" line="238"/>
+        <location filename="../../desktop/search/model.py" line="238"/>
         <source>Score {score:.2f}</source>
         <translation>Puntuación {score:.2f}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/search_results.py" line="240"/>
+        <location filename="../../desktop/search/model.py" line="240"/>
         <source>Closeness in meaning {value:.0%}</source>
         <translation>Cercanía de significado {value:.0%}</translation>
     </message>
@@ -3240,7 +3240,7 @@ Conectados: {names}</translation>
 <context>
     <name>SnippetDelegate</name>
     <message>
-        <location filename="../../desktop/panes/snippet_delegate.py" line="178"/>
+        <location filename="../../desktop/search/delegate.py" line="130"/>
         <source>no observations yet</source>
         <translation>todavía sin observaciones</translation>
     </message>

@@ -1,5 +1,6 @@
-"""The Neo4j dialect's pure parts, which run without a server (the contract suite's Neo4j leg needs
-one: tests/conftest.py ``NEO4J_HOW``)."""
+"""The Neo4j dialect's pure parts, which run without a server. The driver part and the dialect's writes
+run live against FalkorDB's Bolt listener (test_neo4j_driver.py); Neo4j's own procedures and DDL only
+in the contract suite's Neo4j leg, which needs a Neo4j server (tests/conftest.py ``NEO4J_HOW``)."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import QDate, Qt
 
 from core.memory import Memory
 from core.settings import Settings
-from desktop.models.activity import ActivityModel
-from desktop.panes.activity import LIVE_ROWS, ON_DAY, PAGE, TODAY, YESTERDAY, ActivityPane
+from desktop.activity.model import ActivityModel
+from desktop.activity.pane import LIVE_ROWS, ON_DAY, PAGE, TODAY, YESTERDAY, ActivityPane
 from desktop.workers import Core
 from tests.conftest import SteppingClock
 

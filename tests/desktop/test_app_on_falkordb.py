@@ -19,7 +19,7 @@ from PySide6.QtTest import QTest
 from core.memory import Memory
 from core.settings import Settings
 from desktop.app import HipocampoApp
-from desktop.panes.editor.pane import EDITING
+from desktop.editor.pane import EDITING
 from tests.desktop.conftest import until
 
 

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 
 from core.memory import Memory
 from core.settings import Settings
-from desktop.panes.editor import EditorPane
-from desktop.panes.editor.pane import DELETED, EDITING, EMPTY
-from desktop.panes.editor.relations import ENDED, OTHER, TYPE
+from desktop.editor import EditorPane
+from desktop.editor.pane import DELETED, EDITING, EMPTY
+from desktop.editor.relations import ENDED, OTHER, TYPE
 from desktop.workers import Core
 
 WAIT_MS = 20_000  # a deadline, not a speed claim: the machine may be busy
@@ -435,7 +435,7 @@ def test_an_observation_of_any_accepted_size_opens_elided_with_all_of_it_on_dema
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QPlainTextEdit
 
-    from desktop.panes.editor.viewer import ObservationViewer
+    from desktop.editor.viewer import ObservationViewer
 
     huge = ("Minutes of the meeting, verbatim. " * 300_000)[: memory.settings.max_request_bytes - 64]
     memory.add_observations([{"entityName": "Analytical Engine", "contents": ["Short one", huge]}])

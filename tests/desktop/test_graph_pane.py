@@ -13,11 +13,11 @@ from PySide6.QtGui import QColor, QPalette
 
 from core.memory import Memory
 from core.settings import Settings
-from desktop.panes.graph import GraphPane
-from desktop.panes.graph_bench import measure_pan_zoom_fps
-from desktop.panes.graph_data import COMMUNITIES, OVERVIEW_LIMIT, OVERVIEW_PER_TYPE
-from desktop.panes.graph_items import OTHER_COLOUR, PALETTE, type_colour
-from desktop.panes.graph_layout import SPACING, force_layout
+from desktop.graph.bench import measure_pan_zoom_fps
+from desktop.graph.data import COMMUNITIES, OVERVIEW_LIMIT, OVERVIEW_PER_TYPE
+from desktop.graph.layout import SPACING, force_layout
+from desktop.graph.pane import GraphPane
+from desktop.shared.type_colours import OTHER_COLOUR, PALETTE, type_colour
 from desktop.workers import Core
 
 WAIT_MS = 20_000

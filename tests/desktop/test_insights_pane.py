@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 from core.memory import Memory
 from core.settings import Settings
-from desktop.panes.insights import InsightsPane
+from desktop.insights.pane import InsightsPane
 from desktop.workers import ChangeFeed, Core
 from tests.reflect.conftest import build
 

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from core.embeddings.onnx_local import OnnxEmbeddingProvider
 from core.memory import Memory
 from core.settings import Settings
-from desktop.models.search_results import EXACT, best_snippet, match_spans, needles_for
-from desktop.panes.search import SearchPane
+from desktop.search.model import EXACT, best_snippet, match_spans, needles_for
+from desktop.search.pane import SearchPane
 from desktop.workers import Core
 
 PEOPLE = [
@@ -241,7 +241,7 @@ def test_nonsense_says_no_good_matches(qtbot, model_core: Core) -> None:  # noqa
 
 
 def test_opening_a_result_scrolls_the_editor_to_its_fact(qtbot, model_core: Core) -> None:  # noqa: ANN001
-    from desktop.panes.editor import EditorPane
+    from desktop.editor import EditorPane
 
     model_core.memory.create_entities([LONG])
     model_core.memory.embed_pending()
@@ -267,7 +267,7 @@ def test_a_marked_last_letter_is_drawn(qtbot) -> None:  # noqa: ANN001
     from PySide6.QtCore import QRect
     from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 
-    from desktop.panes.snippet_delegate import draw_marked
+    from desktop.search.delegate import draw_marked
 
     font = QFont()
     font.setBold(True)

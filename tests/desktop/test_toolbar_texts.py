@@ -77,7 +77,7 @@ def test_no_button_text_is_clipped(qtbot, qapp: QApplication, tmp_path: Path, la
 def test_the_graph_caption_ends_in_an_ellipsis_when_the_graph_is_narrow(qtbot) -> None:  # noqa: ANN001
     """The graph's toolbar caption ("Ada Lovelace: 8 entities 1 hop away") was cut mid-word when the
     graph was narrow; now it is elided and its tooltip holds all of it."""
-    from desktop.panes.graph import ElidedLabel
+    from desktop.graph.pane import ElidedLabel
 
     label = ElidedLabel()
     qtbot.addWidget(label)

@@ -284,9 +284,9 @@ def test_the_dialogs_speak_spanish(qtbot, spanish: list[QTranslator], tmp_path: 
 def test_insights_speak_spanish_and_are_not_ideas(qtbot, spanish: list[QTranslator], tmp_path: Path) -> None:  # noqa: ANN001
     """Issue 22: insight titles and explanations stayed English (core/reflect writes them), and
     "Insights" was "Ideas", which a user's own ``idea`` type also is."""
-    from desktop.models.insight_words import insight_summary, insight_title
-    from desktop.models.insights import load_insights
-    from desktop.panes.insights import InsightsPane
+    from desktop.insights.model import load_insights
+    from desktop.insights.pane import InsightsPane
+    from desktop.insights.words import insight_summary, insight_title
     from desktop.workers import Core
     from scripts.demo_memory import generate
 

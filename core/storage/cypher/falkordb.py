@@ -78,7 +78,8 @@ class FalkorDialect:
         from redis.exceptions import ResponseError
 
         try:
-            return (graph.ro_query if read_only else graph.query)(query, params).result_set
+            rows: list[list[Any]] = (graph.ro_query if read_only else graph.query)(query, params).result_set
+            return rows
         except ResponseError as exc:
             if "empty key" in str(exc) or "Invalid graph operation on empty key" in str(exc):
                 return []  # a graph never written is an empty graph

@@ -1,8 +1,13 @@
-"""The Neo4j dialect: connecting through the official ``neo4j`` driver, serialised writes, and the
-index and procedure syntax. The Cypher store above it is the one FalkorDB uses.
+"""The Neo4j dialect: how Hipocampo's Cypher store speaks to Neo4j (the write lock, schema DDL, the
+full-text and vector index procedures, subquery counts). The driver (sessions, transactions, retries,
+parameters, records) is bolt.py; the Cypher store above both is the one FalkorDB uses.
 
-Not yet run against a Neo4j server (none could run where it was written): the contract suite's
-Neo4j leg runs where ``NEO4J_URI`` is set.
+Proven here without a Neo4j server (tests/core/test_neo4j_driver.py, live against FalkorDB's Bolt
+listener): connecting, parameterised reads, writes through the lock and the queued-write commit, the
+write counter. Not proven without one (the contract suite's Neo4j leg, where ``NEO4J_URI`` names a
+server): the Neo4j-only procedures and DDL (``ensure_schema``, the full-text and vector indexes and
+their ``db.index.*`` calls, ``dbms.components``, ``CALL { } IN TRANSACTIONS``, ``COUNT { }``), named
+databases, and rollback.
 
 A write is one managed transaction that first writes a lock node, so writers of every process take
 turns (a read-then-write never overwrites what it did not see, as FalkorDB's WATCH ensures there).
@@ -13,26 +18,20 @@ Its reads run at once and its writes go at the end, as in every dialect (``tx.Qu
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
-from urllib.parse import urlparse
 
 from core.errors import ConfigError, StorageError
+from core.storage.cypher.bolt import BoltDriver, rows
 from core.storage.cypher.tx import COUNTER_WRITE, QueuedTx
 
 T = TypeVar("T")
-SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 LOCK = "MERGE (l:HipocampoWrites {key: 'writes'}) ON CREATE SET l.version = 0 SET l.taken = true"
 BUMP = "MATCH (l:HipocampoWrites {key: 'writes'}) SET l.version = l.version + 1"
 TEXT_INDEX = "hipocampo_text"
 VECTOR_INDEX = "hipocampo_vec"
 # Lucene's query syntax: every one of these is escaped, so each word is literal.
 _LUCENE_SPECIAL = set('+-&|!(){}[]^"~*?:\\/')
-
-
-def _rows(result: Any) -> list[list[Any]]:
-    return [list(record.values()) for record in result]
 
 
 class Neo4jTx(QueuedTx):
@@ -43,7 +42,7 @@ class Neo4jTx(QueuedTx):
         self._tx = tx
 
     def read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        return _rows(self._tx.run(query, params or {}))
+        return rows(self._tx.run(query, params or {}))
 
 
 class Neo4jDialect:
@@ -52,28 +51,15 @@ class Neo4jDialect:
     name = "neo4j"
 
     def __init__(self, url: str, graph_name: str, user: str | None = None, password: str | None = None) -> None:
-        try:
-            import neo4j
-        except ImportError as exc:  # pragma: no cover - the extra is missing
-            raise ConfigError("The neo4j backend needs the Neo4j driver: pip install 'hipocampo[neo4j]'.") from exc
-        parsed = urlparse(url)
-        if parsed.scheme not in SCHEMES:
-            raise ConfigError(f"HIPOCAMPO_GRAPH_URL for Neo4j must be bolt://host:7687 or neo4j://host:7687, "
-                              f"got {url!r}.")
-        self.url = parsed._replace(netloc=parsed.hostname + (f":{parsed.port}" if parsed.port else "")).geturl() \
-            if parsed.hostname else url
+        self.driver = BoltDriver(url, graph_name, user, password)  # ConfigError without the driver
+        import neo4j
+
+        self.url = self.driver.url
         self.graph_name = graph_name
-        self._local = threading.local()  # the open transaction of snapshot(), per thread
-        auth = (user or "neo4j", password) if password else None
-        try:
-            self._driver = neo4j.GraphDatabase.driver(url, auth=auth)
-            self._driver.verify_connectivity()
-        except Exception as exc:
-            raise StorageError(f"Cannot reach the Neo4j server at {self.url}: {exc}") from exc
         try:
             self.read("RETURN 1")
         except neo4j.exceptions.ClientError as exc:
-            self._driver.close()
+            self.driver.close()
             if "DatabaseNotFound" in str(exc.code):
                 raise ConfigError(
                     f"The Neo4j server has no database {graph_name!r}: create it (CREATE DATABASE {graph_name}) "
@@ -81,19 +67,12 @@ class Neo4jDialect:
             raise StorageError(f"Neo4j refused {self.url}: {exc}") from exc
 
     def close(self) -> None:
-        self._driver.close()
+        self.driver.close()
 
     # -- running queries ------------------------------------------------------------------------
 
     def read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        open_tx = getattr(self._local, "tx", None)
-        if open_tx is not None:  # inside snapshot(): see what it wrote so far
-            return _rows(open_tx.run(query, params or {}))
-        import neo4j
-
-        records, _, _ = self._driver.execute_query(query, params or {}, database_=self.graph_name,
-                                                   routing_=neo4j.RoutingControl.READ)
-        return [list(r.values()) for r in records]
+        return self.driver.read(query, params)
 
     def write(self, fn: Callable[[Neo4jTx], T]) -> T:
         """Run ``fn`` in one transaction holding the write lock; the driver retries it on transient errors."""
@@ -109,11 +88,7 @@ class Neo4jDialect:
                 tx.run(BUMP).consume()
             return result
 
-        open_tx = getattr(self._local, "tx", None)
-        if open_tx is not None:
-            return work(open_tx)
-        with self._driver.session(database=self.graph_name) as session:
-            return session.execute_write(work)
+        return self.driver.write(work)
 
     def version(self) -> int:
         found = self.read("MATCH (l:HipocampoWrites {key: 'writes'}) RETURN l.version")
@@ -128,27 +103,12 @@ class Neo4jDialect:
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
         """All or nothing: one transaction that every read and write of this thread joins until the end."""
-        if getattr(self._local, "tx", None) is not None:
+        with self.driver.transaction():
             yield
-            return
-        with self._driver.session(database=self.graph_name) as session:
-            tx = session.begin_transaction()
-            self._local.tx = tx
-            try:
-                yield
-            except BaseException:
-                tx.rollback()
-                raise
-            else:
-                tx.commit()
-            finally:
-                self._local.tx = None
-                tx.close()
 
     def drop(self) -> None:
         """Delete every node of this database (tests, migration targets); its indexes stay."""
-        with self._driver.session(database=self.graph_name) as session:
-            session.run("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+        self.driver.run("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS")
 
     # -- schema -------------------------------------------------------------------------------
 
@@ -167,9 +127,8 @@ class Neo4jDialect:
             f"CREATE FULLTEXT INDEX {TEXT_INDEX} IF NOT EXISTS FOR (e:Entity) ON EACH [e.ft_name, e.ft_body] "
             "OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-no-stop-words'}}",
         ]
-        with self._driver.session(database=self.graph_name) as session:
-            for step in steps:
-                session.run(step).consume()
+        for step in steps:
+            self.driver.run(step)
 
     # -- full text and vectors ----------------------------------------------------------------
 
@@ -182,14 +141,12 @@ class Neo4jDialect:
     FULLTEXT_CALL = f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $q) YIELD node, score WITH node, score"
 
     def create_vector_index(self, dimensions: int) -> None:
-        with self._driver.session(database=self.graph_name) as session:
-            session.run(f"CREATE VECTOR INDEX {VECTOR_INDEX} IF NOT EXISTS FOR (v:Vec) ON v.embedding OPTIONS "
+        self.driver.run(f"CREATE VECTOR INDEX {VECTOR_INDEX} IF NOT EXISTS FOR (v:Vec) ON v.embedding OPTIONS "
                         f"{{indexConfig: {{`vector.dimensions`: {int(dimensions)}, "
-                        "`vector.similarity_function`: 'cosine'}}").consume()
+                        "`vector.similarity_function`: 'cosine'}}")
 
     def drop_vector_index(self) -> None:
-        with self._driver.session(database=self.graph_name) as session:
-            session.run(f"DROP INDEX {VECTOR_INDEX} IF EXISTS").consume()
+        self.driver.run(f"DROP INDEX {VECTOR_INDEX} IF EXISTS")
 
     # The k nearest, ``score`` as the cosine distance the store expects: Neo4j gives (1 + cos) / 2.
     VECTOR_CALL = (f"CALL db.index.vector.queryNodes('{VECTOR_INDEX}', $k, $v) YIELD node, score AS similarity "

@@ -1,17 +1,22 @@
-"""The graph overview on a Cypher server: the scores and lookups ``core.storage.overview`` ranks."""
+"""The graph overview on a Cypher server: the scores and lookups ``core.storage.overview`` ranks.
+
+It reads through the store's dialect (``db``) and the one store query it needs, handed in by the
+store (``relations_among``), so it never imports the store.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.model import GraphCommunities, GraphOverview, Relation
 from core.storage import overview
 from core.storage.cypher import rows as R
 
-if TYPE_CHECKING:
-    from core.storage.cypher.store import CypherGraphStore
+#: ids → the relations among those entities, as the store's rows (``from``, ``to``, ``relationType`` …)
+RelationsAmong = Callable[[Sequence[int]], list[dict[str, Any]]]
 
 _LIVE = "e.archived_at IS NULL AND ($type IS NULL OR e.type = $type)"
 
@@ -19,17 +24,17 @@ _LIVE = "e.archived_at IS NULL AND ($type IS NULL OR e.type = $type)"
 class CypherOverviewSource:
     """``overview.OverviewSource`` over one store's dialect."""
 
-    def __init__(self, store: CypherGraphStore) -> None:
-        self._store = store
-        self._db: Any = store.db
+    def __init__(self, db: Any, relations_among: RelationsAmong) -> None:
+        self._db = db
+        self._relations_among = relations_among
 
     def live(self, ids: Sequence[int], entity_type: str | None) -> list[overview.Row]:
-        return [tuple(r) for r in self._db.read(  # type: ignore[misc]
+        return [tuple(r) for r in self._db.read(
             f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) WHERE {_LIVE} RETURN e.id, e.name, e.type",
             {"ids": list(ids), "type": entity_type})]
 
     def unranked(self, entity_type: str | None, limit: int) -> list[overview.Row]:
-        return [tuple(r) for r in self._db.read(  # type: ignore[misc]
+        return [tuple(r) for r in self._db.read(
             f"MATCH (e:Entity) WHERE {_LIVE} RETURN e.id, e.name, e.type ORDER BY e.id LIMIT $limit",
             {"type": entity_type, "limit": limit})]
 
@@ -42,17 +47,22 @@ class CypherOverviewSource:
                                                {"ids": list(ids)})}
 
     def among(self, ids: Sequence[int]) -> list[Relation]:
-        return [R.relation(r["from"], r["to"], r["relationType"]) for r in self._store._relations_of(ids, among=True)]
+        return [R.relation(r["from"], r["to"], r["relationType"]) for r in self._relations_among(ids)]
+
+Scores = tuple[dict[int, int], dict[int, int], dict[str, int]]
+# Each dialect's last scores and the graph version they were read at (gone with the dialect).
+_SCORES: weakref.WeakKeyDictionary[Any, tuple[int, Scores]] = weakref.WeakKeyDictionary()
+# Each dialect's last partition into communities, kept until the graph changes.
+_PARTITIONS: weakref.WeakKeyDictionary[Any, overview.Partitions] = weakref.WeakKeyDictionary()
 
 
-def scores(store: CypherGraphStore) -> tuple[dict[int, int], dict[int, int], dict[str, int]]:
+def scores(db: Any) -> tuple[dict[int, int], dict[int, int], dict[str, int]]:
     """(current relations per entity id, recalls per entity id, live entities per type), read again
     only after a write by anyone: the graph pane asks for several overviews in a row."""
-    version = store.db.version()
-    cached = getattr(store, "_overview_cache", None)
+    version = db.version()
+    cached = _SCORES.get(db)
     if cached is not None and cached[0] == version:
         return cached[1]
-    db = store.db
     # The server keeps each node's degree: no relation is read, except the few that have ended.
     degree = {eid: int(n) for eid, n in db.read(
         f"MATCH (e:Entity) WITH e, {db.DEGREE} AS n WHERE n > 0 RETURN e.id, n")}
@@ -65,17 +75,17 @@ def scores(store: CypherGraphStore) -> tuple[dict[int, int], dict[int, int], dic
         "MATCH (e:Entity) WHERE e.access_count > 0 RETURN e.id, e.access_count")}
     types = {t: int(n) for t, n in db.read(
         "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
-    store._overview_cache = (version, (degree, access, types))  # type: ignore[attr-defined]
+    _SCORES[db] = (version, (degree, access, types))
     return degree, access, types
 
 
-def graph_overview(store: CypherGraphStore, *, limit: int, by: str, per_type: int,
-                   entity_type: str | None) -> GraphOverview:
+def graph_overview(db: Any, relations_among: RelationsAmong, totals: tuple[int, int], *, limit: int, by: str,
+                   per_type: int, entity_type: str | None) -> GraphOverview:
     """See ``core.storage.overview.graph_overview``; degree counts current relations."""
-    degree, access, types = scores(store)
-    return overview.graph_overview(CypherOverviewSource(store), degree=degree, access=access, types=dict(types),
-                                   limit=limit, by=by, per_type=per_type, entity_type=entity_type,
-                                   totals=store._totals())
+    degree, access, types = scores(db)
+    return overview.graph_overview(CypherOverviewSource(db, relations_among), degree=degree, access=access,
+                                   types=dict(types), limit=limit, by=by, per_type=per_type,
+                                   entity_type=entity_type, totals=totals)
 
 
 class CypherCommunitySource(CypherOverviewSource):
@@ -98,24 +108,25 @@ class CypherCommunitySource(CypherOverviewSource):
                                                     {"names": list(names)})}
 
 
-def _partition(store: CypherGraphStore) -> tuple[CypherCommunitySource, overview.Partition]:
-    cache = store.__dict__.setdefault("_community_cache", overview.Partitions())
-    source = CypherCommunitySource(store)
+def _partition(db: Any, relations_among: RelationsAmong) -> tuple[CypherCommunitySource, overview.Partition]:
+    cache = _PARTITIONS.setdefault(db, overview.Partitions())
+    source = CypherCommunitySource(db, relations_among)
 
     @contextmanager
     def reading() -> Iterator[tuple[CypherCommunitySource, int]]:
-        yield source, store.db.version()  # no lock: the server serves each query whole
+        yield source, db.version()  # no lock: the server serves each query whole
 
     return source, cache.get(reading)
 
 
-def graph_communities(store: CypherGraphStore, *, limit: int) -> GraphCommunities:
+def graph_communities(db: Any, relations_among: RelationsAmong, totals: tuple[int, int], *,
+                      limit: int) -> GraphCommunities:
     """See ``core.storage.overview.graph_communities``."""
-    source, part = _partition(store)
-    return overview.graph_communities(source, part, limit=limit, totals=store._totals())
+    source, part = _partition(db, relations_among)
+    return overview.graph_communities(source, part, limit=limit, totals=totals)
 
 
-def graph_community(store: CypherGraphStore, name: str, *, limit: int) -> GraphOverview:
+def graph_community(db: Any, relations_among: RelationsAmong, name: str, *, limit: int) -> GraphOverview:
     """See ``core.storage.overview.graph_community``."""
-    source, part = _partition(store)
+    source, part = _partition(db, relations_among)
     return overview.graph_community(source, part, name, limit=limit)

@@ -12,7 +12,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from core.errors import ConfigError, Conflict, InvalidInput, NotFound
 from core.model import (
@@ -34,6 +34,7 @@ from core.model import (
 )
 from core.search.folding import content_words, fold
 from core.storage import undo as edit_rules
+from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
 from core.storage.cypher import undo
 from core.storage.cypher.edits import EditsMixin
@@ -43,6 +44,8 @@ from core.storage.cypher.work import Work
 Clock = Callable[[], datetime]
 MAX_HOPS = 3
 LogRow = tuple[str, str, str, str | None, str | None, str | None]
+
+_T = TypeVar("_T")
 
 
 class CypherGraphStore(EditsMixin, HistoryMixin):
@@ -86,11 +89,11 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
             finally:
                 self._in_transaction = 0
 
-    def _write(self, fn: Callable[[Any], Any]) -> Any:
+    def _write(self, fn: Callable[[Any], _T]) -> _T:
         if self.read_only:
             raise ConfigError("This memory is open read-only (HIPOCAMPO_READ_ONLY); nothing was changed.")
         with self._lock:
-            return self.db.write(fn)
+            return cast(_T, self.db.write(fn))  # the dialect's write returns what ``fn`` returned
 
     def unsupported(self, what: str) -> ConfigError:
         return ConfigError(f"{what} is not available on the {self.backend} backend yet; use the sqlite backend "
@@ -362,7 +365,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
         version = self.db.version()
         cached = getattr(self, "_totals_cache", None)
         if cached is not None and cached[0] == version:
-            return cached[1]
+            return cast(tuple[int, int], cached[1])
         totals = self._count_totals()
         self._totals_cache = (version, totals)
         return totals
@@ -558,11 +561,11 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
                                    "exist; create it first. No relations were created.")
             created = undo.create_relation(w, from_name, to_name, rel_type)
             if props:
-                found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]
+                found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]  # both ends checked above
                 assert found is not None
                 merged = R.merge_patch(found["props"], props)
                 if merged != found["props"]:
-                    w.set_relation(ends[0], ends[1], rel_type, props=merged)  # type: ignore[arg-type]
+                    w.set_relation(ends[0], ends[1], rel_type, props=merged)  # type: ignore[arg-type]  # ends checked
             w.commit()
             return created
 
@@ -637,21 +640,19 @@ class CypherGraphStore(EditsMixin, HistoryMixin):
     def graph_overview(self, *, limit: int = 300, by: str = "degree", per_type: int = 3,
                        entity_type: str | None = None) -> GraphOverview:
         """The top live entities by degree or by access, the relations among them, counts by type."""
-        from core.storage.cypher.overview import graph_overview
-
-        return graph_overview(self, limit=limit, by=by, per_type=per_type, entity_type=entity_type)
+        return cypher_overview.graph_overview(self.db, self._relations_among, self._totals(), limit=limit, by=by,
+                                              per_type=per_type, entity_type=entity_type)
 
     def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
         """The largest communities of related entities, the relations between them, counts."""
-        from core.storage.cypher.overview import graph_communities
-
-        return graph_communities(self, limit=limit)
+        return cypher_overview.graph_communities(self.db, self._relations_among, self._totals(), limit=limit)
 
     def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
         """The community of entity ``name``: its best-connected members and their relations."""
-        from core.storage.cypher.overview import graph_community
+        return cypher_overview.graph_community(self.db, self._relations_among, name, limit=limit)
 
-        return graph_community(self, name, limit=limit)
+    def _relations_among(self, ids: Sequence[int]) -> list[dict[str, Any]]:
+        return self._relations_of(ids, among=True)
 
     def health_check(self, *, deep: bool = False) -> dict[str, Any]:
         """Counts and the server's reach: what ``hipocampo status`` shows."""

@@ -4,7 +4,7 @@ their ids (``core.storage.migrate`` moves a memory between backends with these).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.storage.cypher import rows as R
@@ -23,7 +23,8 @@ class CypherTransfer:
         return int(self._db.read(f"{MATCHES[kind]} RETURN coalesce(max(x.id), 0)")[0][0])
 
     def page(self, kind: str, after: int, size: int) -> list[dict[str, Any]]:
-        return getattr(self, f"_read_{kind}")(after, size)
+        read: Callable[[int, int], list[dict[str, Any]]] = getattr(self, f"_read_{kind}")
+        return read(after, size)
 
     def write(self, kind: str, rows: Sequence[dict[str, Any]]) -> None:
         if rows:

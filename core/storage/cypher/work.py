@@ -9,7 +9,7 @@ nothing does, and a concurrent writer makes it start again from what is there no
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from core.storage.cypher import rows as R
 
@@ -68,7 +68,7 @@ class Work:
         self.changed.add(row["id"])
 
     def create(self, name: str, etype: str, *, props: dict[str, Any] | None = None,
-               observations: list[tuple[str, str]] = (), created_at: str | None = None,  # type: ignore[assignment]
+               observations: list[tuple[str, str]] = (), created_at: str | None = None,  # type: ignore[assignment]  # () read only
                archived_at: str | None = None) -> dict[str, Any]:
         eid = self.tx.next_ids("entity", 1)[0]
         row = {"id": eid, "name": name, "type": etype, "props": dict(props or {}),
@@ -178,10 +178,10 @@ class Work:
         rows = ids[:len(self.log)]
         if rows:
             self._write_log(rows)
-        if grouped:
+        if grouped and group is not None:  # (grouped implies a group)
             self._write_log(ids[-1:], [(self.now, self.actor, group, entity, None,
                                         R.dumps({**(extra or {}), "rows": rows}))])
-        return ids[-1]
+        return cast(int, ids[-1])
 
     def _write_log(self, ids: list[int], log: list[LogRow] | None = None) -> None:
         self.tx.write("UNWIND $rows AS r CREATE (c:Change) SET c = r", {"rows": [
@@ -197,7 +197,9 @@ class Work:
         if changed:
             tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e += r",
                      {"rows": [R.stored(r) for r in changed]})
-        drop, update, create = [], [], []
+        drop: list[dict[str, Any]] = []
+        update: list[dict[str, Any]] = []
+        create: list[dict[str, Any]] = []
         for key in self.rels_changed:
             rel, old = self.rels[key], self.stored_rels.get(key)
             if old is not None and (rel is None or rel["id"] != old):

@@ -40,7 +40,7 @@ def list_backups(db: Path) -> list[Path]:
         return []
     stem = Path(db).stem
     found = [p for p in folder.iterdir() if (m := _NAME.match(p.name)) and m["stem"] == stem]
-    return sorted(found, key=lambda p: _NAME.match(p.name)["stamp"], reverse=True)  # type: ignore[index]
+    return sorted(found, key=lambda p: _NAME.match(p.name)["stamp"], reverse=True)  # type: ignore[index]  # all matched
 
 
 def newest_backup(db: Path) -> Path | None:
@@ -54,7 +54,7 @@ def backup_age(db: Path, now: datetime | None = None) -> timedelta | None:
     newest = newest_backup(db)
     if newest is None:
         return None
-    stamp = datetime.strptime(_NAME.match(newest.name)["stamp"][:15], "%Y%m%dT%H%M%S")  # type: ignore[index]
+    stamp = datetime.strptime(_NAME.match(newest.name)["stamp"][:15], "%Y%m%dT%H%M%S")  # type: ignore[index]  # a backup: matched
     return (now or datetime.now(UTC)) - stamp.replace(tzinfo=UTC)
 
 

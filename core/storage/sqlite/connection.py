@@ -12,8 +12,12 @@ import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import sqlean as sqlite3
+if TYPE_CHECKING:  # sqlean is the stdlib's sqlite3 built with extension loading: same API, no stubs of its own
+    import sqlite3
+else:
+    import sqlean as sqlite3
 
 from core.errors import StorageError
 from core.search.folding import fold
@@ -84,7 +88,8 @@ def _vec0_path() -> str:
         return os.path.join(folder, "vec0")
     import sqlite_vec  # an unusual layout (e.g. a frozen app): let the package say
 
-    return sqlite_vec.loadable_path()
+    path: str = sqlite_vec.loadable_path()
+    return path
 
 
 def apply_connection_pragmas(conn: Connection) -> None:

@@ -143,7 +143,7 @@ class GraphReads:
 
     def _partition(self) -> Partition:
         """The communities of the live graph, read under the store's lock, computed outside it."""
-        cache = self.__dict__.get("_community_cache")
+        cache: Partitions | None = self.__dict__.get("_community_cache")
         if cache is None:
             cache = self.__dict__.setdefault("_community_cache", Partitions())
 

@@ -15,8 +15,12 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import sqlean as sqlite3
+if TYPE_CHECKING:  # sqlean is the stdlib's sqlite3 built with extension loading: same API, no stubs of its own
+    import sqlite3
+else:
+    import sqlean as sqlite3
 
 from core.storage.sqlite import backups
 from core.storage.sqlite.connection import Connection, DatabaseError, connect, refuse_writes

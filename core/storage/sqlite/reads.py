@@ -52,7 +52,7 @@ def observations_of(conn: Connection, ids: Sequence[int]) -> dict[int, list[str]
 
 def nodes(conn: Connection, ids: Sequence[int], *, with_observations: bool = True) -> list[Node]:
     """Full nodes for ``ids``, in the order given (unknown ids are skipped)."""
-    rows: dict[int, tuple] = {}
+    rows: dict[int, tuple[Any, ...]] = {}
     for chunk in id_chunks(ids):
         for row in conn.execute(
             "SELECT id, name, entity_type, props, created_at, updated_at, archived_at "

@@ -98,7 +98,7 @@ class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, Ed
 
     def _has_entities(self) -> bool:
         with self.db.locked() as conn:
-            return conn.execute("SELECT EXISTS (SELECT 1 FROM entities)").fetchone()[0] == 1
+            return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM entities)").fetchone()[0] == 1)
 
     def auto_backup(self, reason: str) -> Path | None:
         """A backup before a risky step (an import), kept with the automatic ones; None when the

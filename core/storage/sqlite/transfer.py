@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.storage.sqlite import embedding_state, indexing
+from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.database import Database
 
 TABLES = {"entities": "entities", "relations": "relations", "changes": "change_log"}
@@ -24,7 +25,8 @@ class SqliteTransfer:
     def page(self, kind: str, after: int, size: int) -> list[dict[str, Any]]:
         """Rows of ``kind`` with id > ``after``, in id order (insights and vectors by entity id)."""
         with self.db.locked() as conn:
-            return getattr(self, f"_read_{kind}")(conn, after, size)
+            read: Callable[[Connection, int, int], list[dict[str, Any]]] = getattr(self, f"_read_{kind}")
+            return read(conn, after, size)
 
     def write(self, kind: str, rows: Sequence[dict[str, Any]]) -> None:
         if rows:

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 from core.storage.files import FILE_MODE
 
 if TYPE_CHECKING:
-    from core.storage.sqlite.connection import Connection
+    from sqlite3 import Connection  # what connection.Connection is to the type checker, without a circle
 
 try:
     import fcntl
 except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # Windows has no fcntl: no turns there
 
 YIELD_MAX_SECONDS = 2.0  # a writer stuck while waiting (a stopped process) cannot hold an import up longer
 _POLL_SECONDS = 0.002

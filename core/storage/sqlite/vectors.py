@@ -136,7 +136,7 @@ class SqliteVecStore:
 
     def count(self) -> int:
         with self.db.locked() as conn:
-            return conn.execute("SELECT count(*) FROM entity_embeddings").fetchone()[0]
+            return int(conn.execute("SELECT count(*) FROM entity_embeddings").fetchone()[0])
 
     # -- facts ---------------------------------------------------------------------------------
 

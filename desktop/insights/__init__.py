@@ -1,0 +1,1 @@
+"""The insight review pane: patterns reflect found, approved or dismissed by a person (view, model, words)."""

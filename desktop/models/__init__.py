@@ -1,1 +1,0 @@
-"""Qt item models over core.Memory results (never SQL)."""
