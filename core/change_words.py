@@ -75,8 +75,9 @@ def words(change: Change, known: Mapping[int, Change] | None = None) -> Words:  
         original = known.get(undo_of) if undo_of is not None else None
         about = {"undo_of": undo_of if undo_of is not None else "?",
                  "undone_op": str(_dict(after).get("op", "")).replace("_", " ")}
-        if original is not None and original.op == "undo" and original.undo_of in known:  # undoing an undo redoes
-            return Words("redid", op, this, about, inner=words(known[original.undo_of], known))
+        first = known.get(original.undo_of) if original is not None and original.undo_of is not None else None
+        if original is not None and original.op == "undo" and first is not None:  # undoing an undo redoes
+            return Words("redid", op, this, about, inner=words(first, known))
         if original is not None:
             return Words("undid", op, this, about, inner=words(original, known))
         return Words("undid_unknown", op, this, about)

@@ -71,7 +71,8 @@ class InsightRecord:
 
     @property
     def evidence(self) -> dict[str, Any]:
-        return json.loads(self.evidence_json or "{}")
+        value: dict[str, Any] = json.loads(self.evidence_json or "{}")
+        return value
 
 
 class InsightWrites(Protocol):

@@ -25,8 +25,8 @@ from typing import Any, Protocol
 
 from core.change_words import describe
 from core.errors import Conflict, NotFound
-from core.model import Change, Relation
-from core.storage.changes import GROUP_OPS, SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
+from core.model import GROUP_OPS, Change, Relation
+from core.storage.changes import SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
 from core.storage.changes import describe_relation as _rel_words
 from core.storage.changes import short as _short
 
@@ -275,7 +275,7 @@ def _live(s: EditSession, name: str) -> EntityState:
 
 def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per kind of change
     """Write the inverse of ``row``, or refuse with what changed since."""
-    op, name, before, after = row.op, row.entity, row.before, row.after
+    op, name, before, after = row.op, row.entity or "", row.before, row.after
     if op in GROUP_OPS:  # a Save or an undo (its undo is a redo): take back its rows, newest first
         for rid in reversed(row.members):
             found = s.change(rid)
@@ -315,8 +315,8 @@ def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per k
         _undo_relation_delete(s, before)
     elif op in ("end_relation", "reopen_relation"):
         src, dst, rtype = after["from"], after["to"], after["relationType"]
-        found = s.relation(src, dst, rtype)
-        if found is None or found.ended_at != after["ended_at"]:
+        rel = s.relation(src, dst, rtype)
+        if rel is None or rel.ended_at != after["ended_at"]:
             raise Conflict(f"The relation {_rel_words(src, dst, rtype)} was changed or removed since. "
                            "Nothing was changed.")
         s.set_relation_end(src, dst, rtype, None if op == "end_relation" else before["ended_at"])

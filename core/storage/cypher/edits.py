@@ -32,7 +32,8 @@ class EditsMixin:
             session.finish(None)  # an undo or a Save has written its group already: nothing left
             return result
 
-        return self._write(write)  # type: ignore[attr-defined]
+        done: T = self._write(write)  # type: ignore[attr-defined]
+        return done
 
     def rename_entity(self, old: str, new: str, actor: str) -> bool:
         """Rename ``old`` to ``new``; relations, observations and history stay with it."""

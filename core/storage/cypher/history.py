@@ -45,7 +45,7 @@ class HistoryMixin:
 
     def data_version(self) -> int:
         """Moves whenever any client writes to this memory."""
-        return self.db.version()
+        return int(self.db.version())
 
     def activity(self, *, before_id: int | None = None, actor: str | None = None,
                  since: datetime | str | None = None, until: datetime | str | None = None,

@@ -41,7 +41,7 @@ class CypherInsightRows:
         self._db = graph.db
 
     def now(self) -> str:
-        return self._graph.now()
+        return str(self._graph.now())
 
     def stamp(self, moment: datetime) -> str:
         return R.format_ts(moment)
@@ -60,7 +60,8 @@ class CypherInsightRows:
     @staticmethod
     def _where(status: str | None, title: str | None, confirmed_at: str | None, include_stale: bool,
                ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
-        where, params = ["true"], {}
+        where: list[str] = ["true"]
+        params: dict[str, Any] = {}
         for prop, value in (("ins_status", status), ("name", title), ("ins_confirmed_at", confirmed_at)):
             if value is not None:
                 where.append(f"e.{prop} = ${prop}")
@@ -95,7 +96,8 @@ class CypherInsightRows:
             result = work(writes)
             writes.flush()
             return result
-        return self._graph._write(run)
+        done: T = self._graph._write(run)
+        return done
 
 
 class _Writes:

@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.errors import Conflict, NotFound
-from core.model import Relation
+from core.model import Change, Relation
 from core.storage import undo as rules
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
 from core.storage.cypher.work import Work
 
-Row = dict[str, Any]
+Row = Change
 
 
 class ChangeReads:

@@ -9,13 +9,13 @@ block) and records its change_log row in the shapes ``core.storage.undo`` lists.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import NotFound
-from core.model import Change, ObservationDeletion, ObservationInput, Relation
+from core.model import RELATION_OPS, Change, ObservationDeletion, ObservationInput, Relation
 from core.storage import undo as rules
-from core.storage.changes import RELATION_OPS, entity_history
+from core.storage.changes import entity_history
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
 
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from core.storage.sqlite.database import Database
     from core.storage.sqlite.store import SqliteGraphStore
 
-Row = dict[str, Any]
+Row = Change
+T = TypeVar("T")
 
 
 def _rows(conn: Connection, where: str, args: Sequence[Any]) -> list[Change]:
@@ -71,7 +72,7 @@ class Session(ChangeReads):
         row = self.conn.execute("SELECT id FROM entities WHERE name = ?", (name,)).fetchone()
         if row is None:
             raise NotFound(f"Entity {name!r} does not exist. Nothing was changed.")
-        return row[0]
+        return int(row[0])
 
     def entity(self, name: str) -> rules.EntityState | None:
         row = self.conn.execute("SELECT id, entity_type, props, archived_at FROM entities WHERE name = ?",
@@ -82,10 +83,11 @@ class Session(ChangeReads):
                                  row[3] is not None)
 
     def _relation(self, src: str, dst: str, rtype: str) -> tuple[int, int, int, str, str | None, str] | None:
-        return self.conn.execute(
+        found: tuple[int, int, int, str, str | None, str] | None = self.conn.execute(
             "SELECT r.id, r.from_entity, r.to_entity, r.created_at, r.ended_at, r.props FROM relations r "
             "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
             "WHERE f.name = ? AND t.name = ? AND r.relation_type = ?", (src, dst, rtype)).fetchone()
+        return found
 
     def relation(self, src: str, dst: str, rtype: str) -> rules.RelationState | None:
         found = self._relation(src, dst, rtype)
@@ -115,6 +117,7 @@ class Session(ChangeReads):
         eid = self.conn.execute(
             "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)",
             (name, entity_type, self.now, self.now)).lastrowid
+        assert eid is not None  # just inserted
         indexing.reindex(self.conn, [eid], fresh=True)
         self._log("create_entity", name)
 
@@ -250,9 +253,9 @@ class EditsMixin:
 
     db: Database
 
-    def _edit(self, work: Any, actor: str) -> Any:
+    def _edit(self, work: Callable[[Session], T], actor: str) -> T:
         with self.db.write() as conn:
-            return work(Session(self, conn, actor, self.db.now()))  # type: ignore[arg-type]
+            return work(Session(self, conn, actor, self.db.now()))  # type: ignore[arg-type]  # the mixin is a store
 
     def rename_entity(self, old: str, new: str, actor: str) -> bool:
         """Rename ``old`` to ``new``, keeping its relations; a taken name → Conflict."""

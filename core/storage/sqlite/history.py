@@ -135,6 +135,7 @@ class HistoryMixin:
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
         """The graph as it stood at ``when``: entities, observations and relations as of then."""
         stamp = self.db.stamp(when)
+        assert stamp is not None  # a time was given
         with self.db.locked() as conn:
             return query_at_date(conn, stamp)
 

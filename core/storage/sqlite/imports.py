@@ -68,7 +68,7 @@ def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
             rows = [Change.decode(*r) for r in conn.execute(
                 "SELECT id, at, actor, op, entity, before, after FROM change_log WHERE import_id = ? ORDER BY id DESC",
                 (import_id,))]
-        created = list(dict.fromkeys(r.entity for r in rows if r.op == "create_entity"))
+        created = list(dict.fromkeys(r.entity for r in rows if r.op == "create_entity" and r.entity))
         for start in range(0, len(created), DELETE_CHUNK):
             store.delete_entities(created[start:start + DELETE_CHUNK], actor)
         gone = set(created)

@@ -147,10 +147,13 @@ class _Writes:
             "INSERT INTO insights(entity_id, pattern, confidence, base_confidence, status, evidence, "
             "stale, confirmed_at) VALUES (?, ?, ?, ?, 'pending', ?, 0, ?)",
             (eid, draft.pattern, draft.confidence, draft.confidence, draft.evidence_json(), now))
+        assert eid is not None  # just inserted
         self.reindex.append(eid)
 
     def props(self, entity_id: int) -> dict[str, Any]:
-        return json.loads(self.conn.execute("SELECT props FROM entities WHERE id = ?", (entity_id,)).fetchone()[0])
+        props: dict[str, Any] = json.loads(
+            self.conn.execute("SELECT props FROM entities WHERE id = ?", (entity_id,)).fetchone()[0])
+        return props
 
     def set_text(self, entity_id: int, props: dict[str, Any], old_summary: str | None,
                  new_summary: str | None, now: str) -> list[list[str]]:
