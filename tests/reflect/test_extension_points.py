@@ -53,8 +53,8 @@ def test_a_registered_detector_and_its_approver_run_on_every_backend(mem: Memory
     assert found["title"] == "Lonely project: Hipocampo" and found["status"] == "pending"
     mem.decide_insight(found["title"], "approve")
     assert lonely == ["Hipocampo"]  # its own approval ran, in place of linking the evidence
-    decided = next(r for r in mem.history(found["title"]) if r["op"] == "decide_insight")
-    assert decided["after"] == {"status": "approved", "archived": "Hipocampo"}
+    decided = next(r for r in mem.history(found["title"]) if r.op == "decide_insight")
+    assert decided.after == {"status": "approved", "archived": "Hipocampo"}
     assert not [r for r in mem.read_graph().relations if r.from_ == found["title"]]
     assert "Hipocampo" not in [e["name"] for e in mem.search_nodes("Hipocampo").model_dump()["entities"]]
 
