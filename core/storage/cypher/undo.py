@@ -15,7 +15,7 @@ from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
 from core.storage.cypher.work import Work
 
-Row = Change
+Row = dict[str, Any]  # an entity or relation row as ``work.Work`` holds it
 
 
 class ChangeReads:
@@ -32,15 +32,15 @@ class ChangeReads:
         return [(op, R.loads(after)) for op, after in self.reader.read(
             "MATCH (c:Change) WHERE c.id > $f AND c.op IN ['save_entity', 'undo'] RETURN c.op, c.after", {"f": floor})]
 
-    def page(self, top: int, bottom: int) -> list[Row]:
+    def page(self, top: int, bottom: int) -> list[Change]:
         return change_dicts(self.reader.read(f"MATCH (c:Change) WHERE c.id <= $top AND c.id > $bottom "
                                              f"RETURN {CHANGE} ORDER BY c.id DESC", {"top": top, "bottom": bottom}))
 
-    def change(self, change_id: int) -> Row | None:
+    def change(self, change_id: int) -> Change | None:
         found = change_dicts(self.reader.read(f"MATCH (c:Change {{id: $i}}) RETURN {CHANGE}", {"i": change_id}))
         return found[0] if found else None
 
-    def changes_after(self, change_id: int, op: str | None = None) -> list[Row]:
+    def changes_after(self, change_id: int, op: str | None = None) -> list[Change]:
         return change_dicts(self.reader.read(
             f"MATCH (c:Change) WHERE c.id > $i AND ($op IS NULL OR c.op = $op) RETURN {CHANGE} ORDER BY c.id",
             {"i": change_id, "op": op}))
