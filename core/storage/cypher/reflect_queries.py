@@ -9,12 +9,14 @@ in Python. Labels and relation types are passed as lists of their spellings in t
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from core.reflect.lifecycle import InsightRecord
 from core.reflect.model import ReflectRules, StoredInsight, detector_vocabulary
 
+T = TypeVar("T")
+Tup = tuple[Any, ...]
 TOKEN_KEY = "reflect_fingerprint"
 INSIGHT = ("e.id, e.name, e.props, e.created_at, e.ins_pattern, e.ins_confidence, e.ins_base, e.ins_status, "
            "e.ins_stale, e.ins_evidence, e.ins_confirmed_at, e.ins_decided_at, e.ins_decided_by")
@@ -92,7 +94,8 @@ class CypherDetection:
         self._cache.clear()
 
     def _read(self, query: str, **extra: Any) -> list[list[Any]]:
-        return self._db.read(query, {**self._p, **extra})
+        rows: list[list[Any]] = self._db.read(query, {**self._p, **extra})
+        return rows
 
     # -- what the engine asks ------------------------------------------------------------------
 
@@ -111,19 +114,22 @@ class CypherDetection:
         return {i: (n, t) for i, n, t in found}
 
     def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
-        return getattr(self, f"_{pattern}")()
+        rows: list[tuple[Any, ...]] = getattr(self, f"_{pattern}")()
+        return rows
 
     def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
         if not keys or pattern == "under_connected_nodes":
             return {}
-        return getattr(self, f"_{pattern}_evidence")(list(keys))
+        found: dict[Any, dict[str, Any]] = getattr(self, f"_{pattern}_evidence")(list(keys))
+        return found
 
     # -- working sets (each read once per reflect) ----------------------------------------------
 
-    def _once(self, name: str, build: Any) -> Any:
+    def _once(self, name: str, build: Callable[[], T]) -> T:
         if name not in self._cache:
             self._cache[name] = build()
-        return self._cache[name]
+        value: T = self._cache[name]
+        return value
 
     def _links(self, a: str, b: str, where: str = "") -> dict[tuple[int, int], tuple[str, int]]:
         """One current relation per (a-node, b-node) pair, either direction, outward ones first."""
@@ -182,15 +188,15 @@ class CypherDetection:
             f"MATCH (n:Entity)-[r:REL]->(d:Entity) WHERE r.type IN $in_domain AND {CURRENT} AND d.type IN $Domain "
             f"AND d.archived_at IS NULL AND {_live('n')} RETURN DISTINCT n.id, d.id")})
 
-    def _technique_sets(self) -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], tuple]]:
-        def build() -> tuple[dict, dict]:
+    def _technique_sets(self) -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], Tup]]:
+        def build() -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], Tup]]:
             placed = {n for n, _ in self._in_domain()}
             tconcept = {k: v for k, v in self._links("Technique", "Concept").items() if k[0] in placed}
             concepts = sorted({c for _, c in tconcept})
             domains: dict[int, list[int]] = {}
             for n, d in sorted(self._in_domain()):
                 domains.setdefault(n, []).append(d)
-            cdomain: dict[tuple[int, int], tuple] = {}
+            cdomain: dict[tuple[int, int], Tup] = {}
             for cid, eid, rel, out in self._read(
                 f"UNWIND $ids AS cid MATCH (c:Entity {{id: cid}})-[r:REL]-(e:Entity) WHERE {CURRENT} "
                 "RETURN cid, e.id, r.type, CASE WHEN startNode(r) = c THEN 1 ELSE 0 END AS out ORDER BY out, r.id",
@@ -292,7 +298,7 @@ class CypherDetection:
     def _cross_project_solutions_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
         problems, links, cap = self._problems(), self._issue_concepts(), self._p["cap"]
         out: dict[Any, dict[str, Any]] = {}
-        picked: list[tuple[int, tuple]] = []
+        picked: list[tuple[int, Tup]] = []
         for oid in keys:
             if oid not in problems:
                 continue
@@ -371,7 +377,7 @@ class CypherDetection:
         homes = self._in_domain()
         out: dict[Any, dict[str, Any]] = {}
         wanted: set[int] = set()
-        rows: dict[tuple[int, int], list[tuple]] = {}
+        rows: dict[tuple[int, int], list[Tup]] = {}
         for key in keys:
             tid, did = key
             for (t, cid), (rel, outward) in tconcept.items():
@@ -393,8 +399,8 @@ class CypherDetection:
     def _stale_knowledge_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
         active = sorted(self._active())
         out: dict[Any, dict[str, Any]] = {}
-        hits: dict[int, dict[int, tuple]] = {}
-        info: dict[int, tuple] = {}
+        hits: dict[int, dict[int, Tup]] = {}
+        info: dict[int, Tup] = {}
         for nid, updated, conf, aid, aname, alabel, rel, outward in self._read(
             f"UNWIND $ids AS nid MATCH (n:Entity {{id: nid}})-[r:REL]-(a:Entity) WHERE a.id IN $active_ids "
             f"AND {CURRENT} AND {self._STALE} RETURN nid, n.updated_at, n.p_confidence, a.id, a.name, a.type, r.type, "
