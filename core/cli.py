@@ -19,6 +19,7 @@ from core import __version__
 from core.clients import CLIENTS
 from core.errors import HipocampoError, InvalidInput, NotFound
 from core.memory import Memory
+from core.model import Change
 from core.search.hybrid import FRESH_AT_MOST
 from core.settings import Settings
 
@@ -66,7 +67,14 @@ def _dropin(args: argparse.Namespace, **extra: Any) -> tuple[Settings, Path | No
 
 
 def _dump(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    print(json.dumps(value, indent=2, ensure_ascii=False, default=_as_json))
+
+
+def _as_json(value: Any) -> Any:
+    """A ``Change`` (a change_log row) prints as the mapping it reads as."""
+    if isinstance(value, Change):
+        return value.as_dict()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 # -- status -----------------------------------------------------------------------------------
