@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from core.brief import DEFAULT_BUDGET
 from core.clients import CLIENTS
 from core.errors import HipocampoError, InvalidInput, NotFound
 from core.memory import Memory
+from core.model import Change
 from core.search.hybrid import FRESH_AT_MOST
 from core.settings import Settings
 
@@ -67,7 +69,14 @@ def _dropin(args: argparse.Namespace, **extra: Any) -> tuple[Settings, Path | No
 
 
 def _dump(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    print(json.dumps(value, indent=2, ensure_ascii=False, default=_as_json))
+
+
+def _as_json(value: Any) -> Any:
+    """A ``Change`` (a change_log row) prints as the mapping it reads as."""
+    if isinstance(value, Change):
+        return value.as_dict()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 # -- status -----------------------------------------------------------------------------------
@@ -422,7 +431,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
-def _change_line(memory: Memory, row: dict[str, Any]) -> str:
+def _change_line(memory: Memory, row: Mapping[str, Any]) -> str:
     return f"#{row['id']:<6} {str(row['at'])[:19].replace('T', ' ')}  {row['actor']:<16} {memory.describe_change(row)}"
 
 

@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any
 
 DEADLINE_S = 0.95  # the whole hook, interpreter start and imports included, stays within a second
-DEADLINE_ENV = "HIPOCAMPO_HOOK_DEADLINE"  # seconds, instead (tests on a busy machine; a slow disk)
 EVENTS = {"SessionStart": "session-start", "PreCompact": "pre-compact", "Stop": "stop"}
 MATCHERS = {"SessionStart": "startup|resume|clear|compact", "PreCompact": "manual|auto", "Stop": None}
 HOOK_TIMEOUT_S = 5  # what Claude Code is told; ours ends itself well before
@@ -87,9 +86,13 @@ def run_hook(event: str, *, db: Path | None = None, client: str = "claude-code",
 
 
 def _deadline() -> float:
+    from pydantic import ValidationError
+
+    from core.settings import Settings
+
     try:
-        return float(os.environ.get(DEADLINE_ENV) or DEADLINE_S)
-    except ValueError:
+        return Settings().hook_deadline  # HIPOCAMPO_HOOK_DEADLINE (tests on a busy machine; a slow disk)
+    except ValidationError:
         return DEADLINE_S
 
 

@@ -27,6 +27,7 @@ from core.memory_parts.insights import Insights
 from core.memory_parts.reading import Reading
 from core.model import (
     AddedObservations,
+    Change,
     CreateEntitiesResult,
     GraphCommunities,
     GraphOverview,
@@ -293,11 +294,11 @@ class Memory:
 
     # -- history, activity and undo ----------------------------------------------------------------
 
-    def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+    def history(self, name: str | None = None, *, limit: int = 100) -> list[Change]:
         """change_log rows, newest first: who changed what, when, with the state before."""
         return self._history.history(name, limit)
 
-    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[Change]:
         """change_log rows newer than ``after_id``, oldest first: what to refresh after a write."""
         return self._history.changes_since(after_id, limit)
 
@@ -308,7 +309,7 @@ class Memory:
     def activity(
         self, *, before_id: int | None = None, actor: str | None = None,
         since: datetime | str | None = None, until: datetime | str | None = None, limit: int = 200,
-    ) -> list[dict[str, Any]]:
+    ) -> list[Change]:
         """change_log rows newest first, by ``actor`` and within ``since <= at < until``; pass the
         oldest id seen as ``before_id`` for the next page."""
         return self._history.activity(before_id=before_id, actor=actor, since=since, until=until, limit=limit)
@@ -378,7 +379,7 @@ class Memory:
         "version"}``; pass ``version`` back to ``save_entity`` as ``expected_version``."""
         return self._edit.entity_for_edit(name)
 
-    def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
+    def entity_history(self, name: str, *, limit: int = 100) -> list[Change]:
         """change_log rows about one entity, newest first, under every name it has had, with
         relations from other entities to it."""
         return self._history.entity_history(name, limit)
@@ -388,7 +389,7 @@ class Memory:
         """A short English phrase for a change_log row ("renamed Ada to Ada L.", "delete entity Bob")."""
         return History.describe_change(row)
 
-    def last_deletion(self, name: str) -> dict[str, Any] | None:
+    def last_deletion(self, name: str) -> Change | None:
         """The change that deleted ``name`` if it is deleted now (so it can be restored), else None."""
         return self.graph.last_deletion(name)
 
@@ -396,14 +397,14 @@ class Memory:
         """How many relations of each type the memory holds, most used first (for completion)."""
         return self.graph.relation_type_counts()
 
-    def undoable_change(self, *, entity: str | None = None, by: str | None = None) -> dict[str, Any] | None:
+    def undoable_change(self, *, entity: str | None = None, by: str | None = None) -> Change | None:
         """The change ``undo_change()`` with the same filters would take back, or None."""
         return self.graph.undoable_change(entity, by)
 
     def undo_change(
         self, change_id: int | None = None, *, entity: str | None = None, by: str | None = None,
         actor: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> Change:
         """Undo one change_log row (a whole editor Save when it is one). Default: the newest change
         not yet undone, by anyone — or only those about ``entity`` / made by ``by``. Later changes
         that make it unsafe → Conflict, nothing changed. Returns the ``undo`` row recording it;

@@ -7,6 +7,9 @@ the Engrama-style API and the desktop app.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
@@ -188,3 +191,70 @@ class EntityPlan(TypedDict):
     add_relations: list[Relation]
     delete_relations: list[Relation]
     end_relations: list[tuple[Relation, str | None]]  # (relation, ended_at as stored; None: now)
+# -- what was written: one change_log row ---------------------------------------------------------
+
+GROUP_OPS = ("save_entity", "undo")  # a Save and an undo each list the rows they wrote: undone whole
+RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation")
+_CHANGE_KEYS = ("id", "at", "actor", "op", "entity", "before", "after")
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Change(Mapping[str, Any]):
+    """One change_log row, the same on every backend: who (``actor``) did what (``op``) to which
+    entity, when, and the state ``before``/``after`` (decoded JSON; its shape depends on ``op``,
+    see ``core.storage.undo``). Read it by attribute; it is also a read-only mapping of those seven
+    keys, equal to the dict it was before it had a type."""
+
+    id: int
+    at: str
+    actor: str
+    op: str
+    entity: str | None = None
+    before: Any = None
+    after: Any = None
+
+    @classmethod
+    def decode(cls, id: int, at: str, actor: str, op: str, entity: str | None,  # noqa: A002 - the column
+               before: str | None, after: str | None) -> Change:
+        """From the stored columns (``before``/``after`` as JSON text)."""
+        return cls(id, at, actor, op, entity, json.loads(before) if before else None,
+                   json.loads(after) if after else None)
+
+    @property
+    def is_group(self) -> bool:
+        """A Save or an undo: it stands for the rows in ``members``."""
+        return self.op in GROUP_OPS and isinstance(self.after, dict)
+
+    @property
+    def members(self) -> list[int]:
+        """The ids of the rows a Save or an undo wrote (empty for any other change)."""
+        return list(self.after.get("rows", [])) if self.is_group else []
+
+    @property
+    def undo_of(self) -> int | None:
+        """For an undo: the id of the change it took back."""
+        return self.after.get("undo_of") if self.op == "undo" and isinstance(self.after, dict) else None
+
+    def relation(self) -> tuple[str, str, str] | None:
+        """(from, to, type) of a relation change, else None."""
+        if self.op == "create_relation" and isinstance(self.after, list) and len(self.after) >= 2:
+            return str(self.entity), str(self.after[0]), str(self.after[1])
+        snap = self.before if self.op == "delete_relation" else self.after
+        if self.op in RELATION_OPS and isinstance(snap, dict):
+            return str(snap.get("from", self.entity)), str(snap.get("to", "?")), str(snap.get("relationType", "?"))
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in _CHANGE_KEYS}
+
+    # read-only mapping, for callers written against the untyped rows
+    def __getitem__(self, key: str) -> Any:
+        if key not in _CHANGE_KEYS:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_CHANGE_KEYS)
+
+    def __len__(self) -> int:
+        return len(_CHANGE_KEYS)

@@ -91,6 +91,8 @@ class Settings(BaseSettings):
     profile: Path | None = Field(None, description="an extra schema profile merged over Engrama's and the user's "
                                  "profile.json (labels, relation types, reflect synonyms)")
     log: str = Field("warning", description="log level on stderr: debug, info, warning or error")
+    hook_deadline: float = Field(0.95, ge=0, le=600, description="seconds a client's hook (hipocampo hook) may take, "
+                                 "interpreter start included, before it gives up and says so")
 
     @field_validator("endpoint_file", "profile", "model_dir", mode="before")
     @classmethod

@@ -24,6 +24,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer, Signal, Slot
 
 from core.errors import HipocampoError
 from core.memory import Memory
+from core.model import Change
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +273,7 @@ class ChangeFeed(QObject):
         self._pool.submit(self._read, after)
 
     def _read(self, after: int) -> None:
-        rows: list[dict[str, Any]] = []
+        rows: list[Change] = []
         try:
             rows = self.memory.changes_since(after, limit=2000)
         except Exception:  # the memory may be closing; the next tick tries again
@@ -280,10 +281,10 @@ class ChangeFeed(QObject):
         self._got.emit(rows)
 
     @Slot(list)
-    def _on_got(self, rows: list[dict[str, Any]]) -> None:
+    def _on_got(self, rows: list[Change]) -> None:
         self._busy = False
         if rows:
-            self.last_id = rows[-1]["id"]
+            self.last_id = rows[-1].id
             self.changed.emit(rows)
         if self._again or len(rows) >= 2000:  # more came meanwhile, or more is waiting
             self._again = False
@@ -300,14 +301,14 @@ def _database_files(memory: Memory) -> list[Path]:
     return [db, db.with_name(db.name + "-wal"), db.parent]
 
 
-def touched_entities(rows: list[dict[str, Any]]) -> set[str]:
+def touched_entities(rows: list[Change]) -> set[str]:
     """The entity names a batch of change_log rows touched (both ends of a relation too)."""
     names: set[str] = set()
     for row in rows:
-        if row.get("entity"):
-            names.add(row["entity"])
-        for side in (row.get("before"), row.get("after")):
-            if row.get("op") == "create_relation" and isinstance(side, list) and side:
+        if row.entity:
+            names.add(row.entity)
+        for side in (row.before, row.after):
+            if row.op == "create_relation" and isinstance(side, list) and side:
                 if isinstance(side[0], str):  # [to, relationType]
                     names.add(side[0])
             if isinstance(side, dict):

@@ -181,11 +181,8 @@ def circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
 # The circles left, each with why; remove an entry when its circle is gone (the test says so).
 KNOWN_CIRCLES = {
     frozenset({"core.storage.sqlite.edits", "core.storage.sqlite.imports", "core.storage.sqlite.store"}):
-        "the store's mixins import the store for type hints, and an import's undo calls edits._undo_one: "
-        "undo is being written once for every backend (issue 26.1)",
-    frozenset({"core.storage.cypher.insights", "core.storage.cypher.reflect_queries"}):
-        "four imports inside functions: the reflect detectors and insight lifecycle are being written once "
-        "(issue 26.1)",
+        "the store's mixins import the store for type hints, and an import's undo runs the one undo rule "
+        "(core.storage.undo) on edits' SQLite session, imported inside the function",
 }
 
 
@@ -227,7 +224,8 @@ def private_reaches(path: Path) -> set[str]:
     return found
 
 
-_REWRITE_26 = "a Cypher store private used by a module issue 26.1 is rewriting (the backend will only read/write)"
+_REWRITE_26 = ("a Cypher store private the insight rows use (writing, logging, marking vectors stale): the rules are "
+               "written once (core.reflect.lifecycle); these need public names in the store's API")
 _FACTS_21 = "a Cypher store private used by the fact/vector store issue 21 is changing"
 _STORE_API = "a Cypher store private: needs a public name in the store's API, being reshaped for issue 26.1"
 # The reaches left, each with why; remove an entry when it is gone (the test says so).
@@ -239,19 +237,16 @@ KNOWN_REACHES = {
     "core/storage/cypher/falkordb.py: self.graph._build_params_header":
         "the falkordb client has no public way to write the parameter header of a query sent in a MULTI",
     "core/storage/cypher/insights.py: self._graph._clock": _REWRITE_26,
-    "core/storage/cypher/insights.py: self._graph._log": _REWRITE_26,
-    "core/storage/cypher/insights.py: self._graph._stale": _REWRITE_26,
     "core/storage/cypher/insights.py: self._graph._write": _REWRITE_26,
     "core/storage/cypher/insights.py: self.graph._log": _REWRITE_26,
     "core/storage/cypher/insights.py: self.graph._put": _REWRITE_26,
+    "core/storage/cypher/insights.py: self.graph._stale": _REWRITE_26,
     "core/storage/cypher/insights.py: self.graph._rows_by_id": _REWRITE_26,
     "core/storage/cypher/vectors.py: self._graph._clock": _FACTS_21,
     "core/storage/cypher/vectors.py: self._graph._write": _FACTS_21,
     "core/storage/cypher/transfer.py: CypherVectorStore._replace_rows": _STORE_API,
     "core/storage/cypher/transfer.py: self._store._put": _STORE_API,
     "core/storage/cypher/transfer.py: self._store._write": _STORE_API,
-    "core/storage/sqlite/imports.py: edits._undo_one":
-        "an import's undo calls the undo of one change: undo is being written once (issue 26.1)",
     "desktop/launcher.py: argparse._SubParsersAction": "argparse has no public way to list a parser's subcommands",
     "desktop/launcher.py: cli.build_parser()._actions": "argparse has no public way to list a parser's subcommands",
 }

@@ -7,10 +7,12 @@
 * ``engine``   — one reflect run: which patterns run (only the clock-dependent one when nothing
   was written since the last run), which candidates are written, the plan handed to storage.
 * ``temporal`` — decay ``c·exp(−0.01·days)`` and the temporal score ``c·2^(−days/30)``.
+* ``lifecycle`` — the insight lifecycle once for every backend: writing a reflect's plan, review
+  moves, decay, listing; ``approver(kind)`` says what approving a kind of insight does.
 * ``model``    — the plain data passed between them and the storage.
 
-The SQL lives in the storage layer (``core.storage.sqlite.reflect_queries`` for the detectors,
-``core.storage.sqlite.insights`` for writing insights, the lifecycle and decay); callers use
+Queries live in the storage layer (``core.storage.sqlite.reflect_queries`` / ``cypher.reflect_queries``
+for the detectors, ``insights.py`` in each for the lifecycle's reads and writes); callers use
 ``core.memory.Memory.reflect`` / ``surface_insights`` / ``decide_insight`` / ``mark_synced`` /
 ``decay_confidence``.
 """

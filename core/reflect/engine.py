@@ -18,7 +18,6 @@ from typing import Any, Protocol
 
 from core.reflect import patterns
 from core.reflect.model import (
-    PATTERNS,
     TIME_DEPENDENT,
     Candidate,
     InsightDraft,
@@ -62,7 +61,8 @@ class InsightStore(Protocol):
 
 
 def reflect(store: InsightStore, rules: ReflectRules, actor: str) -> dict[str, Any]:
-    """Run the seven patterns and write what they find; returns counts and the insights touched.
+    """Run the seven patterns (and any registered since) and write what they find; returns counts
+    and the insights touched.
 
     When nothing was written since the last reflect (same graph fingerprint, same rules) only the
     clock-dependent patterns run; the others' insights are confirmed as they stand.
@@ -71,7 +71,8 @@ def reflect(store: InsightStore, rules: ReflectRules, actor: str) -> dict[str, A
     with store.detection(rules) as det:
         stored = det.stored()
         incremental = det.last_token() == f"{det.fingerprint}|{suffix}"
-        run = [p for p in PATTERNS if not incremental or p in TIME_DEPENDENT]
+        run = [p for p in patterns.SPECS
+               if not incremental or p in TIME_DEPENDENT or patterns.SPECS[p].time_dependent]
         found: dict[str, frozenset[Any]] = {}
         drafts: list[InsightDraft] = []
         held_back = 0
@@ -81,7 +82,7 @@ def reflect(store: InsightStore, rules: ReflectRules, actor: str) -> dict[str, A
             drafts += chooser.drafts()
             held_back += chooser.held_back
         plan = ReflectPlan(now=det.now, fingerprint=det.fingerprint, token_suffix=suffix,
-                           found=found, confirmed=tuple(p for p in PATTERNS if p not in run),
+                           found=found, confirmed=tuple(p for p in patterns.SPECS if p not in run),
                            drafts=tuple(drafts), incremental=incremental)
     outcome = store.apply(plan, actor)
     return {
@@ -103,7 +104,12 @@ class _Chooser:
                  rules: ReflectRules) -> None:
         self.det, self.pattern, self.stored, self.rules = det, pattern, stored, rules
         self.spec: Spec = patterns.SPECS[pattern]
-        self.rows = {self.spec.key(r): r for r in det.candidates(pattern)}
+        spec = self.spec
+        found = spec.find(det) if spec.find is not None else det.candidates(pattern)
+        # Best first, for every backend and detector alike: by confidence, then weight, then key.
+        found = sorted(found, key=lambda r: (-spec.confidence(r), -spec.weight(r), spec.key(r))) if len(found) > 1 \
+            else list(found)
+        self.rows = {spec.key(r): r for r in found}
         self.found = frozenset(self.rows)
         self.held_back = 0
 
@@ -121,8 +127,8 @@ class _Chooser:
         return Candidate(self.pattern, self.spec.key(row), title, self.spec.confidence(row), row)
 
     def _choose(self, rows: list[Row], slots: int) -> tuple[list[Candidate], list[Candidate]]:
-        """New candidates while there are slots; ``rows`` come best first from the SQL (by
-        confidence, weight, key). A candidate whose title an insight of this pattern already holds
+        """New candidates while there are slots; ``rows`` come best first (by confidence, weight,
+        key). A candidate whose title an insight of this pattern already holds
         under another key (its anchor was deleted and made again) refreshes that insight instead;
         a title taken otherwise, or dismissed before, is skipped.
         """

@@ -183,3 +183,26 @@ def refusal(title: str, status: str, action: str) -> str:
         return f"The insight {title!r} is {status}; only an approved insight can be marked synced."
     return (f"Cannot {action} the insight {title!r}: it is {status}. Allowed moves: pending → "
             "approved or dismissed, approved → synced.")
+
+
+# The labels the detectors name; each graph may spell them its own way (``ReflectRules.spellings``).
+DETECTOR_LABELS = ("Problem", "Vulnerability", "Concept", "Project", "Decision", "Course", "Domain",
+                   "Technique", "Technology", "Insight")
+
+
+def detector_vocabulary(rules: ReflectRules, types: Iterable[str],
+                        relation_types: Iterable[str]) -> tuple[dict[str, list[str]], dict[str, Any]]:
+    """What the detectors read, for a graph holding ``types`` and ``relation_types``: each detector
+    label's spellings there, and the parameters every backend's detectors bind (relation types as
+    spelled there, statuses, thresholds)."""
+    types, rels = list(types), list(relation_types)
+    labels = {label: rules.spellings(label, types) for label in DETECTOR_LABELS}
+    params: dict[str, Any] = {
+        param: sorted({s for n in names for s in rules.spellings(n, rels)})
+        for param, names in (("uses", rules.uses_relations), ("solved_by", (rules.solved_by_relation,)),
+                             ("covers", (rules.covers_relation,)), ("in_domain", (rules.in_domain_relation,)))}
+    params.update(cap=rules.evidence_cap, min_cluster=rules.min_cluster_size, low=rules.low_confidence,
+                  resolved=[s.lower() for s in rules.resolved_statuses],
+                  # No status at all counts as active (Engrama: status in (active, null)).
+                  active=["", *(s.lower() for s in rules.active_statuses)])
+    return labels, params

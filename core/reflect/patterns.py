@@ -51,6 +51,10 @@ class Spec:
     anchors: Callable[[Row], list[int]]  # ids whose names the title and the summary need
     title: Callable[[Row, Names], str]
     draft: Callable[[Candidate, dict[str, Any], Names, ReflectRules], InsightDraft]
+    # A detector written once for every backend finds its candidate rows itself, over the
+    # detection session's reads; None: the backend's own query (``Detection.candidates``).
+    find: Callable[[Any], list[Row]] | None = None
+    time_dependent: bool = False  # runs on every reflect, even when the graph did not change
 
 
 # -- evidence helpers --------------------------------------------------------------------------
@@ -286,4 +290,12 @@ SPECS: dict[str, Spec] = {
 }
 
 # Patterns whose candidate row already carries the evidence (no evidence query).
-SELF_EVIDENT = frozenset({"under_connected_nodes"})
+SELF_EVIDENT: set[str] = {"under_connected_nodes"}
+
+
+def register(pattern: str, spec: Spec, *, self_evident: bool = False) -> None:
+    """Add a detector: reflect runs it after the seven (in the order registered), and its insights
+    go through the same lifecycle. What approving one does is ``core.reflect.lifecycle.approver``'s."""
+    SPECS[pattern] = spec
+    if self_evident:
+        SELF_EVIDENT.add(pattern)

@@ -4,11 +4,10 @@ and the editor's history read the same on SQLite and on a graph server."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation")
-# A Save and an undo each write one row listing the rows they wrote: they are undone whole.
-GROUP_OPS = ("save_entity", "undo")
+from core.model import GROUP_OPS, RELATION_OPS, Change  # noqa: F401 - defined with Change, read from here too
+
 UNDOABLE = frozenset({
     "create_entity", "delete_entity", "restore_entity", "add_observations", "delete_observations",
     "create_relation", "delete_relation", "update_entity", "archive_entity", "unarchive_entity",
@@ -18,12 +17,12 @@ UNDOABLE = frozenset({
 SCAN_LIMIT = 5000  # how far back the default undo looks for something undoable
 
 
-def touches(row: dict[str, Any], name: str) -> bool:
-    """Whether a change_log row (``{"op", "entity", "before", "after"}``, JSON decoded) concerns entity ``name``."""
-    if row.get("entity") == name:
+def touches(row: Change, name: str) -> bool:
+    """Whether change ``row`` concerns entity ``name``."""
+    if row.entity == name:
         return True
-    for side in (row.get("before"), row.get("after")):
-        if row.get("op") == "create_relation" and isinstance(side, list) and side and side[0] == name:
+    for side in (row.before, row.after):
+        if row.op == "create_relation" and isinstance(side, list) and side and side[0] == name:
             return True
         if isinstance(side, dict) and name in (side.get("from"), side.get("to"), side.get("name")):
             return True
@@ -41,13 +40,13 @@ def undone_ids(groups: list[tuple[str, dict[str, Any]]]) -> tuple[set[int], set[
     return covered, undone
 
 
-def is_candidate(row: dict[str, Any], covered: set[int], undone: set[int], entity: str | None,
+def is_candidate(row: Change, covered: set[int], undone: set[int], entity: str | None,
                  by: str | None) -> bool:
     """Whether the default undo may take back ``row``: undoable, not inside a group, not undone
     already, and (when asked) about ``entity`` and made by ``by``."""
-    if row["op"] == "undo" or row["op"] not in UNDOABLE or row["id"] in covered or row["id"] in undone:
+    if row.op == "undo" or row.op not in UNDOABLE or row.id in covered or row.id in undone:
         return False
-    if by is not None and row["actor"] != by:
+    if by is not None and row.actor != by:
         return False
     return entity is None or touches(row, entity)
 
@@ -73,3 +72,32 @@ def touched_names(rows: list[dict[str, Any]]) -> set[str]:
             if isinstance(side, dict):
                 names.update(v for v in (side.get("from"), side.get("to"), side.get("name")) if isinstance(v, str))
     return names
+class HistoryReads(Protocol):
+    """The change_log reads one entity's history needs."""
+
+    def last_rename(self, name: str, at_most: int) -> tuple[int, str] | None:
+        """(id, old name) of the newest rename to ``name`` with id ≤ ``at_most``, or None."""
+        ...
+
+    def about(self, names: list[str], limit: int) -> list[Change]:
+        """Rows whose entity is one of ``names``, and relation rows of others that may name them
+        (a superset: ``entity_history`` keeps the rows that truly concern the entity)."""
+        ...
+
+
+def entity_history(reads: HistoryReads, name: str, limit: int) -> list[Change]:
+    """change_log rows about the entity now called ``name``, newest first: its own rows under every
+    name it has had (renames followed back), and relation rows from other entities to it."""
+    spans: list[tuple[str, int, int]] = []  # (name, first id, last id) it was known by
+    current, upper = name, 1 << 62
+    for _ in range(100):  # a rename chain longer than this is not worth following
+        rename = reads.last_rename(current, upper)
+        # A later entity may reuse an old name: the span starts where this one was renamed to it.
+        if rename is None:
+            spans.append((current, 0, upper))
+            break
+        spans.append((current, rename[0], upper))
+        current, upper = rename[1], rename[0] - 1
+    rows = {r.id: r for r in reads.about([n for n, _, _ in spans], limit)
+            if any(lo <= r.id <= hi and touches(r, n) for n, lo, hi in spans)}
+    return [rows[i] for i in sorted(rows, reverse=True)[:limit]]

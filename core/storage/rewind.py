@@ -18,6 +18,8 @@ def rewind(entities: Entities, relations: Relations, changes: Iterable[Change], 
     """Undo, newest first, every ``changes`` row made after ``when`` (rows with a ``before``) over the live
     rows created by then, and return the graph as it was at ``when``."""
     for op, name, before, after in changes:
+        if name is None or before is None:  # bookkeeping (reflect, decay): no entity to rewind
+            continue
         snap = json.loads(before)
         if op == "delete_entity" and snap["created_at"] <= when:
             entities[name] = {"type": snap["entityType"],
@@ -38,7 +40,7 @@ def rewind(entities: Entities, relations: Relations, changes: Iterable[Change], 
             relations = {(snap["name"] if s == name else s, snap["name"] if d == name else d, t): c
                          for (s, d, t), c in relations.items()}
         elif op == "replace_observation" and name in entities:
-            entities[name]["obs"].pop(json.loads(after)["observation"], None)
+            entities[name]["obs"].pop(json.loads(after or "{}").get("observation"), None)
             if snap["created_at"] <= when:
                 entities[name]["obs"][snap["observation"]] = snap["created_at"]
         elif op in ("end_relation", "reopen_relation"):

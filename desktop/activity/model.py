@@ -15,12 +15,13 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QDate, QDateTime, QLocale, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from core.change_words import Words, words
+from core.model import Change
 from desktop.shared.history_view import actor_label  # one wording of who wrote, shared with the editor
 
-Row = dict[str, Any]
+Row = Change
 Index = QModelIndex | QPersistentModelIndex
 
-GROUP_OPS = ("save_entity", "undo")
 #: bookkeeping the core keeps for reflect and insight review: not something to take back from here
 NOT_UNDOABLE = frozenset({"reflect", "decay_confidence", "create_insight", "decide_insight", "mark_insight_stale"})
 #: client chip hues, most distinct first: the first few clients get colours far apart
@@ -73,102 +74,74 @@ def _quote(text: Any) -> str:
     return "“" + html.escape(short) + "”"
 
 
-def _relation(side: Any, fallback_from: str | None) -> tuple[str, str, str]:
-    if isinstance(side, list) and len(side) >= 2:  # create_relation: [to, relationType]
-        return fallback_from or "?", str(side[0]), str(side[1])
-    if isinstance(side, dict):
-        return str(side.get("from", fallback_from)), str(side.get("to", "?")), str(side.get("relationType", "?"))
-    return fallback_from or "?", "?", "?"
-
-
-def describe(row: Row, known: dict[int, Row] | None = None) -> str:
+def describe(row: Change, known: dict[int, Change] | None = None) -> str:
     """What ``row`` did, as one short sentence of HTML (names in bold), for people."""
-    op, name = row.get("op", ""), row.get("entity") or ""
-    before, after = row.get("before"), row.get("after")
-    b_name = _b(name)
-    if op == "create_entity":
-        kind = after.get("entityType") if isinstance(after, dict) else None
-        return (ActivityModel.tr("created {name} ({type})").format(name=b_name, type=html.escape(kind)) if kind
-                else ActivityModel.tr("created {name}").format(name=b_name))
-    if op == "add_observations":
-        added = after if isinstance(after, list) else []
-        if len(added) == 1:
-            return ActivityModel.tr("added to {name}: {text}").format(name=b_name, text=_quote(added[0]))
-        return ActivityModel.tr("added %n observations to {name}", "", len(added)).format(name=b_name)
-    if op == "delete_observations":
-        gone = (before or {}).get("observations", []) if isinstance(before, dict) else []
-        if len(gone) == 1:
-            return ActivityModel.tr("removed from {name}: {text}").format(name=b_name, text=_quote(gone[0][0]))
-        return ActivityModel.tr("removed %n observations from {name}", "", len(gone)).format(name=b_name)
-    if op == "replace_observation":
-        new = after.get("observation", "") if isinstance(after, dict) else ""
-        return ActivityModel.tr("edited an observation of {name}: {text}").format(name=b_name, text=_quote(new))
-    if op == "delete_entity":
-        snap = before if isinstance(before, dict) else {}
-        count = len(snap.get("observations", []))
+    return say(words(row, known))
+
+
+def say(wd: Words) -> str:  # noqa: C901 - one sentence per kind of change
+    """``wd`` (the core's reading of a change) in this language, names in bold."""
+    n = {k: _b(v) for k, v in wd.names.items()}
+    v = {k: html.escape(str(x)) for k, x in wd.values.items()}
+    count, key = wd.count or 0, wd.key
+    if key in ("added_one", "removed_one", "edited_observation"):
+        template = {"added_one": ActivityModel.tr("added to {name}: {text}"),
+                    "removed_one": ActivityModel.tr("removed from {name}: {text}"),
+                    "edited_observation": ActivityModel.tr("edited an observation of {name}: {text}")}[key]
+        return template.format(name=n["name"], text=_quote(wd.values["text"]))
+    if key in ("added_many", "removed_many"):
+        return (ActivityModel.tr("added %n observations to {name}", "", count) if key == "added_many"
+                else ActivityModel.tr("removed %n observations from {name}", "", count)).format(name=n["name"])
+    if key == "deleted":
         return ActivityModel.tr("deleted {name} ({type}, %n observations)", "", count).format(
-            name=b_name, type=html.escape(str(snap.get("entityType", "?"))))
-    if op in ("create_relation", "delete_relation", "end_relation", "reopen_relation"):
-        src, dst, kind = _relation(after if op in ("create_relation", "reopen_relation") else before, name)
+            name=n["name"], type=v["type"])
+    if key in ("create_relation", "delete_relation", "end_relation", "reopen_relation"):
         template = {"create_relation": ActivityModel.tr("related {src} → {dst} ({type})"),
                     "delete_relation": ActivityModel.tr("removed the relation {src} → {dst} ({type})"),
                     "end_relation": ActivityModel.tr("ended the relation {src} → {dst} ({type})"),
-                    "reopen_relation": ActivityModel.tr("reopened the relation {src} → {dst} ({type})")}[op]
-        return template.format(src=_b(src), dst=_b(dst), type=html.escape(kind))
-    if op in ("update_entity", "set_entity_type"):
-        old = before.get("entityType") if isinstance(before, dict) else None
-        new = after.get("entityType") if isinstance(after, dict) else None
+                    "reopen_relation": ActivityModel.tr("reopened the relation {src} → {dst} ({type})")}[key]
+        return template.format(src=n["src"], dst=n["dst"], type=v["type"])
+    if key in ("retyped", "updated_retyped", "updated"):
+        old, new = wd.values.get("old"), wd.values.get("new")
         if old and new and old != new:
             return ActivityModel.tr("changed {name} from {old} to {new}").format(
-                name=b_name, old=html.escape(old), new=html.escape(new))
-        return ActivityModel.tr("updated the details of {name}").format(name=b_name)
-    if op == "rename_entity":
-        old = before.get("name", "?") if isinstance(before, dict) else "?"
-        return ActivityModel.tr("renamed {old} to {new}").format(old=_b(old), new=b_name)
-    simple = {"archive_entity": ActivityModel.tr("archived {name}"),
-              "unarchive_entity": ActivityModel.tr("took {name} out of the archive"),
-              "restore_entity": ActivityModel.tr("restored {name}"),
-              "create_insight": ActivityModel.tr("proposed the insight {name}")}
-    if op in simple:
-        return simple[op].format(name=b_name)
-    if op == "save_entity":
-        count = len(after.get("rows", [])) if isinstance(after, dict) else 0
-        return ActivityModel.tr("saved {name} (%n changes)", "", count).format(name=b_name)
-    if op == "undo":
-        payload = after if isinstance(after, dict) else {}
-        original = (known or {}).get(payload.get("undo_of", -1))
-        if original is not None and original.get("op") == "undo":  # undoing an undo redoes
-            first = (known or {}).get((original.get("after") or {}).get("undo_of", -1))
-            if first is not None:
-                return ActivityModel.tr("redid: {what}").format(what=describe(first, known))
-        if original is not None:
-            return ActivityModel.tr("undid: {what}").format(what=describe(original, known))
-        return ActivityModel.tr("undid change #{id} on {name}").format(id=payload.get("undo_of", "?"), name=b_name)
-    if op == "decide_insight":
-        status = after.get("status") if isinstance(after, dict) else None
-        template = {"approved": ActivityModel.tr("approved the insight {name}"),
-                    "dismissed": ActivityModel.tr("dismissed the insight {name}"),
-                    "synced": ActivityModel.tr("wrote out the insight {name}")}.get(
-            status or "", ActivityModel.tr("reviewed the insight {name}"))
-        return template.format(name=b_name)
-    if op == "mark_insight_stale":
-        stale = isinstance(after, dict) and after.get("stale")
-        return (ActivityModel.tr("marked the insight {name} as stale") if stale
-                else ActivityModel.tr("found the insight {name} holds again")).format(name=b_name)
-    if op == "reflect":
-        info = after if isinstance(after, dict) else {}
-        created, refreshed = int(info.get("created", 0)), int(info.get("refreshed", 0))
+                name=n["name"], old=v["old"], new=v["new"])
+        return ActivityModel.tr("updated the details of {name}").format(name=n["name"])
+    if key == "renamed":
+        return ActivityModel.tr("renamed {old} to {new}").format(old=n["old"], new=n["new"])
+    if key in ("redid", "undid") and wd.inner is not None:
+        template = ActivityModel.tr("redid: {what}") if key == "redid" else ActivityModel.tr("undid: {what}")
+        return template.format(what=say(wd.inner))
+    if key == "reflected":
+        created, refreshed = wd.values["created"], wd.values["refreshed"]
         found = (ActivityModel.tr("1 new insight") if created == 1
                  else ActivityModel.tr("{n} new insights").format(n=created))
         if refreshed:
             found += ", " + (ActivityModel.tr("1 refreshed") if refreshed == 1
                              else ActivityModel.tr("{n} refreshed").format(n=refreshed))
         return ActivityModel.tr("reflected on the memory: {found}").format(found=found)
-    if op == "decay_confidence":
-        changed = after.get("changed", 0) if isinstance(after, dict) else 0
-        return ActivityModel.tr("let the confidence of %n insights fade with time", "", int(changed))
-    words = html.escape(op.replace("_", " "))
-    return f"{words} {b_name}" if name else words
+    if key == "faded":
+        return ActivityModel.tr("let the confidence of %n insights fade with time", "", count)
+    if key == "saved":
+        return ActivityModel.tr("saved {name} (%n changes)", "", count).format(name=n["name"])
+    if key == "undid_unknown":
+        return ActivityModel.tr("undid change #{id} on {name}").format(id=v["undo_of"], name=n["name"])
+    simple = {"created": ActivityModel.tr("created {name}"),
+              "created_typed": ActivityModel.tr("created {name} ({type})"),
+              "archive_entity": ActivityModel.tr("archived {name}"),
+              "unarchive_entity": ActivityModel.tr("took {name} out of the archive"),
+              "restore_entity": ActivityModel.tr("restored {name}"),
+              "create_insight": ActivityModel.tr("proposed the insight {name}"),
+              "insight_approved": ActivityModel.tr("approved the insight {name}"),
+              "insight_dismissed": ActivityModel.tr("dismissed the insight {name}"),
+              "insight_synced": ActivityModel.tr("wrote out the insight {name}"),
+              "insight_reviewed": ActivityModel.tr("reviewed the insight {name}"),
+              "insight_stale": ActivityModel.tr("marked the insight {name} as stale"),
+              "insight_holds": ActivityModel.tr("found the insight {name} holds again")}
+    if key in simple:
+        return simple[key].format(name=n.get("name", ""), type=v.get("type", ""))
+    op_words = html.escape(wd.op.replace("_", " "))
+    return f"{op_words} {n['name']}" if wd.names.get("name") else op_words
 
 
 def plain(text_html: str) -> str:
@@ -178,8 +151,8 @@ def plain(text_html: str) -> str:
 
 def matches(row: Row, actor: str | None, since: str | None, until: str | None) -> bool:
     """Whether ``row`` passes the pane's filters (the same ones ``Memory.activity`` applies)."""
-    at = row.get("at", "")
-    return ((actor is None or row.get("actor") == actor) and (since is None or at >= since)
+    at = row.at
+    return ((actor is None or row.actor == actor) and (since is None or at >= since)
             and (until is None or at < until))
 
 
@@ -229,17 +202,17 @@ class ActivityModel(QAbstractTableModel):
         self.oldest_id = None
         self._take(rows)
         self._rows = [r for r in rows if self._shown(r)]
-        self._ids = {r["id"] for r in self._rows}
+        self._ids = {r.id for r in self._rows}
         self.endResetModel()
 
     def append_older(self, rows: list[Row]) -> None:
         """Add a page of older rows (newest first) at the bottom."""
         self._take(rows)
-        older = [r for r in rows if self._shown(r) and r["id"] not in self._ids]
+        older = [r for r in rows if self._shown(r) and r.id not in self._ids]
         if older:
             self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(older) - 1)
             self._rows.extend(older)
-            self._ids.update(r["id"] for r in older)
+            self._ids.update(r.id for r in older)
             self.endInsertRows()
         self._refresh_marks()
 
@@ -247,8 +220,8 @@ class ActivityModel(QAbstractTableModel):
         """Add rows that were just written (oldest first, as the feed sends them) at the top,
         highlighted for a moment; returns those that became visible."""
         self._take(rows)
-        fresh = [r for r in reversed(rows) if self._shown(r) and r["id"] not in self._ids]
-        gone = [i for i, r in enumerate(self._rows) if r["id"] in self._covered]
+        fresh = [r for r in reversed(rows) if self._shown(r) and r.id not in self._ids]
+        gone = [i for i, r in enumerate(self._rows) if r.id in self._covered]
         for i in reversed(gone):  # a group arrived after the rows it gathers
             self.beginRemoveRows(QModelIndex(), i, i)
             self._ids.discard(self._rows.pop(i)["id"])
@@ -256,9 +229,9 @@ class ActivityModel(QAbstractTableModel):
         if fresh:
             self.beginInsertRows(QModelIndex(), 0, len(fresh) - 1)
             self._rows[:0] = fresh
-            self._ids.update(r["id"] for r in fresh)
+            self._ids.update(r.id for r in fresh)
             stamp = time.monotonic()
-            self._fresh.update((r["id"], stamp) for r in fresh)
+            self._fresh.update((r.id, stamp) for r in fresh)
             self.endInsertRows()
         self._refresh_marks()
         return fresh
@@ -273,8 +246,8 @@ class ActivityModel(QAbstractTableModel):
         dropped, self._rows = self._rows[keep:], self._rows[:keep]
         self.endRemoveRows()
         for r in dropped:
-            self._ids.discard(r["id"])
-            self._fresh.pop(r["id"], None)
+            self._ids.discard(r.id)
+            self._fresh.pop(r.id, None)
         self.oldest_id = self._rows[-1]["id"] if self._rows else None
         return True
 
@@ -288,23 +261,22 @@ class ActivityModel(QAbstractTableModel):
         # One reflect writes its insights' rows and then a summary row, all with one timestamp:
         # the summary stands for them (and lists them in its tooltip).
         for r in rows:
-            if r.get("op") == "reflect":
-                self._reflections.setdefault((r["actor"], r["at"]), [])
+            if r.op == "reflect":
+                self._reflections.setdefault((r.actor, r.at), [])
         for r in rows:
-            stamp = (r["actor"], r["at"])
-            if r.get("op") != "reflect" and stamp in self._reflections and r["id"] not in self._covered:
-                self._covered.add(r["id"])
-                self._reflections[stamp].append(r["id"])
-            self._known[r["id"]] = r
-            if r.get("op") in GROUP_OPS and isinstance(r.get("after"), dict):
-                self._covered.update(r["after"].get("rows", []))
-                if r["op"] == "undo" and "undo_of" in r["after"]:
-                    self._undone[r["after"]["undo_of"]] = r["id"]
-            if self.oldest_id is None or r["id"] < self.oldest_id:
-                self.oldest_id = r["id"]
+            stamp = (r.actor, r.at)
+            if r.op != "reflect" and stamp in self._reflections and r.id not in self._covered:
+                self._covered.add(r.id)
+                self._reflections[stamp].append(r.id)
+            self._known[r.id] = r
+            self._covered.update(r.members)
+            if r.undo_of is not None:
+                self._undone[r.undo_of] = r.id
+            if self.oldest_id is None or r.id < self.oldest_id:
+                self.oldest_id = r.id
 
     def _shown(self, row: Row) -> bool:
-        return row["id"] not in self._covered
+        return row.id not in self._covered
 
     def _refresh_marks(self) -> None:
         if self._rows:
@@ -321,8 +293,8 @@ class ActivityModel(QAbstractTableModel):
         for row, r in enumerate(self._rows):
             if not fading:
                 break
-            if r["id"] in fading:
-                fading.discard(r["id"])
+            if r.id in fading:
+                fading.discard(r.id)
                 last = row
         if last >= 0:
             self.dataChanged.emit(self.index(0, 0), self.index(last, self.WHAT))
@@ -354,10 +326,10 @@ class ActivityModel(QAbstractTableModel):
         return self._known.get(change_id)
 
     def row_of(self, change_id: int) -> int:
-        return next((i for i, r in enumerate(self._rows) if r["id"] == change_id), -1)
+        return next((i for i, r in enumerate(self._rows) if r.id == change_id), -1)
 
     def actors(self) -> set[str]:
-        return {r["actor"] for r in self._known.values()}
+        return {r.actor for r in self._known.values()}
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt's name)
         return 0 if parent.isValid() else len(self._rows)
@@ -377,19 +349,19 @@ class ActivityModel(QAbstractTableModel):
         if role == self.RowRole:
             return row
         if role == self.HueRole:
-            return self.hue_of(row["actor"])
+            return self.hue_of(row.actor)
         if role == self.UndoneRole:
-            return self.undone_by(row["id"])
+            return self.undone_by(row.id)
         if role == self.FreshRole:
-            started = self._fresh.get(row["id"])
+            started = self._fresh.get(row.id)
             return 0.0 if started is None else max(0.0, 1.0 - (time.monotonic() - started) / FRESH_SECONDS)
         if role == self.HtmlRole:
             return describe(row, self._known)
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.WHEN:
-                return relative_time(row["at"])
+                return relative_time(row.at)
             if column == self.CLIENT:
-                return actor_label(row["actor"])
+                return actor_label(row.actor)
             return plain(describe(row, self._known))
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, column)
@@ -397,18 +369,18 @@ class ActivityModel(QAbstractTableModel):
 
     def _tooltip(self, row: Row, column: int) -> str:
         if column == self.WHEN:
-            return full_time(row["at"])
+            return full_time(row.at)
         if column == self.CLIENT:
-            return self.tr("Written by {actor}").format(actor=row["actor"])
+            return self.tr("Written by {actor}").format(actor=row.actor)
         lines = [plain(describe(row, self._known))]
-        members = row.get("after", {}).get("rows", []) if row.get("op") in GROUP_OPS else []
-        if row.get("op") == "reflect":
-            members = sorted(self._reflections.get((row["actor"], row["at"]), []))
+        members = row.members
+        if row.op == "reflect":
+            members = sorted(self._reflections.get((row.actor, row.at), []))
         parts = ["  • " + plain(describe(self._known[m], self._known)) for m in members if m in self._known]
         if len(parts) > 12:
             parts = parts[:10] + ["  " + self.tr("… and {n} more").format(n=len(parts) - 10)]
         lines += parts
-        undone_by = self.undone_by(row["id"])
+        undone_by = self.undone_by(row.id)
         if undone_by is not None:
             lines.append(self.tr("Undone since (change #{id}).").format(id=undone_by))
         return "\n".join(lines)

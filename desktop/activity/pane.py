@@ -328,7 +328,7 @@ class ActivityPane(QWidget):
     def on_row_activated(self, index: QModelIndex) -> None:
         if not index.isValid():
             return
-        name = self.model.row_at(index.row()).get("entity")
+        name = self.model.row_at(index.row()).entity
         if name:
             self.core.read(_exists, name, done=weakly(self.on_entity_checked))
 
@@ -346,10 +346,10 @@ class ActivityPane(QWidget):
     def on_undo_clicked(self) -> None:
         row = self._current_row()
         if row is not None:
-            self.undo_change(row["id"])
+            self.undo_change(row.id)
 
     def on_undone(self, undo_row: Row) -> None:
-        undone_of = (undo_row.get("after") or {}).get("undo_of")
+        undone_of = undo_row.undo_of
         original = self.model.known(undone_of) if undone_of is not None else None
         what = plain(describe(original)) if original else self.tr("change #{id}").format(id=undone_of)
         message = self.tr("Undone: {what}").format(what=what)
@@ -366,16 +366,16 @@ class ActivityPane(QWidget):
             return
         row = self.model.row_at(index.row())
         menu = QMenu(self)
-        if row.get("entity"):
-            menu.addAction(self.tr("Open “{name}”").format(name=row["entity"]),
+        if row.entity:
+            menu.addAction(self.tr("Open “{name}”").format(name=row.entity),
                            lambda: self.on_row_activated(index))
         undo = QAction(self._undo_label(row), menu)
         undo.setEnabled(self._can_undo(row))
-        undo.triggered.connect(lambda: self.undo_change(row["id"]))
+        undo.triggered.connect(lambda: self.undo_change(row.id))
         menu.addAction(undo)
         menu.addSeparator()
-        menu.addAction(self.tr("Only changes by {client}").format(client=actor_label(row["actor"])),
-                       lambda: self._filter_actor(row["actor"]))
+        menu.addAction(self.tr("Only changes by {client}").format(client=actor_label(row.actor)),
+                       lambda: self._filter_actor(row.actor))
         menu.exec(self.table.viewport().mapToGlobal(point))
 
     def on_clock_tick(self) -> None:
@@ -396,17 +396,17 @@ class ActivityPane(QWidget):
         return self.model.row_at(index.row()) if index.isValid() else None
 
     def _can_undo(self, row: Row) -> bool:
-        return row.get("op") not in NOT_UNDOABLE and not self.model.was_undone(row["id"])
+        return row.op not in NOT_UNDOABLE and not self.model.was_undone(row.id)
 
     def _undo_label(self, row: Row) -> str:
-        return self.tr("Redo") if row.get("op") == "undo" else self.tr("Undo")
+        return self.tr("Redo") if row.op == "undo" else self.tr("Undo")
 
     def _update_undo_button(self) -> None:
         row = self._current_row()
         self.undo_button.setEnabled(row is not None and self._can_undo(row))
         if row is not None:
             self.undo_button.setText(self._undo_label(row))
-            if row.get("op") in NOT_UNDOABLE:
+            if row.op in NOT_UNDOABLE:
                 self.undo_button.setToolTip(self.tr("This kind of change cannot be undone from here"))
             elif not self._can_undo(row):
                 self.undo_button.setToolTip(self.tr("Already undone: the row of its undo can redo it"))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.model import Change
 from desktop.editor.draft import Form, Loaded, delta, rebase, save_arguments, validate
 from desktop.editor.entity_page import EntityPage
 from desktop.editor.message_page import MessagePage
@@ -46,11 +47,11 @@ class EditorPane(QWidget):
         self._name: str | None = None  # the entity open (None: nothing, or a new one)
         self._new = False
         self._busy = 0  # loads and writes in flight: changes arriving meanwhile wait
-        self._pending: list[dict[str, Any]] = []
-        self._remote: list[dict[str, Any]] = []  # others' changes while dirty (the banner's)
+        self._pending: list[Change] = []
+        self._remote: list[Change] = []  # others' changes while dirty (the banner's)
         self._merge: Any = None  # the delta to re-apply when a merge's load arrives
-        self._undoable: dict[str, Any] | None = None
-        self._redoable: dict[str, Any] | None = None
+        self._undoable: Change | None = None
+        self._redoable: Change | None = None
         self._name_taken: str | None = None
         self._filling = False
         self._problems: dict[str, str] = {}
@@ -169,28 +170,28 @@ class EditorPane(QWidget):
         return Form(self.page.name_edit.text().strip(), self.page.type_edit.text().strip(),
                     self.page.observations.items(), self.page.relations.items())
 
-    def on_changes(self, rows: list[dict[str, Any]]) -> None:
+    def on_changes(self, rows: list[Change]) -> None:
         """Someone wrote: reload quietly when clean, offer Reload or Merge when dirty."""
         if self._name is None or self._new:
             return
         version = self._loaded.version if self._loaded is not None else 0
-        mine = [r for r in rows if r["id"] > version and self._name in touched_entities([r])]
+        mine = [r for r in rows if r.id > version and self._name in touched_entities([r])]
         if not mine:
             return
         if self._busy:
             self._pending.extend(mine)
             return
         for row in mine:  # follow a rename, so Reload and Merge find the entity under its new name
-            if row["op"] == "rename_entity" and row["before"]["name"] == self._name:
-                self._name = row["after"]["name"]
+            if row.op == "rename_entity" and row.before["name"] == self._name:
+                self._name = row.after["name"]
         if not self.is_dirty():
             self._load("reload")
             return
         self._remote.extend(mine)
-        actors = ", ".join(dict.fromkeys(actor_label(r["actor"]) for r in self._remote))
-        by_id = {r["id"]: r for r in self._remote}
+        actors = ", ".join(dict.fromkeys(actor_label(r.actor) for r in self._remote))
+        by_id = {r.id: r for r in self._remote}
         what = "; ".join(describe_change(r, by_id) for r in self._remote[-3:])
-        deleted = any(r["op"] == "delete_entity" and r["entity"] == self._name for r in self._remote)
+        deleted = any(r.op == "delete_entity" and r.entity == self._name for r in self._remote)
         self.page.banner.show_change(actors, what, deleted=deleted)
         self._refresh()
 
@@ -442,10 +443,10 @@ class EditorPane(QWidget):
         name = self._name
         self.core.write(lambda m: m.undo_change(entity=name), done=self.on_undone, failed=self.on_write_failed)
 
-    def on_undone(self, row: dict[str, Any]) -> None:
+    def on_undone(self, row: Change) -> None:
         self._busy = max(0, self._busy - 1)
-        if row.get("entity"):
-            self._name = row["entity"]
+        if row.entity:
+            self._name = row.entity
         undone = self._undoable
         self.status_message.emit(self.tr("Undone: {what}.").format(what=describe_change(undone)) if undone
                                  else self.tr("Undone."))
@@ -468,10 +469,10 @@ class EditorPane(QWidget):
         change = int(self._redoable["id"])
         self.core.write(lambda m: m.undo_change(change), done=self.on_redone, failed=self.on_write_failed)
 
-    def on_redone(self, row: dict[str, Any]) -> None:
+    def on_redone(self, row: Change) -> None:
         self._busy = max(0, self._busy - 1)
-        if row.get("entity"):
-            self._name = row["entity"]
+        if row.entity:
+            self._name = row.entity
         self.status_message.emit(self.tr("Redone."))
         self._load("reload")
 

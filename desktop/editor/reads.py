@@ -6,6 +6,7 @@ from typing import Any
 
 from core.errors import NotFound
 from core.memory import Memory
+from core.model import Change
 
 
 def load_choices(memory: Memory) -> dict[str, Any]:
@@ -31,20 +32,20 @@ def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
     return out
 
 
-def redoable(history: list[dict[str, Any]]) -> dict[str, Any] | None:
+def redoable(history: list[Change]) -> Change | None:
     """The undo that Redo would take back (``undo_change`` of an ``undo`` row redoes its change): the
     newest undo of this entity's history not redone yet, as long as nothing else changed it since."""
     from desktop.shared.history_view import grouped
 
-    by_id = {r["id"]: r for r in history}
+    by_id = {r.id: r for r in history}
     redone: set[int] = set()
     for row in grouped(history):  # newest first, a Save or an undo as one row
-        if row.get("op") != "undo" or not isinstance(row.get("after"), dict):
+        if row.undo_of is None:
             return None  # a new change since the undos: there is nothing to redo
-        target = by_id.get(row["after"].get("undo_of", -1))
-        if target is not None and target.get("op") == "undo":
-            redone.add(target["id"])  # a redo: the undo it took back is not redoable again
+        target = by_id.get(row.undo_of)
+        if target is not None and target.op == "undo":
+            redone.add(target.id)  # a redo: the undo it took back is not redoable again
             continue
-        if row["id"] not in redone:
+        if row.id not in redone:
             return row
     return None

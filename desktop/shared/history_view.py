@@ -4,7 +4,6 @@ an import), what, and when. One editor Save or one undo shows as one line."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QResizeEvent, QShowEvent
@@ -19,9 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.change_words import Words, words
+from core.model import Change
 from desktop.shared.ages import age_text
-
-GROUP_OPS = ("save_entity", "undo")
 
 
 def actor_label(actor: str) -> str:
@@ -35,63 +34,59 @@ def _clip(text: str, at_most: int = 48) -> str:
     return text if len(text) <= at_most else text[: at_most - 1] + "…"
 
 
-def describe_change(row: dict[str, Any], by_id: dict[int, dict[str, Any]] | None = None) -> str:
+def describe_change(row: Change, by_id: dict[int, Change] | None = None) -> str:
     """What one change_log row did, in a short sentence without its author."""
-    op, name = row.get("op", ""), row.get("entity") or ""
-    before, after = row.get("before"), row.get("after")
-    by_id = by_id or {}
-    if op == "create_entity":
-        return HistoryView.tr("created {name}").format(name=name)
-    if op == "delete_entity":
-        return HistoryView.tr("deleted {name}").format(name=name)
-    if op == "restore_entity":
-        return HistoryView.tr("restored {name}").format(name=name)
-    if op == "archive_entity":
-        return HistoryView.tr("archived {name}").format(name=name)
-    if op == "unarchive_entity":
-        return HistoryView.tr("brought {name} back from the archive").format(name=name)
-    if op == "update_entity":
-        return HistoryView.tr("updated the properties of {name}").format(name=name)
-    if op == "add_observations" and isinstance(after, list):
-        if len(after) == 1:
-            return HistoryView.tr("added “{text}”").format(text=_clip(after[0]))
-        return HistoryView.tr("added {n} observations").format(n=len(after))
-    if op == "delete_observations" and isinstance(before, dict):
-        gone = before.get("observations", [])
-        if len(gone) == 1:
-            return HistoryView.tr("deleted “{text}”").format(text=_clip(gone[0][0]))
-        return HistoryView.tr("deleted {n} observations").format(n=len(gone))
-    if op == "replace_observation" and isinstance(after, dict):
-        return HistoryView.tr("edited an observation to “{text}”").format(text=_clip(after["observation"]))
-    if op == "rename_entity" and isinstance(before, dict) and isinstance(after, dict):
-        return HistoryView.tr("renamed {old} to {new}").format(old=before["name"], new=after["name"])
-    if op == "set_entity_type" and isinstance(after, dict):
-        return HistoryView.tr("set the type to {type}").format(type=after["entityType"])
-    if op == "create_relation" and isinstance(after, list):
-        return HistoryView.tr("added {src} —{type}→ {dst}").format(src=name, type=after[1], dst=after[0])
-    if op in ("delete_relation", "end_relation", "reopen_relation"):
-        snap = before if op == "delete_relation" else after
-        if isinstance(snap, dict):
-            text = {"delete_relation": HistoryView.tr("removed {src} —{type}→ {dst}"),
+    return say(words(row, by_id))
+
+
+def say(wd: Words) -> str:  # noqa: C901 - one sentence per kind of change
+    """``wd`` (the core's reading of a change) in this language, for one entity's history."""
+    n, v, count = wd.names, wd.values, wd.count or 0
+    key = wd.key
+    if key in ("added_one", "removed_one", "edited_observation"):
+        template = {"added_one": HistoryView.tr("added “{text}”"), "removed_one": HistoryView.tr("deleted “{text}”"),
+                    "edited_observation": HistoryView.tr("edited an observation to “{text}”")}[key]
+        return template.format(text=_clip(v["text"]))
+    if key in ("added_many", "removed_many"):
+        template = (HistoryView.tr("added {n} observations") if key == "added_many"
+                    else HistoryView.tr("deleted {n} observations"))
+        return template.format(n=count)
+    if key == "renamed":
+        return HistoryView.tr("renamed {old} to {new}").format(old=n["old"], new=n["new"])
+    if key == "retyped":
+        return HistoryView.tr("set the type to {type}").format(type=v["new"])
+    if key in ("create_relation", "delete_relation", "end_relation", "reopen_relation") and n["dst"] != "?":
+        template = {"create_relation": HistoryView.tr("added {src} —{type}→ {dst}"),
+                    "delete_relation": HistoryView.tr("removed {src} —{type}→ {dst}"),
                     "end_relation": HistoryView.tr("ended {src} —{type}→ {dst}"),
-                    "reopen_relation": HistoryView.tr("made {src} —{type}→ {dst} current again")}[op]
-            return text.format(src=snap["from"], type=snap["relationType"], dst=snap["to"])
-    if op == "save_entity" and isinstance(after, dict):
-        parts = [describe_change(by_id[i], by_id) for i in after.get("rows", []) if i in by_id]
-        return "; ".join(parts) if parts else HistoryView.tr("saved {n} changes").format(n=len(after.get("rows", [])))
-    if op == "undo" and isinstance(after, dict):
-        undone = by_id.get(after.get("undo_of", -1))
-        if undone is not None:
-            return HistoryView.tr("undid: {what}").format(what=describe_change(undone, by_id))
+                    "reopen_relation": HistoryView.tr("made {src} —{type}→ {dst} current again")}[key]
+        return template.format(src=n["src"], type=v["type"], dst=n["dst"])
+    if key == "saved":
+        parts = [say(p) for p in wd.parts]
+        return "; ".join(parts) if parts else HistoryView.tr("saved {n} changes").format(n=count)
+    if key in ("undid", "redid") and wd.inner is not None:
+        what = say(wd.inner)
+        if key == "redid":  # the undo of an undo: it undid the undo
+            what = HistoryView.tr("undid: {what}").format(what=what)
+        return HistoryView.tr("undid: {what}").format(what=what)
+    if key == "undid_unknown":
         return HistoryView.tr("undid a change")
-    return HistoryView.tr("{op} {name}").format(op=op.replace("_", " "), name=name).strip()
+    simple = {"created": HistoryView.tr("created {name}"), "created_typed": HistoryView.tr("created {name}"),
+              "deleted": HistoryView.tr("deleted {name}"),
+              "restore_entity": HistoryView.tr("restored {name}"), "archive_entity": HistoryView.tr("archived {name}"),
+              "unarchive_entity": HistoryView.tr("brought {name} back from the archive"),
+              "updated": HistoryView.tr("updated the properties of {name}"),
+              "updated_retyped": HistoryView.tr("updated the properties of {name}")}
+    name = n.get("name", n.get("src", ""))
+    if key in simple:
+        return simple[key].format(name=name)
+    return HistoryView.tr("{op} {name}").format(op=wd.op.replace("_", " "), name=name).strip()
 
 
-def grouped(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def grouped(rows: list[Change]) -> list[Change]:
     """``rows`` without the ones a Save or an undo row stands for (newest first, as given)."""
-    covered = {i for r in rows if r.get("op") in GROUP_OPS and isinstance(r.get("after"), dict)
-               for i in r["after"].get("rows", [])}
-    return [r for r in rows if r["id"] not in covered]
+    covered = {i for r in rows for i in r.members}
+    return [r for r in rows if r.id not in covered]
 
 
 class WrappedRows(QStyledItemDelegate):
@@ -131,10 +126,10 @@ class HistoryView(QListWidget):
         super().showEvent(event)
         self.scheduleDelayedItemsLayout()  # filled while hidden (another tab): widths were a guess
 
-    def set_rows(self, rows: list[dict[str, Any]], now: datetime | None = None) -> None:
+    def set_rows(self, rows: list[Change], now: datetime | None = None) -> None:
         """Show ``rows`` (change_log rows, newest first)."""
         self.clear()
-        by_id = {r["id"]: r for r in rows}
+        by_id = {r.id: r for r in rows}
         for row in grouped(rows):
             what = describe_change(row, by_id)
             text = HistoryView.tr("{what}\n{who} · {when}").format(

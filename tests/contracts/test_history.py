@@ -14,7 +14,7 @@ def test_every_write_is_logged_with_its_actor(mem: Memory) -> None:
     mem.delete_observations([{"entityName": "A", "observations": ["x"]}], actor="gui")
     mem.delete_entities(["B"], actor="import")
     log = list(reversed(mem.history()))
-    assert [(e["op"], e["actor"], e["entity"]) for e in log] == [
+    assert [(e.op, e.actor, e.entity) for e in log] == [
         ("create_entity", "claude-desktop", "A"),
         ("add_observations", "cursor", "A"),
         ("create_entity", "cli", "B"),
@@ -22,8 +22,8 @@ def test_every_write_is_logged_with_its_actor(mem: Memory) -> None:
         ("delete_observations", "gui", "A"),
         ("delete_entity", "import", "B"),
     ]
-    assert log[-1]["before"]["relations"][0]["relationType"] == "r"  # enough to undo
-    assert [e["op"] for e in mem.history("A")][0] == "delete_observations"
+    assert log[-1].before["relations"][0]["relationType"] == "r"  # enough to undo
+    assert [e.op for e in mem.history("A")][0] == "delete_observations"
 
 
 def test_query_at_date_across_edits_and_deletions(mem: Memory, clock: SteppingClock) -> None:
@@ -91,7 +91,7 @@ def test_a_deletion_can_be_undone(mem: Memory, clock: SteppingClock) -> None:
         "Person", {"summary": "colleague"}, ["likes tea", "moved to Lisbon"], before.created_at)
     assert mem.read_graph().dump()["relations"] == [{"from": "Ana", "to": "Bob", "relationType": "knows"}]
     assert [e.name for e in mem.search_nodes("lisbon").entities] == ["Ana"]
-    assert mem.history("Ana", limit=1)[0]["op"] == "restore_entity"
+    assert mem.history("Ana", limit=1)[0].op == "restore_entity"
     with pytest.raises(Conflict, match="exists"):
         mem.restore_entity("Ana")
     with pytest.raises(NotFound, match="No deletion"):

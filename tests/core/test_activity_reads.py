@@ -26,22 +26,22 @@ def _write_three_days(memory: Memory, clock: SteppingClock) -> None:
 def test_activity_is_newest_first_and_pages_by_id(memory: Memory, clock: SteppingClock) -> None:
     _write_three_days(memory, clock)
     everything = memory.activity()
-    assert [r["op"] for r in everything] == [
+    assert [r.op for r in everything] == [
         "delete_entity", "add_observations", "create_relation", "create_entity", "create_entity"]
-    assert everything[0]["before"]["name"] == "Babbage"  # the snapshot comes back decoded
+    assert everything[0].before["name"] == "Babbage"  # the snapshot comes back decoded
     first = memory.activity(limit=2)
-    rest = memory.activity(before_id=first[-1]["id"], limit=10)
-    assert [r["id"] for r in first + rest] == [r["id"] for r in everything]
+    rest = memory.activity(before_id=first[-1].id, limit=10)
+    assert [r.id for r in first + rest] == [r.id for r in everything]
 
 
 def test_activity_filters_by_actor_and_time_span(memory: Memory, clock: SteppingClock) -> None:
     _write_three_days(memory, clock)
-    assert [r["entity"] for r in memory.activity(actor="cursor")] == ["Babbage", "Babbage"]
+    assert [r.entity for r in memory.activity(actor="cursor")] == ["Babbage", "Babbage"]
     assert memory.activity(actor="nobody") == []
     day_two = memory.activity(since=datetime(2026, 1, 2, tzinfo=UTC), until=datetime(2026, 1, 3, tzinfo=UTC))
-    assert [r["op"] for r in day_two] == ["create_relation"]
+    assert [r.op for r in day_two] == ["create_relation"]
     as_text = memory.activity(since="2026-01-03T00:00:00.000Z", actor="opencode")
-    assert [r["op"] for r in as_text] == ["add_observations"]
+    assert [r.op for r in as_text] == ["add_observations"]
 
 
 def test_activity_actors_latest_first_with_counts(memory: Memory, clock: SteppingClock) -> None:

@@ -58,11 +58,11 @@ def test_rename_keeps_relations_observations_and_history(mem: Memory, clock: Ste
                                           ("Babbage", "Ada Lovelace", "mentors", False),
                                           ("Ada Lovelace", "Engine", "programmed", False)}
     assert mem.search_nodes("lovelace").entities[0].name == "Ada Lovelace"  # the index follows
-    ops = [r["op"] for r in mem.entity_history("Ada Lovelace")]
+    ops = [r.op for r in mem.entity_history("Ada Lovelace")]
     assert ops[0] == "rename_entity" and "create_entity" in ops  # history before the rename too
     assert "create_relation" in ops  # Babbage -mentors-> Ada, logged under Babbage, is shown
     row = mem.entity_history("Ada Lovelace")[0]
-    assert (row["actor"], row["before"], row["after"]) == ("gui", {"name": "Ada"}, {"name": "Ada Lovelace"})
+    assert (row.actor, row.before, row.after) == ("gui", {"name": "Ada"}, {"name": "Ada Lovelace"})
 
 
 def test_rename_onto_existing_name_or_bad_name_changes_nothing(mem: Memory, clock: SteppingClock) -> None:
@@ -170,7 +170,7 @@ def _undo_restores(mem: Memory, clock: SteppingClock, change: Any) -> None:
     assert _visible(mem) != before
     clock.advance(minutes=1)
     undo = mem.undo_change()
-    assert undo["op"] == "undo" and undo["actor"] == "gui"
+    assert undo.op == "undo" and undo.actor == "gui"
     assert _visible(mem) == before
 
 
@@ -211,14 +211,14 @@ def test_undo_defaults_skip_undone_changes_and_filter_by_entity_and_actor(mem: M
     _seed(mem, clock)
     mem.add_observations([{"entityName": "Ada", "contents": ["one"]}], actor="cursor")
     mem.add_observations([{"entityName": "Babbage", "contents": ["two"]}], actor="claude-code")
-    assert mem.undoable_change(entity="Ada")["after"] == ["one"]
-    assert mem.undoable_change(by="claude-code")["entity"] == "Babbage"
+    assert mem.undoable_change(entity="Ada").after == ["one"]
+    assert mem.undoable_change(by="claude-code").entity == "Babbage"
     mem.undo_change(entity="Ada")
     assert "one" not in mem.require_node("Ada").observations
     assert "two" in mem.require_node("Babbage").observations
     mem.undo_change()  # the newest not yet undone: Babbage's
     assert "two" not in mem.require_node("Babbage").observations
-    assert mem.undoable_change()["op"] == "create_relation"  # then the seed's relations
+    assert mem.undoable_change().op == "create_relation"  # then the seed's relations
 
 
 def test_undo_finds_a_change_behind_hundreds_of_others(mem: Memory, clock: SteppingClock) -> None:
@@ -226,8 +226,8 @@ def test_undo_finds_a_change_behind_hundreds_of_others(mem: Memory, clock: Stepp
     mem.add_observations([{"entityName": "Ada", "contents": ["early"]}], actor="cursor")
     for i in range(260):  # more than one page of the newest changes, none of them cursor's or Ada's
         mem.create_entities([{"name": f"note {i}", "entityType": "Note"}], actor="claude-code")
-    assert mem.undoable_change(by="cursor")["after"] == ["early"]
-    assert mem.undoable_change(entity="Ada")["after"] == ["early"]
+    assert mem.undoable_change(by="cursor").after == ["early"]
+    assert mem.undoable_change(entity="Ada").after == ["early"]
     mem.undo_change(by="cursor")
     assert "early" not in mem.require_node("Ada").observations
 
@@ -237,7 +237,7 @@ def test_undo_of_an_undo_redoes(mem: Memory, clock: SteppingClock) -> None:
     mem.rename_entity("Ada", "Countess")
     undo = mem.undo_change()
     assert mem.get_node("Ada") is not None
-    mem.undo_change(undo["id"])
+    mem.undo_change(undo.id)
     assert mem.get_node("Countess") is not None and mem.get_node("Ada") is None
 
 
@@ -265,7 +265,7 @@ def test_unsafe_undo_is_refused_and_changes_nothing(mem: Memory, clock: Stepping
     undo = mem.undo_change(added)
     with pytest.raises(Conflict, match="already undone"):
         mem.undo_change(added)
-    assert undo["after"]["undo_of"] == added
+    assert undo.after["undo_of"] == added
 
 
 def test_undo_with_nothing_to_undo(mem: Memory) -> None:
@@ -293,7 +293,7 @@ def test_save_applies_everything_in_one_group(mem: Memory, clock: SteppingClock)
                                           ("Babbage", "Ada Lovelace", "mentors", False),
                                           ("Engine", "Ada Lovelace", "inspired", False)}
     group = mem.entity_history("Ada Lovelace")[0]
-    assert group["op"] == "save_entity" and group["id"] == result["change_id"] and len(group["after"]["rows"]) == 8
+    assert group.op == "save_entity" and group.id == result["change_id"] and len(group.after["rows"]) == 8
 
 
 def test_save_is_all_or_nothing(mem: Memory, clock: SteppingClock) -> None:
@@ -344,7 +344,7 @@ def test_deleted_entity_can_be_found_and_restored(mem: Memory, clock: SteppingCl
     assert mem.last_deletion("Ada") is None
     mem.delete_entities(["Ada"], actor="claude-code")
     deletion = mem.last_deletion("Ada")
-    assert deletion is not None and deletion["actor"] == "claude-code"
+    assert deletion is not None and deletion.actor == "claude-code"
     with pytest.raises(NotFound):
         mem.entity_for_edit("Ada")
     mem.restore_entity("Ada")

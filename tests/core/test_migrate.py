@@ -42,7 +42,7 @@ def fill(m: Memory, clock: SteppingClock) -> None:
 def snapshot(m: Memory) -> dict[str, Any]:
     return {
         "graph": m.read_graph().dump(), "archived": m.get_node("E28").archived_at,  # type: ignore[union-attr]
-        "history": [(h["id"], h["op"], h["entity"], h["before"], h["after"]) for h in m.history(limit=1000)],
+        "history": [(h.id, h.op, h.entity, h.before, h.after) for h in m.history(limit=1000)],
         "insights": sorted((i["title"], i["status"], i["confidence"])
                            for i in m.surface_insights(status="all", limit=100)),
         "idea": m.get_node("Idea").model_dump(),  # type: ignore[union-attr]
@@ -66,7 +66,7 @@ def test_a_memory_moves_to_falkordb_and_back_unchanged(tmp_path: Path, clock: St
         assert [i for i, _ in g.vectors.search(np.ones(384, dtype=np.float32), 2)] == [i for i, _ in nearest]
         assert g.vectors.progress("test-model")[0] == 2  # nothing to re-embed
         g.create_entities([{"name": "Written on the server"}])  # ids go on after the moved ones
-        assert g.history(limit=1)[0]["id"] == before["history"][0][0] + 1
+        assert g.history(limit=1)[0].id == before["history"][0][0] + 1
         back = g.migrate_to(Settings(db=tmp_path / "back.db", embeddings="none"))
         assert back["verified"], back
         with Memory(Settings(db=tmp_path / "other.db", embeddings="none")) as other:

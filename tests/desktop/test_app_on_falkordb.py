@@ -87,12 +87,12 @@ def test_the_app_works_unchanged_on_a_falkordb_graph(loop: qasync.QEventLoop, tm
         editor.saved.connect(saved.append)
         editor.save()
         await until(lambda: saved == ["Ada Lovelace"] and not editor.is_dirty())
-        await until(lambda: any(activity.model.row_at(i).get("op") == "save_entity"
+        await until(lambda: any(activity.model.row_at(i).op == "save_entity"
                                 for i in range(activity.model.rowCount())))
 
         # Undo from the Edit menu takes the whole Save back.
         window.undo_action.trigger()
-        await until(lambda: any(activity.model.row_at(i).get("op") == "undo"
+        await until(lambda: any(activity.model.row_at(i).op == "undo"
                                 for i in range(activity.model.rowCount())))
         await until(lambda: editor.page.type_edit.text() == "Person")  # the clean editor follows
 
@@ -109,6 +109,6 @@ def test_the_app_works_unchanged_on_a_falkordb_graph(loop: qasync.QEventLoop, tm
     with Memory(Settings(db=db, embeddings="none", **server)) as memory:
         ada = memory.require_node("Ada Lovelace")
         assert (ada.label, ada.observations) == ("Person", ["Wrote the first published algorithm"])
-        ops = [(h["actor"], h["op"]) for h in memory.history(limit=6)]
+        ops = [(h.actor, h.op) for h in memory.history(limit=6)]
         assert ops[:2] == [("cursor", "create_relation"), ("cursor", "create_entity")]
         assert ("gui", "undo") in ops and ("gui", "save_entity") in ops

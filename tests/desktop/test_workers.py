@@ -98,7 +98,7 @@ def test_the_feed_reports_writes_from_another_process(qtbot, tmp_path: Path) -> 
                   "'entityType': 'Person'}])\n"
                   "    m.create_relations([{'from': 'Ada', 'to': 'Babbage', 'relationType': 'knows'}])\n")
         subprocess.run([sys.executable, "-c", script, str(db)], check=True, timeout=60)
-        qtbot.waitUntil(lambda: any(r["op"] == "create_relation" for r in rows), timeout=10_000)
+        qtbot.waitUntil(lambda: any(r.op == "create_relation" for r in rows), timeout=10_000)
     finally:
         feed.stop()
         memory.close()

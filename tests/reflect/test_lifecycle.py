@@ -82,11 +82,11 @@ def test_decisions_are_in_change_log(pending: Memory, clock: SteppingClock) -> N
     clock.advance(hours=1)
     pending.decide_insight(TITLE, "approve", actor="claude-desktop")
     pending.mark_synced(TITLE, actor="vault-sync")
-    decisions = [h for h in reversed(pending.history(TITLE)) if h["op"] == "decide_insight"]
-    assert [(h["actor"], h["before"]["status"], h["after"]["status"]) for h in decisions] == [
+    decisions = [h for h in reversed(pending.history(TITLE)) if h.op == "decide_insight"]
+    assert [(h.actor, h.before["status"], h.after["status"]) for h in decisions] == [
         ("claude-desktop", "pending", "approved"), ("vault-sync", "approved", "synced")]
-    assert decisions[0]["at"] == "2026-01-01T13:00:00.000Z"
-    assert decisions[0]["after"]["relations"] == 3
+    assert decisions[0].at == "2026-01-01T13:00:00.000Z"
+    assert decisions[0].after["relations"] == 3
 
 
 def test_pending_insights_stay_out_of_search(pending: Memory) -> None:

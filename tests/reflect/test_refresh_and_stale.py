@@ -79,8 +79,8 @@ def test_archiving_evidence_below_the_threshold_marks_it_stale(cluster: Memory) 
     cluster.archive_node("B")
     assert cluster.reflect()["stale"] == 1
     assert one(cluster, CLUSTER)["stale"] is True
-    history = [h for h in cluster.history(CLUSTER) if h["op"] == "mark_insight_stale"]
-    assert history[0]["after"] == {"stale": True}
+    history = [h for h in cluster.history(CLUSTER) if h.op == "mark_insight_stale"]
+    assert history[0].after == {"stale": True}
 
 
 def test_losing_one_member_only_refreshes_the_evidence(cluster: Memory) -> None:

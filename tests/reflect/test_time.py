@@ -86,8 +86,8 @@ def test_decay_is_logged_once_per_change(shared: Memory, clock: SteppingClock) -
     clock.advance(days=5)
     shared.decay_confidence(actor="scheduler")
     shared.decay_confidence(actor="scheduler")
-    logged = [h for h in shared.history() if h["op"] == "decay_confidence"]
-    assert len(logged) == 1 and logged[0]["actor"] == "scheduler" and logged[0]["after"]["changed"] == 2
+    logged = [h for h in shared.history() if h.op == "decay_confidence"]
+    assert len(logged) == 1 and logged[0].actor == "scheduler" and logged[0].after["changed"] == 2
 
 
 def test_temporal_score_ranks_recently_confirmed_first(mem: Memory, clock: SteppingClock) -> None:

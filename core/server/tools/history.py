@@ -41,8 +41,8 @@ def entity_history(
     memory = memory_of(ctx)
     rows = memory.entity_history(name, limit=limit)
     changes: list[dict[str, Any]] = [
-        {"id": r["id"], "at": r["at"], "actor": r["actor"], "op": r["op"], "what": memory.describe_change(r),
-         "before": r.get("before"), "after": r.get("after")}
+        {"id": r.id, "at": r.at, "actor": r.actor, "op": r.op, "what": memory.describe_change(r),
+         "before": r.before, "after": r.after}
         for r in rows
     ]
     return tool_result({"name": name, "changes": changes, "deleted": memory.last_deletion(name) is not None})

@@ -10,17 +10,17 @@ import json
 from datetime import datetime
 from typing import Any
 
-from core.model import KnowledgeGraph
-from core.storage.changes import touches
+from core.model import Change, KnowledgeGraph
+from core.storage.changes import entity_history
 from core.storage.cypher import rows as R
 from core.storage.rewind import rewind
 
 CHANGE = "c.id, c.at, c.actor, c.op, c.entity, c.before, c.after"
 
 
-def change_dicts(found: list[list[Any]]) -> list[dict[str, Any]]:
-    return [{"id": i, "at": at, "actor": actor, "op": op, "entity": ent, "before": R.loads(b), "after": R.loads(a)}
-            for i, at, actor, op, ent, b, a in found]
+def change_dicts(found: list[list[Any]]) -> list[Change]:
+    """``Change`` rows from ``RETURN {CHANGE}`` records."""
+    return [Change.decode(*r) for r in found]
 
 
 class HistoryMixin:
@@ -28,13 +28,13 @@ class HistoryMixin:
 
     db: Any
 
-    def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+    def history(self, name: str | None = None, *, limit: int = 100) -> list[Change]:
         """The latest change_log rows, newest first, for one entity or for all."""
         where = "WHERE c.entity = $name " if name is not None else ""
         return change_dicts(self.db.read(f"MATCH (c:Change) {where}RETURN {CHANGE} ORDER BY c.id DESC LIMIT $limit",
                                          {"name": name, "limit": limit}))
 
-    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[Change]:
         """change_log rows newer than ``after_id``, oldest first."""
         return change_dicts(self.db.read(f"MATCH (c:Change) WHERE c.id > $after RETURN {CHANGE} ORDER BY c.id "
                                          "LIMIT $limit", {"after": after_id, "limit": limit}))
@@ -45,11 +45,11 @@ class HistoryMixin:
 
     def data_version(self) -> int:
         """Moves whenever any client writes to this memory."""
-        return self.db.version()
+        return int(self.db.version())
 
     def activity(self, *, before_id: int | None = None, actor: str | None = None,
                  since: datetime | str | None = None, until: datetime | str | None = None,
-                 limit: int = 200) -> list[dict[str, Any]]:
+                 limit: int = 200) -> list[Change]:
         """change_log rows newest first, filtered by writer and time span, paged by id."""
         since, until = (R.format_ts(t) if isinstance(t, datetime) else t for t in (since, until))
         return change_dicts(self.db.read(
@@ -68,27 +68,21 @@ class HistoryMixin:
         return {t: int(n) for t, n in self.db.read(
             "MATCH ()-[r:REL]->() RETURN r.type, count(r) AS n ORDER BY n DESC, r.type")}
 
-    def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
-        """change_log rows about the entity now called ``name``, newest first: its own rows under every
-        name it has had (renames followed back), and relation rows from other entities to it."""
-        spans: list[tuple[str, int, int]] = []  # (name, first id, last id) it was known by
-        current, upper = name, 1 << 62
-        for _ in range(100):  # a rename chain longer than this is not worth following
-            found = self.db.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'rename_entity' AND c.id <= $u "
-                                 "RETURN c.id, c.before ORDER BY c.id DESC LIMIT 1", {"n": current, "u": upper})
-            if not found:
-                spans.append((current, 0, upper))
-                break
-            spans.append((current, found[0][0], upper))
-            current, upper = json.loads(found[0][1])["name"], found[0][0] - 1
-        names = [n for n, _, _ in spans]
+    def entity_history(self, name: str, *, limit: int = 100) -> list[Change]:
+        """change_log rows about the entity now called ``name`` (``core.storage.changes.entity_history``)."""
+        return entity_history(self, name, limit)
+
+    def last_rename(self, name: str, at_most: int) -> tuple[int, str] | None:
+        found = self.db.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'rename_entity' AND c.id <= $u "
+                             "RETURN c.id, c.before ORDER BY c.id DESC LIMIT 1", {"n": name, "u": at_most})
+        return (found[0][0], json.loads(found[0][1])["name"]) if found else None
+
+    def about(self, names: list[str], limit: int) -> list[Change]:
         quoted = [json.dumps(n, ensure_ascii=False) for n in names]
-        rows = change_dicts(self.db.read(
+        return change_dicts(self.db.read(
             f"MATCH (c:Change) WHERE c.entity IN $names OR (c.entity IS NOT NULL AND c.op CONTAINS 'relation' "
             f"AND any(q IN $quoted WHERE c.after CONTAINS q OR c.before CONTAINS q)) RETURN {CHANGE} "
             "ORDER BY c.id DESC", {"names": names, "quoted": quoted}))
-        mine = [r for r in rows if any(lo <= r["id"] <= hi and touches(r, n) for n, lo, hi in spans)]
-        return mine[:limit]
 
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
         """The graph as it stood at ``when``: the live rows created by then, plus what change_log says was

@@ -9,19 +9,65 @@ in Python. Labels and relation types are passed as lists of their spellings in t
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
-from core.reflect.model import ReflectRules, StoredInsight
+from core.reflect.lifecycle import InsightRecord
+from core.reflect.model import ReflectRules, StoredInsight, detector_vocabulary
 
-DETECTOR_LABELS = ("Problem", "Vulnerability", "Concept", "Project", "Decision", "Course", "Domain",
-                   "Technique", "Technology", "Insight")
+T = TypeVar("T")
+Tup = tuple[Any, ...]
+TOKEN_KEY = "reflect_fingerprint"
+INSIGHT = ("e.id, e.name, e.props, e.created_at, e.ins_pattern, e.ins_confidence, e.ins_base, e.ins_status, "
+           "e.ins_stale, e.ins_evidence, e.ins_confirmed_at, e.ins_decided_at, e.ins_decided_by")
 LIVE = "{v}.archived_at IS NULL AND NOT {v}.type IN $Insight"
 CURRENT = "r.ended_at IS NULL"
 
 
 def _live(v: str) -> str:
     return LIVE.format(v=v)
+
+
+def graph_fingerprint(db: Any) -> str:
+    """What the structural patterns depend on: the change, entity and relation counters, and counts."""
+    counters = dict(db.read("MATCH (c:Counter) RETURN c.name, c.value"))
+    entities = db.read("MATCH (e:Entity) RETURN count(e)")[0][0]
+    relations = db.read("MATCH ()-[r:REL]->() RETURN count(r)")[0][0]
+    return ":".join(str(v) for v in (counters.get("change", 0), entities, counters.get("entity", 0), relations,
+                                     counters.get("relation", 0)))
+
+
+def insight_records(db: Any, where: str = "true", params: dict[str, Any] | None = None) -> list[InsightRecord]:
+    out = []
+    for eid, name, props, created, pattern, conf, base, status, stale, evidence, confirmed, decided, by in db.read(
+            f"MATCH (e:Entity) WHERE e.ins_status IS NOT NULL AND {where} RETURN {INSIGHT}", params or {}):
+        summary = json.loads(props or "{}").get("summary")
+        out.append(InsightRecord(eid, name, pattern, status, bool(stale), conf, base, evidence,
+                                 summary if isinstance(summary, str) else "", created, confirmed, decided, by))
+    return out
+
+
+def stored_insights(db: Any) -> dict[str, StoredInsight]:
+    """Every insight, by title."""
+    out = {}
+    for eid, name, pattern, status, stale, base, evidence, props in db.read(
+            "MATCH (e:Entity) WHERE e.ins_status IS NOT NULL RETURN e.id, e.name, e.ins_pattern, e.ins_status, "
+            "e.ins_stale, e.ins_base, e.ins_evidence, e.props"):
+        key = json.loads(evidence).get("key")
+        summary = json.loads(props or "{}").get("summary")
+        out[name] = StoredInsight(eid, name, pattern, status, bool(stale), base, evidence,
+                                  summary if isinstance(summary, str) else "",
+                                  tuple(key) if isinstance(key, list) else key)
+    return out
+
+
+def blocked_titles(db: Any, titles: Sequence[str]) -> set[str]:
+    """Titles reflect may not create: the name is taken, or an insight of that title was dismissed."""
+    taken = {r[0] for r in db.read("UNWIND $t AS t MATCH (e:Entity {name: t}) RETURN t", {"t": list(titles)})}
+    dismissed = {r[0] for r in db.read(
+        "UNWIND $t AS t MATCH (c:Change {entity: t}) WHERE c.op = 'decide_insight' RETURN t, c.after",
+        {"t": list(titles)}) if json.loads(r[1] or "{}").get("status") == "dismissed"}
+    return taken | dismissed
 
 
 class CypherDetection:
@@ -38,41 +84,28 @@ class CypherDetection:
         self._cache: dict[str, Any] = {}
 
     def open(self) -> None:
-        from core.storage.cypher.insights import graph_fingerprint
-
         self.fingerprint = graph_fingerprint(self._db)
-        rules = self.rules
-        types = [r[0] for r in self._db.read("MATCH (e:Entity) RETURN DISTINCT e.type")]
-        rels = [r[0] for r in self._db.read("MATCH ()-[r:REL]->() RETURN DISTINCT r.type")]
-        self._p = {label: rules.spellings(label, types) for label in DETECTOR_LABELS}
-        for param, names in (("uses", rules.uses_relations), ("solved_by", (rules.solved_by_relation,)),
-                             ("covers", (rules.covers_relation,)), ("in_domain", (rules.in_domain_relation,))):
-            self._p[param] = sorted({s for n in names for s in rules.spellings(n, rels)})
-        self._p.update(cap=rules.evidence_cap, min_cluster=rules.min_cluster_size, cutoff=self.cutoff,
-                       low=rules.low_confidence, resolved=[s.lower() for s in rules.resolved_statuses],
-                       active=["", *(s.lower() for s in rules.active_statuses)])
+        labels, params = detector_vocabulary(
+            self.rules, [r[0] for r in self._db.read("MATCH (e:Entity) RETURN DISTINCT e.type")],
+            [r[0] for r in self._db.read("MATCH ()-[r:REL]->() RETURN DISTINCT r.type")])
+        self._p = {**labels, **params, "cutoff": self.cutoff}
 
     def close(self) -> None:
         self._cache.clear()
 
     def _read(self, query: str, **extra: Any) -> list[list[Any]]:
-        return self._db.read(query, {**self._p, **extra})
+        rows: list[list[Any]] = self._db.read(query, {**self._p, **extra})
+        return rows
 
     # -- what the engine asks ------------------------------------------------------------------
 
     def last_token(self) -> str:
-        from core.storage.cypher.insights import TOKEN_KEY
-
         return self._store.get_metadata(TOKEN_KEY) or ""
 
     def stored(self) -> dict[str, StoredInsight]:
-        from core.storage.cypher.insights import stored_insights
-
         return stored_insights(self._db)
 
     def blocked(self, titles: Sequence[str]) -> set[str]:
-        from core.storage.cypher.insights import blocked_titles
-
         return blocked_titles(self._db, titles)
 
     def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
@@ -81,19 +114,22 @@ class CypherDetection:
         return {i: (n, t) for i, n, t in found}
 
     def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
-        return getattr(self, f"_{pattern}")()
+        rows: list[tuple[Any, ...]] = getattr(self, f"_{pattern}")()
+        return rows
 
     def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
         if not keys or pattern == "under_connected_nodes":
             return {}
-        return getattr(self, f"_{pattern}_evidence")(list(keys))
+        found: dict[Any, dict[str, Any]] = getattr(self, f"_{pattern}_evidence")(list(keys))
+        return found
 
     # -- working sets (each read once per reflect) ----------------------------------------------
 
-    def _once(self, name: str, build: Any) -> Any:
+    def _once(self, name: str, build: Callable[[], T]) -> T:
         if name not in self._cache:
             self._cache[name] = build()
-        return self._cache[name]
+        value: T = self._cache[name]
+        return value
 
     def _links(self, a: str, b: str, where: str = "") -> dict[tuple[int, int], tuple[str, int]]:
         """One current relation per (a-node, b-node) pair, either direction, outward ones first."""
@@ -152,15 +188,15 @@ class CypherDetection:
             f"MATCH (n:Entity)-[r:REL]->(d:Entity) WHERE r.type IN $in_domain AND {CURRENT} AND d.type IN $Domain "
             f"AND d.archived_at IS NULL AND {_live('n')} RETURN DISTINCT n.id, d.id")})
 
-    def _technique_sets(self) -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], tuple]]:
-        def build() -> tuple[dict, dict]:
+    def _technique_sets(self) -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], Tup]]:
+        def build() -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], Tup]]:
             placed = {n for n, _ in self._in_domain()}
             tconcept = {k: v for k, v in self._links("Technique", "Concept").items() if k[0] in placed}
             concepts = sorted({c for _, c in tconcept})
             domains: dict[int, list[int]] = {}
             for n, d in sorted(self._in_domain()):
                 domains.setdefault(n, []).append(d)
-            cdomain: dict[tuple[int, int], tuple] = {}
+            cdomain: dict[tuple[int, int], Tup] = {}
             for cid, eid, rel, out in self._read(
                 f"UNWIND $ids AS cid MATCH (c:Entity {{id: cid}})-[r:REL]-(e:Entity) WHERE {CURRENT} "
                 "RETURN cid, e.id, r.type, CASE WHEN startNode(r) = c THEN 1 ELSE 0 END AS out ORDER BY out, r.id",
@@ -196,7 +232,7 @@ class CypherDetection:
 
     def _cross_project_solutions(self) -> list[tuple[Any, ...]]:
         problems = self._problems()
-        return [(pid,) for pid in sorted(problems, reverse=True)
+        return [(pid,) for pid in problems
                 if problems[pid]["open"] and problems[pid]["project"] != 0 and self._solutions_for(pid)]
 
     def _shared_technology(self) -> list[tuple[Any, ...]]:
@@ -205,7 +241,7 @@ class CypherDetection:
             f"AND {CURRENT} AND r.type IN $uses AND {_live('n')} AND n.id <> t.id "
             "WITH t.id AS tid, count(DISTINCT n.id) AS n, count(DISTINCT n.type) AS labels WHERE n >= 2 "
             "RETURN tid, n, labels")
-        return sorted((tuple(r) for r in rows), key=lambda r: (r[2] < 2, -r[1], r[0]))
+        return [tuple(r) for r in rows]
 
     def _training_opportunities(self) -> list[tuple[Any, ...]]:
         problems, links, courses = self._problems(), self._issue_concepts(), self._courses()
@@ -213,7 +249,7 @@ class CypherDetection:
                                           "RETURN v.id")}
         issues = {p for p, v in problems.items() if v["open"]} | vulns
         hit = {i for (i, c) in links if i in issues and c in courses}
-        return [(i,) for i in sorted(hit, reverse=True)]
+        return [(i,) for i in hit]
 
     def _technique_transfer(self) -> list[tuple[Any, ...]]:
         tconcept, cdomain = self._technique_sets()
@@ -223,14 +259,14 @@ class CypherDetection:
             for (c2, did) in cdomain:
                 if c2 == cid and (tid, did) not in homes:
                     counts[(tid, did)] = counts.get((tid, did), 0) + 1
-        return sorted(((t, d, n) for (t, d), n in counts.items()), key=lambda r: (-r[2], r[0], r[1]))
+        return [(t, d, n) for (t, d), n in counts.items()]
 
     def _concept_clusters(self) -> list[tuple[Any, ...]]:
         rows = self._read(
             f"MATCH (c:Entity)-[r:REL]-(n:Entity) WHERE c.type IN $Concept AND c.archived_at IS NULL AND {CURRENT} "
             f"AND {_live('n')} AND n.id <> c.id WITH c.id AS cid, count(DISTINCT n.id) AS members "
             "WHERE members >= $min_cluster RETURN cid, members")
-        return sorted((tuple(r) for r in rows), key=lambda r: (-r[1], r[0]))
+        return [tuple(r) for r in rows]
 
     _STALE = ("n.archived_at IS NULL AND NOT n.type IN $Project AND NOT n.type IN $Course AND NOT n.type IN $Domain "
               "AND NOT n.type IN $Insight AND (n.updated_at <= $cutoff OR (n.p_confidence IS NOT NULL "
@@ -240,7 +276,7 @@ class CypherDetection:
         rows = self._read(
             f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} AND {self._STALE} "
             "WITH n.id AS nid, count(DISTINCT a.id) AS active RETURN nid, active", ids=sorted(self._active()))
-        return sorted((tuple(r) for r in rows), key=lambda r: (-r[1], r[0]))
+        return [tuple(r) for r in rows]
 
     def _under_connected_nodes(self) -> list[tuple[Any, ...]]:
         rows = self._read(
@@ -262,7 +298,7 @@ class CypherDetection:
     def _cross_project_solutions_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
         problems, links, cap = self._problems(), self._issue_concepts(), self._p["cap"]
         out: dict[Any, dict[str, Any]] = {}
-        picked: list[tuple[int, tuple]] = []
+        picked: list[tuple[int, Tup]] = []
         for oid in keys:
             if oid not in problems:
                 continue
@@ -341,7 +377,7 @@ class CypherDetection:
         homes = self._in_domain()
         out: dict[Any, dict[str, Any]] = {}
         wanted: set[int] = set()
-        rows: dict[tuple[int, int], list[tuple]] = {}
+        rows: dict[tuple[int, int], list[Tup]] = {}
         for key in keys:
             tid, did = key
             for (t, cid), (rel, outward) in tconcept.items():
@@ -363,8 +399,8 @@ class CypherDetection:
     def _stale_knowledge_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
         active = sorted(self._active())
         out: dict[Any, dict[str, Any]] = {}
-        hits: dict[int, dict[int, tuple]] = {}
-        info: dict[int, tuple] = {}
+        hits: dict[int, dict[int, Tup]] = {}
+        info: dict[int, Tup] = {}
         for nid, updated, conf, aid, aname, alabel, rel, outward in self._read(
             f"UNWIND $ids AS nid MATCH (n:Entity {{id: nid}})-[r:REL]-(a:Entity) WHERE a.id IN $active_ids "
             f"AND {CURRENT} AND {self._STALE} RETURN nid, n.updated_at, n.p_confidence, a.id, a.name, a.type, r.type, "

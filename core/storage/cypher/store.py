@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from core.errors import ConfigError, Conflict, InvalidInput, NotFound
 from core.model import (
     AddedObservations,
+    Change,
     Entity,
     EntityInput,
     EntityPlan,
@@ -34,6 +35,7 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import content_words, fold
+from core.storage import undo as edit_rules
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
 from core.storage.cypher import undo
@@ -43,7 +45,7 @@ from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import Work
 
 if TYPE_CHECKING:
-    from core.storage.cypher.insights import CypherInsightStore
+    from core.reflect.lifecycle import InsightLifecycle
 
 Clock = Callable[[], datetime]
 MAX_HOPS = 3
@@ -767,11 +769,11 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
 
     # -- what this backend does not do yet ---------------------------------------------------
 
-    def insight_store(self) -> CypherInsightStore:
-        """Reflect's and the insight lifecycle's access to this graph (``cypher.insights``)."""
-        from core.storage.cypher.insights import CypherInsightStore
+    def insight_store(self) -> InsightLifecycle:
+        """The insight lifecycle (``core.reflect.lifecycle``) over this graph (``cypher.insights``)."""
+        from core.storage.cypher.insights import insight_store
 
-        return CypherInsightStore(self)
+        return insight_store(self)
 
     def backup(self, dest: Path | None = None) -> Path:
         raise ConfigError(f"A file backup is not available on the {self.backend} backend: back the server up with "
@@ -779,30 +781,22 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
                           "file with `hipocampo migrate --to sqlite`.")
 
     def save_entity(self, name: str, plan: EntityPlan, expected_version: int | None, actor: str) -> int | None:
-        """One editor Save, all or nothing, in one write (see ``cypher.undo.save_entity``)."""
-        now = self.now()
-        return self._write(lambda tx: undo.save_entity(Work(tx, actor, now), name, plan, expected_version))
+        """One editor Save, all or nothing, in one write (see ``core.storage.undo.save_entity``)."""
+        return self._edit(lambda s: edit_rules.save_entity(s, name, plan, expected_version), actor)
 
-    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> dict[str, Any]:
+    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> Change:
         """Undo change ``change_id`` (default: the newest undoable one); returns the undo row."""
-        now = self.now()
+        def work(s: undo.Session) -> int:
+            row = edit_rules.undoable(s, entity, by) if change_id is None else s.change(change_id)
+            if row is None:
+                raise NotFound("There is no change left to undo. Nothing was changed." if change_id is None
+                               else f"There is no change #{change_id}. Nothing was changed.")
+            return edit_rules.undo(s, row)
 
-        def write(tx: Any) -> int:
-            if change_id is None:
-                row = undo.undoable(tx, entity, by)
-                if row is None:
-                    raise NotFound("There is no change left to undo. Nothing was changed.")
-            else:
-                row = undo.change(tx, change_id)
-                if row is None:
-                    raise NotFound(f"There is no change #{change_id}. Nothing was changed.")
-            return undo.undo(Work(tx, actor, now), row)
-
-        undo_id = self._write(write)
-        found = undo.change(self.db, undo_id)
+        found = undo.ChangeReads(self.db).change(self._edit(work, actor))
         assert found is not None
         return found
 
-    def undoable_change(self, entity: str | None, by: str | None) -> dict[str, Any] | None:
+    def undoable_change(self, entity: str | None, by: str | None) -> Change | None:
         """The change ``undo_change`` with the same filters would take back, or None."""
-        return undo.undoable(self.db, entity, by)
+        return edit_rules.undoable(undo.ChangeReads(self.db), entity, by)

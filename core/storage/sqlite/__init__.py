@@ -6,8 +6,10 @@ Three stores share one ``Database`` (database.py: the connection, its lock, the 
   search.py (substring and full-text search), graph_reads.py, neighbours.py, edits.py and
   history.py (store.py's docstring has the map)
 - ``SqliteVecStore`` (vectors.py) — entity vectors, searched through vector_cache.py
-- ``SqliteInsightStore`` (insights.py) — reflect's findings and their review; the detectors' SQL
-  is reflect_queries.py, one reflect's reading of the graph detection.py
+- ``SqliteInsightRows`` (insights.py) — the reads and writes of the one insight lifecycle
+  (``core.reflect.lifecycle``); the detectors' SQL is reflect_queries.py, one reflect's reading of
+  the graph detection.py
+- edits.py — the ``EditSession`` the editing and undo rules (``core.storage.undo``) run on
 
 Opening, creating and upgrading the file: connection.py, schema.py, migrations/.
 """

@@ -7,9 +7,9 @@ backwards and stops at ``limit``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from core.model import Change
 from core.storage.sqlite.connection import Connection
 
 # Named queries: filters are bound, never spliced; an absent filter binds NULL and matches all.
@@ -29,16 +29,11 @@ GROUP BY actor ORDER BY last_at DESC, actor
 
 
 def activity(conn: Connection, *, before_id: int | None, actor: str | None, since: str | None,
-             until: str | None, limit: int) -> list[dict[str, Any]]:
+             until: str | None, limit: int) -> list[Change]:
     """change_log rows newest first, older than ``before_id``, by ``actor``, with
     ``since <= at < until`` (ISO-8601 UTC text); each filter optional."""
-    rows = conn.execute(ACTIVITY, {"before_id": before_id, "actor": actor, "since": since,
-                                   "until": until, "limit": limit}).fetchall()
-    return [
-        {"id": i, "at": at, "actor": who, "op": op, "entity": ent,
-         "before": json.loads(b) if b else None, "after": json.loads(a) if a else None}
-        for i, at, who, op, ent, b, a in rows
-    ]
+    return [Change.decode(*r) for r in conn.execute(ACTIVITY, {"before_id": before_id, "actor": actor,
+                                                               "since": since, "until": until, "limit": limit})]
 
 
 def actors(conn: Connection) -> list[dict[str, Any]]:

@@ -8,18 +8,16 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.reflect.model import ReflectRules, StoredInsight
+from core.reflect.model import ReflectRules, StoredInsight, detector_vocabulary
 from core.storage.sqlite import reads
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.reflect_queries import (
     CANDIDATES,
-    DETECTOR_LABELS,
     EVIDENCE,
     NAMES,
     NEEDS,
     PREPARE,
     TEMP_TABLES,
-    detector_params,
     localize,
 )
 
@@ -93,7 +91,7 @@ class DetectionSession:
         self.rules = rules
         self.now = now
         self.fingerprint = ""
-        self._params = detector_params(rules, cutoff=cutoff)
+        self._params: dict[str, Any] = {"cutoff": cutoff}
         self._built: set[str] = set()
         self._labels: dict[str, list[str]] = {}
 
@@ -106,13 +104,11 @@ class DetectionSession:
         """Which labels and relation types in this graph mean the ones the detectors name: an
         official-style graph writes ``technology`` and ``uses`` where Engrama writes ``Technology``
         and ``USES`` (see ``ReflectRules.spellings``)."""
-        types = [r[0] for r in self._conn.execute("SELECT DISTINCT entity_type FROM entities")]
-        rels = [r[0] for r in self._conn.execute("SELECT DISTINCT relation_type FROM relations")]
-        self._labels = {label: self.rules.spellings(label, types) for label in DETECTOR_LABELS}
-        rules = self.rules
-        for param, names in (("uses", rules.uses_relations), ("solved_by", (rules.solved_by_relation,)),
-                             ("covers", (rules.covers_relation,)), ("in_domain", (rules.in_domain_relation,))):
-            self._params[param] = json.dumps(sorted({s for n in names for s in rules.spellings(n, rels)}))
+        self._labels, params = detector_vocabulary(
+            self.rules, [r[0] for r in self._conn.execute("SELECT DISTINCT entity_type FROM entities")],
+            [r[0] for r in self._conn.execute("SELECT DISTINCT relation_type FROM relations")])
+        # Lists go to SQLite as JSON text (read with json_each).
+        self._params.update({k: json.dumps(v) if isinstance(v, list) else v for k, v in params.items()})
 
     def _sql(self, sql: str) -> str:
         """``sql`` with each detector label widened to its spellings in this graph."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from core.model import KnowledgeGraph
+from core.model import Change, KnowledgeGraph
 from core.storage.rewind import rewind
 from core.storage.sqlite import activity as activity_log
 from core.storage.sqlite import turns
@@ -40,17 +40,11 @@ def write(conn: Connection, rows: Sequence[LogRow]) -> None:
     )
 
 
-def changes_since(conn: Connection, after_id: int, limit: int) -> list[dict[str, Any]]:
+def changes_since(conn: Connection, after_id: int, limit: int) -> list[Change]:
     """change_log rows with ``id > after_id``, oldest first (the live-refresh feed)."""
-    rows = conn.execute(
+    return [Change.decode(*r) for r in conn.execute(
         "SELECT id, at, actor, op, entity, before, after FROM change_log WHERE id > ? ORDER BY id LIMIT ?",
-        (after_id, limit),
-    ).fetchall()
-    return [
-        {"id": i, "at": at, "actor": actor, "op": op, "entity": ent,
-         "before": json.loads(b) if b else None, "after": json.loads(a) if a else None}
-        for i, at, actor, op, ent, b, a in rows
-    ]
+        (after_id, limit))]
 
 
 def latest_change_id(conn: Connection) -> int:
@@ -141,23 +135,19 @@ class HistoryMixin:
     def query_at_date(self, when: datetime | str) -> KnowledgeGraph:
         """The graph as it stood at ``when``: entities, observations and relations as of then."""
         stamp = self.db.stamp(when)
+        assert stamp is not None  # a time was given
         with self.db.locked() as conn:
             return query_at_date(conn, stamp)
 
-    def history(self, name: str | None = None, *, limit: int = 100) -> list[dict[str, Any]]:
+    def history(self, name: str | None = None, *, limit: int = 100) -> list[Change]:
         """The latest change_log rows, newest first, for one entity or for all."""
         where, args = ("WHERE entity = ?", [name]) if name is not None else ("", [])
         with self.db.locked() as conn:
-            rows = conn.execute(
+            return [Change.decode(*r) for r in conn.execute(
                 f"SELECT id, at, actor, op, entity, before, after FROM change_log {where} "
-                "ORDER BY id DESC LIMIT ?", [*args, limit]).fetchall()
-        return [
-            {"id": i, "at": at, "actor": actor, "op": op, "entity": ent,
-             "before": json.loads(b) if b else None, "after": json.loads(a) if a else None}
-            for i, at, actor, op, ent, b, a in rows
-        ]
+                "ORDER BY id DESC LIMIT ?", [*args, limit])]
 
-    def changes_since(self, after_id: int, *, limit: int = 500) -> list[dict[str, Any]]:
+    def changes_since(self, after_id: int, *, limit: int = 500) -> list[Change]:
         """change_log rows newer than ``after_id``, oldest first."""
         with self.db.locked() as conn:
             return changes_since(conn, after_id, limit)
@@ -168,7 +158,7 @@ class HistoryMixin:
 
     def activity(self, *, before_id: int | None = None, actor: str | None = None,
                  since: datetime | str | None = None, until: datetime | str | None = None,
-                 limit: int = 200) -> list[dict[str, Any]]:
+                 limit: int = 200) -> list[Change]:
         """change_log rows newest first, filtered by writer and time span, paged by id."""
         since, until = self.db.stamp(since), self.db.stamp(until)
         with self.db.locked() as conn:

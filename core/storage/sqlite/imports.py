@@ -18,6 +18,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from core.errors import Conflict, NotFound
+from core.model import Change
 from core.processes import pid_alive
 from core.storage.sqlite import history, turns
 from core.storage.sqlite.connection import Connection, atomic
@@ -57,28 +58,26 @@ def running(conn: Connection) -> dict[str, dict[str, Any]]:
 
 def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
     """Undo everything import ``import_id`` wrote; returns how many of its changes were undone."""
-    from core.storage.sqlite import edits  # the undo of each kind of change lives there
+    from core.storage import undo  # the undo of each kind of change lives there
+    from core.storage.sqlite.edits import Session
 
     previous = getattr(history.current_import, "id", None)
     history.current_import.id = import_id  # what the rollback writes is removed with the rest
     try:
         with store.db.locked() as conn:
-            rows = [dict(zip(("id", "op", "entity", "before", "after"), r, strict=True)) for r in conn.execute(
-                "SELECT id, op, entity, before, after FROM change_log WHERE import_id = ? ORDER BY id DESC",
+            rows = [Change.decode(*r) for r in conn.execute(
+                "SELECT id, at, actor, op, entity, before, after FROM change_log WHERE import_id = ? ORDER BY id DESC",
                 (import_id,))]
-        for row in rows:
-            row["before"] = json.loads(row["before"]) if row["before"] else None
-            row["after"] = json.loads(row["after"]) if row["after"] else None
-        created = list(dict.fromkeys(r["entity"] for r in rows if r["op"] == "create_entity"))
+        created = list(dict.fromkeys(r.entity for r in rows if r.op == "create_entity" and r.entity))
         for start in range(0, len(created), DELETE_CHUNK):
             store.delete_entities(created[start:start + DELETE_CHUNK], actor)
         gone = set(created)
         for row in rows:  # newest first: changes to entities that were there before the import
-            if row["op"] in ("create_entity", "delete_entity") or row["entity"] in gone:
+            if row.op in ("create_entity", "delete_entity") or row.entity in gone:
                 continue
             try:
                 with store.db.write() as conn:
-                    edits._undo_one(store, conn, row, actor, store.db.now())
+                    undo.undo_one(Session(store, conn, actor, store.db.now()), row)
             except (Conflict, NotFound):  # already undone by a deletion above, or changed since
                 continue
         with store.db.write() as conn:

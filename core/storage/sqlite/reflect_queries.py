@@ -28,11 +28,9 @@ is 1 when the relation points from the anchor to the member.
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
-from core.reflect.model import ReflectRules
+from core.reflect.model import DETECTOR_LABELS
 
 _LIVE_N = "n.archived_at IS NULL AND n.entity_type <> 'Insight'"
 
@@ -246,8 +244,7 @@ TEMP_TABLES = (
 )
 
 # -- candidates: ids and counts only (names are fetched for the few that get written) ---------
-# Each comes best first: by confidence, then weight (see ``core.reflect.patterns.SPECS``), then
-# key; so choosing the new insights for the review queue needs no sort in Python.
+# In no order: the engine ranks them (by confidence, then weight, then key: ``patterns.Spec``).
 
 # An open Problem (in project B) shares a Concept with a Problem SOLVED_BY a Decision (in a
 # project A ≠ B). The pair qualifies unless both sit in the same single project.
@@ -260,7 +257,6 @@ SELECT o.id AS problem_id
          JOIN rf_problem a ON a.id = ac.iid
         WHERE oc.iid = o.id AND a.solved_by IS NOT NULL AND a.project <> 0
           AND NOT (o.sole <> 0 AND a.sole = o.sole))
- ORDER BY o.id DESC
 """
 
 # Two or more distinct live nodes USE / TEACH / are COMPOSED_OF the same live Technology;
@@ -274,7 +270,6 @@ SELECT t.id AS technology_id, count(DISTINCT n.id) AS n, count(DISTINCT n.entity
    AND +r.relation_type IN (SELECT value FROM json_each(:uses)) AND {_LIVE_N} AND n.id <> t.id
  GROUP BY t.id
 HAVING count(DISTINCT n.id) >= 2
- ORDER BY labels >= 2 DESC, n DESC, t.id
 """
 
 # A Vulnerability or an open Problem is linked to a Concept that a live Course COVERS.
@@ -285,7 +280,6 @@ SELECT i.id AS issue_id
         SELECT id FROM entities WHERE entity_type = 'Vulnerability' AND archived_at IS NULL) i
  WHERE EXISTS (SELECT 1 FROM rf_issue_concept ic JOIN rf_course cv ON cv.cid = ic.cid
                 WHERE ic.iid = i.id)
- ORDER BY i.id DESC
 """
 
 # A Technique IN_DOMAIN some Domain A shares Concepts with live entities IN_DOMAIN a Domain B it
@@ -295,7 +289,6 @@ SELECT tc.tid AS technique_id, cd.did AS domain_id, count(*) AS n
   FROM rf_tconcept tc JOIN rf_cdomain cd ON cd.cid = tc.cid
  WHERE NOT EXISTS (SELECT 1 FROM rf_in_domain h WHERE h.nid = tc.tid AND h.did = cd.did)
  GROUP BY tc.tid, cd.did
- ORDER BY n DESC, tc.tid, cd.did
 """
 
 # A Concept linked (either way) to at least :min_cluster live entities; n = how many.
@@ -314,7 +307,6 @@ SELECT l.cid AS concept_id, count(*) AS members
  WHERE {_LIVE_N} AND n.id <> l.cid
  GROUP BY l.cid
 HAVING count(*) >= :min_cluster
- ORDER BY members DESC, l.cid
 """
 
 # A live node, not a Project/Course/Domain/Insight, last updated on or before :cutoff (≥ 90 days
@@ -340,7 +332,6 @@ SELECT n.id AS node_id, count(*) AS active
   FROM alink l CROSS JOIN entities n ON n.id = l.nid
  WHERE {_STALE_NODE}
  GROUP BY n.id
- ORDER BY active DESC, n.id
 """
 
 UNDER_CONNECTED_NODES = """
@@ -510,8 +501,6 @@ NAMES = "SELECT id, name, entity_type FROM entities WHERE id IN (SELECT value FR
 
 
 # The labels the statements above name literally; ``localize`` widens each to its spellings.
-DETECTOR_LABELS = ("Problem", "Vulnerability", "Concept", "Project", "Decision", "Course", "Domain",
-                   "Technique", "Technology", "Insight")
 _ONE_LABEL = re.compile(r"(<>|=)\s*'(" + "|".join(DETECTOR_LABELS) + r")'")
 _LABEL_LIST = re.compile(r"\bIN\s*\(\s*('[^']*'(?:\s*,\s*'[^']*')*)\s*\)")
 _ONE_RELATION = re.compile(r"(\+?r\.relation_type)\s*=\s*:(solved_by|covers|in_domain)\b")
@@ -529,20 +518,3 @@ def localize(sql: str, labels: dict[str, list[str]]) -> str:
         return "IN (" + ", ".join("'" + s.replace("'", "''") + "'" for s in spelled) + ")"
 
     return _LABEL_LIST.sub(widen, sql)
-
-
-def detector_params(rules: ReflectRules, *, cutoff: str) -> dict[str, Any]:
-    """Named parameters for every statement above (each binds the ones it names)."""
-    return {
-        "cap": rules.evidence_cap,
-        "min_cluster": rules.min_cluster_size,
-        "uses": json.dumps(list(rules.uses_relations)),
-        "solved_by": json.dumps([rules.solved_by_relation]),
-        "covers": json.dumps([rules.covers_relation]),
-        "in_domain": json.dumps([rules.in_domain_relation]),
-        "resolved": json.dumps([s.lower() for s in rules.resolved_statuses]),
-        # No status at all counts as active (Engrama: status in (active, null)).
-        "active": json.dumps(["", *(s.lower() for s in rules.active_statuses)]),
-        "cutoff": cutoff,
-        "low": rules.low_confidence,
-    }

@@ -40,7 +40,7 @@ from core.storage.sqlite.vector_cache import VectorCache
 from core.storage.sqlite.writes import GraphWrites
 
 if TYPE_CHECKING:
-    from core.storage.sqlite.insights import SqliteInsightStore
+    from core.reflect.lifecycle import InsightLifecycle
 
 log = logging.getLogger(__name__)
 
@@ -229,9 +229,9 @@ class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, Ed
 
     # -- insights (reflect and the review lifecycle live in insights.py) ----------------------
 
-    def insight_store(self) -> SqliteInsightStore:
-        """Reflect's and the insight lifecycle's access to this database (same connection and
-        lock): a ``core.storage.sqlite.insights.SqliteInsightStore``."""
-        from core.storage.sqlite.insights import SqliteInsightStore
+    def insight_store(self) -> InsightLifecycle:
+        """The insight lifecycle (``core.reflect.lifecycle``) over this database (same connection
+        and lock)."""
+        from core.storage.sqlite.insights import insight_store
 
-        return SqliteInsightStore(self.db)
+        return insight_store(self.db)

@@ -1,0 +1,361 @@
+"""Editing one entity, one editor Save and the undo of any change, once for every backend.
+
+The rules, refusals and change_log rows live here; a backend supplies an ``EditSession``: what
+one write transaction sees (an entity, a relation, a change) and the single writes, each of
+which records its own change_log row in the shapes ``core.storage.changes`` documents:
+
+- ``rename_entity``      entity=new name, before ``{"name": old}``, after ``{"name": new}``
+- ``set_entity_type``    before/after ``{"entityType": …}``
+- ``replace_observation`` before ``{"observation": old, "created_at": …}``, after ``{"observation": new}``
+- ``end_relation`` / ``reopen_relation``  entity=from, before/after ``{"from", "to", "relationType",
+  "created_at", "ended_at"}`` (only ``ended_at`` differs)
+- ``unarchive_entity``   no payload (the inverse of ``archive_entity``)
+- ``save_entity``        a group: after ``{"rows": [ids]}``, the rows one editor Save wrote
+- ``undo``               after ``{"undo_of": id, "op": …, "rows": [ids]}``: the rows that undid it
+
+An undo is the inverse operation written like any other change (so history and
+``query_at_date`` need nothing special) followed by one ``undo`` row that says what it undid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from core.change_words import describe
+from core.errors import Conflict, NotFound
+from core.model import GROUP_OPS, Change, EntityPlan, Relation
+from core.storage.changes import SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
+from core.storage.changes import describe_relation as _rel_words
+from core.storage.changes import short as _short
+
+Row = Change
+PAGE = 200  # change_log rows read at a time while looking for the change to undo
+
+
+@dataclass
+class EntityState:
+    """An entity as the current write sees it."""
+
+    name: str
+    type: str
+    props: dict[str, Any] = field(default_factory=dict)
+    observations: list[str] = field(default_factory=list)
+    archived: bool = False
+
+
+@dataclass(frozen=True)
+class RelationState:
+    created_at: str
+    ended_at: str | None
+    props: dict[str, Any]
+
+
+class ChangeReads(Protocol):
+    """The change_log reads that finding the change to undo needs."""
+
+    def latest_change_id(self) -> int: ...
+    def groups_after(self, floor: int) -> list[tuple[str, dict[str, Any]]]:
+        """``(op, after)`` of every save_entity and undo row with id > ``floor``."""
+        ...
+    def page(self, top: int, bottom: int) -> list[Row]:
+        """Rows with ``bottom < id <= top``, newest first."""
+        ...
+
+
+class EditSession(ChangeReads, Protocol):
+    """One write transaction of a backend, as the editing rules use it. Each write records its
+    own change_log row; ``finish`` writes the row that groups them."""
+
+    now: str
+
+    def entity(self, name: str) -> EntityState | None: ...
+    def relation(self, src: str, dst: str, rtype: str) -> RelationState | None: ...
+    def change(self, change_id: int) -> Row | None: ...
+    def changes_after(self, change_id: int, op: str | None = None) -> list[Row]:
+        """Rows with id > ``change_id`` (only ``op`` ones when given), oldest first."""
+        ...
+
+    def create_entity(self, name: str, entity_type: str) -> None: ...
+    def delete_entity(self, name: str) -> None: ...
+    def restore_entity(self, name: str) -> None: ...
+    def add_observations(self, name: str, contents: list[str]) -> None: ...
+    def delete_observations(self, name: str, contents: list[str]) -> None: ...
+    def replace_observation(self, name: str, old: str, new: str) -> None: ...
+    def set_entity_type(self, name: str, entity_type: str) -> None: ...
+    def rename_entity(self, old: str, new: str) -> None: ...
+    def update_entity(self, name: str, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """Set type and props to ``after`` (``{"entityType", "props"}``), logged as update_entity."""
+        ...
+    def set_archived(self, name: str, archived: bool) -> None:
+        """Archive (op archive_entity) or un-archive (op unarchive_entity) the entity."""
+        ...
+    def create_relations(self, relations: Sequence[Relation]) -> None: ...
+    def delete_relations(self, relations: Sequence[Relation]) -> None: ...
+    def set_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None: ...
+    def set_relation_state(self, src: str, dst: str, rtype: str, props: dict[str, Any],
+                           ended_at: str | None) -> None:
+        """Props and end of an existing relation, not logged (an undone deletion's old state)."""
+        ...
+    def last_entity(self) -> str | None:
+        """The entity of the last change_log row this write recorded (None: none yet)."""
+        ...
+    def finish(self, group: str | None, entity: str | None = None,
+               extra: dict[str, Any] | None = None) -> int | None:
+        """End the write: for ``group``, one row listing the rows written (a Save of one change
+        needs none; an undo always has one). Returns the id of the last row, None if none."""
+        ...
+
+
+# -- the single edits ----------------------------------------------------------------------------
+
+def _entity(s: EditSession, name: str) -> EntityState:
+    found = s.entity(name)
+    if found is None:
+        raise NotFound(f"Entity {name!r} does not exist. Nothing was changed.")
+    return found
+
+
+def rename_entity(s: EditSession, old: str, new: str) -> bool:
+    """Rename ``old`` to ``new``; relations, observations and history stay with it."""
+    _entity(s, old)
+    if old == new:
+        return False
+    if s.entity(new) is not None:
+        raise Conflict(f"An entity called {new!r} already exists; choose another name. Nothing was changed.")
+    s.rename_entity(old, new)
+    return True
+
+
+def set_entity_type(s: EditSession, name: str, entity_type: str) -> bool:
+    """Change the entity's type (Engrama's label)."""
+    if _entity(s, name).type == entity_type:
+        return False
+    s.set_entity_type(name, entity_type)
+    return True
+
+
+def replace_observation(s: EditSession, name: str, old: str, new: str) -> bool:
+    """Edit one observation in place (it keeps its place in the list and its created_at)."""
+    have = _entity(s, name).observations
+    if old not in have:
+        raise NotFound(f"Entity {name!r} has no observation {_short(old)!r}. Nothing was changed.")
+    if old == new:
+        return False
+    if new in have:
+        raise Conflict(f"Entity {name!r} already has the observation {_short(new)!r}; delete the "
+                       "duplicate instead. Nothing was changed.")
+    s.replace_observation(name, old, new)
+    return True
+
+
+def set_relation_end(s: EditSession, src: str, dst: str, rtype: str, ended_at: str | None) -> bool:
+    """End a current relation at ``ended_at`` (op end_relation), or make an ended one current
+    again with ``ended_at=None`` (op reopen_relation). The end may be earlier than when the
+    relation was recorded: a fact can be written down after it stopped being true."""
+    rel = s.relation(src, dst, rtype)
+    if rel is None:
+        raise NotFound(f"There is no relation {_rel_words(src, dst, rtype)}. Nothing was changed.")
+    if ended_at is not None and rel.ended_at is not None:
+        raise Conflict(f"The relation {_rel_words(src, dst, rtype)} already ended on {rel.ended_at}. "
+                       "Nothing was changed.")
+    if ended_at is None and rel.ended_at is None:
+        return False
+    s.set_relation_end(src, dst, rtype, ended_at)
+    return True
+
+
+# -- one editor Save -----------------------------------------------------------------------------
+
+def check_unchanged(s: EditSession, name: str, since_id: int) -> None:
+    """Conflict naming who changed entity ``name`` after change_log id ``since_id``."""
+    later = [r for r in s.changes_after(since_id) if touches(r, name)]
+    if later:
+        who = ", ".join(dict.fromkeys(f"{r.actor} ({describe(r)})" for r in later[-5:]))
+        raise Conflict(f"Entity {name!r} was changed since you opened it, by {who}. Reload it or merge "
+                       "your edits onto the new state; nothing was saved.")
+
+
+def _unique(relations: Sequence[Relation]) -> list[Relation]:
+    seen: dict[tuple[str, str, str], Relation] = {}
+    for r in relations:
+        seen.setdefault((r.from_, r.to, r.relationType), r)
+    return list(seen.values())
+
+
+def save_entity(s: EditSession, name: str, plan: EntityPlan, expected_version: int | None) -> int | None:
+    """Apply one editor Save (see ``Memory.save_entity``); returns the id of its last change_log
+    row, or None when there was nothing to change."""
+    if expected_version is not None:
+        check_unchanged(s, name, expected_version)
+    if plan["create"]:
+        if s.entity(name) is not None:
+            raise Conflict(f"An entity called {name!r} already exists; open it instead. Nothing was saved.")
+        s.create_entity(name, plan["entity_type"] or "Generic")
+    elif plan["entity_type"] is not None:
+        set_entity_type(s, name, plan["entity_type"])
+    have = set(_entity(s, name).observations)
+    gone = [o for o in plan["delete_observations"] if o not in have]
+    if gone:
+        raise NotFound(f"Entity {name!r} has no observation {_short(gone[0])!r} to delete. Nothing was saved.")
+    if plan["delete_observations"]:
+        s.delete_observations(name, plan["delete_observations"])
+    for old, new in plan["edit_observations"]:
+        replace_observation(s, name, old, new)
+    added = [o for o in dict.fromkeys(plan["add_observations"]) if o not in set(_entity(s, name).observations)]
+    if added:
+        s.add_observations(name, added)
+    for rel in plan["delete_relations"]:
+        if s.relation(rel.from_, rel.to, rel.relationType) is None:
+            raise NotFound(f"There is no relation {_rel_words(rel.from_, rel.to, rel.relationType)} to remove. "
+                           "Nothing was saved.")
+    if plan["delete_relations"]:
+        s.delete_relations(_unique(plan["delete_relations"]))
+    for rel, ended_at in plan["end_relations"]:
+        set_relation_end(s, rel.from_, rel.to, rel.relationType, ended_at or s.now)
+    for rel in plan["add_relations"]:
+        for end in (rel.from_, rel.to):
+            if s.entity(end) is None:  # an editor relates what exists: no placeholder from a typo
+                raise NotFound(f"There is no entity called {end!r} (in "
+                               f"{_rel_words(rel.from_, rel.to, rel.relationType)}); create it first. "
+                               "Nothing was saved.")
+    new_rels = [r for r in _unique(plan["add_relations"]) if s.relation(r.from_, r.to, r.relationType) is None]
+    if new_rels:
+        s.create_relations(new_rels)
+    if plan["new_name"] is not None:
+        rename_entity(s, name, plan["new_name"])
+    return s.finish("save_entity", plan["new_name"] or name)
+
+
+# -- undo ----------------------------------------------------------------------------------------
+
+def undoable(reads: ChangeReads, entity: str | None, by: str | None) -> Row | None:
+    """The newest change that undo would take back: not already undone, not part of a group
+    (a Save or an undo: the group is undone whole), optionally about ``entity`` or by ``by``."""
+    latest = reads.latest_change_id()
+    floor = max(0, latest - SCAN_LIMIT)
+    covered, undone = undone_ids(reads.groups_after(floor))
+    top = latest
+    while top > floor:
+        # A window of ids, not ORDER BY … LIMIT over the whole range: a server would sort it all.
+        bottom = max(floor, top - PAGE)
+        for row in reads.page(top, bottom):
+            if is_candidate(row, covered, undone, entity, by):
+                return row
+        top = bottom
+    return None
+
+
+def undo(s: EditSession, row: Row) -> int:
+    """Take back change ``row``; returns the id of the ``undo`` row that records it."""
+    if row.op not in UNDOABLE:
+        raise Conflict(f"Change #{row.id} ({row.op}) cannot be undone. Nothing was changed.")
+    undone_by = [u for u in s.changes_after(row.id, "undo") if u.undo_of == row.id]
+    if undone_by:
+        raise Conflict(f"Change #{row.id} was already undone (change #{undone_by[-1].id}). "
+                       "Nothing was changed.")
+    undo_one(s, row)
+    undo_id = s.finish("undo", s.last_entity() or row.entity, {"undo_of": row.id, "op": row.op})
+    assert undo_id is not None  # an undo always writes its row
+    return undo_id
+
+
+def _gone(name: str) -> Conflict:
+    return Conflict(f"Entity {name!r} no longer exists (it was renamed or deleted since); this change "
+                    "cannot be undone. Nothing was changed.")
+
+
+def _live(s: EditSession, name: str) -> EntityState:
+    found = s.entity(name)
+    if found is None:
+        raise _gone(name)
+    return found
+
+
+def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per kind of change
+    """Write the inverse of ``row``, or refuse with what changed since."""
+    op, name, before, after = row.op, row.entity or "", row.before, row.after
+    if op in GROUP_OPS:  # a Save or an undo (its undo is a redo): take back its rows, newest first
+        for rid in reversed(row.members):
+            found = s.change(rid)
+            if found:
+                undo_one(s, found)
+    elif op in ("create_entity", "restore_entity"):
+        _live(s, name)
+        s.delete_entity(name)
+    elif op == "delete_entity":
+        if s.entity(name) is not None:
+            raise Conflict(f"An entity called {name!r} exists again; the deletion cannot be undone. "
+                           "Nothing was changed.")
+        later = [c for c in s.changes_after(row.id, "delete_entity") if c.entity == name]
+        if later:
+            raise Conflict(f"{name!r} was deleted again later (change #{later[0].id}); undo that one instead. "
+                           "Nothing was changed.")
+        s.restore_entity(name)
+    elif op == "add_observations":
+        present = [o for o in after if o in set(_live(s, name).observations)]
+        if not present:
+            raise Conflict(f"The observations change #{row.id} added to {name!r} are gone already. "
+                           "Nothing was changed.")
+        s.delete_observations(name, present)
+    elif op == "delete_observations":
+        have = set(_live(s, name).observations)
+        missing = [c for c, _ in before["observations"] if c not in have]
+        if not missing:
+            raise Conflict(f"The observations change #{row.id} deleted from {name!r} are back already. "
+                           "Nothing was changed.")
+        s.add_observations(name, missing)
+    elif op == "create_relation":
+        dst, rtype = after
+        if s.relation(name, dst, rtype) is None:
+            raise Conflict(f"The relation {_rel_words(name, dst, rtype)} is gone already. Nothing was changed.")
+        s.delete_relations([_relation(name, dst, rtype)])
+    elif op == "delete_relation":
+        _undo_relation_delete(s, before)
+    elif op in ("end_relation", "reopen_relation"):
+        src, dst, rtype = after["from"], after["to"], after["relationType"]
+        rel = s.relation(src, dst, rtype)
+        if rel is None or rel.ended_at != after["ended_at"]:
+            raise Conflict(f"The relation {_rel_words(src, dst, rtype)} was changed or removed since. "
+                           "Nothing was changed.")
+        s.set_relation_end(src, dst, rtype, None if op == "end_relation" else before["ended_at"])
+    elif op == "rename_entity":
+        _live(s, after["name"])
+        if s.entity(before["name"]) is not None:
+            raise Conflict(f"Another entity is called {before['name']!r} now; the rename cannot be undone. "
+                           "Nothing was changed.")
+        s.rename_entity(after["name"], before["name"])
+    elif op == "set_entity_type":
+        current = _live(s, name).type
+        if current != after["entityType"]:
+            raise Conflict(f"The type of {name!r} was changed again since (it is {current!r} now). "
+                           "Nothing was changed.")
+        s.set_entity_type(name, before["entityType"])
+    elif op == "replace_observation":
+        if after["observation"] not in _live(s, name).observations:
+            raise Conflict(f"The edited observation of {name!r} was changed or deleted since. Nothing was changed.")
+        s.replace_observation(name, after["observation"], before["observation"])
+    elif op == "update_entity":
+        target = _live(s, name)
+        if target.type != after["entityType"] or target.props != after["props"]:
+            raise Conflict(f"{name!r} was changed again since change #{row.id}. Nothing was changed.")
+        s.update_entity(name, after, before)
+    elif op in ("archive_entity", "unarchive_entity"):
+        _live(s, name)
+        s.set_archived(name, op == "unarchive_entity")
+
+
+def _relation(src: str, dst: str, rtype: str) -> Relation:
+    return Relation(**{"from": src, "to": dst, "relationType": rtype})
+
+
+def _undo_relation_delete(s: EditSession, snap: dict[str, Any]) -> None:
+    src, dst, rtype = snap["from"], snap["to"], snap["relationType"]
+    for end in (src, dst):
+        _live(s, end)
+    if s.relation(src, dst, rtype) is not None:
+        raise Conflict(f"The relation {_rel_words(src, dst, rtype)} exists again. Nothing was changed.")
+    # Re-created now (not at its old created_at), so query_at_date shows the gap while it was gone.
+    s.create_relations([_relation(src, dst, rtype)])
+    s.set_relation_state(src, dst, rtype, dict(snap.get("props") or {}), snap.get("ended_at"))
