@@ -305,13 +305,18 @@ class Memory:
     def search_nodes(self, query: str, *, limit: int | None = None) -> KnowledgeGraph:
         """Substring search, folding case and accents; every character is literal; ``""`` matches all."""
         self._check_query(query)
-        return self.graph.search_nodes(query, limit=limit)
+        from core.hygiene import service
+
+        return service.search_nodes(self, query, limit, self.graph.search_nodes(query, limit=limit))
 
     def search_nodes_dump(self, query: str, *, limit: int | None = None) -> dict[str, Any]:
         """``search_nodes`` as the official JSON shape, built the fastest way the backend knows."""
         self._check_query(query)
         dump = getattr(self.graph, "search_nodes_dump", None)  # backends without a fast path: models
-        return dump(query, limit=limit) if dump is not None else self.graph.search_nodes(query, limit=limit).dump()
+        found = dump(query, limit=limit) if dump is not None else self.graph.search_nodes(query, limit=limit).dump()
+        from core.hygiene import service
+
+        return service.search_nodes_dump(self, query, limit, found)  # former names of merged entities too
 
     @staticmethod
     def _check_query(query: Any) -> None:
@@ -322,13 +327,20 @@ class Memory:
                                "nothing was searched. Send the query without it.")
 
     def open_nodes(self, names: Any) -> KnowledgeGraph:
-        """The named entities (exact names; unknown ones ignored) and the relations touching them."""
-        return self.graph.open_nodes(_names(names))
+        """The named entities (exact names, or names merged into one; unknown ones ignored), relations touching them."""
+        from core.hygiene import service
+
+        wanted = _names(names)
+        return service.open_nodes(self, wanted, self.graph.open_nodes(wanted))
 
     def open_nodes_dump(self, names: Any) -> dict[str, Any]:
         """``open_nodes`` as the official JSON shape, built the fastest way the backend knows."""
         dump = getattr(self.graph, "open_nodes_dump", None)  # backends without a fast path: models
-        return dump(_names(names)) if dump is not None else self.graph.open_nodes(_names(names)).dump()
+        wanted = _names(names)
+        found = dump(wanted) if dump is not None else self.graph.open_nodes(wanted).dump()
+        from core.hygiene import service
+
+        return service.open_nodes_dump(self, wanted, found)  # a name merged into another opens that one
 
     # -- Engrama's graph operations ----------------------------------------------------------
 
@@ -619,7 +631,13 @@ class Memory:
         """What the editor shows: ``{"node", "relations" (ended ones too, with created_at/ended_at),
         "version"}``; pass ``version`` back to ``save_entity`` as ``expected_version``."""
         self._check_name(name, "name")
-        return self.graph.entity_for_edit(name)
+        try:
+            return self.graph.entity_for_edit(name)
+        except NotFound:
+            current = self.resolve_aliases([name]).get(name)  # a name merged into another opens that one
+            if current is None:
+                raise
+            return {**self.graph.entity_for_edit(current), "opened_as": name}
 
     def entity_history(self, name: str, *, limit: int = 100) -> list[dict[str, Any]]:
         """change_log rows about one entity, newest first, under every name it has had, with
@@ -806,9 +824,12 @@ class Memory:
         this run created or confirmed, best first. Running it again never duplicates an insight;
         dismissed ones never return.
         """
+        from core.hygiene import service
         from core.reflect.engine import reflect
 
-        result = reflect(self._insights(), self.schema_profile().reflect, self._actor(actor))
+        rules = self.schema_profile().reflect
+        result = reflect(self._insights(), rules, self._actor(actor),
+                         extra=service.reflect_extra(self, rules.max_pending_per_pattern))
         if result["created"]:
             self._notify_written()
         return result
@@ -846,9 +867,18 @@ class Memory:
             raise InvalidInput("title must be the exact, non-empty title of an insight")
         if action not in ("approve", "dismiss"):
             raise InvalidInput(f"action must be 'approve' or 'dismiss', got {action!r}")
-        decided = self._insights().decide(
-            title, action, self._actor(actor),
-            evidence_relation=self.schema_profile().reflect.insight_evidence_relation)
+        from core.hygiene import service
+
+        def decide() -> dict[str, Any]:
+            return self._insights().decide(
+                title, action, self._actor(actor),
+                evidence_relation=self.schema_profile().reflect.insight_evidence_relation)
+
+        found = self._insights().list(limit=1, title=title, status=None) if action == "approve" else []
+        if found and found[0]["status"] == "pending" and service.is_hygiene(found[0]["pattern"]):
+            decided = service.approve(self, found[0], self._actor(actor), decide)  # approving carries it out
+        else:
+            decided = decide()
         if action == "approve":
             self._notify_written()
         return decided
@@ -903,6 +933,33 @@ class Memory:
             rows.append({"title": item["title"], "pattern": pattern, "status": status,
                          "confidence": min(1.0, max(0.0, confidence))})
         return self._insights().adopt(rows, self._actor(actor)) if rows else 0
+
+    # -- hygiene: duplicates, merges, aliases, tidy (the rules live in core/hygiene) ---------------
+
+    def merge_entities(self, names: Any, *, into: str | None = None, dry_run: bool = True,
+                       actor: str | None = None) -> dict[str, Any]:
+        """Merge ``names`` into ``into`` (default: the first): a preview, or (dry_run=False) one undoable change."""
+        from core.hygiene import service
+
+        result = service.merge_entities(self, names, into, dry_run, self._actor(actor))
+        if not dry_run:
+            self._written()
+        return result
+
+    def tidy(self, *, apply: Any = None, actor: str | None = None) -> dict[str, Any]:
+        """What hygiene proposes now, with previews (a dry run); ``apply``: the proposal ids to carry out."""
+        from core.hygiene import service
+
+        result = service.tidy(self, apply, self._actor(actor))
+        if apply:
+            self._written()
+        return result
+
+    def resolve_aliases(self, names: Sequence[str]) -> dict[str, str]:
+        """For each name no entity has but one was merged from: that entity's name now."""
+        from core.hygiene import service
+
+        return service.resolve(self, list(names))
 
 
 class _Name(BaseModel):

@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation")
-# A Save and an undo each write one row listing the rows they wrote: they are undone whole.
-GROUP_OPS = ("save_entity", "undo")
+# A Save, a merge and an undo each write one row listing the rows they wrote: they are undone whole.
+GROUP_OPS = ("save_entity", "merge_entities", "undo")
 UNDOABLE = frozenset({
     "create_entity", "delete_entity", "restore_entity", "add_observations", "delete_observations",
     "create_relation", "delete_relation", "update_entity", "archive_entity", "unarchive_entity",
     "rename_entity", "set_entity_type", "replace_observation", "end_relation", "reopen_relation",
-    "save_entity", "undo",
+    "save_entity", "merge_entities", "undo",
 })
 SCAN_LIMIT = 5000  # how far back the default undo looks for something undoable
 

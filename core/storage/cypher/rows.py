@@ -89,6 +89,9 @@ def stored(row: dict[str, Any]) -> dict[str, Any]:
         "p_status": _lowered(row["props"].get("status")),
         "p_confidence": _number(row["props"].get("confidence")),
         "p_stub": row["props"].get("stub") in (True, 1, "true") or _lowered(row["props"].get("status")) == "stub",
+        # The names merged into it, findable by name (core.storage.aliases).
+        "aliases": [a for a in row["props"].get("aliases") or [] if isinstance(a, str)]
+        if isinstance(row["props"].get("aliases"), list) else [],
     }
 
 

@@ -214,7 +214,8 @@ def undoable(reader: Any, entity: str | None, by: str | None) -> Row | None:
     latest = int(found[0][0]) if found else 0
     floor = max(0, latest - C.SCAN_LIMIT)
     covered, undone = C.undone_ids([(op, R.loads(after)) for op, after in reader.read(
-        "MATCH (c:Change) WHERE c.id > $f AND c.op IN ['save_entity', 'undo'] RETURN c.op, c.after", {"f": floor})])
+        "MATCH (c:Change) WHERE c.id > $f AND c.op IN $groups RETURN c.op, c.after",
+        {"f": floor, "groups": list(C.GROUP_OPS)})])
     top = latest
     while top > floor:
         # A window of ids, not ORDER BY … LIMIT over the whole range: the server would sort it all.

@@ -299,7 +299,8 @@ def undoable(conn: Connection, entity: str | None, by: str | None) -> dict[str, 
     latest = history.latest_change_id(conn)
     floor = max(0, latest - SCAN_LIMIT)
     covered, undone = undone_ids([(op, json.loads(after)) for op, after in conn.execute(
-        "SELECT op, after FROM change_log WHERE id > ? AND op IN ('save_entity', 'undo')", (floor,))])
+        "SELECT op, after FROM change_log WHERE id > ? AND op IN (SELECT value FROM json_each(?))",
+        (floor, json.dumps(GROUP_OPS)))])
     top = latest
     while top > floor:
         page = _rows(conn, "id <= ? AND id > ? ORDER BY id DESC LIMIT 200", [top, floor])

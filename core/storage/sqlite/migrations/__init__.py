@@ -20,4 +20,5 @@ MIGRATIONS: dict[int, str] = {
     2: read_sql("002_folded_text.sql"),  # entity_folded: search_nodes confirms substrings in SQL
     3: read_sql("003_import_id.sql"),  # change_log.import_id: imports in chunks, rolled back by id
     4: read_sql("004_facts.sql"),  # fact_fts, fact_vectors: every observation indexed on its own
+    5: read_sql("005_aliases.sql"),  # entity_aliases: names merged into an entity still open it
 }
