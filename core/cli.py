@@ -592,6 +592,10 @@ def build_parser() -> argparse.ArgumentParser:
     undo.add_argument("--json", action="store_true")
     undo.set_defaults(func=cmd_undo)
 
+    from core.hygiene.commands import add_parsers as hygiene_parsers
+
+    hygiene_parsers(sub, common)  # merge, tidy
+
     restore = sub.add_parser("restore", parents=[common], help="put a backup back (the file as it was is kept)")
     restore.add_argument("backup", type=Path, nargs="?", default=None, help="backup file (default: the newest)")
     restore.add_argument("--list", action="store_true", help="list the backups, newest first")

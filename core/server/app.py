@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from core import __version__
 from core.errors import HipocampoError
 from core.memory import Memory
-from core.server import resources, tools_engrama, tools_history, tools_memory
+from core.server import resources, tools_engrama, tools_history, tools_hygiene, tools_memory
 from core.server.results import tool_error
 from core.server.state import ServerState
 from core.storage.errors import as_storage_error
@@ -83,7 +83,7 @@ def build_server(memory: Memory, *, endpoint: dict[str, Any] | None = None) -> H
 
     server = HipocampoServer(
         SERVER_NAME,
-        tools=[*tools_memory.tools(), *tools_history.tools(), *tools_engrama.tools()],
+        tools=[*tools_memory.tools(), *tools_history.tools(), *tools_engrama.tools(), *tools_hygiene.tools()],
         title="Hipocampo memory",
         version=__version__,
         instructions=INSTRUCTIONS,

@@ -38,6 +38,8 @@ PARAMETERS = {
     "engrama_surface_insights": ["limit", "title", "query", "status", "params"],
     "engrama_approve_insight": ["title", "action", "params"],
     "engrama_status": [],
+    "merge_entities": ["names", "into", "dry_run"],
+    "tidy": ["apply"],
 }
 # The official server requires these; optional additions must not become required. (Only
 # delete_observations relaxes one: MCP Memory v2's form sends `name` and `observations` instead.)
