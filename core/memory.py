@@ -955,6 +955,12 @@ class Memory:
             self._written()
         return result
 
+    def preview_insight(self, title: str) -> dict[str, Any] | None:
+        """What approving hygiene insight ``title`` would change (a merge's preview…); None for other insights."""
+        from core.hygiene import service
+
+        return service.preview_insight(self, title)
+
     def resolve_aliases(self, names: Sequence[str]) -> dict[str, str]:
         """For each name no entity has but one was merged from: that entity's name now."""
         from core.hygiene import service

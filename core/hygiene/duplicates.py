@@ -56,16 +56,25 @@ def _compatible(t1: str, t2: str) -> bool:
 
 def find_duplicate_groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
     """Groups of entity ids that are probably one thing: ``[(ids, rule, confidence)]``."""
-    info = {i: (n, _family(t), N.tokens(n)) for i, n, t in rows}
+    families: dict[str, str] = {}
+    tokens = N.tokens
+    info = {}
+    for i, n, t in rows:
+        family = families.get(t)
+        if family is None:
+            family = families[t] = _family(t)
+        info[i] = (n, family, tokens(n))
     groups: list[tuple[list[int], str, float]] = []
     grouped: set[int] = set()
-    for rule, conf, keyer in (("same name", 0.95, lambda toks: " ".join(toks)),
+    for rule, conf, keyer in (("same name", 0.95, lambda toks: "".join(toks)),
                               ("same words", 0.9, lambda toks: " ".join(sorted(toks)))):
         blocks: dict[str, list[int]] = defaultdict(list)
         for i, (_n, _f, toks) in info.items():
             if i not in grouped and toks:
                 blocks[keyer(toks)].append(i)
         for ids in blocks.values():
+            if len(ids) < 2:
+                continue
             for part in _by_type(ids, info):
                 if len(part) > 1:
                     groups.append((sorted(part), rule, conf))
@@ -93,13 +102,12 @@ def _loose_pairs(info: dict[int, tuple[str, str, list[str]]], grouped: set[int],
     kept only with neighbours in common; an entity in two such pairs is ambiguous and left out."""
     blocks: dict[str, list[int]] = defaultdict(list)
     for i, (_n, _f, toks) in info.items():
-        key = " ".join(toks)
-        for t in set(toks):
-            if len(t) >= 3:
+        if len(toks) == 1 and len(toks[0]) >= 8:  # a slip in a one-word name: paired by its start or end
+            blocks["p:" + toks[0][:4]].append(i)
+            blocks["s:" + toks[0][-4:]].append(i)
+        for t in toks:  # several words: paired by a word they share (a number alone names nothing)
+            if len(t) >= 3 and not t.isdigit():
                 blocks["w:" + t].append(i)
-        if len(key) >= 8:
-            blocks["p:" + key[:4]].append(i)
-            blocks["s:" + key[-4:]].append(i)
     candidates: dict[tuple[int, int], tuple[str, float, int]] = {}
     for ids in blocks.values():
         if len(ids) < 2 or len(ids) > BLOCK_CAP:
@@ -128,8 +136,7 @@ def _loose_rule(ta: list[str], tb: list[str]) -> tuple[str, float, int] | None:
     """(rule, confidence, neighbours needed in common) for two token lists, or None."""
     if N.initial_match(ta, tb):
         return "an initial", 0.8, 1
-    ka, kb = " ".join(ta), " ".join(tb)
-    if N.typo_match(ka, kb):
+    if N.typo_match(ta, tb):
         return "a slip in the name", 0.8, 1
     sa, sb = set(ta), set(tb)
     if sa and sb and (sa < sb or sb < sa) and len(min(sa, sb, key=len)) >= 1 \
@@ -139,12 +146,13 @@ def _loose_rule(ta: list[str], tb: list[str]) -> tuple[str, float, int] | None:
 
 
 def choose_into(nodes: list[dict[str, Any]]) -> str:
-    """Which of a group's entities the others merge into: the best-known one (most facts and
-    relations), then the name written most fully (accents, capitals, spaces), then the oldest."""
+    """Which of a group's entities the others merge into: the name written most fully (no
+    underscores; accents, capitals, spaces), then the best-known one (most facts and relations),
+    then the oldest."""
     def rank(n: dict[str, Any]) -> tuple[Any, ...]:
         name = n["name"]
         written = sum(1 for c in name if not c.isascii()) + sum(1 for c in name if c.isupper()) + name.count(" ")
-        return (-n["weight"], -written, "_" in name, n["order"])
+        return ("_" in name, -written, -n["weight"], n["order"])
     return min(nodes, key=rank)["name"]
 
 

@@ -31,16 +31,24 @@ _VARIANTS: dict[str, tuple[str, ...]] = {
 VARIANT: dict[str, str] = {v: canon for canon, vs in _VARIANTS.items() for v in vs}
 
 
+# Letters Unicode does not decompose into a base letter and a mark (``ð`` is not ``d`` + a mark).
+_LETTERS = str.maketrans({"ð": "d", "đ": "d", "þ": "th", "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "ß": "ss"})
+
+
 def tokens(name: str) -> list[str]:
     """The folded words of ``name`` (camelCase split), titles dropped, name variants mapped."""
-    words = [w for w in _SPLIT.split(fold(_CAMEL.sub(" ", name))) if w]
-    kept = [w for w in words if w not in TITLES] or words
-    return [VARIANT.get(w, w) for w in kept]
+    text = fold(name if name.islower() else _CAMEL.sub(" ", name))
+    if not text.isascii():
+        text = text.translate(_LETTERS)
+    words = _SPLIT.split(text)
+    kept = [VARIANT.get(w, w) for w in words if w and w not in TITLES]
+    return kept or [w for w in words if w]
 
 
 def name_key(name: str) -> str:
-    """Equal for names written differently (``Ana_Garcia`` / ``Ana García`` / ``ana garcia``)."""
-    return " ".join(tokens(name))
+    """Equal for names written differently (``Ana_Garcia`` / ``Ana García`` / ``ana garcia``,
+    ``Node.js`` / ``NodeJS``): the folded words, variants mapped, without separators."""
+    return "".join(tokens(name))
 
 
 def order_key(name: str) -> str:
@@ -64,14 +72,23 @@ def initial_match(a: list[str], b: list[str]) -> bool:
     return differ >= 1
 
 
-def typo_match(a: str, b: str) -> bool:
-    """One slip in a long name (a letter missed, doubled, swapped or changed): ``Kubernetes`` /
-    ``Kuberentes``. Short names never match this way (``Ana`` / ``Ada`` are two people)."""
-    if a == b or min(len(a), len(b)) < 8 or abs(len(a) - len(b)) > 1:
+def typo_match(a: list[str], b: list[str]) -> bool:
+    """One slip in one long word, the other words equal (``Kubernetes`` / ``Kuberentes``). Short
+    words never match this way (``Ana`` / ``Ada``), nor a different number, nor a word that only
+    gains or loses a final letter (``Daniel`` / ``Daniela``, ``Python2`` / ``Python3``)."""
+    if len(a) != len(b):
         return False
-    if _distance_at_most_one(a, b):
-        return not (any(c.isdigit() for c in a + b) and re.sub(r"\D", "", a) != re.sub(r"\D", "", b))
-    return False
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(differ) != 1:
+        return False
+    x, y = differ[0]
+    if min(len(x), len(y)) < 6 or any(c.isdigit() for c in x + y):
+        return False
+    if abs(len(x) - len(y)) == 1 and (x.startswith(y) or y.startswith(x)):
+        return False
+    if len(x) == len(y) and x[:-1] == y[:-1] and {x[-1], y[-1]} == {"a", "o"}:
+        return False  # Francisco / Francisca: another person
+    return _distance_at_most_one(x, y)
 
 
 def _distance_at_most_one(a: str, b: str) -> bool:

@@ -82,6 +82,14 @@ def approve(memory: Any, insight: dict[str, Any], actor: str, decide: Any) -> di
     return {**decided, "applied": applied}
 
 
+def preview_insight(memory: Any, title: str) -> dict[str, Any] | None:
+    """What approving the hygiene insight ``title`` would change (None for other insights)."""
+    found = memory._insights().list(limit=1, title=title, status=None)
+    if not found or not is_hygiene(found[0]["pattern"]):
+        return None
+    return {"pattern": found[0]["pattern"], **T.KINDS[found[0]["pattern"]].preview(memory, found[0]["evidence"])}
+
+
 def is_hygiene(pattern: str | None) -> bool:
     """Whether insights of ``pattern`` are carried out when approved."""
     return pattern in T.KINDS

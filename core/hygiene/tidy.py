@@ -44,7 +44,8 @@ def register(kind: HygieneKind) -> None:
 
 def _merge_preview(memory: Any, evidence: dict[str, Any]) -> dict[str, Any]:
     m = evidence["merge"]
-    return memory.merge_entities(m["names"], into=m["into"], dry_run=True)
+    found = memory.merge_entities(m["names"], into=m["into"], dry_run=True)
+    return {**found["preview"], "text": found["text"]}
 
 
 def _merge_apply(memory: Any, evidence: dict[str, Any], actor: str) -> dict[str, Any]:

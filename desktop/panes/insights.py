@@ -45,6 +45,7 @@ from desktop.models.insights import (
     role_label,
     status_label,
 )
+from desktop.panes.insights_preview import InsightPreview
 from desktop.workers import Core, Progress, touched_entities
 
 #: change_log operations that change what this pane lists
@@ -226,8 +227,9 @@ class InsightsPane(QWidget):
             bold = QFont(heading.font())
             bold.setBold(True)
             heading.setFont(bold)
+        self.preview = InsightPreview(self.core)  # what approving a merge (or other hygiene) will change
         for widget in (self.hint_label, self.title_label, self.meta_label, self.stale_label, self.explanation_label,
-                       self.evidence_heading, self.evidence_label, self.path_heading, self.path_label):
+                       self.evidence_heading, self.evidence_label, self.path_heading, self.path_label, self.preview):
             box.addWidget(widget)
         box.addStretch(1)
         scroll = QScrollArea()
@@ -424,6 +426,7 @@ class InsightsPane(QWidget):
         self.reopen_button.setVisible(reopenable)
         self.reopen_button.setEnabled(reopenable and not busy)
         self.graph_button.setEnabled(insight is not None and bool(evidence_names(insight)))
+        self.preview.show_for(insight)
         if insight is None:
             self._shown = None
             self.hint_label.show()
