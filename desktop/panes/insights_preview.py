@@ -13,10 +13,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from core.hygiene.tidy import KINDS
 from core.memory import Memory
 from desktop.workers import Core
 
-HYGIENE_PATTERNS = frozenset({"duplicate_entities", "repeated_observations"})
 SHOWN = 8  # items listed per part; the rest are counted
 LOAD_KEY = "insight-preview"
 
@@ -45,7 +45,7 @@ class InsightPreview(QWidget):
 
     def show_for(self, insight: dict[str, Any] | None) -> None:
         """Show the preview of ``insight`` if it is a pending hygiene insight; else hide."""
-        if insight is None or insight.get("pattern") not in HYGIENE_PATTERNS or insight.get("status") != "pending":
+        if insight is None or not is_hygiene(insight) or insight.get("status") != "pending":
             self.title = None
             self.hide()
             return
@@ -72,6 +72,8 @@ class InsightPreview(QWidget):
 
     def describe(self, p: dict[str, Any]) -> str:
         """The preview in the app's words."""
+        if p.get("pattern") not in ("duplicate_entities", "repeated_observations"):  # another kind: its own words
+            return str(p.get("text") or "\n".join(f"{k}: {v}" for k, v in p.items() if k != "pattern"))
         if p.get("pattern") == "repeated_observations":
             lines = [self.tr("remove %n repeated fact(s) from “{name}”:", "", len(p["delete_observations"]))
                      .format(name=p["entity"])]
@@ -105,6 +107,12 @@ class InsightPreview(QWidget):
 
     def _more(self, items: list[Any]) -> list[str]:
         return [self.tr("  and {n} more").format(n=len(items) - SHOWN)] if len(items) > SHOWN else []
+
+
+def is_hygiene(insight: dict[str, Any]) -> bool:
+    """Whether approving ``insight`` carries out a tidying (a merge, removing repeats, any kind
+    ``core.hygiene.tidy`` has registered): the proposals ``tidy`` lists."""
+    return insight.get("pattern") in KINDS
 
 
 def _preview(memory: Memory, title: str) -> dict[str, Any] | None:

@@ -46,6 +46,9 @@ def test_preview_then_approve_merges_and_undo_takes_it_back(qtbot, memory: Memor
     pane.show()
     qtbot.waitUntil(lambda: pane.pending_model.row_of(TITLE) >= 0, timeout=30_000)
     assert all("Gardner" not in t for t in pane.pending_model.titles())  # a near miss is not proposed
+    assert "Under-connected nodes" in pane.pending_model.titles()
+    pane.tidy_only.setChecked(True)  # the list tidy gives: only what tidying proposes
+    assert pane.pending_model.titles() == [p["id"] for p in memory.tidy()["proposals"]] == [TITLE]
     pane.pending_view.setCurrentIndex(pane.pending_model.index(pane.pending_model.row_of(TITLE), 0))
     qtbot.waitUntil(lambda: pane.preview.preview is not None, timeout=30_000)
     text = pane.preview.body.text()
