@@ -72,9 +72,52 @@
     </message>
 </context>
 <context>
+    <name>InsightPreview</name>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="78"/>
+        <source>remove %n repeated fact(s) from “{name}”:</source>
+        <translation>
+            <numerusform>remove %n repeated fact from “{name}”:</numerusform>
+            <numerusform>remove %n repeated facts from “{name}”:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="87"/>
+        <source>add %n fact(s):</source>
+        <translation>
+            <numerusform>add %n fact:</numerusform>
+            <numerusform>add %n facts:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="90"/>
+        <source>drop %n repeat(s):</source>
+        <translation>
+            <numerusform>drop %n repeat:</numerusform>
+            <numerusform>drop %n repeats:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="94"/>
+        <source>rewire %n relation(s):</source>
+        <translation>
+            <numerusform>rewire %n relation:</numerusform>
+            <numerusform>rewire %n relations:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="99"/>
+        <source>drop %n relation(s) it would repeat or that would loop:</source>
+        <translation>
+            <numerusform>drop %n relation it would repeat or that would loop:</numerusform>
+            <numerusform>drop %n relations it would repeat or that would loop:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>InsightWords</name>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="94"/>
+        <location filename="../../desktop/models/insight_words.py" line="96"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>%n more solved problem shares its concepts.</numerusform>
@@ -82,7 +125,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="98"/>
+        <location filename="../../desktop/models/insight_words.py" line="100"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>&quot;{technology}&quot; is used by %n entity: {users}. Consider sharing knowledge, fixes or materials with it.</numerusform>
@@ -90,7 +133,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="103"/>
+        <location filename="../../desktop/models/insight_words.py" line="105"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>The concept &quot;{concept}&quot; connects %n entity: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
@@ -98,7 +141,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="119"/>
+        <location filename="../../desktop/models/insight_words.py" line="121"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
@@ -106,7 +149,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="138"/>
+        <location filename="../../desktop/models/insight_words.py" line="140"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(%n more active entity is linked to it.)</numerusform>
@@ -114,7 +157,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="142"/>
+        <location filename="../../desktop/models/insight_words.py" line="155"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entity has fewer than 2 real connections: {listed}. Linking it (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes it easier to find and reason about.</numerusform>
@@ -125,7 +168,7 @@
 <context>
     <name>InsightsPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/panes/insights.py" line="370"/>
+        <location filename="../../desktop/panes/insights.py" line="392"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln insight to review</numerusform>
@@ -136,7 +179,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="355"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entity</numerusform>

@@ -632,92 +632,92 @@ Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus obse
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="246"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="247"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="316"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="317"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="329"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="330"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="333"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="333"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="334"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="340"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="341"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="342"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="343"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="345"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="346"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="369"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="370"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="383"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="384"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="392"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="393"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="400"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="401"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="432"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="433"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="435"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="436"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="446"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="448"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="488"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="489"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="489"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="490"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -726,27 +726,32 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="508"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="509"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="509"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="510"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="458"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="520"/>
+        <source>also {names}</source>
+        <translation>también {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/pane.py" line="459"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="461"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="462"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="471"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="472"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
     </message>
@@ -1157,163 +1162,163 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="101"/>
+        <location filename="../../desktop/panes/graph.py" line="118"/>
         <source>The whole memory, coloured by type: a large one as groups of related entities (double-click one to open it)</source>
         <translation>Toda la memoria, coloreada por tipo: una grande, como grupos de entidades relacionadas (doble clic en uno para abrirlo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="103"/>
+        <location filename="../../desktop/panes/graph.py" line="120"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="106"/>
+        <location filename="../../desktop/panes/graph.py" line="123"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="106"/>
+        <location filename="../../desktop/panes/graph.py" line="123"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="118"/>
+        <location filename="../../desktop/panes/graph.py" line="135"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="122"/>
+        <location filename="../../desktop/panes/graph.py" line="139"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="122"/>
+        <location filename="../../desktop/panes/graph.py" line="139"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="123"/>
+        <location filename="../../desktop/panes/graph.py" line="140"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="124"/>
+        <location filename="../../desktop/panes/graph.py" line="141"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="211"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="212"/>
+        <location filename="../../desktop/panes/graph.py" line="228"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="222"/>
+        <location filename="../../desktop/panes/graph.py" line="238"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="223"/>
+        <location filename="../../desktop/panes/graph.py" line="239"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="226"/>
+        <location filename="../../desktop/panes/graph.py" line="242"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="226"/>
+        <location filename="../../desktop/panes/graph.py" line="242"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="247"/>
+        <location filename="../../desktop/panes/graph.py" line="263"/>
         <source>{groups} groups of related entities, of {total} entities</source>
         <translation>{groups} grupos de entidades relacionadas, de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="250"/>
+        <location filename="../../desktop/panes/graph.py" line="266"/>
         <source> · {count} smaller groups</source>
         <translation> · {count} grupos más pequeños</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="252"/>
+        <location filename="../../desktop/panes/graph.py" line="268"/>
         <source> · {count} without relations</source>
         <translation> · {count} sin relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="255"/>
+        <location filename="../../desktop/panes/graph.py" line="271"/>
         <source>Group around {name}: {total} entities</source>
         <translation>Grupo en torno a {name}: {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="256"/>
+        <location filename="../../desktop/panes/graph.py" line="272"/>
         <source>Group around {name}: the {shown} best-connected of {total} entities</source>
         <translation>Grupo en torno a {name}: las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="261"/>
+        <location filename="../../desktop/panes/graph.py" line="277"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="263"/>
+        <location filename="../../desktop/panes/graph.py" line="279"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="264"/>
+        <location filename="../../desktop/panes/graph.py" line="280"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="267"/>
+        <location filename="../../desktop/panes/graph.py" line="283"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="269"/>
+        <location filename="../../desktop/panes/graph.py" line="285"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="272"/>
+        <location filename="../../desktop/panes/graph.py" line="288"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="274"/>
+        <location filename="../../desktop/panes/graph.py" line="290"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="288"/>
+        <location filename="../../desktop/panes/graph.py" line="304"/>
         <source>A group of {count} related entities around {name}: double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}: doble clic para abrirlo</translation>
     </message>
@@ -1340,12 +1345,12 @@ Doble clic para abrirlo</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="236"/>
+        <location filename="../../desktop/app.py" line="237"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="237"/>
+        <location filename="../../desktop/app.py" line="238"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1358,59 +1363,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="269"/>
+        <location filename="../../desktop/app.py" line="270"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="294"/>
+        <location filename="../../desktop/app.py" line="295"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="295"/>
-        <location filename="../../desktop/app.py" line="305"/>
+        <location filename="../../desktop/app.py" line="296"/>
+        <location filename="../../desktop/app.py" line="306"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="299"/>
+        <location filename="../../desktop/app.py" line="300"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="300"/>
+        <location filename="../../desktop/app.py" line="301"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="303"/>
-        <location filename="../../desktop/app.py" line="309"/>
+        <location filename="../../desktop/app.py" line="304"/>
+        <location filename="../../desktop/app.py" line="310"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="310"/>
+        <location filename="../../desktop/app.py" line="311"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="316"/>
+        <location filename="../../desktop/app.py" line="317"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="317"/>
+        <location filename="../../desktop/app.py" line="318"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="376"/>
+        <location filename="../../desktop/app.py" line="377"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="377"/>
+        <location filename="../../desktop/app.py" line="378"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1558,17 +1563,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>Hub</name>
     <message>
-        <location filename="../../desktop/hub.py" line="79"/>
+        <location filename="../../desktop/hub.py" line="84"/>
         <source>Another Hipocampo hub serves this memory (process {pid}, port {port}); assistants use that one.</source>
         <translation>Otro servidor de Hipocampo atiende esta memoria (proceso {pid}, puerto {port}); los asistentes usan ese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/hub.py" line="94"/>
+        <location filename="../../desktop/hub.py" line="109"/>
         <source>The assistant endpoint could not listen on port {port}: {reason}</source>
         <translation>El servidor para asistentes no pudo escuchar en el puerto {port}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/hub.py" line="98"/>
+        <location filename="../../desktop/hub.py" line="113"/>
         <source>The assistant endpoint stopped: {reason}</source>
         <translation>El servidor para asistentes se detuvo: {reason}</translation>
     </message>
@@ -1892,175 +1897,293 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Nodos poco conectados</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="44"/>
+        <location filename="../../desktop/models/insights.py" line="38"/>
+        <source>Possible duplicates</source>
+        <translation>Posibles duplicados</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="39"/>
+        <source>Repeated facts</source>
+        <translation>Hechos repetidos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="46"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="44"/>
+        <location filename="../../desktop/models/insights.py" line="46"/>
         <source>Approved</source>
         <translation>Aprobada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="45"/>
+        <location filename="../../desktop/models/insights.py" line="47"/>
         <source>Dismissed</source>
         <translation>Descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="46"/>
+        <location filename="../../desktop/models/insights.py" line="48"/>
         <source>Approved, written out</source>
         <translation>Aprobada y guardada por escrito</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="52"/>
+        <location filename="../../desktop/models/insights.py" line="54"/>
         <source>open problem</source>
         <translation>problema abierto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="53"/>
+        <location filename="../../desktop/models/insights.py" line="55"/>
         <source>solved problem</source>
         <translation>problema resuelto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="54"/>
+        <location filename="../../desktop/models/insights.py" line="56"/>
         <source>project</source>
         <translation>proyecto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="55"/>
+        <location filename="../../desktop/models/insights.py" line="57"/>
         <source>source project</source>
         <translation>proyecto de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="56"/>
+        <location filename="../../desktop/models/insights.py" line="58"/>
         <source>concept</source>
         <translation>concepto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="57"/>
+        <location filename="../../desktop/models/insights.py" line="59"/>
         <source>decision</source>
         <translation>decisión</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="58"/>
+        <location filename="../../desktop/models/insights.py" line="60"/>
         <source>technology</source>
         <translation>tecnología</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="59"/>
+        <location filename="../../desktop/models/insights.py" line="61"/>
         <source>user</source>
         <translation>usuario</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="60"/>
+        <location filename="../../desktop/models/insights.py" line="62"/>
         <source>member</source>
         <translation>miembro</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="61"/>
+        <location filename="../../desktop/models/insights.py" line="63"/>
         <source>issue</source>
         <translation>incidencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="62"/>
+        <location filename="../../desktop/models/insights.py" line="64"/>
         <source>course</source>
         <translation>curso</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="63"/>
+        <location filename="../../desktop/models/insights.py" line="65"/>
         <source>technique</source>
         <translation>técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="64"/>
+        <location filename="../../desktop/models/insights.py" line="66"/>
         <source>target domain</source>
         <translation>dominio de destino</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="65"/>
+        <location filename="../../desktop/models/insights.py" line="67"/>
         <source>home domain</source>
         <translation>dominio de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="66"/>
+        <location filename="../../desktop/models/insights.py" line="68"/>
         <source>example</source>
         <translation>ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="67"/>
+        <location filename="../../desktop/models/insights.py" line="69"/>
         <source>stale</source>
         <translation>desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="68"/>
+        <location filename="../../desktop/models/insights.py" line="70"/>
         <source>active</source>
         <translation>activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="69"/>
+        <location filename="../../desktop/models/insights.py" line="71"/>
         <source>under-connected</source>
         <translation>poco conectado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="86"/>
-        <location filename="../../desktop/models/insights.py" line="95"/>
+        <location filename="../../desktop/models/insights.py" line="72"/>
+        <source>kept</source>
+        <translation>se conserva</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="73"/>
+        <source>duplicate</source>
+        <translation>duplicado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="74"/>
+        <source>holds the repeats</source>
+        <translation>tiene las repeticiones</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insights.py" line="91"/>
+        <location filename="../../desktop/models/insights.py" line="100"/>
         <source>just now</source>
         <translation>ahora mismo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="87"/>
+        <location filename="../../desktop/models/insights.py" line="92"/>
         <source>1 year ago</source>
         <translation>hace 1 año</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="87"/>
+        <location filename="../../desktop/models/insights.py" line="92"/>
         <source>{n} years ago</source>
         <translation>hace {n} años</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="88"/>
+        <location filename="../../desktop/models/insights.py" line="93"/>
         <source>1 month ago</source>
         <translation>hace 1 mes</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="88"/>
+        <location filename="../../desktop/models/insights.py" line="93"/>
         <source>{n} months ago</source>
         <translation>hace {n} meses</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="89"/>
+        <location filename="../../desktop/models/insights.py" line="94"/>
         <source>yesterday</source>
         <translation>ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="89"/>
+        <location filename="../../desktop/models/insights.py" line="94"/>
         <source>{n} days ago</source>
         <translation>hace {n} días</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="90"/>
+        <location filename="../../desktop/models/insights.py" line="95"/>
         <source>1 hour ago</source>
         <translation>hace 1 hora</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="90"/>
+        <location filename="../../desktop/models/insights.py" line="95"/>
         <source>{n} hours ago</source>
         <translation>hace {n} horas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="91"/>
+        <location filename="../../desktop/models/insights.py" line="96"/>
         <source>1 minute ago</source>
         <translation>hace 1 minuto</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="91"/>
+        <location filename="../../desktop/models/insights.py" line="96"/>
         <source>{n} minutes ago</source>
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insights.py" line="207"/>
+        <location filename="../../desktop/models/insights.py" line="212"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
+    </message>
+</context>
+<context>
+    <name>InsightPreview</name>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="34"/>
+        <source>Approving will</source>
+        <translation>Al aprobar se hará lo siguiente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="57"/>
+        <source>Working out what will change…</source>
+        <translation>Calculando qué cambiará…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="71"/>
+        <source>Cannot tell what will change: {reason}</source>
+        <translation>No se puede saber qué cambiará: {reason}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="78"/>
+        <source>remove %n repeated fact(s) from “{name}”:</source>
+        <translation>
+            <numerusform>eliminar %n hecho repetido de “{name}”:</numerusform>
+            <numerusform>eliminar %n hechos repetidos de “{name}”:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="81"/>
+        <source>keep:</source>
+        <translation>se conservan:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="83"/>
+        <source>One undo brings them back.</source>
+        <translation>Un solo deshacer los recupera.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="85"/>
+        <source>merge {names} into “{into}”</source>
+        <translation>fusionar {names} en “{into}”</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="87"/>
+        <source>add %n fact(s):</source>
+        <translation>
+            <numerusform>añadir %n hecho:</numerusform>
+            <numerusform>añadir %n hechos:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="90"/>
+        <source>drop %n repeat(s):</source>
+        <translation>
+            <numerusform>descartar %n repetición:</numerusform>
+            <numerusform>descartar %n repeticiones:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="91"/>
+        <source>  – {fact} (repeats “{kept}”)</source>
+        <translation>  – {fact} (repite “{kept}”)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="94"/>
+        <source>rewire %n relation(s):</source>
+        <translation>
+            <numerusform>reconectar %n relación:</numerusform>
+            <numerusform>reconectar %n relaciones:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/panes/insights_preview.py" line="99"/>
+        <source>drop %n relation(s) it would repeat or that would loop:</source>
+        <translation>
+            <numerusform>descartar %n relación que se repetiría o formaría un bucle:</numerusform>
+            <numerusform>descartar %n relaciones que se repetirían o formarían un bucle:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="103"/>
+        <source>keep {names} as other names of “{into}”</source>
+        <translation>conservar {names} como otros nombres de “{into}”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="105"/>
+        <source>One undo takes the whole merge back.</source>
+        <translation>Un solo deshacer revierte toda la fusión.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights_preview.py" line="109"/>
+        <source>  and {n} more</source>
+        <translation>  y {n} más</translation>
     </message>
 </context>
 <context>
@@ -2096,22 +2219,32 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Conocimiento desactualizado: </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="40"/>
+        <location filename="../../desktop/models/insight_words.py" line="33"/>
+        <source>Possible duplicates: </source>
+        <translation>Posibles duplicados: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="34"/>
+        <source>Repeated facts on </source>
+        <translation>Hechos repetidos en </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="42"/>
         <source>Under-connected nodes</source>
         <translation>Entidades poco conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="52"/>
+        <location filename="../../desktop/models/insight_words.py" line="54"/>
         <source>{shown} and {rest} more</source>
         <translation>{shown} y {rest} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="88"/>
+        <location filename="../../desktop/models/insight_words.py" line="90"/>
         <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
         <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="94"/>
+        <location filename="../../desktop/models/insight_words.py" line="96"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
@@ -2119,7 +2252,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="98"/>
+        <location filename="../../desktop/models/insight_words.py" line="100"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
@@ -2127,7 +2260,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="103"/>
+        <location filename="../../desktop/models/insight_words.py" line="105"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
@@ -2135,22 +2268,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="109"/>
+        <location filename="../../desktop/models/insight_words.py" line="111"/>
         <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
         <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="114"/>
+        <location filename="../../desktop/models/insight_words.py" line="116"/>
         <source>Other courses: {courses}.</source>
         <translation>Otros cursos: {courses}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="117"/>
+        <location filename="../../desktop/models/insight_words.py" line="119"/>
         <source>its domain</source>
         <translation>su dominio</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="119"/>
+        <location filename="../../desktop/models/insight_words.py" line="121"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
@@ -2158,30 +2291,40 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="127"/>
+        <location filename="../../desktop/models/insight_words.py" line="129"/>
         <source>its confidence is low ({confidence})</source>
         <translation>su confianza es baja ({confidence})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="129"/>
+        <location filename="../../desktop/models/insight_words.py" line="131"/>
         <source>it has not been updated since {date}</source>
         <translation>no se actualiza desde el {date}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="134"/>
+        <location filename="../../desktop/models/insight_words.py" line="136"/>
         <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
         <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="138"/>
+        <location filename="../../desktop/models/insight_words.py" line="140"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
             <numerusform>(Está enlazado con %n entidades activas más.)</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="145"/>
+        <source>{others} may be the same as &quot;{kept}&quot;. Approving merges them into &quot;{kept}&quot;: facts and relations are kept, the other names stay as aliases, and one undo takes it back.</source>
+        <translation>{others} puede ser lo mismo que &quot;{kept}&quot;. Al aprobar se fusionan en &quot;{kept}&quot;: se conservan los hechos y las relaciones, los otros nombres quedan como alias y un solo deshacer lo revierte.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="150"/>
+        <source>&quot;{name}&quot; holds facts that repeat another almost word for word. Approving removes the repeats (one undo brings them back).</source>
+        <translation>&quot;{name}&quot; tiene hechos que repiten otro casi palabra por palabra. Al aprobar se eliminan las repeticiones (un solo deshacer las recupera).</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="142"/>
+        <location filename="../../desktop/models/insight_words.py" line="155"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
@@ -2192,216 +2335,226 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>InsightsPane</name>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="121"/>
-        <location filename="../../desktop/panes/insights.py" line="153"/>
+        <location filename="../../desktop/panes/insights.py" line="123"/>
+        <location filename="../../desktop/panes/insights.py" line="159"/>
         <source>Reflect now</source>
         <extracomment>change_log operations that change what this pane lists</extracomment>
         <translation>Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="122"/>
+        <location filename="../../desktop/panes/insights.py" line="124"/>
         <source>Look for patterns in the memory and propose insights to review</source>
         <translation>Buscar patrones en la memoria y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="135"/>
+        <location filename="../../desktop/panes/insights.py" line="126"/>
+        <source>Tidying only</source>
+        <translation>Solo limpieza</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="127"/>
+        <source>Only what tidying proposes: possible duplicates to merge, repeated facts</source>
+        <translation>Solo lo que propone la limpieza: posibles duplicados que fusionar, hechos repetidos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/insights.py" line="141"/>
         <source>No insights yet</source>
         <translation>Todavía no hay hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="142"/>
+        <location filename="../../desktop/panes/insights.py" line="148"/>
         <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
         <translation>Los hallazgos son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada uno espera aquí a que lo apruebes o lo descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="167"/>
+        <location filename="../../desktop/panes/insights.py" line="173"/>
         <source>Nothing left to review. Reflect now looks for new patterns.</source>
         <translation>No queda nada por revisar. Reflexionar ahora busca patrones nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="172"/>
-        <location filename="../../desktop/panes/insights.py" line="353"/>
+        <location filename="../../desktop/panes/insights.py" line="178"/>
+        <location filename="../../desktop/panes/insights.py" line="361"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="175"/>
+        <location filename="../../desktop/panes/insights.py" line="181"/>
         <source>Insights you approve or dismiss are listed here.</source>
         <translation>Aquí aparecen los hallazgos que apruebas o descartas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="180"/>
-        <location filename="../../desktop/panes/insights.py" line="355"/>
+        <location filename="../../desktop/panes/insights.py" line="186"/>
+        <location filename="../../desktop/panes/insights.py" line="363"/>
         <source>Decided</source>
         <translation>Decididas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="198"/>
+        <location filename="../../desktop/panes/insights.py" line="204"/>
         <source>Select an insight to see why it was proposed.</source>
         <translation>Selecciona un hallazgo para ver por qué se propuso.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="208"/>
+        <location filename="../../desktop/panes/insights.py" line="214"/>
         <source>The evidence has changed since this was found. Reflect again to check it, or dismiss it.</source>
         <translation>Las pruebas han cambiado desde que se encontró. Reflexiona de nuevo para comprobarla, o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="210"/>
+        <location filename="../../desktop/panes/insights.py" line="216"/>
         <source>Built from</source>
         <translation>Basada en</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="216"/>
+        <location filename="../../desktop/panes/insights.py" line="222"/>
         <source>How they connect</source>
         <translation>Cómo se relacionan</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="240"/>
+        <location filename="../../desktop/panes/insights.py" line="247"/>
         <source>Show in graph</source>
         <translation>Mostrar en el grafo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="242"/>
+        <location filename="../../desktop/panes/insights.py" line="249"/>
         <source>Dismiss</source>
         <translation>Descartar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="243"/>
+        <location filename="../../desktop/panes/insights.py" line="250"/>
         <source>Dismiss: never propose it again (D or Delete)</source>
         <translation>Descartar: no volver a proponerla (D o Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="245"/>
+        <location filename="../../desktop/panes/insights.py" line="252"/>
         <source>Approve</source>
         <translation>Aprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="247"/>
+        <location filename="../../desktop/panes/insights.py" line="254"/>
         <source>Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)</source>
         <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="288"/>
+        <location filename="../../desktop/panes/insights.py" line="295"/>
         <source>Looking for patterns…</source>
         <translation>Buscando patrones…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="353"/>
+        <location filename="../../desktop/panes/insights.py" line="361"/>
         <source>To review ({n})</source>
         <translation>Por revisar ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="355"/>
+        <location filename="../../desktop/panes/insights.py" line="363"/>
         <source>Decided ({n})</source>
         <translation>Decididas ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="365"/>
+        <location filename="../../desktop/panes/insights.py" line="387"/>
         <source>Cannot read the insights: {reason}</source>
         <translation>No se pueden leer los hallazgos: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="369"/>
+        <location filename="../../desktop/panes/insights.py" line="391"/>
         <source>No insights to review</source>
         <translation>No hay hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="461"/>
+        <location filename="../../desktop/panes/insights.py" line="484"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="463"/>
+        <location filename="../../desktop/panes/insights.py" line="486"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="468"/>
+        <location filename="../../desktop/panes/insights.py" line="491"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="470"/>
+        <location filename="../../desktop/panes/insights.py" line="493"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="471"/>
+        <location filename="../../desktop/panes/insights.py" line="494"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="489"/>
+        <location filename="../../desktop/panes/insights.py" line="512"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="514"/>
+        <location filename="../../desktop/panes/insights.py" line="537"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
         <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="525"/>
+        <location filename="../../desktop/panes/insights.py" line="548"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="526"/>
+        <location filename="../../desktop/panes/insights.py" line="549"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="564"/>
+        <location filename="../../desktop/panes/insights.py" line="587"/>
         <source>No new insights.</source>
         <translation>No hay hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="566"/>
+        <location filename="../../desktop/panes/insights.py" line="589"/>
         <source>1 new insight.</source>
         <translation>1 hallazgo nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="568"/>
+        <location filename="../../desktop/panes/insights.py" line="591"/>
         <source>{n} new insights.</source>
         <translation>{n} hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="570"/>
+        <location filename="../../desktop/panes/insights.py" line="593"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="571"/>
+        <location filename="../../desktop/panes/insights.py" line="594"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="573"/>
+        <location filename="../../desktop/panes/insights.py" line="596"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="578"/>
+        <location filename="../../desktop/panes/insights.py" line="601"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="250"/>
+        <location filename="../../desktop/panes/insights.py" line="257"/>
         <source>Back to review</source>
         <translation>Volver a revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="251"/>
+        <location filename="../../desktop/panes/insights.py" line="258"/>
         <source>Changed your mind? Put it back with the insights to review</source>
         <translation>¿Has cambiado de idea? Devuélvelo a los hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/insights.py" line="323"/>
+        <location filename="../../desktop/panes/insights.py" line="330"/>
         <source>“{title}” is back with the insights to review.</source>
         <translation>“{title}” vuelve a estar entre los hallazgos por revisar.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/panes/insights.py" line="370"/>
+        <location filename="../../desktop/panes/insights.py" line="392"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln hallazgo por revisar</numerusform>
@@ -2412,247 +2565,247 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="65"/>
-        <location filename="../../desktop/main_window.py" line="228"/>
+        <location filename="../../desktop/main_window.py" line="66"/>
+        <location filename="../../desktop/main_window.py" line="234"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="112"/>
+        <location filename="../../desktop/main_window.py" line="117"/>
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="113"/>
+        <location filename="../../desktop/main_window.py" line="118"/>
         <source>&amp;New memory…</source>
         <translation>&amp;Nueva memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="114"/>
+        <location filename="../../desktop/main_window.py" line="119"/>
         <source>Start an empty memory in a new file</source>
         <translation>Empezar una memoria vacía en un archivo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="115"/>
+        <location filename="../../desktop/main_window.py" line="120"/>
         <source>&amp;Open memory…</source>
         <translation>&amp;Abrir memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="117"/>
+        <location filename="../../desktop/main_window.py" line="122"/>
         <source>&amp;Import…</source>
         <translation>&amp;Importar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="118"/>
+        <location filename="../../desktop/main_window.py" line="123"/>
         <source>Import memory.jsonl, Engrama NDJSON, MCP Memory .db or notes</source>
         <translation>Importar memory.jsonl, NDJSON de Engrama, .db de MCP Memory o notas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="119"/>
+        <location filename="../../desktop/main_window.py" line="124"/>
         <source>&amp;Export…</source>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="120"/>
+        <location filename="../../desktop/main_window.py" line="125"/>
         <source>&amp;Back up…</source>
         <translation>&amp;Copia de seguridad…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="122"/>
+        <location filename="../../desktop/main_window.py" line="127"/>
         <source>&amp;Settings…</source>
         <translation>Con&amp;figuración…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="123"/>
+        <location filename="../../desktop/main_window.py" line="128"/>
         <source>&amp;Close window</source>
         <translation>Cerrar &amp;ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="124"/>
+        <location filename="../../desktop/main_window.py" line="129"/>
         <source>&amp;Quit</source>
         <translation>&amp;Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="126"/>
+        <location filename="../../desktop/main_window.py" line="131"/>
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="127"/>
+        <location filename="../../desktop/main_window.py" line="132"/>
         <source>&amp;Undo last change</source>
         <translation>&amp;Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="130"/>
+        <location filename="../../desktop/main_window.py" line="135"/>
         <source>&amp;New entity</source>
         <translation>&amp;Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="131"/>
+        <location filename="../../desktop/main_window.py" line="136"/>
         <source>&amp;Save entity</source>
         <translation>&amp;Guardar entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="138"/>
         <source>&amp;Find…</source>
         <translation>&amp;Buscar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="134"/>
+        <location filename="../../desktop/main_window.py" line="139"/>
         <source>&amp;Reflect now</source>
         <translation>&amp;Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="135"/>
+        <location filename="../../desktop/main_window.py" line="140"/>
         <source>Look for patterns and propose insights to review</source>
         <translation>Buscar patrones y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="137"/>
+        <location filename="../../desktop/main_window.py" line="142"/>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="138"/>
+        <location filename="../../desktop/main_window.py" line="143"/>
         <source>Whole-memory &amp;overview</source>
         <translation>&amp;Vista general de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="139"/>
+        <location filename="../../desktop/main_window.py" line="144"/>
         <source>&amp;Fit graph to window</source>
         <translation>&amp;Ajustar el grafo a la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="142"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Restablecer la disposición</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="144"/>
+        <location filename="../../desktop/main_window.py" line="149"/>
         <source>&amp;Help</source>
         <translation>Ay&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="145"/>
+        <location filename="../../desktop/main_window.py" line="150"/>
         <source>&amp;Connect an assistant…</source>
         <translation>&amp;Conectar un asistente…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="146"/>
+        <location filename="../../desktop/main_window.py" line="151"/>
         <source>&amp;About Hipocampo</source>
         <translation>&amp;Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="174"/>
+        <location filename="../../desktop/main_window.py" line="179"/>
         <source>Search</source>
         <translation>Búsqueda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="175"/>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>Entity</source>
         <translation>Entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="176"/>
-        <location filename="../../desktop/main_window.py" line="282"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="289"/>
         <source>Insights</source>
         <translation>Hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="177"/>
+        <location filename="../../desktop/main_window.py" line="182"/>
         <source>Activity</source>
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="246"/>
+        <location filename="../../desktop/main_window.py" line="252"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="282"/>
+        <location filename="../../desktop/main_window.py" line="289"/>
         <source>Insights ({count})</source>
         <translation>Hallazgos ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="293"/>
+        <location filename="../../desktop/main_window.py" line="300"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="294"/>
+        <location filename="../../desktop/main_window.py" line="301"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="358"/>
+        <location filename="../../desktop/main_window.py" line="365"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="368"/>
+        <location filename="../../desktop/main_window.py" line="375"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="377"/>
+        <location filename="../../desktop/main_window.py" line="392"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="381"/>
+        <location filename="../../desktop/main_window.py" line="396"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="382"/>
+        <location filename="../../desktop/main_window.py" line="397"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="383"/>
+        <location filename="../../desktop/main_window.py" line="398"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="386"/>
+        <location filename="../../desktop/main_window.py" line="401"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="376"/>
-        <location filename="../../desktop/main_window.py" line="389"/>
+        <location filename="../../desktop/main_window.py" line="391"/>
+        <location filename="../../desktop/main_window.py" line="404"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="391"/>
+        <location filename="../../desktop/main_window.py" line="406"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="481"/>
+        <location filename="../../desktop/main_window.py" line="496"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="482"/>
+        <location filename="../../desktop/main_window.py" line="497"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="128"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
         <source>Re&amp;do</source>
         <translation>Re&amp;hacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="129"/>
+        <location filename="../../desktop/main_window.py" line="134"/>
         <source>Make again the change the last undo took back</source>
         <translation>Vuelve a hacer el cambio que deshizo el último Deshacer</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="355"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entidad</numerusform>
@@ -2660,12 +2813,12 @@ Conectados: {names}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="356"/>
+        <location filename="../../desktop/main_window.py" line="363"/>
         <source>What read_graph returns: insights waiting for review are not counted</source>
         <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="362"/>
+        <location filename="../../desktop/main_window.py" line="369"/>
         <source>Indexing meaning {percent} %</source>
         <translation>Indexando el significado: {percent} %</translation>
     </message>
@@ -2882,129 +3035,129 @@ Conectados: {names}</translation>
 <context>
     <name>SearchPane</name>
     <message>
-        <location filename="../../desktop/panes/search.py" line="75"/>
-        <location filename="../../desktop/panes/search.py" line="212"/>
+        <location filename="../../desktop/panes/search.py" line="76"/>
+        <location filename="../../desktop/panes/search.py" line="219"/>
         <source>Search your memory…</source>
         <translation>Busca en tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="79"/>
+        <location filename="../../desktop/panes/search.py" line="80"/>
         <source>&amp;Meaning</source>
         <translation>&amp;Significado</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="80"/>
+        <location filename="../../desktop/panes/search.py" line="81"/>
         <source>Find memories about the same thing, in any language, even without the same words</source>
         <translation>Encontrar recuerdos sobre lo mismo, en cualquier idioma, aunque no usen las mismas palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="81"/>
+        <location filename="../../desktop/panes/search.py" line="82"/>
         <source>E&amp;xact text</source>
         <translation>&amp;Texto exacto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="82"/>
+        <location filename="../../desktop/panes/search.py" line="83"/>
         <source>Find the letters you typed anywhere in names, types and observations (ignoring case and accents)</source>
         <translation>Encontrar las letras que escribiste en nombres, tipos y observaciones (sin distinguir mayúsculas ni acentos)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="89"/>
+        <location filename="../../desktop/panes/search.py" line="90"/>
         <source>Show only entities of one type</source>
         <translation>Mostrar solo entidades de un tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="91"/>
-        <location filename="../../desktop/panes/search.py" line="298"/>
+        <location filename="../../desktop/panes/search.py" line="92"/>
+        <location filename="../../desktop/panes/search.py" line="305"/>
         <source>All types</source>
         <translation>Todos los tipos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="192"/>
+        <location filename="../../desktop/panes/search.py" line="199"/>
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="213"/>
+        <location filename="../../desktop/panes/search.py" line="220"/>
         <source>Find exact text…</source>
         <translation>Buscar texto exacto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="249"/>
+        <location filename="../../desktop/panes/search.py" line="256"/>
         <source>The search could not run: {message}</source>
         <translation>No se pudo hacer la búsqueda: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="300"/>
+        <location filename="../../desktop/panes/search.py" line="307"/>
         <source>{type} ({count})</source>
         <translation>{type} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="303"/>
+        <location filename="../../desktop/panes/search.py" line="310"/>
         <source>{type} (0)</source>
         <translation>{type} (0)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="326"/>
+        <location filename="../../desktop/panes/search.py" line="333"/>
         <source>Meaning search is off ({reason}); searching words only.</source>
         <translation>La búsqueda por significado está desactivada ({reason}); solo se buscan palabras.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="327"/>
+        <location filename="../../desktop/panes/search.py" line="334"/>
         <source>no embedding model</source>
         <translation>no hay modelo de embeddings</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="329"/>
+        <location filename="../../desktop/panes/search.py" line="336"/>
         <source>Searching words only until {count} entities are indexed ({done} of {total} done).</source>
         <translation>Solo se buscan palabras hasta que se indexen {count} entidades (van {done} de {total}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="334"/>
+        <location filename="../../desktop/panes/search.py" line="341"/>
         <source>The first {count} entities that contain “{query}”.</source>
         <translation>Las primeras {count} entidades que contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="335"/>
+        <location filename="../../desktop/panes/search.py" line="342"/>
         <source>1 entity contains “{query}”.</source>
         <translation>1 entidad contiene «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="336"/>
+        <location filename="../../desktop/panes/search.py" line="343"/>
         <source>{count} entities contain “{query}”.</source>
         <translation>{count} entidades contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="349"/>
+        <location filename="../../desktop/panes/search.py" line="356"/>
         <source>No entity contains “{query}”.&lt;br&gt;Try &lt;b&gt;Meaning&lt;/b&gt; to find related memories.</source>
         <translation>Ninguna entidad contiene «{query}».&lt;br&gt;Prueba &lt;b&gt;Significado&lt;/b&gt; para encontrar recuerdos relacionados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="356"/>
+        <location filename="../../desktop/panes/search.py" line="363"/>
         <source>Nothing to search yet</source>
         <translation>Todavía no hay nada que buscar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="357"/>
+        <location filename="../../desktop/panes/search.py" line="364"/>
         <source>What your assistants remember — people, projects, decisions — can be searched here as soon as they write it, by meaning or by exact text.</source>
         <translation>Lo que recuerdan tus asistentes —personas, proyectos, decisiones— se puede buscar aquí en cuanto lo escriben, por significado o por texto exacto.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="361"/>
+        <location filename="../../desktop/panes/search.py" line="368"/>
         <source>Search everything your assistants remembered</source>
         <translation>Busca en todo lo que recuerdan tus asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="362"/>
+        <location filename="../../desktop/panes/search.py" line="369"/>
         <source>&lt;b&gt;Meaning&lt;/b&gt; finds related ideas in any language, even in other words. &lt;b&gt;Exact text&lt;/b&gt; finds the letters you type, ignoring case and accents.</source>
         <translation>&lt;b&gt;Significado&lt;/b&gt; encuentra conceptos relacionados en cualquier idioma, aunque se digan con otras palabras. &lt;b&gt;Texto exacto&lt;/b&gt; encuentra las letras que escribes, sin distinguir mayúsculas ni acentos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="364"/>
+        <location filename="../../desktop/panes/search.py" line="371"/>
         <source>↑ ↓ move through the results; Enter opens one.</source>
         <translation>↑ ↓ recorren los resultados; Intro abre uno.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="351"/>
+        <location filename="../../desktop/panes/search.py" line="358"/>
         <source>&lt;b&gt;No good matches&lt;/b&gt; for “{query}”.&lt;br&gt;Nothing in memory is close enough in meaning or words; try other words, or all types.</source>
         <translation>&lt;b&gt;Nada se parece lo bastante&lt;/b&gt; a «{query}».&lt;br&gt;Ningún recuerdo está cerca en significado ni en palabras; prueba otras palabras o todos los tipos.</translation>
     </message>
