@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.hygiene import names as N
+from core.processes import collector_paused
 from core.reflect.model import InsightDraft, vocabulary_key
 from core.storage.aliases import HygieneStore
 
@@ -56,26 +57,38 @@ def _compatible(t1: str, t2: str) -> bool:
 
 def find_duplicate_groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
     """Groups of entity ids that are probably one thing: ``[(ids, rule, confidence)]``."""
+    with collector_paused():  # a few hundred thousand small lists, no cycles: a collection would only walk them
+        return _groups(rows, hs)
+
+
+def _groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
     families: dict[str, str] = {}
     tokens = N.tokens
-    info = {}
+    info: dict[int, tuple[str, str, list[str]]] = {}
+    same: dict[str, list[int]] = defaultdict(list)  # one pass: both keys and the tokens for later
+    order: dict[str, list[int]] = defaultdict(list)
     for i, n, t in rows:
         family = families.get(t)
         if family is None:
             family = families[t] = _family(t)
-        info[i] = (n, family, tokens(n))
+        toks = tokens(n)
+        info[i] = (n, family, toks)
+        if not toks:
+            continue
+        same["".join(toks)].append(i)
+        if len(toks) == 2:
+            x, y = toks
+            order[f"{x} {y}" if x < y else f"{y} {x}"].append(i)
+        elif len(toks) > 2:
+            order[" ".join(sorted(toks))].append(i)
     groups: list[tuple[list[int], str, float]] = []
     grouped: set[int] = set()
-    for rule, conf, keyer in (("same name", 0.95, lambda toks: "".join(toks)),
-                              ("same words", 0.9, lambda toks: " ".join(sorted(toks)))):
-        blocks: dict[str, list[int]] = defaultdict(list)
-        for i, (_n, _f, toks) in info.items():
-            if i not in grouped and toks:
-                blocks[keyer(toks)].append(i)
+    for rule, conf, blocks in (("same name", 0.95, same), ("same words", 0.9, order)):
         for ids in blocks.values():
             if len(ids) < 2:
                 continue
-            for part in _by_type(ids, info):
+            free = [i for i in ids if i not in grouped]
+            for part in _by_type(free, info) if len(free) > 1 else ():
                 if len(part) > 1:
                     groups.append((sorted(part), rule, conf))
                     grouped.update(part)
@@ -158,7 +171,8 @@ def choose_into(nodes: list[dict[str, Any]]) -> str:
 
 def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
     """One insight draft per group of probable duplicates, with its evidence and merge plan."""
-    rows = hs.entity_rows()
+    with collector_paused():
+        rows = hs.entity_rows()
     groups = find_duplicate_groups(rows, hs)
     if not groups:
         return []
