@@ -94,7 +94,7 @@ async def test_stdio_bridges_to_the_hub_for_the_same_database(hub: Hub, hub_file
     async with stdio_client_for(db, hub_file, "bridged-assistant") as client:
         status = (await client.call_tool("engrama_status", {})).structured_content
         assert status["endpoint"]["port"] == hub.info["port"]  # answered by the hub, not in-process
-        assert len((await client.list_tools()).tools) == 22
+        assert len((await client.list_tools()).tools) == 24
         await client.call_tool("create_entities", {"entities": [{"entityType": "Note", "name": "Bridged"}]})
         error = await client.call_tool("open_nodes", {"names": "not a list"})
         assert error.is_error and "Invalid arguments" in error.content[0].text

@@ -70,7 +70,7 @@ def test_inspector_lists_the_tools(tmp_path: Path, hub_file: Path) -> None:
         "search_nodes",
         "open_nodes",
     ]
-    assert len(names) == 22
+    assert len(names) == 24
     described = {t["name"]: t["description"] for t in tools}
     assert (
         not described["create_entities"].startswith((" ", "\n")) and "\n    " not in described["read_graph"]

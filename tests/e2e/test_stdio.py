@@ -23,7 +23,7 @@ async def test_tools_work_over_stdio_and_writes_name_the_client(tmp_path: Path, 
     db = tmp_path / "stdio.db"
     async with stdio_client_for(db, hub_file, "claude-code", **backend.env) as client:
         tools = {t.name for t in (await client.list_tools()).tools}
-        assert len(tools) == 22 and {"create_entities", "read_graph", "engrama_remember"} <= tools
+        assert len(tools) == 24 and {"create_entities", "read_graph", "engrama_remember"} <= tools
         created = await client.call_tool(
             "create_entities",
             {"entities": [{"name": "Ada", "entityType": "Person", "observations": ["first programmer"]}]},
@@ -83,7 +83,7 @@ def test_stdout_carries_nothing_but_the_protocol(tmp_path: Path, hub_file: Path,
             process.kill()
     assert [r["id"] for r in responses] == [1, 2, 3]
     assert responses[0]["result"]["serverInfo"]["name"] == "hipocampo"
-    assert len(responses[1]["result"]["tools"]) == 22
+    assert len(responses[1]["result"]["tools"]) == 24
     assert responses[2]["result"]["structuredContent"] == {"entities": [], "relations": []}
     assert "hipocampo DEBUG" in process.stderr.read()  # the logs went to stderr
 
@@ -99,7 +99,7 @@ async def test_mcp_memory_entry_point_serves_the_same_tools(tmp_path: Path, hub_
         env=server_env(hub_file),
     )
     async with Client(stdio_client(params)) as client:
-        assert len((await client.list_tools()).tools) == 22
+        assert len((await client.list_tools()).tools) == 24
 
 
 def test_a_database_from_a_newer_hipocampo_is_refused_cleanly(tmp_path: Path, hub_file: Path) -> None:
