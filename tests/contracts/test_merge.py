@@ -113,3 +113,19 @@ def test_reflect_proposes_and_approving_merges(mem: Memory) -> None:
     assert [e.name for e in mem.open_nodes(["ana garcia"]).entities] == ["Ana García"]
     mem.undo_change()
     assert {e.name for e in mem.open_nodes(["Ana_Garcia", "ana garcia"]).entities} == {"Ana_Garcia", "ana garcia"}
+
+
+def test_a_merge_that_fails_half_way_leaves_everything_as_it_was(mem: Memory) -> None:
+    from core.hygiene.merge import apply_merge, plan_merge
+    from core.storage.aliases import hygiene_store
+
+    _people(mem)
+    before, version = _state(mem), mem.latest_change_id()
+    plan = plan_merge(mem.graph, ["Ana_Garcia"], "Ana García")
+    # A relation to an entity deleted since the preview: its step fails after the facts were added.
+    plan["rewire_relations"].append({"from": "Ana García", "to": "Gone", "relationType": "knows",
+                                     "props": {"since": 2020}, "ended_at": None, "was": {}})
+    with pytest.raises(NotFound):
+        apply_merge(mem.graph, hygiene_store(mem.graph), plan, "test")
+    assert _state(mem) == before and mem.latest_change_id() == version
+    assert mem.resolve_aliases(["Ana_Garcia"]) == {}
