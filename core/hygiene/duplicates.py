@@ -29,6 +29,7 @@ from typing import Any
 from core.hygiene import names as N
 from core.processes import collector_paused
 from core.reflect.model import InsightDraft, vocabulary_key
+from core.search.folding import fold
 from core.storage.aliases import HygieneStore
 
 DUPLICATES = "duplicate_entities"
@@ -118,7 +119,7 @@ def _loose_pairs(info: dict[int, tuple[str, str, list[str]]], grouped: set[int],
         if len(toks) == 1 and len(toks[0]) >= 8:  # a slip in a one-word name: paired by its start or end
             blocks["p:" + toks[0][:4]].append(i)
             blocks["s:" + toks[0][-4:]].append(i)
-        for t in toks:  # several words: paired by a word they share (a number alone names nothing)
+        for t in toks:  # paired by a word they share (a number alone names nothing)
             if len(t) >= 3 and not t.isdigit():
                 blocks["w:" + t].append(i)
     candidates: dict[tuple[int, int], tuple[str, float, int]] = {}
@@ -152,8 +153,7 @@ def _loose_rule(ta: list[str], tb: list[str]) -> tuple[str, float, int] | None:
     if N.typo_match(ta, tb):
         return "a slip in the name", 0.8, 1
     sa, sb = set(ta), set(tb)
-    if sa and sb and (sa < sb or sb < sa) and len(min(sa, sb, key=len)) >= 1 \
-            and min(len(x) for x in (sa & sb)) >= 4:
+    if sa and sb and (sa < sb or sb < sa) and min(len(x) for x in (sa & sb)) >= 4:
         return "one name inside the other", 0.7, 2
     return None
 
@@ -190,8 +190,11 @@ def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
         into = choose_into(nodes)
         others = [n["name"] for n in nodes if n["name"] != into]
         shown = ", ".join(f"“{n}”" for n in others)
+        # The title names the group, not the choice of the kept one (which may change as they grow):
+        # a dismissed group is never proposed again.
+        listed = sorted((n["name"] for n in nodes), key=lambda n: (fold(n), n))
         drafts.append(InsightDraft(
-            title=f"Possible duplicates: {into} and {' and '.join(others)}",
+            title=f"Possible duplicates: {' and '.join(listed)}",
             pattern=DUPLICATES, confidence=conf,
             summary=(f"{shown} may be the same as “{into}” ({rule}). Approving merges "
                      f"{'them' if len(others) > 1 else 'it'} into “{into}”: facts and relations are kept, "

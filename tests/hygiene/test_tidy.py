@@ -45,7 +45,7 @@ def test_dry_run_lists_every_kind_and_changes_nothing(mem: Memory) -> None:
     assert listed["dry_run"] is True and set(listed["kinds"]) == {"duplicate_entities", "repeated_observations"}
     assert [(p["kind"], p["id"]) for p in listed["proposals"]] == [
         ("duplicate_entities", "Possible duplicates: Ana García and Ana_Garcia"),
-        ("duplicate_entities", "Possible duplicates: Robert Smith and Bob Smith"),
+        ("duplicate_entities", "Possible duplicates: Bob Smith and Robert Smith"),
         ("repeated_observations", "Repeated facts on Billing")]
     assert listed["proposals"][2]["preview"]["delete_observations"] == ["latency is 544 ms."]
     assert mem.latest_change_id() == version
@@ -98,3 +98,13 @@ def test_a_registered_kind_is_listed_and_applied(mem: Memory) -> None:
         assert mem.tidy(apply=["Check Acme"])["applied"][0]["looked"] is True
     finally:
         T.KINDS.pop("check_company")
+
+
+def test_a_dismissed_group_is_not_proposed_again_when_the_kept_one_changes(mem: Memory) -> None:
+    mem.reflect()
+    title = "Possible duplicates: Bob Smith and Robert Smith"
+    assert mem.surface_insights(title=title)[0]["evidence"]["merge"]["into"] == "Robert Smith"
+    mem.decide_insight(title, "dismiss")
+    mem.add_observations([{"entityName": "Bob Smith", "contents": ["a", "b", "c"]}])  # now the better known
+    mem.reflect()
+    assert [i["title"] for i in mem.surface_insights(limit=100) if "Smith" in i["title"]] == []
