@@ -35,7 +35,7 @@ class CypherHygiene:
 
     def all_aliases(self) -> list[tuple[str, str]]:
         return [(a, n) for n, aliases in self.db.read(
-            "MATCH (e:Entity) WHERE e.archived_at IS NULL AND size(e.aliases) > 0 RETURN e.name, e.aliases "
+            "MATCH (e:Entity) WHERE e.has_aliases = true AND e.archived_at IS NULL RETURN e.name, e.aliases "
             "ORDER BY e.id") for a in aliases]
 
     def entity_rows(self) -> list[tuple[int, str, str]]:
