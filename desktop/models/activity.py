@@ -20,7 +20,7 @@ from desktop.panes.history_view import actor_label  # one wording of who wrote, 
 Row = dict[str, Any]
 Index = QModelIndex | QPersistentModelIndex
 
-GROUP_OPS = ("save_entity", "undo")
+GROUP_OPS = ("save_entity", "merge_entities", "undo")
 #: bookkeeping the core keeps for reflect and insight review: not something to take back from here
 NOT_UNDOABLE = frozenset({"reflect", "decay_confidence", "create_insight", "decide_insight", "mark_insight_stale"})
 #: client chip hues, most distinct first: the first few clients get colours far apart
@@ -131,6 +131,9 @@ def describe(row: Row, known: dict[int, Row] | None = None) -> str:
               "create_insight": ActivityModel.tr("proposed the insight {name}")}
     if op in simple:
         return simple[op].format(name=b_name)
+    if op == "merge_entities" and isinstance(after, dict):
+        merged = ", ".join(_b(n) for n in after.get("merged", []))
+        return ActivityModel.tr("merged {merged} into {name}").format(merged=merged, name=b_name)
     if op == "save_entity":
         count = len(after.get("rows", [])) if isinstance(after, dict) else 0
         return ActivityModel.tr("saved {name} (%n changes)", "", count).format(name=b_name)

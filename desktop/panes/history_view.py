@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop.models.insights import age_text
 
-GROUP_OPS = ("save_entity", "undo")
+GROUP_OPS = ("save_entity", "merge_entities", "undo")
 
 
 def actor_label(actor: str) -> str:
@@ -79,6 +79,9 @@ def describe_change(row: dict[str, Any], by_id: dict[int, dict[str, Any]] | None
     if op == "save_entity" and isinstance(after, dict):
         parts = [describe_change(by_id[i], by_id) for i in after.get("rows", []) if i in by_id]
         return "; ".join(parts) if parts else HistoryView.tr("saved {n} changes").format(n=len(after.get("rows", [])))
+    if op == "merge_entities" and isinstance(after, dict):
+        return HistoryView.tr("merged {merged} into {name}").format(
+            merged=", ".join(f"“{n}”" for n in after.get("merged", [])), name=name)
     if op == "undo" and isinstance(after, dict):
         undone = by_id.get(after.get("undo_of", -1))
         if undone is not None:

@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="136"/>
+        <location filename="../../desktop/models/activity.py" line="139"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>saved {name} (%n change)</numerusform>
@@ -52,7 +52,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="169"/>
+        <location filename="../../desktop/models/activity.py" line="172"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>let the confidence of %n insight fade with time</numerusform>

@@ -142,8 +142,13 @@
         <source>proposed the insight {name}</source>
         <translation>propuso el hallazgo {name}</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location filename="../../desktop/models/activity.py" line="136"/>
+        <source>merged {merged} into {name}</source>
+        <translation>fusionó {merged} en {name}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/models/activity.py" line="139"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>guardó {name} (%n cambio)</numerusform>
@@ -151,77 +156,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="143"/>
+        <location filename="../../desktop/models/activity.py" line="146"/>
         <source>redid: {what}</source>
         <translation>rehízo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="145"/>
+        <location filename="../../desktop/models/activity.py" line="148"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="146"/>
+        <location filename="../../desktop/models/activity.py" line="149"/>
         <source>undid change #{id} on {name}</source>
         <translation>deshizo el cambio n.º {id} en {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="149"/>
+        <location filename="../../desktop/models/activity.py" line="152"/>
         <source>approved the insight {name}</source>
         <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="150"/>
+        <location filename="../../desktop/models/activity.py" line="153"/>
         <source>dismissed the insight {name}</source>
         <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="151"/>
+        <location filename="../../desktop/models/activity.py" line="154"/>
         <source>wrote out the insight {name}</source>
         <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="152"/>
+        <location filename="../../desktop/models/activity.py" line="155"/>
         <source>reviewed the insight {name}</source>
         <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="156"/>
+        <location filename="../../desktop/models/activity.py" line="159"/>
         <source>marked the insight {name} as stale</source>
         <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="157"/>
+        <location filename="../../desktop/models/activity.py" line="160"/>
         <source>found the insight {name} holds again</source>
         <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="161"/>
+        <location filename="../../desktop/models/activity.py" line="164"/>
         <source>1 new insight</source>
         <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="162"/>
+        <location filename="../../desktop/models/activity.py" line="165"/>
         <source>{n} new insights</source>
         <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="164"/>
+        <location filename="../../desktop/models/activity.py" line="167"/>
         <source>1 refreshed</source>
         <translation>1 actualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="165"/>
+        <location filename="../../desktop/models/activity.py" line="168"/>
         <source>{n} refreshed</source>
         <translation>{n} actualizadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="166"/>
+        <location filename="../../desktop/models/activity.py" line="169"/>
         <source>reflected on the memory: {found}</source>
         <translation>reflexionó sobre la memoria: {found}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="169"/>
+        <location filename="../../desktop/models/activity.py" line="172"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
@@ -229,32 +234,32 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/models/activity.py" line="373"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/models/activity.py" line="373"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/models/activity.py" line="373"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="402"/>
+        <location filename="../../desktop/models/activity.py" line="405"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="409"/>
+        <location filename="../../desktop/models/activity.py" line="412"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="413"/>
+        <location filename="../../desktop/models/activity.py" line="416"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
@@ -1528,34 +1533,39 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>guardó {n} cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="85"/>
+        <location filename="../../desktop/panes/history_view.py" line="83"/>
+        <source>merged {merged} into {name}</source>
+        <translation>fusionó {merged} en {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/history_view.py" line="88"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="86"/>
+        <location filename="../../desktop/panes/history_view.py" line="89"/>
         <source>undid a change</source>
         <translation>deshizo un cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="87"/>
+        <location filename="../../desktop/panes/history_view.py" line="90"/>
         <source>{op} {name}</source>
         <translation>{op} {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="140"/>
+        <location filename="../../desktop/panes/history_view.py" line="143"/>
         <source>{what}
 {who} · {when}</source>
         <translation>{what}
 {who} · {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="143"/>
+        <location filename="../../desktop/panes/history_view.py" line="146"/>
         <source>Change #{id} by {actor} at {at}</source>
         <translation>Cambio n.º {id} de {actor} el {at}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/history_view.py" line="148"/>
+        <location filename="../../desktop/panes/history_view.py" line="151"/>
         <source>No changes recorded yet.</source>
         <translation>Todavía no hay cambios registrados.</translation>
     </message>

@@ -45,4 +45,12 @@ def test_a_merged_name_opens_the_entity_it_joined(qtbot, core: Core, memory: Mem
     assert [o.text for o in pane.page.observations.items()] == ["Works at Acme", "Likes tea"]
     assert "also “Ana_Garcia”" in pane.page.meta.text()
     texts = [pane.page.history.item(i).text() for i in range(pane.page.history.count())]
-    assert any("merge" in t for t in texts), texts
+    assert texts[0].startswith("merged “Ana_Garcia” into Ana García\n"), texts  # one row for the whole merge
+    assert not any(t.startswith("added 1 observation") for t in texts), texts
+
+
+def test_the_activity_pane_says_a_merge_in_one_row(memory: Memory) -> None:
+    from desktop.models.activity import describe
+
+    row = memory.history(limit=1)[0]
+    assert describe(row) == "merged <b>Ana_Garcia</b> into <b>Ana García</b>"
