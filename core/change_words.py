@@ -67,6 +67,9 @@ def words(change: Change, known: Mapping[int, Change] | None = None) -> Words:  
         return w("updated")
     if op == "rename_entity":
         return w("renamed", {"old": str(_dict(before).get("name", "?")), "new": name})
+    if op == "merge_entities":
+        merged = [str(m) for m in _dict(after).get("merged", [])]
+        return w("merged", count=len(merged), merged=merged)
     if op == "save_entity":
         rows = change.members
         return Words("saved", op, this, {}, len(rows), parts=tuple(words(known[i], known) for i in rows if i in known))
@@ -107,6 +110,7 @@ def _english(wd: Words) -> str:
         "edited_observation": f"edited an observation of {name}",
         "renamed": f"renamed {n.get('old')} to {n.get('new')}",
         "retyped": f"set the type of {name} to {v.get('new')}",
+        "merged": f"merged {', '.join(v.get('merged', []))} into {name}",
     }
     if wd.key in plain:
         return plain[wd.key]

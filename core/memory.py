@@ -18,6 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.errors import NotFound
+from core.memory_parts.checks import names as names_of
 from core.memory_parts.context import MemoryContext
 from core.memory_parts.editing import Editing
 from core.memory_parts.embedding import Embedding
@@ -72,6 +74,7 @@ class Memory:
         self.indexer: EmbeddingIndexer | None = self._embedding.indexer
         self.foreground = self._embedding.foreground
         ctx = MemoryContext(self.settings, graph, vectors, clock, self._embedding.written)
+        self._ctx = ctx  # the hygiene calls below (core/hygiene) take the façade and this
         self._edit = Editing(ctx)
         self._read = Reading(ctx, self.embedder)
         self._history = History(ctx)
@@ -188,19 +191,31 @@ class Memory:
 
     def search_nodes(self, query: str, *, limit: int | None = None) -> KnowledgeGraph:
         """Substring search, folding case and accents; every character is literal; ``""`` matches all."""
-        return self._read.search_nodes(query, limit)
+        from core.hygiene import service
+
+        return service.search_nodes(self, query, limit, self._read.search_nodes(query, limit))
 
     def search_nodes_dump(self, query: str, *, limit: int | None = None) -> dict[str, Any]:
         """``search_nodes`` as the official JSON shape, built the fastest way the backend knows."""
-        return self._read.search_nodes_dump(query, limit)
+        from core.hygiene import service
+
+        # former names of merged entities find them too
+        return service.search_nodes_dump(self, query, limit, self._read.search_nodes_dump(query, limit))
 
     def open_nodes(self, names: Any) -> KnowledgeGraph:
-        """The named entities (exact names; unknown ones ignored) and the relations touching them."""
-        return self._read.open_nodes(names)
+        """The named entities (exact names, or names merged into one; unknown ones ignored), relations touching them."""
+        from core.hygiene import service
+
+        wanted = names_of(names)
+        return service.open_nodes(self, wanted, self._read.open_nodes(wanted))
 
     def open_nodes_dump(self, names: Any) -> dict[str, Any]:
         """``open_nodes`` as the official JSON shape, built the fastest way the backend knows."""
-        return self._read.open_nodes_dump(names)
+        from core.hygiene import service
+
+        wanted = names_of(names)
+        # a name merged into another opens that one
+        return service.open_nodes_dump(self, wanted, self._read.open_nodes_dump(wanted))
 
     # -- Engrama's graph operations ----------------------------------------------------------
 
@@ -377,7 +392,13 @@ class Memory:
     def entity_for_edit(self, name: str) -> dict[str, Any]:
         """What the editor shows: ``{"node", "relations" (ended ones too, with created_at/ended_at),
         "version"}``; pass ``version`` back to ``save_entity`` as ``expected_version``."""
-        return self._edit.entity_for_edit(name)
+        try:
+            return self._edit.entity_for_edit(name)
+        except NotFound:
+            current = self.resolve_aliases([name]).get(name)  # a name merged into another opens that one
+            if current is None:
+                raise
+            return {**self._edit.entity_for_edit(current), "opened_as": name}
 
     def entity_history(self, name: str, *, limit: int = 100) -> list[Change]:
         """change_log rows about one entity, newest first, under every name it has had, with
@@ -479,7 +500,9 @@ class Memory:
         this run created or confirmed, best first. Running it again never duplicates an insight;
         dismissed ones never return.
         """
-        return self._insights.reflect(actor)
+        from core.hygiene import service
+
+        return self._insights.reflect(actor, extra=lambda cap: service.reflect_extra(self, cap))
 
     def surface_insights(
         self, *, limit: int = 10, title: str | None = None, query: str | None = None,
@@ -500,7 +523,10 @@ class Memory:
         archives it and keeps its title from ever being proposed again. Returns the insight.
         Unknown title → NotFound; any move but pending → approved | dismissed → Conflict.
         """
-        return self._insights.decide(title, action, actor)
+        from core.hygiene import service
+
+        return self._insights.decide(title, action, actor, approve_hygiene=lambda insight, who, decide:
+                                     service.approve(self, insight, who, decide))
 
     def reopen_insight(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
         """Put an approved or dismissed insight back to review (pending, archived again)."""
@@ -544,3 +570,35 @@ class Memory:
         """Give imported Insight entities their review state (``{title, pattern, confidence, status}``)."""
         return self._insights.adopt(insights, actor)
 
+    # -- hygiene: duplicates, merges, aliases, tidy (the rules live in core/hygiene) ---------------
+
+    def merge_entities(self, names: Any, *, into: str | None = None, dry_run: bool = True,
+                       actor: str | None = None) -> dict[str, Any]:
+        """Merge ``names`` into ``into`` (default: the first): a preview, or (dry_run=False) one undoable change."""
+        from core.hygiene import service
+
+        result = service.merge_entities(self, names, into, dry_run, self._ctx.actor(actor))
+        if not dry_run:
+            self._ctx.written()
+        return result
+
+    def tidy(self, *, apply: Any = None, actor: str | None = None) -> dict[str, Any]:
+        """What hygiene proposes now, with previews (a dry run); ``apply``: the proposal ids to carry out."""
+        from core.hygiene import service
+
+        result = service.tidy(self, apply, self._ctx.actor(actor))
+        if apply:
+            self._ctx.written()
+        return result
+
+    def preview_insight(self, title: str) -> dict[str, Any] | None:
+        """What approving hygiene insight ``title`` would change (a merge's preview…); None for other insights."""
+        from core.hygiene import service
+
+        return service.preview_insight(self, title)
+
+    def resolve_aliases(self, names: Sequence[str]) -> dict[str, str]:
+        """For each name no entity has but one was merged from: that entity's name now."""
+        from core.hygiene import service
+
+        return service.resolve(self, list(names))

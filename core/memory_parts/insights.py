@@ -3,10 +3,12 @@ writes in the backend's ``InsightStore`` (SQLite and the Cypher stores both have
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from core.errors import InvalidInput
+from core.hygiene.service import is_hygiene
 from core.memory_parts.checks import check_title
 from core.memory_parts.context import MemoryContext
 from core.protocols import InsightStore
@@ -33,10 +35,13 @@ class Insights:
     def _evidence_relation(self) -> str:
         return self.schema_profile().reflect.insight_evidence_relation
 
-    def reflect(self, actor: str | None) -> dict[str, Any]:
+    def reflect(self, actor: str | None, extra: Callable[[int], Any] | None = None) -> dict[str, Any]:
+        """``extra(cap)``: further detectors beside the registered patterns (hygiene's, capped at ``cap``)."""
         from core.reflect.engine import reflect
 
-        result = reflect(self.store(), self.schema_profile().reflect, self.ctx.actor(actor))
+        rules = self.schema_profile().reflect
+        result = reflect(self.store(), rules, self.ctx.actor(actor),
+                         extra=None if extra is None else extra(rules.max_pending_per_pattern))
         if result["created"]:
             self.ctx.written()
         return result
@@ -55,12 +60,25 @@ class Insights:
         return self.store().list(limit=limit, title=title, query=query,
                                  status=None if status in (None, "all") else status)
 
-    def decide(self, title: str, action: str, actor: str | None) -> dict[str, Any]:
+    def decide(self, title: str, action: str, actor: str | None,
+               approve_hygiene: Callable[[dict[str, Any], str, Callable[[], dict[str, Any]]], dict[str, Any]]
+               | None = None) -> dict[str, Any]:
+        """``approve_hygiene(insight, actor, decide)``: approving a hygiene insight carries it out (a merge…)."""
         check_title(title)
         if action not in ("approve", "dismiss"):
             raise InvalidInput(f"action must be 'approve' or 'dismiss', got {action!r}")
-        decided = self.store().decide(title, action, self.ctx.actor(actor),
-                                      evidence_relation=self._evidence_relation())
+        who = self.ctx.actor(actor)
+
+        def decide() -> dict[str, Any]:
+            return self.store().decide(title, action, who, evidence_relation=self._evidence_relation())
+
+        found = self.store().list(limit=1, title=title, status=None) \
+            if action == "approve" and approve_hygiene is not None else []
+        if approve_hygiene is not None and found and found[0]["status"] == "pending" \
+                and is_hygiene(found[0]["pattern"]):
+            decided = approve_hygiene(found[0], who, decide)
+        else:
+            decided = decide()
         if action == "approve":
             self.ctx.written()
         return decided

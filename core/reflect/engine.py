@@ -13,7 +13,7 @@ refresh them) and the best new ones while the pattern's review queue has room.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from core.reflect import patterns
@@ -30,7 +30,7 @@ from core.reflect.patterns import Row, Spec
 
 # Bump when a detector's meaning changes: the next reflect then runs every pattern in full even
 # if the graph did not change.
-DETECTORS_VERSION = "1"
+DETECTORS_VERSION = "2"  # 2: hygiene kinds (core.hygiene.tidy) join the run
 
 RESULT_INSIGHTS = 50  # insights listed in reflect's result (the counts cover all of them)
 _SPARE = 32  # extra candidates looked at per batch, for titles that turn out to be taken
@@ -60,12 +60,15 @@ class InsightStore(Protocol):
              include_stale: bool = True) -> list[dict[str, Any]]: ...
 
 
-def reflect(store: InsightStore, rules: ReflectRules, actor: str) -> dict[str, Any]:
+def reflect(store: InsightStore, rules: ReflectRules, actor: str,
+            extra: Callable[[dict[str, StoredInsight]], tuple[dict[str, frozenset[Any]], list[InsightDraft]]]
+            | None = None) -> dict[str, Any]:
     """Run the seven patterns (and any registered since) and write what they find; returns counts
     and the insights touched.
 
     When nothing was written since the last reflect (same graph fingerprint, same rules) only the
-    clock-dependent patterns run; the others' insights are confirmed as they stand.
+    clock-dependent patterns run; the others' insights are confirmed as they stand. ``extra``
+    (given the stored insights) adds other detectors' keys and drafts to a full run (hygiene).
     """
     suffix = f"{rules.fingerprint()}:{DETECTORS_VERSION}"
     with store.detection(rules) as det:
@@ -81,6 +84,10 @@ def reflect(store: InsightStore, rules: ReflectRules, actor: str) -> dict[str, A
             found[pattern] = chooser.found
             drafts += chooser.drafts()
             held_back += chooser.held_back
+        if extra is not None and not incremental:
+            more_found, more_drafts = extra(stored)
+            found.update(more_found)
+            drafts += more_drafts
         plan = ReflectPlan(now=det.now, fingerprint=det.fingerprint, token_suffix=suffix,
                            found=found, confirmed=tuple(p for p in patterns.SPECS if p not in run),
                            drafts=tuple(drafts), incremental=incremental)

@@ -109,6 +109,9 @@ def say(wd: Words) -> str:  # noqa: C901 - one sentence per kind of change
         return ActivityModel.tr("updated the details of {name}").format(name=n["name"])
     if key == "renamed":
         return ActivityModel.tr("renamed {old} to {new}").format(old=n["old"], new=n["new"])
+    if key == "merged":
+        merged = ", ".join(_b(m) for m in wd.values.get("merged", []))
+        return ActivityModel.tr("merged {merged} into {name}").format(merged=merged, name=n["name"])
     if key in ("redid", "undid") and wd.inner is not None:
         template = ActivityModel.tr("redid: {what}") if key == "redid" else ActivityModel.tr("undid: {what}")
         return template.format(what=say(wd.inner))

@@ -232,7 +232,8 @@ class EditorPane(QWidget):
         self.page.title.setText(fresh.name)
         self.page.pins.show_entity(fresh.name)
         self.page.meta.setText(self.tr("{type} · created {created} · changed {changed}").format(
-            type=fresh.entity_type, created=fresh.created_at[:10], changed=age_text(fresh.updated_at)))
+            type=fresh.entity_type, created=fresh.created_at[:10], changed=age_text(fresh.updated_at))
+            + _also_known_as(data["entity"]))
         self.page.history.set_rows(data.get("history", []))
         self.stack.setCurrentIndex(EDITING)
         self._after_load()
@@ -513,3 +514,12 @@ class EditorPane(QWidget):
             self, self.tr("Unsaved changes"),
             self.tr("Discard your unsaved edits to “{name}”?").format(name=self.page.name_edit.text()))
         return answer == QMessageBox.StandardButton.Yes
+
+
+def _also_known_as(entity: dict[str, Any]) -> str:
+    """" · also “Ana_Garcia”, “ana garcia”": the names merged into the entity (they open it too)."""
+    aliases = (getattr(entity.get("node"), "props", None) or {}).get("aliases")
+    if not isinstance(aliases, list) or not aliases:
+        return ""
+    names = ", ".join(f"“{a}”" for a in aliases if isinstance(a, str))
+    return " · " + EditorPane.tr("also {names}").format(names=names)

@@ -26,6 +26,7 @@ def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
         out["entity"] = None
         out["deletion"] = memory.last_deletion(name)
         return out
+    name = out["entity"]["node"].name  # a name merged into this entity opened it: read it by its own
     out["history"] = memory.entity_history(name, limit=200)
     out["undoable"] = memory.undoable_change(entity=name)
     out["redoable"] = redoable(out["history"])

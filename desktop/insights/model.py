@@ -35,6 +35,8 @@ def pattern_label(pattern: str) -> str:
         "concept_clusters": InsightListModel.tr("Concept cluster"),
         "stale_knowledge": InsightListModel.tr("Stale knowledge"),
         "under_connected_nodes": InsightListModel.tr("Under-connected nodes"),
+        "duplicate_entities": InsightListModel.tr("Possible duplicates"),
+        "repeated_observations": InsightListModel.tr("Repeated facts"),
     }
     return labels.get(pattern, pattern.replace("_", " ").capitalize())
 
@@ -67,6 +69,9 @@ def role_label(role: str) -> str:
         "stale_node": InsightListModel.tr("stale"),
         "active": InsightListModel.tr("active"),
         "under_connected": InsightListModel.tr("under-connected"),
+        "keep": InsightListModel.tr("kept"),
+        "duplicate": InsightListModel.tr("duplicate"),
+        "holder": InsightListModel.tr("holds the repeats"),
     }
     return words.get(role, role.replace("_", " "))
 

@@ -16,6 +16,7 @@ from urllib.parse import quote, unquote
 from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -43,6 +44,7 @@ from desktop.insights.model import (
     role_label,
     status_label,
 )
+from desktop.insights.preview import InsightPreview, is_hygiene
 from desktop.insights.words import insight_summary, insight_title
 from desktop.shared.ages import age_text
 from desktop.workers import Core, Progress, touched_entities
@@ -121,10 +123,14 @@ class InsightsPane(QWidget):
         self.reflect_button = QPushButton(self.tr("Reflect now"))
         self.reflect_button.setToolTip(self.tr("Look for patterns in the memory and propose insights to review"))
         self.reflect_button.clicked.connect(self.reflect_now)
+        self.tidy_only = QCheckBox(self.tr("Tidying only"))
+        self.tidy_only.setToolTip(self.tr("Only what tidying proposes: possible duplicates to merge, repeated facts"))
+        self.tidy_only.toggled.connect(self.on_tidy_only)
         row.addWidget(self.summary_label)
         row.addSpacing(12)
         row.addWidget(self.result_label, 1)
         row.addWidget(self.progress)
+        row.addWidget(self.tidy_only)
         row.addWidget(self.reflect_button)
         return row
 
@@ -226,8 +232,9 @@ class InsightsPane(QWidget):
             bold = QFont(heading.font())
             bold.setBold(True)
             heading.setFont(bold)
+        self.preview = InsightPreview(self.core)  # what approving a merge (or other hygiene) will change
         for widget in (self.hint_label, self.title_label, self.meta_label, self.stale_label, self.explanation_label,
-                       self.evidence_heading, self.evidence_label, self.path_heading, self.path_label):
+                       self.evidence_heading, self.evidence_label, self.path_heading, self.path_label, self.preview):
             box.addWidget(widget)
         box.addStretch(1)
         scroll = QScrollArea()
@@ -335,7 +342,8 @@ class InsightsPane(QWidget):
         pending_title = self._title_in(self.pending_view)
         pending_row = self.pending_view.currentIndex().row()
         decided_title = self._title_in(self.decided_view)
-        self.pending_model.set_insights(lists.pending)
+        self._lists = lists
+        self.pending_model.set_insights(self._shown_pending(lists.pending))
         self.decided_model.set_insights(lists.decided)
         self._known_names = {i["title"] for i in lists.pending + lists.decided}
         for insight in lists.pending:
@@ -360,6 +368,20 @@ class InsightsPane(QWidget):
         if pending != self.pending_count:
             self.pending_count = pending
             self.pending_count_changed.emit(pending)
+
+    def _shown_pending(self, pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [i for i in pending if is_hygiene(i)] if self.tidy_only.isChecked() else pending
+
+    def on_tidy_only(self, _checked: bool) -> None:
+        """Show only the tidying proposals (the list ``tidy`` gives), or every insight again."""
+        lists = getattr(self, "_lists", None)
+        if lists is None:
+            return
+        title = self._title_in(self.pending_view)
+        self.pending_model.set_insights(self._shown_pending(lists.pending))
+        self._restore(self.pending_view, title, 0)
+        self.pending_stack.setCurrentIndex(0 if self.pending_model.rowCount() else 1)
+        self._show_details(self.selected_insight())
 
     def on_load_failed(self, message: str) -> None:
         self.summary_label.setText(self.tr("Cannot read the insights: {reason}").format(reason=message))
@@ -424,6 +446,7 @@ class InsightsPane(QWidget):
         self.reopen_button.setVisible(reopenable)
         self.reopen_button.setEnabled(reopenable and not busy)
         self.graph_button.setEnabled(insight is not None and bool(evidence_names(insight)))
+        self.preview.show_for(insight)
         if insight is None:
             self._shown = None
             self.hint_label.show()

@@ -30,6 +30,8 @@ def _title_prefixes() -> dict[str, str]:
         "Technique transfer: ": InsightWords.tr("Technique transfer: "),
         "Concept cluster: ": InsightWords.tr("Concept cluster: "),
         "Stale knowledge: ": InsightWords.tr("Stale knowledge: "),
+        "Possible duplicates: ": InsightWords.tr("Possible duplicates: "),
+        "Repeated facts on ": InsightWords.tr("Repeated facts on "),
     }
 
 
@@ -137,6 +139,17 @@ def _say(pattern: str, roles: dict[str, list[dict[str, Any]]], total: int, engli
         if total > 1:
             text += " " + InsightWords.tr("(%n more active entities are linked to it.)", "", total - 1)
         return text
+    if pattern == "duplicate_entities":
+        others = ", ".join(f'"{e["name"]}"' for e in roles["duplicate"])
+        return InsightWords.tr(
+            '{others} may be the same as "{kept}". Approving merges them into "{kept}": facts and relations are '
+            "kept, the other names stay as aliases, and one undo takes it back."
+        ).format(others=others, kept=first["keep"])
+    if pattern == "repeated_observations":
+        return InsightWords.tr(
+            '"{name}" holds facts that repeat another almost word for word. Approving removes the repeats '
+            "(one undo brings them back)."
+        ).format(name=first["holder"])
     if pattern == "under_connected_nodes":
         return InsightWords.tr(
             "%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, "

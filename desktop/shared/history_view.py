@@ -64,6 +64,9 @@ def say(wd: Words) -> str:  # noqa: C901 - one sentence per kind of change
     if key == "saved":
         parts = [say(p) for p in wd.parts]
         return "; ".join(parts) if parts else HistoryView.tr("saved {n} changes").format(n=count)
+    if key == "merged":
+        return HistoryView.tr("merged {merged} into {name}").format(
+            merged=", ".join(f"“{m}”" for m in v.get("merged", [])), name=n["name"])
     if key in ("undid", "redid") and wd.inner is not None:
         what = say(wd.inner)
         if key == "redid":  # the undo of an undo: it undid the undo

@@ -4,7 +4,7 @@
 <context>
     <name>ActivityModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="45"/>
+        <location filename="../../desktop/activity/model.py" line="46"/>
         <source>%n min ago</source>
         <translation>
             <numerusform>%n min ago</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="49"/>
+        <location filename="../../desktop/activity/model.py" line="50"/>
         <source>%n h ago</source>
         <translation>
             <numerusform>%n h ago</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="97"/>
+        <location filename="../../desktop/activity/model.py" line="93"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>added %n observation to {name}</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="102"/>
+        <location filename="../../desktop/activity/model.py" line="94"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>removed %n observation from {name}</numerusform>
@@ -36,7 +36,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="109"/>
+        <location filename="../../desktop/activity/model.py" line="96"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>deleted {name} ({type}, %n observation)</numerusform>
@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="136"/>
+        <location filename="../../desktop/activity/model.py" line="129"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>saved {name} (%n change)</numerusform>
@@ -52,7 +52,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="169"/>
+        <location filename="../../desktop/activity/model.py" line="127"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>let the confidence of %n insight fade with time</numerusform>
@@ -72,9 +72,52 @@
     </message>
 </context>
 <context>
+    <name>InsightPreview</name>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="78"/>
+        <source>remove %n repeated fact(s) from “{name}”:</source>
+        <translation>
+            <numerusform>remove %n repeated fact from “{name}”:</numerusform>
+            <numerusform>remove %n repeated facts from “{name}”:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="87"/>
+        <source>add %n fact(s):</source>
+        <translation>
+            <numerusform>add %n fact:</numerusform>
+            <numerusform>add %n facts:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="90"/>
+        <source>drop %n repeat(s):</source>
+        <translation>
+            <numerusform>drop %n repeat:</numerusform>
+            <numerusform>drop %n repeats:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="94"/>
+        <source>rewire %n relation(s):</source>
+        <translation>
+            <numerusform>rewire %n relation:</numerusform>
+            <numerusform>rewire %n relations:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="99"/>
+        <source>drop %n relation(s) it would repeat or that would loop:</source>
+        <translation>
+            <numerusform>drop %n relation it would repeat or that would loop:</numerusform>
+            <numerusform>drop %n relations it would repeat or that would loop:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>InsightWords</name>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="94"/>
+        <location filename="../../desktop/insights/words.py" line="96"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>%n more solved problem shares its concepts.</numerusform>
@@ -82,7 +125,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="98"/>
+        <location filename="../../desktop/insights/words.py" line="100"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>&quot;{technology}&quot; is used by %n entity: {users}. Consider sharing knowledge, fixes or materials with it.</numerusform>
@@ -90,7 +133,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="103"/>
+        <location filename="../../desktop/insights/words.py" line="105"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>The concept &quot;{concept}&quot; connects %n entity: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
@@ -98,7 +141,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="119"/>
+        <location filename="../../desktop/insights/words.py" line="121"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
@@ -106,7 +149,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="138"/>
+        <location filename="../../desktop/insights/words.py" line="140"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(%n more active entity is linked to it.)</numerusform>
@@ -114,7 +157,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="142"/>
+        <location filename="../../desktop/insights/words.py" line="155"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entity has fewer than 2 real connections: {listed}. Linking it (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes it easier to find and reason about.</numerusform>
@@ -125,7 +168,7 @@
 <context>
     <name>InsightsPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/insights/pane.py" line="370"/>
+        <location filename="../../desktop/insights/pane.py" line="392"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln insight to review</numerusform>

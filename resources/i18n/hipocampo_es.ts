@@ -12,13 +12,13 @@
 <context>
     <name>ActivityModel</name>
     <message>
-        <location filename="../../desktop/activity/model.py" line="43"/>
+        <location filename="../../desktop/activity/model.py" line="44"/>
         <source>just now</source>
         <extracomment>bookkeeping the core keeps for reflect and insight review: not something to take back from here client chip hues, most distinct first: the first few clients get colours far apart</extracomment>
         <translation>ahora mismo</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="45"/>
+        <location filename="../../desktop/activity/model.py" line="46"/>
         <source>%n min ago</source>
         <translation>
             <numerusform>hace %n min</numerusform>
@@ -26,7 +26,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="49"/>
+        <location filename="../../desktop/activity/model.py" line="50"/>
         <source>%n h ago</source>
         <translation>
             <numerusform>hace %n h</numerusform>
@@ -34,27 +34,27 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="51"/>
+        <location filename="../../desktop/activity/model.py" line="52"/>
         <source>yesterday {time}</source>
         <translation>ayer {time}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="91"/>
+        <location filename="../../desktop/activity/model.py" line="133"/>
         <source>created {name} ({type})</source>
         <translation>creó {name} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="92"/>
+        <location filename="../../desktop/activity/model.py" line="132"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="96"/>
+        <location filename="../../desktop/activity/model.py" line="88"/>
         <source>added to {name}: {text}</source>
         <translation>añadió a {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="97"/>
+        <location filename="../../desktop/activity/model.py" line="93"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>añadió %n observación a {name}</numerusform>
@@ -62,12 +62,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="101"/>
+        <location filename="../../desktop/activity/model.py" line="89"/>
         <source>removed from {name}: {text}</source>
         <translation>quitó de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="102"/>
+        <location filename="../../desktop/activity/model.py" line="94"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>quitó %n observación de {name}</numerusform>
@@ -75,12 +75,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="105"/>
+        <location filename="../../desktop/activity/model.py" line="90"/>
         <source>edited an observation of {name}: {text}</source>
         <translation>editó una observación de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="109"/>
+        <location filename="../../desktop/activity/model.py" line="96"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>eliminó {name} ({type}, %n observación)</numerusform>
@@ -88,62 +88,62 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="113"/>
+        <location filename="../../desktop/activity/model.py" line="99"/>
         <source>related {src} → {dst} ({type})</source>
         <translation>relacionó {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="114"/>
+        <location filename="../../desktop/activity/model.py" line="100"/>
         <source>removed the relation {src} → {dst} ({type})</source>
         <translation>quitó la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="115"/>
+        <location filename="../../desktop/activity/model.py" line="101"/>
         <source>ended the relation {src} → {dst} ({type})</source>
         <translation>dio por terminada la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="116"/>
+        <location filename="../../desktop/activity/model.py" line="102"/>
         <source>reopened the relation {src} → {dst} ({type})</source>
         <translation>reabrió la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="122"/>
+        <location filename="../../desktop/activity/model.py" line="107"/>
         <source>changed {name} from {old} to {new}</source>
         <translation>cambió {name} de {old} a {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="124"/>
+        <location filename="../../desktop/activity/model.py" line="109"/>
         <source>updated the details of {name}</source>
         <translation>actualizó los detalles de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="127"/>
+        <location filename="../../desktop/activity/model.py" line="111"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="128"/>
+        <location filename="../../desktop/activity/model.py" line="134"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="129"/>
+        <location filename="../../desktop/activity/model.py" line="135"/>
         <source>took {name} out of the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="130"/>
+        <location filename="../../desktop/activity/model.py" line="136"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="131"/>
+        <location filename="../../desktop/activity/model.py" line="137"/>
         <source>proposed the insight {name}</source>
         <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="136"/>
+        <location filename="../../desktop/activity/model.py" line="129"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>guardó {name} (%n cambio)</numerusform>
@@ -151,77 +151,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="143"/>
+        <location filename="../../desktop/activity/model.py" line="116"/>
         <source>redid: {what}</source>
         <translation>rehízo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="145"/>
+        <location filename="../../desktop/activity/model.py" line="116"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="146"/>
+        <location filename="../../desktop/activity/model.py" line="131"/>
         <source>undid change #{id} on {name}</source>
         <translation>deshizo el cambio n.º {id} en {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="149"/>
+        <location filename="../../desktop/activity/model.py" line="138"/>
         <source>approved the insight {name}</source>
         <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="150"/>
+        <location filename="../../desktop/activity/model.py" line="139"/>
         <source>dismissed the insight {name}</source>
         <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="151"/>
+        <location filename="../../desktop/activity/model.py" line="140"/>
         <source>wrote out the insight {name}</source>
         <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="152"/>
+        <location filename="../../desktop/activity/model.py" line="141"/>
         <source>reviewed the insight {name}</source>
         <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="156"/>
+        <location filename="../../desktop/activity/model.py" line="142"/>
         <source>marked the insight {name} as stale</source>
         <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="157"/>
+        <location filename="../../desktop/activity/model.py" line="143"/>
         <source>found the insight {name} holds again</source>
         <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="161"/>
+        <location filename="../../desktop/activity/model.py" line="120"/>
         <source>1 new insight</source>
         <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="162"/>
+        <location filename="../../desktop/activity/model.py" line="121"/>
         <source>{n} new insights</source>
         <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="164"/>
+        <location filename="../../desktop/activity/model.py" line="123"/>
         <source>1 refreshed</source>
         <translation>1 actualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="165"/>
+        <location filename="../../desktop/activity/model.py" line="124"/>
         <source>{n} refreshed</source>
         <translation>{n} actualizadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="166"/>
+        <location filename="../../desktop/activity/model.py" line="125"/>
         <source>reflected on the memory: {found}</source>
         <translation>reflexionó sobre la memoria: {found}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="169"/>
+        <location filename="../../desktop/activity/model.py" line="127"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
@@ -229,34 +229,39 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="370"/>
+        <location filename="../../desktop/activity/model.py" line="345"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="370"/>
+        <location filename="../../desktop/activity/model.py" line="345"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="370"/>
+        <location filename="../../desktop/activity/model.py" line="345"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="402"/>
+        <location filename="../../desktop/activity/model.py" line="377"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="409"/>
+        <location filename="../../desktop/activity/model.py" line="384"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="413"/>
+        <location filename="../../desktop/activity/model.py" line="388"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="114"/>
+        <source>merged {merged} into {name}</source>
+        <translation>fusionó {merged} en {name}</translation>
     </message>
 </context>
 <context>
@@ -612,7 +617,7 @@
 <context>
     <name>EditorPane</name>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="89"/>
+        <location filename="../../desktop/editor/pane.py" line="90"/>
         <source>Nothing open.
 
 Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
@@ -621,128 +626,128 @@ Pick an entity in the graph or in search to see and edit its observations, relat
 Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="91"/>
-        <location filename="../../desktop/editor/pane.py" line="147"/>
+        <location filename="../../desktop/editor/pane.py" line="92"/>
+        <location filename="../../desktop/editor/pane.py" line="148"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="93"/>
+        <location filename="../../desktop/editor/pane.py" line="94"/>
         <source>Restore deleted entity</source>
         <translation>Restaurar la entidad eliminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="94"/>
+        <location filename="../../desktop/editor/pane.py" line="95"/>
         <source>Bring it back with its observations and the relations to entities that still exist</source>
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="149"/>
+        <location filename="../../desktop/editor/pane.py" line="150"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="216"/>
+        <location filename="../../desktop/editor/pane.py" line="217"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="219"/>
+        <location filename="../../desktop/editor/pane.py" line="220"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="233"/>
+        <location filename="../../desktop/editor/pane.py" line="234"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="250"/>
+        <location filename="../../desktop/editor/pane.py" line="252"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="320"/>
+        <location filename="../../desktop/editor/pane.py" line="322"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="333"/>
+        <location filename="../../desktop/editor/pane.py" line="335"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="336"/>
+        <location filename="../../desktop/editor/pane.py" line="338"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="337"/>
+        <location filename="../../desktop/editor/pane.py" line="339"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="344"/>
+        <location filename="../../desktop/editor/pane.py" line="346"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="346"/>
+        <location filename="../../desktop/editor/pane.py" line="348"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="349"/>
+        <location filename="../../desktop/editor/pane.py" line="351"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="373"/>
+        <location filename="../../desktop/editor/pane.py" line="375"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="387"/>
+        <location filename="../../desktop/editor/pane.py" line="389"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="396"/>
+        <location filename="../../desktop/editor/pane.py" line="398"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="404"/>
+        <location filename="../../desktop/editor/pane.py" line="406"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="436"/>
+        <location filename="../../desktop/editor/pane.py" line="438"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="439"/>
+        <location filename="../../desktop/editor/pane.py" line="441"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="450"/>
+        <location filename="../../desktop/editor/pane.py" line="452"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="451"/>
+        <location filename="../../desktop/editor/pane.py" line="453"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="492"/>
+        <location filename="../../desktop/editor/pane.py" line="494"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="493"/>
+        <location filename="../../desktop/editor/pane.py" line="495"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -751,29 +756,34 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="512"/>
+        <location filename="../../desktop/editor/pane.py" line="514"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="513"/>
+        <location filename="../../desktop/editor/pane.py" line="515"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="462"/>
+        <location filename="../../desktop/editor/pane.py" line="464"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="465"/>
+        <location filename="../../desktop/editor/pane.py" line="467"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="475"/>
+        <location filename="../../desktop/editor/pane.py" line="477"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/pane.py" line="525"/>
+        <source>also {names}</source>
+        <translation>también {names}</translation>
     </message>
 </context>
 <context>
@@ -1443,141 +1453,148 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="29"/>
+        <location filename="../../desktop/shared/history_view.py" line="28"/>
         <source>you (this app)</source>
         <translation>tú (esta aplicación)</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="29"/>
+        <location filename="../../desktop/shared/history_view.py" line="28"/>
         <source>command line</source>
         <translation>línea de órdenes</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="30"/>
+        <location filename="../../desktop/shared/history_view.py" line="29"/>
         <source>import</source>
         <translation>importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="44"/>
+        <location filename="../../desktop/shared/history_view.py" line="77"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="46"/>
+        <location filename="../../desktop/shared/history_view.py" line="78"/>
         <source>deleted {name}</source>
         <translation>eliminó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="48"/>
+        <location filename="../../desktop/shared/history_view.py" line="79"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="50"/>
+        <location filename="../../desktop/shared/history_view.py" line="79"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="52"/>
+        <location filename="../../desktop/shared/history_view.py" line="80"/>
         <source>brought {name} back from the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="54"/>
+        <location filename="../../desktop/shared/history_view.py" line="81"/>
+        <location filename="../../desktop/shared/history_view.py" line="82"/>
         <source>updated the properties of {name}</source>
         <translation>actualizó las propiedades de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="57"/>
+        <location filename="../../desktop/shared/history_view.py" line="47"/>
         <source>added “{text}”</source>
         <translation>añadió «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="58"/>
+        <location filename="../../desktop/shared/history_view.py" line="51"/>
         <source>added {n} observations</source>
         <translation>añadió {n} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="62"/>
+        <location filename="../../desktop/shared/history_view.py" line="47"/>
         <source>deleted “{text}”</source>
         <translation>eliminó «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="63"/>
+        <location filename="../../desktop/shared/history_view.py" line="52"/>
         <source>deleted {n} observations</source>
         <translation>eliminó {n} observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="65"/>
+        <location filename="../../desktop/shared/history_view.py" line="48"/>
         <source>edited an observation to “{text}”</source>
         <translation>cambió una observación a «{text}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="67"/>
+        <location filename="../../desktop/shared/history_view.py" line="55"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="69"/>
+        <location filename="../../desktop/shared/history_view.py" line="57"/>
         <source>set the type to {type}</source>
         <translation>cambió el tipo a {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="71"/>
+        <location filename="../../desktop/shared/history_view.py" line="59"/>
         <source>added {src} —{type}→ {dst}</source>
         <translation>añadió {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="75"/>
+        <location filename="../../desktop/shared/history_view.py" line="60"/>
         <source>removed {src} —{type}→ {dst}</source>
         <translation>quitó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="76"/>
+        <location filename="../../desktop/shared/history_view.py" line="61"/>
         <source>ended {src} —{type}→ {dst}</source>
         <translation>terminó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="77"/>
+        <location filename="../../desktop/shared/history_view.py" line="62"/>
         <source>made {src} —{type}→ {dst} current again</source>
         <translation>volvió a dar por vigente {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="81"/>
+        <location filename="../../desktop/shared/history_view.py" line="66"/>
         <source>saved {n} changes</source>
         <translation>guardó {n} cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="85"/>
+        <location filename="../../desktop/shared/history_view.py" line="73"/>
+        <location filename="../../desktop/shared/history_view.py" line="74"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="86"/>
+        <location filename="../../desktop/shared/history_view.py" line="76"/>
         <source>undid a change</source>
         <translation>deshizo un cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="87"/>
+        <location filename="../../desktop/shared/history_view.py" line="86"/>
         <source>{op} {name}</source>
         <translation>{op} {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="140"/>
+        <location filename="../../desktop/shared/history_view.py" line="138"/>
         <source>{what}
 {who} · {when}</source>
         <translation>{what}
 {who} · {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="143"/>
+        <location filename="../../desktop/shared/history_view.py" line="141"/>
         <source>Change #{id} by {actor} at {at}</source>
         <translation>Cambio n.º {id} de {actor} el {at}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="148"/>
+        <location filename="../../desktop/shared/history_view.py" line="146"/>
         <source>No changes recorded yet.</source>
         <translation>Todavía no hay cambios registrados.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/shared/history_view.py" line="68"/>
+        <source>merged {merged} into {name}</source>
+        <translation>fusionó {merged} en {name}</translation>
     </message>
 </context>
 <context>
@@ -1917,112 +1934,112 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Nodos poco conectados</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="44"/>
+        <location filename="../../desktop/insights/model.py" line="46"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="44"/>
+        <location filename="../../desktop/insights/model.py" line="46"/>
         <source>Approved</source>
         <translation>Aprobada</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="45"/>
+        <location filename="../../desktop/insights/model.py" line="47"/>
         <source>Dismissed</source>
         <translation>Descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="46"/>
+        <location filename="../../desktop/insights/model.py" line="48"/>
         <source>Approved, written out</source>
         <translation>Aprobada y guardada por escrito</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="52"/>
+        <location filename="../../desktop/insights/model.py" line="54"/>
         <source>open problem</source>
         <translation>problema abierto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="53"/>
+        <location filename="../../desktop/insights/model.py" line="55"/>
         <source>solved problem</source>
         <translation>problema resuelto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="54"/>
+        <location filename="../../desktop/insights/model.py" line="56"/>
         <source>project</source>
         <translation>proyecto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="55"/>
+        <location filename="../../desktop/insights/model.py" line="57"/>
         <source>source project</source>
         <translation>proyecto de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="56"/>
+        <location filename="../../desktop/insights/model.py" line="58"/>
         <source>concept</source>
         <translation>concepto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="57"/>
+        <location filename="../../desktop/insights/model.py" line="59"/>
         <source>decision</source>
         <translation>decisión</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="58"/>
+        <location filename="../../desktop/insights/model.py" line="60"/>
         <source>technology</source>
         <translation>tecnología</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="59"/>
+        <location filename="../../desktop/insights/model.py" line="61"/>
         <source>user</source>
         <translation>usuario</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="60"/>
+        <location filename="../../desktop/insights/model.py" line="62"/>
         <source>member</source>
         <translation>miembro</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="61"/>
+        <location filename="../../desktop/insights/model.py" line="63"/>
         <source>issue</source>
         <translation>incidencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="62"/>
+        <location filename="../../desktop/insights/model.py" line="64"/>
         <source>course</source>
         <translation>curso</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="63"/>
+        <location filename="../../desktop/insights/model.py" line="65"/>
         <source>technique</source>
         <translation>técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="64"/>
+        <location filename="../../desktop/insights/model.py" line="66"/>
         <source>target domain</source>
         <translation>dominio de destino</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="65"/>
+        <location filename="../../desktop/insights/model.py" line="67"/>
         <source>home domain</source>
         <translation>dominio de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="66"/>
+        <location filename="../../desktop/insights/model.py" line="68"/>
         <source>example</source>
         <translation>ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="67"/>
+        <location filename="../../desktop/insights/model.py" line="69"/>
         <source>stale</source>
         <translation>desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="68"/>
+        <location filename="../../desktop/insights/model.py" line="70"/>
         <source>active</source>
         <translation>activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="69"/>
+        <location filename="../../desktop/insights/model.py" line="71"/>
         <source>under-connected</source>
         <translation>poco conectado</translation>
     </message>
@@ -2083,9 +2100,127 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="183"/>
+        <location filename="../../desktop/insights/model.py" line="188"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/model.py" line="38"/>
+        <source>Possible duplicates</source>
+        <translation>Posibles duplicados</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/model.py" line="39"/>
+        <source>Repeated facts</source>
+        <translation>Hechos repetidos</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/model.py" line="72"/>
+        <source>kept</source>
+        <translation>se conserva</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/model.py" line="73"/>
+        <source>duplicate</source>
+        <translation>duplicado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/model.py" line="74"/>
+        <source>holds the repeats</source>
+        <translation>tiene las repeticiones</translation>
+    </message>
+</context>
+<context>
+    <name>InsightPreview</name>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="34"/>
+        <source>Approving will</source>
+        <translation>Al aprobar se hará lo siguiente</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="57"/>
+        <source>Working out what will change…</source>
+        <translation>Calculando qué cambiará…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="71"/>
+        <source>Cannot tell what will change: {reason}</source>
+        <translation>No se puede saber qué cambiará: {reason}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="78"/>
+        <source>remove %n repeated fact(s) from “{name}”:</source>
+        <translation>
+            <numerusform>eliminar %n hecho repetido de “{name}”:</numerusform>
+            <numerusform>eliminar %n hechos repetidos de “{name}”:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="81"/>
+        <source>keep:</source>
+        <translation>se conservan:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="83"/>
+        <source>One undo brings them back.</source>
+        <translation>Un solo deshacer los recupera.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="85"/>
+        <source>merge {names} into “{into}”</source>
+        <translation>fusionar {names} en “{into}”</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="87"/>
+        <source>add %n fact(s):</source>
+        <translation>
+            <numerusform>añadir %n hecho:</numerusform>
+            <numerusform>añadir %n hechos:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="90"/>
+        <source>drop %n repeat(s):</source>
+        <translation>
+            <numerusform>descartar %n repetición:</numerusform>
+            <numerusform>descartar %n repeticiones:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="91"/>
+        <source>  – {fact} (repeats “{kept}”)</source>
+        <translation>  – {fact} (repite “{kept}”)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="94"/>
+        <source>rewire %n relation(s):</source>
+        <translation>
+            <numerusform>reconectar %n relación:</numerusform>
+            <numerusform>reconectar %n relaciones:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/insights/preview.py" line="99"/>
+        <source>drop %n relation(s) it would repeat or that would loop:</source>
+        <translation>
+            <numerusform>descartar %n relación que se repetiría o formaría un bucle:</numerusform>
+            <numerusform>descartar %n relaciones que se repetirían o formarían un bucle:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="103"/>
+        <source>keep {names} as other names of “{into}”</source>
+        <translation>conservar {names} como otros nombres de “{into}”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="105"/>
+        <source>One undo takes the whole merge back.</source>
+        <translation>Un solo deshacer revierte toda la fusión.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/preview.py" line="109"/>
+        <source>  and {n} more</source>
+        <translation>  y {n} más</translation>
     </message>
 </context>
 <context>
@@ -2121,22 +2256,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Conocimiento desactualizado: </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="40"/>
+        <location filename="../../desktop/insights/words.py" line="42"/>
         <source>Under-connected nodes</source>
         <translation>Entidades poco conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="52"/>
+        <location filename="../../desktop/insights/words.py" line="54"/>
         <source>{shown} and {rest} more</source>
         <translation>{shown} y {rest} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="88"/>
+        <location filename="../../desktop/insights/words.py" line="90"/>
         <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
         <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="94"/>
+        <location filename="../../desktop/insights/words.py" line="96"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
@@ -2144,7 +2279,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="98"/>
+        <location filename="../../desktop/insights/words.py" line="100"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
@@ -2152,7 +2287,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="103"/>
+        <location filename="../../desktop/insights/words.py" line="105"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
@@ -2160,22 +2295,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="109"/>
+        <location filename="../../desktop/insights/words.py" line="111"/>
         <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
         <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="114"/>
+        <location filename="../../desktop/insights/words.py" line="116"/>
         <source>Other courses: {courses}.</source>
         <translation>Otros cursos: {courses}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="117"/>
+        <location filename="../../desktop/insights/words.py" line="119"/>
         <source>its domain</source>
         <translation>su dominio</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="119"/>
+        <location filename="../../desktop/insights/words.py" line="121"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
@@ -2183,22 +2318,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="127"/>
+        <location filename="../../desktop/insights/words.py" line="129"/>
         <source>its confidence is low ({confidence})</source>
         <translation>su confianza es baja ({confidence})</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="129"/>
+        <location filename="../../desktop/insights/words.py" line="131"/>
         <source>it has not been updated since {date}</source>
         <translation>no se actualiza desde el {date}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="134"/>
+        <location filename="../../desktop/insights/words.py" line="136"/>
         <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
         <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="138"/>
+        <location filename="../../desktop/insights/words.py" line="140"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
@@ -2206,232 +2341,262 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="142"/>
+        <location filename="../../desktop/insights/words.py" line="155"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
             <numerusform>%n entidades tienen menos de 2 conexiones reales: {listed}. Enlazarlas (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) las hace más fáciles de encontrar y de razonar sobre ellas.</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="33"/>
+        <source>Possible duplicates: </source>
+        <translation>Posibles duplicados: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="34"/>
+        <source>Repeated facts on </source>
+        <translation>Hechos repetidos en </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="145"/>
+        <source>{others} may be the same as &quot;{kept}&quot;. Approving merges them into &quot;{kept}&quot;: facts and relations are kept, the other names stay as aliases, and one undo takes it back.</source>
+        <translation>{others} puede ser lo mismo que &quot;{kept}&quot;. Al aprobar se fusionan en &quot;{kept}&quot;: se conservan los hechos y las relaciones, los otros nombres quedan como alias y un solo deshacer lo revierte.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="150"/>
+        <source>&quot;{name}&quot; holds facts that repeat another almost word for word. Approving removes the repeats (one undo brings them back).</source>
+        <translation>&quot;{name}&quot; tiene hechos que repiten otro casi palabra por palabra. Al aprobar se eliminan las repeticiones (un solo deshacer las recupera).</translation>
+    </message>
 </context>
 <context>
     <name>InsightsPane</name>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="121"/>
-        <location filename="../../desktop/insights/pane.py" line="153"/>
+        <location filename="../../desktop/insights/pane.py" line="123"/>
+        <location filename="../../desktop/insights/pane.py" line="159"/>
         <source>Reflect now</source>
         <extracomment>change_log operations that change what this pane lists</extracomment>
         <translation>Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="122"/>
+        <location filename="../../desktop/insights/pane.py" line="124"/>
         <source>Look for patterns in the memory and propose insights to review</source>
         <translation>Buscar patrones en la memoria y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="135"/>
+        <location filename="../../desktop/insights/pane.py" line="141"/>
         <source>No insights yet</source>
         <translation>Todavía no hay hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="142"/>
+        <location filename="../../desktop/insights/pane.py" line="148"/>
         <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
         <translation>Los hallazgos son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada uno espera aquí a que lo apruebes o lo descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="167"/>
+        <location filename="../../desktop/insights/pane.py" line="173"/>
         <source>Nothing left to review. Reflect now looks for new patterns.</source>
         <translation>No queda nada por revisar. Reflexionar ahora busca patrones nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="172"/>
-        <location filename="../../desktop/insights/pane.py" line="353"/>
+        <location filename="../../desktop/insights/pane.py" line="178"/>
+        <location filename="../../desktop/insights/pane.py" line="361"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="175"/>
+        <location filename="../../desktop/insights/pane.py" line="181"/>
         <source>Insights you approve or dismiss are listed here.</source>
         <translation>Aquí aparecen los hallazgos que apruebas o descartas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="180"/>
-        <location filename="../../desktop/insights/pane.py" line="355"/>
+        <location filename="../../desktop/insights/pane.py" line="186"/>
+        <location filename="../../desktop/insights/pane.py" line="363"/>
         <source>Decided</source>
         <translation>Decididas</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="198"/>
+        <location filename="../../desktop/insights/pane.py" line="204"/>
         <source>Select an insight to see why it was proposed.</source>
         <translation>Selecciona un hallazgo para ver por qué se propuso.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="208"/>
+        <location filename="../../desktop/insights/pane.py" line="214"/>
         <source>The evidence has changed since this was found. Reflect again to check it, or dismiss it.</source>
         <translation>Las pruebas han cambiado desde que se encontró. Reflexiona de nuevo para comprobarla, o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="210"/>
+        <location filename="../../desktop/insights/pane.py" line="216"/>
         <source>Built from</source>
         <translation>Basada en</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="216"/>
+        <location filename="../../desktop/insights/pane.py" line="222"/>
         <source>How they connect</source>
         <translation>Cómo se relacionan</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="240"/>
+        <location filename="../../desktop/insights/pane.py" line="247"/>
         <source>Show in graph</source>
         <translation>Mostrar en el grafo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="242"/>
+        <location filename="../../desktop/insights/pane.py" line="249"/>
         <source>Dismiss</source>
         <translation>Descartar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="243"/>
+        <location filename="../../desktop/insights/pane.py" line="250"/>
         <source>Dismiss: never propose it again (D or Delete)</source>
         <translation>Descartar: no volver a proponerla (D o Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="245"/>
+        <location filename="../../desktop/insights/pane.py" line="252"/>
         <source>Approve</source>
         <translation>Aprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="247"/>
+        <location filename="../../desktop/insights/pane.py" line="254"/>
         <source>Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)</source>
         <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="288"/>
+        <location filename="../../desktop/insights/pane.py" line="295"/>
         <source>Looking for patterns…</source>
         <translation>Buscando patrones…</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="353"/>
+        <location filename="../../desktop/insights/pane.py" line="361"/>
         <source>To review ({n})</source>
         <translation>Por revisar ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="355"/>
+        <location filename="../../desktop/insights/pane.py" line="363"/>
         <source>Decided ({n})</source>
         <translation>Decididas ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="365"/>
+        <location filename="../../desktop/insights/pane.py" line="387"/>
         <source>Cannot read the insights: {reason}</source>
         <translation>No se pueden leer los hallazgos: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="369"/>
+        <location filename="../../desktop/insights/pane.py" line="391"/>
         <source>No insights to review</source>
         <translation>No hay hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="461"/>
+        <location filename="../../desktop/insights/pane.py" line="484"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="463"/>
+        <location filename="../../desktop/insights/pane.py" line="486"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="468"/>
+        <location filename="../../desktop/insights/pane.py" line="491"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="470"/>
+        <location filename="../../desktop/insights/pane.py" line="493"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="471"/>
+        <location filename="../../desktop/insights/pane.py" line="494"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="489"/>
+        <location filename="../../desktop/insights/pane.py" line="512"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="514"/>
+        <location filename="../../desktop/insights/pane.py" line="537"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
         <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="525"/>
+        <location filename="../../desktop/insights/pane.py" line="548"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="526"/>
+        <location filename="../../desktop/insights/pane.py" line="549"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="564"/>
+        <location filename="../../desktop/insights/pane.py" line="587"/>
         <source>No new insights.</source>
         <translation>No hay hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="566"/>
+        <location filename="../../desktop/insights/pane.py" line="589"/>
         <source>1 new insight.</source>
         <translation>1 hallazgo nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="568"/>
+        <location filename="../../desktop/insights/pane.py" line="591"/>
         <source>{n} new insights.</source>
         <translation>{n} hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="570"/>
+        <location filename="../../desktop/insights/pane.py" line="593"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="571"/>
+        <location filename="../../desktop/insights/pane.py" line="594"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="573"/>
+        <location filename="../../desktop/insights/pane.py" line="596"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="578"/>
+        <location filename="../../desktop/insights/pane.py" line="601"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="250"/>
+        <location filename="../../desktop/insights/pane.py" line="257"/>
         <source>Back to review</source>
         <translation>Volver a revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="251"/>
+        <location filename="../../desktop/insights/pane.py" line="258"/>
         <source>Changed your mind? Put it back with the insights to review</source>
         <translation>¿Has cambiado de idea? Devuélvelo a los hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="323"/>
+        <location filename="../../desktop/insights/pane.py" line="330"/>
         <source>“{title}” is back with the insights to review.</source>
         <translation>“{title}” vuelve a estar entre los hallazgos por revisar.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/pane.py" line="370"/>
+        <location filename="../../desktop/insights/pane.py" line="392"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln hallazgo por revisar</numerusform>
             <numerusform>%Ln hallazgos por revisar</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/pane.py" line="126"/>
+        <source>Tidying only</source>
+        <translation>Solo limpieza</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/pane.py" line="127"/>
+        <source>Only what tidying proposes: possible duplicates to merge, repeated facts</source>
+        <translation>Solo lo que propone la limpieza: posibles duplicados que fusionar, hechos repetidos</translation>
     </message>
 </context>
 <context>

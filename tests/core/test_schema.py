@@ -204,6 +204,9 @@ def test_version_1_database_is_upgraded_and_searchable(tmp_path: Path) -> None:
                              {"name": "Otra", "observations": []}])
     conn = connect(path)
     conn.execute("DROP TABLE entity_folded")  # what schema version 1 had
+    for trigger in ("entity_aliases_added", "entity_aliases_changed"):  # version 5's alias index
+        conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute("DROP TABLE entity_aliases")
     conn.execute("DROP INDEX idx_change_import")  # version 3's import ids
     conn.execute("ALTER TABLE change_log DROP COLUMN import_id")
     for trigger in ("fact_added", "fact_removed", "fact_changed"):  # version 4's fact index

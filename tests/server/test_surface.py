@@ -40,6 +40,8 @@ PARAMETERS = {
     "engrama_status": [],
     "brief": ["max_tokens"],
     "pin": ["name", "fact", "unpin"],
+    "merge_entities": ["names", "into", "dry_run"],
+    "tidy": ["apply"],
 }
 # (readOnly, destructive, idempotent, openWorld) for each tool, checked against what it does
 # (README "Annotations"): a search that records what was recalled is still read-only to the user;
@@ -71,6 +73,8 @@ ANNOTATIONS = {
     "engrama_status": (R, False, True, False),
     "brief": (R, False, True, False),
     "pin": (W, False, True, False),
+    "merge_entities": (W, True, False, False),  # removes the merged entities (one undo brings them back)
+    "tidy": (W, True, False, False),  # carries out merges when asked to
 }
 # The official server requires these; optional additions must not become required. (Only
 # delete_observations relaxes one: MCP Memory v2's form sends `name` and `observations` instead.)

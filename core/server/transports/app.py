@@ -21,6 +21,7 @@ from core.memory import Memory
 from core.server.tools import brief as tools_brief
 from core.server.tools import engrama as tools_engrama
 from core.server.tools import history as tools_history
+from core.server.tools import hygiene as tools_hygiene
 from core.server.tools import memory as tools_memory
 from core.server.tools import prompts, resources, resources_brief
 from core.server.tools.results import tool_error
@@ -96,7 +97,8 @@ def build_server(memory: Memory, *, endpoint: dict[str, Any] | None = None) -> H
     bus = FollowBus()
     server = HipocampoServer(
         SERVER_NAME,
-        tools=[*tools_memory.tools(), *tools_history.tools(), *tools_engrama.tools(), *tools_brief.tools()],
+        tools=[*tools_memory.tools(), *tools_history.tools(), *tools_engrama.tools(), *tools_brief.tools(),
+               *tools_hygiene.tools()],
         title="Hipocampo memory",
         version=__version__,
         instructions=INSTRUCTIONS,

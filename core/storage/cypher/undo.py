@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.errors import Conflict, NotFound
-from core.model import Change, Relation
+from core.model import GROUP_OPS, Change, Relation
 from core.storage import undo as rules
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
@@ -30,7 +30,8 @@ class ChangeReads:
 
     def groups_after(self, floor: int) -> list[tuple[str, dict[str, Any]]]:
         return [(op, R.loads(after)) for op, after in self.reader.read(
-            "MATCH (c:Change) WHERE c.id > $f AND c.op IN ['save_entity', 'undo'] RETURN c.op, c.after", {"f": floor})]
+            "MATCH (c:Change) WHERE c.id > $f AND c.op IN $groups RETURN c.op, c.after",
+            {"f": floor, "groups": list(GROUP_OPS)})]
 
     def page(self, top: int, bottom: int) -> list[Change]:
         return change_dicts(self.reader.read(f"MATCH (c:Change) WHERE c.id <= $top AND c.id > $bottom "

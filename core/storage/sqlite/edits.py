@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import NotFound
-from core.model import RELATION_OPS, Change, EntityPlan, ObservationDeletion, ObservationInput, Relation
+from core.model import GROUP_OPS, RELATION_OPS, Change, EntityPlan, ObservationDeletion, ObservationInput, Relation
 from core.storage import undo as rules
 from core.storage.changes import entity_history
 from core.storage.sqlite import embedding_state, history, indexing, reads
@@ -43,7 +43,8 @@ class ChangeReads:
 
     def groups_after(self, floor: int) -> list[tuple[str, dict[str, Any]]]:
         return [(op, json.loads(after)) for op, after in self.conn.execute(
-            "SELECT op, after FROM change_log WHERE id > ? AND op IN ('save_entity', 'undo')", (floor,))]
+            "SELECT op, after FROM change_log WHERE id > ? AND op IN (SELECT value FROM json_each(?))",
+            (floor, json.dumps(GROUP_OPS)))]
 
     def page(self, top: int, bottom: int) -> list[Row]:
         return _rows(self.conn, "id <= ? AND id > ? ORDER BY id DESC", [top, bottom])

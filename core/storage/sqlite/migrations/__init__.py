@@ -20,8 +20,6 @@ MIGRATIONS: dict[int, str] = {
     2: read_sql("002_folded_text.sql"),  # entity_folded: search_nodes confirms substrings in SQL
     3: read_sql("003_import_id.sql"),  # change_log.import_id: imports in chunks, rolled back by id
     4: read_sql("004_facts.sql"),  # fact_fts, fact_vectors: every observation indexed on its own
+    5: read_sql("005_aliases.sql"),  # entity_aliases: names merged into an entity still open it
     6: read_sql("006_pins.sql"),  # pins: what the user pinned for the session brief
 }
-# Versions another branch owns (5) and has not brought here yet are empty steps until it does.
-for _n in range(2, max(MIGRATIONS)):
-    MIGRATIONS.setdefault(_n, "")

@@ -1,0 +1,8 @@
+"""Memory hygiene: what a person may want tidied, proposed and never done silently.
+
+* ``names``      — how names are compared: case, accents, separators and common name variants.
+* ``duplicates`` — possible duplicate entities and near-identical observations, as insight drafts.
+* ``merge``      — the merge of duplicates: a preview (what will change) and its application, one
+  undoable change built from the stores' own writes, the same on every backend.
+* ``tidy``       — the one list of what hygiene proposes (a registry of kinds), and applying chosen ones.
+"""

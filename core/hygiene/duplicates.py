@@ -1,0 +1,251 @@
+"""Possible duplicate entities and near-identical observations, found by rules anyone can check.
+
+Entities (``duplicate_entities``), of compatible types (the same after ignoring case and
+separators, or one a placeholder such as ``Unknown``):
+
+* **same name** written differently (``names.name_key``: ``Ana_Garcia`` / ``Ana García`` /
+  ``ana garcia``, ``Bob Smith`` / ``Robert Smith``) — confidence 0.95;
+* **same words in another order** (``García, Ana``) — 0.9;
+* **an initial or a slip** (``A. García`` / ``Ana García``, ``Kubernetes`` / ``Kuberentes``) and at
+  least one neighbour in common — 0.8;
+* **one name inside the other** (``Atlas`` / ``Project Atlas``) with two neighbours in common or
+  more — 0.7.
+
+A near miss (``Ana García`` / ``Ana Gardner``, ``Project Atlas`` / ``Atlas Copco``) matches none of
+these. Observations (``repeated_observations``): facts of one entity that differ only in case,
+accents, punctuation or spacing, or by one word (never by a number).
+
+Everything here reads through ``core.storage.aliases.HygieneStore``; the time is a few passes
+over the names (a dict per rule) plus the neighbours of the few candidate pairs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.hygiene import names as N
+from core.processes import collector_paused
+from core.reflect.model import InsightDraft, vocabulary_key
+from core.search.folding import fold
+from core.storage.aliases import HygieneStore
+
+DUPLICATES = "duplicate_entities"
+REPEATS = "repeated_observations"
+WILDCARD_TYPES = frozenset({"unknown", "generic", "entity", "thing", "other", ""})
+BLOCK_CAP = 40  # a word or prefix shared by more names than this is too common to pair them by
+PAIRWISE_FACTS = 40  # near-identical facts are compared pairwise on entities with at most this many
+
+
+@dataclass(frozen=True)
+class Pair:
+    a: int
+    b: int
+    rule: str
+    confidence: float
+
+
+def _family(etype: str) -> str:
+    key = vocabulary_key(etype)
+    return "*" if key in WILDCARD_TYPES else key
+
+
+def _compatible(t1: str, t2: str) -> bool:
+    return t1 == t2 or "*" in (t1, t2)
+
+
+def find_duplicate_groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
+    """Groups of entity ids that are probably one thing: ``[(ids, rule, confidence)]``."""
+    with collector_paused():  # a few hundred thousand small lists, no cycles: a collection would only walk them
+        return _groups(rows, hs)
+
+
+def _groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
+    families: dict[str, str] = {}
+    tokens = N.tokens
+    info: dict[int, tuple[str, str, list[str]]] = {}
+    same: dict[str, list[int]] = defaultdict(list)  # one pass: both keys and the tokens for later
+    order: dict[str, list[int]] = defaultdict(list)
+    for i, n, t in rows:
+        family = families.get(t)
+        if family is None:
+            family = families[t] = _family(t)
+        toks = tokens(n)
+        info[i] = (n, family, toks)
+        if not toks:
+            continue
+        same["".join(toks)].append(i)
+        if len(toks) == 2:
+            x, y = toks
+            order[f"{x} {y}" if x < y else f"{y} {x}"].append(i)
+        elif len(toks) > 2:
+            order[" ".join(sorted(toks))].append(i)
+    groups: list[tuple[list[int], str, float]] = []
+    grouped: set[int] = set()
+    for rule, conf, blocks in (("same name", 0.95, same), ("same words", 0.9, order)):
+        for ids in blocks.values():
+            if len(ids) < 2:
+                continue
+            free = [i for i in ids if i not in grouped]
+            for part in _by_type(free, info) if len(free) > 1 else ():
+                if len(part) > 1:
+                    groups.append((sorted(part), rule, conf))
+                    grouped.update(part)
+    pairs = _loose_pairs(info, grouped, hs)
+    groups += [([p.a, p.b], p.rule, p.confidence) for p in pairs]
+    return groups
+
+
+def _by_type(ids: list[int], info: dict[int, tuple[str, str, list[str]]]) -> list[list[int]]:
+    """``ids`` split into sets of compatible types (placeholders join the first)."""
+    parts: dict[str, list[int]] = defaultdict(list)
+    wild: list[int] = []
+    for i in ids:
+        (wild if info[i][1] == "*" else parts[info[i][1]]).append(i)
+    if not parts:
+        return [wild]
+    out = list(parts.values())
+    out[0] += wild
+    return out
+
+
+def _loose_pairs(info: dict[int, tuple[str, str, list[str]]], grouped: set[int], hs: HygieneStore) -> list[Pair]:
+    """Initials, slips and contained names: candidates paired by a shared rare word or prefix,
+    kept only with neighbours in common; an entity in two such pairs is ambiguous and left out."""
+    blocks: dict[str, list[int]] = defaultdict(list)
+    for i, (_n, _f, toks) in info.items():
+        if len(toks) == 1 and len(toks[0]) >= 8:  # a slip in a one-word name: paired by its start or end
+            blocks["p:" + toks[0][:4]].append(i)
+            blocks["s:" + toks[0][-4:]].append(i)
+        for t in toks:  # paired by a word they share (a number alone names nothing)
+            if len(t) >= 3 and not t.isdigit():
+                blocks["w:" + t].append(i)
+    candidates: dict[tuple[int, int], tuple[str, float, int]] = {}
+    for ids in blocks.values():
+        if len(ids) < 2 or len(ids) > BLOCK_CAP:
+            continue
+        for x in range(len(ids)):
+            for y in range(x + 1, len(ids)):
+                a, b = sorted((ids[x], ids[y]))
+                if (a, b) in candidates or not _compatible(info[a][1], info[b][1]):
+                    continue
+                found = _loose_rule(info[a][2], info[b][2])
+                if found is not None:
+                    candidates[(a, b)] = found
+    if not candidates:
+        return []
+    near = hs.neighbours(sorted({i for pair in candidates for i in pair}))
+    kept = [Pair(a, b, rule, conf) for (a, b), (rule, conf, need) in candidates.items()
+            if len((near[a] & near[b]) - {a, b}) >= need]
+    seen: dict[int, int] = defaultdict(int)
+    for p in kept:
+        seen[p.a] += 1
+        seen[p.b] += 1
+    return [p for p in kept if seen[p.a] == 1 and seen[p.b] == 1 and p.a not in grouped and p.b not in grouped]
+
+
+def _loose_rule(ta: list[str], tb: list[str]) -> tuple[str, float, int] | None:
+    """(rule, confidence, neighbours needed in common) for two token lists, or None."""
+    if N.initial_match(ta, tb):
+        return "an initial", 0.8, 1
+    if N.typo_match(ta, tb):
+        return "a slip in the name", 0.8, 1
+    sa, sb = set(ta), set(tb)
+    if sa and sb and (sa < sb or sb < sa) and min(len(x) for x in (sa & sb)) >= 4:
+        return "one name inside the other", 0.7, 2
+    return None
+
+
+def choose_into(nodes: list[dict[str, Any]]) -> str:
+    """Which of a group's entities the others merge into: the name written most fully (no
+    underscores; accents, capitals, spaces), then the best-known one (most facts and relations),
+    then the oldest."""
+    def rank(n: dict[str, Any]) -> tuple[Any, ...]:
+        name = n["name"]
+        written = sum(1 for c in name if not c.isascii()) + sum(1 for c in name if c.isupper()) + name.count(" ")
+        return ("_" in name, -written, -n["weight"], n["order"])
+    return str(min(nodes, key=rank)["name"])
+
+
+def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
+    """One insight draft per group of probable duplicates, with its evidence and merge plan."""
+    with collector_paused():
+        rows = hs.entity_rows()
+    groups = find_duplicate_groups(rows, hs)
+    if not groups:
+        return []
+    by_id = {i: (n, t) for i, n, t in rows}
+    names = [by_id[i][0] for ids, _, _ in groups for i in ids]
+    opened = graph.open_nodes(names)
+    weight: dict[str, int] = {e.name: len(e.observations) for e in opened.entities}
+    for r in opened.relations:
+        for end in (r.from_, r.to):
+            if end in weight:
+                weight[end] += 1
+    drafts = []
+    for ids, rule, conf in groups:
+        nodes: list[dict[str, Any]] = [{"name": by_id[i][0], "weight": weight.get(by_id[i][0], 0), "order": i}
+                                       for i in ids]
+        into = choose_into(nodes)
+        others = [n["name"] for n in nodes if n["name"] != into]
+        shown = ", ".join(f"“{n}”" for n in others)
+        # The title names the group, not the choice of the kept one (which may change as they grow):
+        # a dismissed group is never proposed again.
+        listed = sorted((n["name"] for n in nodes), key=lambda n: (fold(n), n))
+        drafts.append(InsightDraft(
+            title=f"Possible duplicates: {' and '.join(listed)}",
+            pattern=DUPLICATES, confidence=conf,
+            summary=(f"{shown} may be the same as “{into}” ({rule}). Approving merges "
+                     f"{'them' if len(others) > 1 else 'it'} into “{into}”: facts and relations are kept, "
+                     "the other names stay as aliases, and one undo takes it back."),
+            evidence={"key": list(ids), "total": len(ids), "path": [], "rule": rule,
+                      "merge": {"into": into, "names": others},
+                      "entities": [{"id": i, "name": by_id[i][0], "label": by_id[i][1],
+                                    "role": "keep" if by_id[i][0] == into else "duplicate"} for i in ids]}))
+    return drafts
+
+
+def repeat_drafts(hs: HygieneStore) -> list[InsightDraft]:
+    """One insight draft per entity holding near-identical observations."""
+    drafts = []
+    for eid, name, observations in hs.repeated_fact_rows():
+        found = repeated_fact_groups(observations)
+        if not found:
+            continue
+        dropped = sum(len(r) for _, r in found)
+        drafts.append(InsightDraft(
+            title=f"Repeated facts on {name}", pattern=REPEATS, confidence=0.9,
+            summary=(f"“{name}” holds {dropped} fact{'s' if dropped > 1 else ''} that repeat another almost "
+                     "word for word. Approving removes the repeats (one undo brings them back)."),
+            evidence={"key": [eid, dropped], "total": 1, "path": [],
+                      "entities": [{"id": eid, "name": name, "label": "", "role": "holder"}],
+                      "repeats": [{"keep": k, "drop": r} for k, r in found]}))
+    return drafts
+
+
+def repeated_fact_groups(observations: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``[(kept, [near-identical repeats])]`` among one entity's observations: the same key first,
+    then near pairs (on entities with at most ``PAIRWISE_FACTS`` distinct facts); first written kept."""
+    groups: dict[str, list[str]] = {}
+    order: list[str] = []
+    for text in observations:
+        k = N.fact_key(text)
+        if k not in groups:
+            groups[k] = []
+            order.append(k)
+        groups[k].append(text)
+    heads = [groups[k][0] for k in order]
+    merged: list[tuple[str, list[str]]] = [(groups[k][0], groups[k][1:]) for k in order]
+    if len(heads) <= PAIRWISE_FACTS:
+        taken: set[int] = set()
+        for x in range(len(heads)):
+            if x in taken:
+                continue
+            for y in range(x + 1, len(heads)):
+                if y not in taken and N.near_same_fact(heads[x], heads[y]):
+                    merged[x][1].extend([heads[y], *merged[y][1]])
+                    taken.add(y)
+        merged = [m for j, m in enumerate(merged) if j not in taken]
+    return [(k, r) for k, r in merged if r]

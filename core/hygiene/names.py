@@ -1,0 +1,131 @@
+"""How two entity names are compared for duplicates: folded (case, accents, Unicode forms),
+separators and punctuation ignored (``Ana_Garcia``, ``ana-garcia``, ``Ana García``), titles
+dropped (``Dr.``, ``Sra.``) and common given-name variants mapped to one form (``Bob`` →
+``robert``, ``Pepe`` → ``jose``)."""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from core.search.folding import fold
+
+_SPLIT = re.compile(r"[\W_]+", re.UNICODE)
+_CAMEL = re.compile(r"(?<=[a-záéíóúñü])(?=[A-ZÁÉÍÓÚÑÜ])")
+
+TITLES = frozenset({"dr", "dra", "mr", "mrs", "ms", "sr", "sra", "srta", "don", "dona", "prof", "ing", "lic"})
+
+# Given names and their common short forms (English and Spanish): each variant → one form.
+_VARIANTS: dict[str, tuple[str, ...]] = {
+    "robert": ("bob", "bobby", "rob", "robbie"), "william": ("bill", "billy", "will", "willy"),
+    "richard": ("rick", "dick", "rich"), "elizabeth": ("liz", "beth", "lizzie", "eliza"),
+    "margaret": ("maggie", "meg", "peggy"), "michael": ("mike", "mikey"), "james": ("jim", "jimmy"),
+    "thomas": ("tom", "tommy"), "christopher": ("chris",), "alexander": ("alex",),
+    "katherine": ("kate", "kathy", "katie"),
+    "jennifer": ("jen", "jenny"), "daniel": ("dan", "danny"), "edward": ("ed", "eddie", "ted"),
+    "jose": ("pepe",), "francisco": ("paco", "pancho", "curro"), "ignacio": ("nacho",), "enrique": ("kike",),
+    "manuel": ("manolo",), "guillermo": ("memo",), "jesus": ("chuy",), "dolores": ("lola",),
+    "concepcion": ("concha", "conchi"), "rosario": ("charo",), "mercedes": ("merche",), "antonio": ("toni", "tono"),
+    "alejandro": ("alex",), "josefa": ("pepa",), "roberto": ("beto",), "eduardo": ("lalo",),
+}
+VARIANT: dict[str, str] = {v: canon for canon, vs in _VARIANTS.items() for v in vs}
+
+
+# Letters Unicode does not decompose into a base letter and a mark (``ð`` is not ``d`` + a mark).
+_LETTERS = str.maketrans({"ð": "d", "đ": "d", "þ": "th", "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "ß": "ss"})
+
+
+def tokens(name: str) -> list[str]:
+    """The folded words of ``name`` (camelCase split), titles dropped, name variants mapped."""
+    text = fold(name if name.islower() else _CAMEL.sub(" ", name))
+    if not text.isascii():
+        text = text.translate(_LETTERS)
+    words = _SPLIT.split(text)
+    kept = [VARIANT.get(w, w) for w in words if w and w not in TITLES]
+    return kept or [w for w in words if w]
+
+
+def name_key(name: str) -> str:
+    """Equal for names written differently (``Ana_Garcia`` / ``Ana García`` / ``ana garcia``,
+    ``Node.js`` / ``NodeJS``): the folded words, variants mapped, without separators."""
+    return "".join(tokens(name))
+
+
+def order_key(name: str) -> str:
+    """Equal also when the words come in another order (``García, Ana`` / ``Ana García``)."""
+    return " ".join(sorted(tokens(name)))
+
+
+def initial_match(a: list[str], b: list[str]) -> bool:
+    """Same words but one given as an initial (``A. García`` / ``Ana García``), the last word equal."""
+    if len(a) != len(b) or len(a) < 2 or a[-1] != b[-1] or len(a[-1]) < 3:
+        return False
+    differ = 0
+    for x, y in zip(a, b, strict=True):
+        if x == y:
+            continue
+        short, long_ = sorted((x, y), key=len)
+        if len(short) == 1 and long_.startswith(short):
+            differ += 1
+        else:
+            return False
+    return differ >= 1
+
+
+def typo_match(a: list[str], b: list[str]) -> bool:
+    """One slip in one long word, the other words equal (``Kubernetes`` / ``Kuberentes``). Short
+    words never match this way (``Ana`` / ``Ada``), nor a different number, nor a word that only
+    gains or loses a final letter (``Daniel`` / ``Daniela``, ``Python2`` / ``Python3``)."""
+    if len(a) != len(b):
+        return False
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(differ) != 1:
+        return False
+    x, y = differ[0]
+    if min(len(x), len(y)) < 6 or any(c.isdigit() for c in x + y):
+        return False
+    if abs(len(x) - len(y)) == 1 and (x.startswith(y) or y.startswith(x)):
+        return False
+    if len(x) == len(y) and x[:-1] == y[:-1] and {x[-1], y[-1]} == {"a", "o"}:
+        return False  # Francisco / Francisca: another person
+    return _distance_at_most_one(x, y)
+
+
+def _distance_at_most_one(a: str, b: str) -> bool:
+    """Damerau–Levenshtein distance ≤ 1 (one insertion, deletion, substitution or swap)."""
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return a[i + 1:] == b[i + 1:] or (i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i]
+                                          and a[i + 2:] == b[i + 2:])
+    return a[i:] == b[i + 1:]
+
+
+def similarity(a: str, b: str) -> float:
+    """0–1, how alike two name keys read (difflib's ratio)."""
+    return SequenceMatcher(None, a, b).ratio()
+
+
+_FACT_PUNCT = re.compile(r"[^\w%€$£]+", re.UNICODE)
+
+
+def fact_key(text: str) -> str:
+    """Equal for observations that differ only in case, accents, punctuation and spacing."""
+    return " ".join(w for w in _FACT_PUNCT.split(fold(text)) if w)
+
+
+def near_same_fact(a: str, b: str) -> bool:
+    """Near-exact repeats: the same key, or the same words but one (never a different number)."""
+    ka, kb = fact_key(a), fact_key(b)
+    if ka == kb:
+        return True
+    wa, wb = ka.split(), kb.split()
+    if min(len(wa), len(wb)) < 6:
+        return False
+    if [w for w in wa if any(c.isdigit() for c in w)] != [w for w in wb if any(c.isdigit() for c in w)]:
+        return False
+    sa, sb = set(wa), set(wb)
+    return len(sa ^ sb) <= 1 and abs(len(wa) - len(wb)) <= 1

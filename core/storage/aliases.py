@@ -1,0 +1,56 @@
+"""What memory hygiene (duplicates, merges, aliases) needs from a backend: a few reads and one
+write, the same on SQLite and on a graph server. The rules live in ``core.hygiene``; a backend
+only answers these.
+
+An entity's aliases (the names merged into it) are kept in its props under ``aliases``: written
+by ``merge_node`` and undone like any other props change. Each backend keeps them findable by
+name (SQLite: the ``entity_aliases`` table its triggers fill; a graph server: an ``aliases``
+list property on the node).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+ALIASES_KEY = "aliases"  # the props key holding an entity's former names
+MERGE_OP = "merge_entities"  # the change_log row grouping one merge's rows (undone whole)
+
+
+class HygieneStore(Protocol):
+    """Reads for the duplicate detector and alias lookups, and the one grouping write of a merge."""
+
+    def resolve_aliases(self, names: Sequence[str]) -> dict[str, str]:
+        """For each of ``names`` that no entity is called but one has as an alias: that entity's name."""
+        ...
+
+    def all_aliases(self) -> list[tuple[str, str]]:
+        """Every (alias, entity name), for substring search over former names."""
+        ...
+
+    def entity_rows(self) -> list[tuple[int, str, str]]:
+        """(id, name, type) of every live entity that is not an Insight nor archived."""
+        ...
+
+    def neighbours(self, ids: Sequence[int]) -> dict[int, set[int]]:
+        """The ids related to each of ``ids`` (either direction, current relations)."""
+        ...
+
+    def repeated_fact_rows(self) -> list[tuple[int, str, list[str]]]:
+        """(id, name, observations) of every live non-Insight entity with two observations or more."""
+        ...
+
+    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
+        """Write one change_log row listing every row written after ``since`` (undone whole); its id."""
+        ...
+
+
+def hygiene_store(graph: Any) -> HygieneStore:
+    """The backend's ``HygieneStore``, chosen by ``graph.backend``."""
+    if graph.backend == "sqlite":
+        from core.storage.sqlite.hygiene import SqliteHygiene
+
+        return SqliteHygiene(graph)
+    from core.storage.cypher.hygiene import CypherHygiene
+
+    return CypherHygiene(graph)

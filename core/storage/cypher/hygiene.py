@@ -1,0 +1,64 @@
+"""``core.storage.aliases.HygieneStore`` on a Cypher server: aliases are the ``aliases`` list
+property each entity node carries (``rows.stored`` writes it from props), the detector's reads,
+and the Change node that groups one merge."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.storage.cypher import rows as R
+
+_LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"
+
+
+class CypherHygiene:
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.db = store.db
+
+    def resolve_aliases(self, names: Sequence[str]) -> dict[str, str]:
+        wanted = list(dict.fromkeys(names))
+        if not wanted:
+            return {}
+        taken = {r[0] for r in self.db.read("UNWIND $names AS n MATCH (e:Entity {name: n}) RETURN n",
+                                            {"names": wanted})}
+        free = [n for n in wanted if n not in taken]
+        if not free:
+            return {}
+        found: dict[str, str] = {}
+        for alias, name in self.db.read(
+                "UNWIND $names AS n MATCH (e:Entity) WHERE n IN e.aliases RETURN n, e.name ORDER BY e.id",
+                {"names": free}):
+            found.setdefault(alias, name)
+        return found
+
+    def all_aliases(self) -> list[tuple[str, str]]:
+        return [(a, n) for n, aliases in self.db.read(
+            "MATCH (e:Entity) WHERE e.has_aliases = true AND e.archived_at IS NULL RETURN e.name, e.aliases "
+            "ORDER BY e.id") for a in aliases]
+
+    def entity_rows(self) -> list[tuple[int, str, str]]:
+        found = self.db.read(f"MATCH (e:Entity) WHERE {_LIVE} RETURN e.id, e.name, e.type")
+        return [(int(i), n, t) for i, n, t in found]
+
+    def neighbours(self, ids: Sequence[int]) -> dict[int, set[int]]:
+        out: dict[int, set[int]] = {int(i): set() for i in ids}
+        if not out:
+            return out
+        for a, b in self.db.read(
+                "UNWIND $ids AS i MATCH (a:Entity {id: i})-[r:REL]-(b:Entity) WHERE r.ended_at IS NULL "
+                "RETURN a.id, b.id", {"ids": list(out)}):
+            out[int(a)].add(int(b))
+        return out
+
+    def repeated_fact_rows(self) -> list[tuple[int, str, list[str]]]:
+        return [(int(i), n, list(obs)) for i, n, obs in self.db.read(
+            f"MATCH (e:Entity) WHERE {_LIVE} AND size(e.obs) > 1 RETURN e.id, e.name, e.obs")]
+
+    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
+        ids = [r[0] for r in self.db.read("MATCH (c:Change) WHERE c.id > $s RETURN c.id ORDER BY c.id", {"s": since})]
+        now = self.store.now()
+        row = (now, actor, op, entity, None, R.dumps({**extra, "rows": [int(i) for i in ids]}))
+        self.store._write(lambda tx: self.store._log(tx, [row]))
+        return int(self.store.latest_change_id())

@@ -1,0 +1,72 @@
+"""``core.storage.aliases.HygieneStore`` on SQLite: alias lookups through ``entity_aliases``
+(migration 005), the detector's reads, and the row that groups one merge."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from core.storage.sqlite import history, reads
+from core.storage.sqlite.reads import IDS
+
+_LIVE = "archived_at IS NULL AND entity_type <> 'Insight'"
+
+
+class SqliteHygiene:
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.db = store.db
+
+    def resolve_aliases(self, names: Sequence[str]) -> dict[str, str]:
+        if not names:
+            return {}
+        with self.db.locked() as conn:
+            rows = conn.execute(
+                "SELECT a.alias, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
+                "WHERE a.alias IN (SELECT value FROM json_each(?)) "
+                "AND NOT EXISTS (SELECT 1 FROM entities x WHERE x.name = a.alias) ORDER BY e.id",
+                (json.dumps(list(dict.fromkeys(names))),)).fetchall()
+        found: dict[str, str] = {}
+        for alias, name in rows:
+            found.setdefault(alias, name)
+        return found
+
+    def all_aliases(self) -> list[tuple[str, str]]:
+        with self.db.locked() as conn:
+            return [tuple(r) for r in conn.execute(
+                "SELECT a.alias, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
+                "WHERE e.archived_at IS NULL ORDER BY e.id")]
+
+    def entity_rows(self) -> list[tuple[int, str, str]]:
+        with self.db.locked() as conn:
+            return [tuple(r) for r in conn.execute(f"SELECT id, name, entity_type FROM entities WHERE {_LIVE}")]
+
+    def neighbours(self, ids: Sequence[int]) -> dict[int, set[int]]:
+        out: dict[int, set[int]] = {i: set() for i in ids}
+        with self.db.locked() as conn:
+            for chunk in reads.id_chunks(list(ids)):
+                for a, b in conn.execute(
+                        "SELECT from_entity, to_entity FROM relations WHERE ended_at IS NULL "
+                        f"AND from_entity IN ({IDS}) UNION ALL SELECT to_entity, from_entity FROM relations "
+                        f"WHERE ended_at IS NULL AND to_entity IN ({IDS})", (chunk, chunk)):
+                    out[a].add(b)
+        return out
+
+    def repeated_fact_rows(self) -> list[tuple[int, str, list[str]]]:
+        with self.db.locked() as conn:
+            rows = conn.execute(
+                "SELECT e.id, e.name, o.content FROM observations o JOIN entities e ON e.id = o.entity_id "
+                f"WHERE o.entity_id IN (SELECT entity_id FROM observations GROUP BY entity_id HAVING count(*) > 1) "
+                f"AND e.{_LIVE.replace(' AND ', ' AND e.')} ORDER BY o.entity_id, o.id").fetchall()
+        out: dict[int, tuple[int, str, list[str]]] = {}
+        for eid, name, content in rows:
+            out.setdefault(eid, (eid, name, []))[2].append(content)
+        return list(out.values())
+
+    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
+        with self.db.write() as conn:
+            ids = [r[0] for r in conn.execute("SELECT id FROM change_log WHERE id > ? ORDER BY id", (since,))]
+            history.write(conn, [(self.db.now(), actor, op, entity, None, history.dumps({**extra, "rows": ids}))])
+            return history.latest_change_id(conn)
+
