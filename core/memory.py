@@ -389,12 +389,14 @@ class Memory:
     def search_semantic(
         self, query: str, limit: int = 10, *, entity_type: str | None = None, include_archived: bool = False,
         record: bool = True, per_entity: int = 3, max_tokens: int | None = None,
+        include_superseded: bool = False,
     ) -> list[dict[str, Any]]:
         """Search by meaning and words: facts ranked (their vectors and BM25, fused by RRF with each
         entity's own vector and words), answered as entities with their best ``per_entity`` facts,
         within ``max_tokens``; empty when nothing is a good match. Records what was recalled
         (``record=False``: a look that is no recall, such as the app's search as you type). Without
-        an embedding provider it ranks by full text alone."""
+        an embedding provider it ranks by full text alone. Facts an approved supersession retired
+        are left out (``include_superseded``: kept, and listed under each hit's ``superseded``)."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidInput("query must be a non-empty string")
         if not isinstance(limit, int) or not 1 <= limit <= 100:
@@ -403,9 +405,12 @@ class Memory:
             raise InvalidInput(f"per_entity must be between 0 and 100, got {per_entity!r}")
         if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 1):
             raise InvalidInput(f"max_tokens must be 1 or more, got {max_tokens!r}")
-        return self._searcher().search(query, limit, entity_type=entity_type, include_archived=include_archived,
+        from core.hygiene.supersede import filter_hits
+
+        hits = self._searcher().search(query, limit, entity_type=entity_type, include_archived=include_archived,
                                        record=bool(record) and not self.settings.read_only,  # recall is a write
                                        per_entity=per_entity, max_tokens=max_tokens)
+        return filter_hits(self.graph, hits, keep=include_superseded)
 
     def count_labels(self) -> dict[str, int]:
         return self.graph.count_labels()
@@ -806,12 +811,27 @@ class Memory:
         this run created or confirmed, best first. Running it again never duplicates an insight;
         dismissed ones never return.
         """
+        from core.hygiene import supersede
         from core.reflect.engine import reflect
 
-        result = reflect(self._insights(), self.schema_profile().reflect, self._actor(actor))
+        result = reflect(self._insights(), self.schema_profile().reflect, self._actor(actor),
+                         neutral=[supersede.Detector(self.graph)])
         if result["created"]:
             self._notify_written()
+        if self.settings.auto_approve_supersessions:  # off unless the user turned it on
+            result["auto_approved"] = self._auto_approve(self._actor(actor))
         return result
+
+    def _auto_approve(self, actor: str) -> int:
+        from core.hygiene.supersede import SUPERSEDED
+
+        approved = 0
+        for insight in self._insights().list(limit=1000, status="pending", include_stale=False):
+            if insight["pattern"] == SUPERSEDED:
+                with contextlib.suppress(NotFound, StorageError):  # Conflict is a StorageError
+                    self.decide_insight(insight["title"], "approve", actor=f"{actor} (auto-approved)")
+                    approved += 1
+        return approved
 
     def surface_insights(
         self, *, limit: int = 10, title: str | None = None, query: str | None = None,
@@ -846,12 +866,29 @@ class Memory:
             raise InvalidInput("title must be the exact, non-empty title of an insight")
         if action not in ("approve", "dismiss"):
             raise InvalidInput(f"action must be 'approve' or 'dismiss', got {action!r}")
-        decided = self._insights().decide(
+        from core.hygiene import supersede
+
+        store = self._insights()
+        target = None
+        if action == "approve":  # a supersession is checked first: both facts must still be there
+            found = store.list(limit=1, title=title, status=None)
+            target = supersede.check(self.graph, found[0]) if found else None
+        decided = store.decide(
             title, action, self._actor(actor),
             evidence_relation=self.schema_profile().reflect.insight_evidence_relation)
+        if target is not None:  # the older fact kept, with an end and its successor; one undo takes it back
+            supersede.mark(self.graph, *target, title, decided.get("decided_at") or self.graph.now(),
+                           self._actor(actor))
         if action == "approve":
             self._notify_written()
         return decided
+
+    def superseded_facts(self, name: str) -> dict[str, dict[str, Any]]:
+        """The facts of ``name`` an approved supersession retired: ``{fact: {"by", "ended_at", "insight"}}``."""
+        from core.hygiene.supersede import marks
+
+        node = self.graph.get_node(name)
+        return marks(node.props) if node is not None else {}
 
     def reopen_insight(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
         """Put an approved or dismissed insight back to review (pending, archived again)."""
@@ -892,12 +929,12 @@ class Memory:
 
     def adopt_insights(self, insights: list[dict[str, Any]], *, actor: str | None = None) -> int:
         """Give imported Insight entities their review state (``{title, pattern, confidence, status}``)."""
-        from core.reflect.model import PATTERNS, STATUSES
+        from core.reflect.model import ALL_PATTERNS, STATUSES
 
         rows = []
         for item in insights:
             status = item.get("status") if item.get("status") in STATUSES else "pending"
-            pattern = item.get("pattern") if item.get("pattern") in PATTERNS else "imported"
+            pattern = item.get("pattern") if item.get("pattern") in ALL_PATTERNS else "imported"
             confidence = item.get("confidence")
             confidence = float(confidence) if isinstance(confidence, (int, float)) else 0.0
             rows.append({"title": item["title"], "pattern": pattern, "status": status,

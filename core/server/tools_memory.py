@@ -201,7 +201,8 @@ def search_semantic(
     Each result: name, entityType, observations (its matching facts, best first), other_observations
     (how many more it has; open_nodes shows all) and score (relevance 0–1, the results' order).
     When nothing matches well, results is empty and no_good_match is true."""
-    hits = memory_of(ctx).search_semantic(query, limit, per_entity=per_entity, max_tokens=max_tokens)
+    hits = memory_of(ctx).search_semantic(query, limit, per_entity=per_entity, max_tokens=max_tokens,
+                                          include_superseded=explain)  # explain shows retired facts, marked
     if not explain:
         hits = [{k: h[k] for k in LEAN_HIT} for h in hits]
     return tool_result({"results": hits, "no_good_match": not hits})

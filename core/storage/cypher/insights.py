@@ -16,9 +16,9 @@ from typing import Any
 
 from core.errors import Conflict, NotFound
 from core.reflect.model import (
+    ALL_PATTERNS,
     DECAY_RATE,
     HALF_LIFE_DAYS,
-    PATTERNS,
     TRANSITIONS,
     InsightDraft,
     ReflectOutcome,
@@ -384,7 +384,7 @@ class _PlanWriter:
             self.outcome.stale += 1
 
     def _confirm(self, stored: dict[str, StoredInsight]) -> None:
-        patterns = [p for p in PATTERNS if p in self.plan.found or p in self.plan.confirmed]
+        patterns = [p for p in ALL_PATTERNS if p in self.plan.found or p in self.plan.confirmed]
         # Runs after the rows above in the same commit, so it sees their stale flags and bases.
         self.tx.write("MATCH (e:Entity) WHERE e.ins_status IS NOT NULL AND e.ins_status <> 'dismissed' "
                       "AND e.ins_stale = 0 AND e.ins_pattern IN $p SET e.ins_confirmed_at = $now, "

@@ -27,9 +27,9 @@ from typing import Any
 
 from core.errors import Conflict, NotFound
 from core.reflect.model import (
+    ALL_PATTERNS,
     DECAY_RATE,
     HALF_LIFE_DAYS,
-    PATTERNS,
     TRANSITIONS,
     InsightDraft,
     ReflectOutcome,
@@ -379,7 +379,7 @@ class _PlanWriter:
     def _confirm(self, stored: dict[str, StoredInsight]) -> None:
         """Everything still holding (found now, or in a pattern skipped because nothing changed)
         is confirmed now: its confidence goes back to its base and decay restarts."""
-        patterns = [p for p in PATTERNS if p in self.plan.found or p in self.plan.confirmed]
+        patterns = [p for p in ALL_PATTERNS if p in self.plan.found or p in self.plan.confirmed]
         self.conn.execute(
             "UPDATE insights SET confirmed_at = ?, confidence = base_confidence "
             "WHERE status <> 'dismissed' AND stale = 0 AND pattern IN (SELECT value FROM json_each(?))",
