@@ -99,6 +99,7 @@ class Memory:
             if self.embedder is not None and vectors is not None else None
         )
         self._background = False
+        self._reads: Any = None  # the read log, opened on first use (core.storage.read_log)
 
     @classmethod
     def open(cls, db: Path | str | None = None, **overrides: Any) -> Memory:
@@ -114,6 +115,8 @@ class Memory:
         close = getattr(self.embedder, "close", None)
         if close is not None and self._owns_embedder and idle:  # never under a running batch
             close()
+        if self._reads is not None:
+            self._reads.close()
         self.graph.close()
 
     def halt_background(self) -> None:
@@ -777,6 +780,36 @@ class Memory:
             return migrate(self.graph, stores.graph, stores.vectors, self.vectors, progress)
         finally:
             stores.graph.close()
+
+    # -- what was recalled: the read log (core/storage/read_log.py) -------------------------------
+
+    def _read_log(self) -> Any:
+        if self._reads is None:
+            from core.storage.read_log import ReadLog, path_for
+
+            s = self.settings
+            self._reads = ReadLog(path_for(s.db, s.backend, s.graph_name), s.read_log_keep)
+        return self._reads
+
+    def record_read(self, client: str, tool: str, query: str, names: Sequence[str],
+                    facts: Sequence[tuple[str, str]] = (), *, total: int | None = None) -> int | None:
+        """Log one read an assistant made (client, tool, query, entities and facts returned); None
+        when the read log is off (``read_log`` setting) or cannot be written."""
+        if not self.settings.read_log:
+            return None
+        now = (self._clock or (lambda: datetime.now(UTC)))()
+        return self._read_log().record(now, client, tool, query, names, facts, total)
+
+    def read_log(self, *, before_id: int | None = None, client: str | None = None,
+                 since: str | None = None, until: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
+        """Logged reads, newest first: ``{id, at, client, tool, query, entities, facts, total}``."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
+            raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
+        return self._read_log().recent(before_id=before_id, client=client, since=since, until=until, limit=limit)
+
+    def last_recall(self, name: str) -> dict[str, Any] | None:
+        """When, by which client and for what query entity ``name`` was last recalled, or None."""
+        return self._read_log().last_recall(name)
 
     # -- reflect and insights (appended: the logic lives in core/reflect and the storage) --------
 

@@ -31,7 +31,6 @@ from core.reflect.patterns import Names, Row, Spec, clip
 SUPERSEDED = "superseded_facts"  # the pattern and the entity property holding the marks
 CONTRADICTING = "contradicting_facts"
 PATTERNS = (SUPERSEDED, CONTRADICTING)
-_PAGE = 20_000
 _FACT_IN_TITLE = 48
 _SKIP_TYPES = frozenset({"Insight"})
 
@@ -70,22 +69,15 @@ def find_rows(graph: Any) -> dict[str, list[Row]]:
     Facts already marked superseded are not proposed again; entities of type Insight are skipped.
     """
     rows: dict[str, list[Row]] = {SUPERSEDED: [], CONTRADICTING: []}
-    offset = 0
-    while True:
-        nodes = graph.list_nodes(limit=_PAGE, offset=offset)
-        for node in nodes:
-            if len(node.observations) < 2 or node.label in _SKIP_TYPES:
-                continue
-            done = marks(node.props)
-            for f in scan(node.observations):
-                older, newer = node.observations[f.older], node.observations[f.newer]
-                if older in done:
-                    continue
-                pattern = SUPERSEDED if f.kind == UPDATE else CONTRADICTING
-                rows[pattern].append((node.id, older, newer, f.reason, f.confidence))
-        if len(nodes) < _PAGE:
-            break
-        offset += _PAGE
+    for eid, label, props, facts in graph.fact_lists(2):
+        if label in _SKIP_TYPES:
+            continue
+        done = marks(props)
+        for f in scan(facts):
+            older, newer = facts[f.older], facts[f.newer]
+            if older not in done:
+                rows[SUPERSEDED if f.kind == UPDATE else CONTRADICTING].append((eid, older, newer, f.reason,
+                                                                                 f.confidence))
     for found in rows.values():
         found.sort(key=lambda r: (-r[4], -r[0], r[1]))
     return rows

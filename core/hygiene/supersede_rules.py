@@ -216,9 +216,43 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
     return None
 
 
+# A first look, one regex per fact: what a rule could use. An entity none of whose rules could
+# hold (fewer than two facts with values, predicates or roles, and no negation or marker) is
+# left without reading its facts any closer: most entities of a memory.
+_GATE = re.compile(
+    r"(?P<val>\d|\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b|\b[qh][1-4]\b)"
+    r"|(?P<pred>\b(?:work|works|employed|trabaja|empleado|empleada|live|lives|based|resides|vive|reside"
+    r"|located|is in|esta en|encuentra|report|reports|reporta|depende)\b)"
+    r"|(?P<sign>\b(?:not|no|never|nunca|anymore|now|ahora|currently|actualmente|moved|mudo|switched|changed"
+    r"|cambio|paso"
+    r"|instead|lugar|vez|these days|as of|hoy)\b|n't)")
+_ROLE_GATE = re.compile(r"\s(?:is|es)\s+(?:now\s+|ahora\s+)?[A-ZÁÉÍÓÚÑ]")
+
+
+def worth_scanning(facts: Sequence[str]) -> bool:
+    """Whether any rule could hold between two of ``facts`` (a quick, conservative look)."""
+    values = preds = roles = 0
+    for fact in facts:
+        kinds = {k for m in _GATE.finditer(fold(fact)) for k, v in m.groupdict().items() if v}
+        if "sign" in kinds:  # a marker or a negation, on either side of a pair
+            return True
+        values += "val" in kinds
+        preds += "pred" in kinds
+        roles += bool(_ROLE_GATE.search(fact))
+        if values >= 2 or preds >= 2 or roles >= 2:
+            return True
+    return False
+
+
 def scan(facts: Sequence[str]) -> list[Finding]:
     """Every fact (oldest first) that a later one updates, with its first such successor; and
     contradictions between facts. One finding per older fact."""
+    if len(facts) < 2 or not worth_scanning(facts):
+        return []
+    return _scan(facts)
+
+
+def _scan(facts: Sequence[str]) -> list[Finding]:
     sigs = [signature(f) for f in facts]
     by_frame: dict[tuple[str, ...], list[int]] = {}
     by_pred: dict[tuple[str, str], list[int]] = {}

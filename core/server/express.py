@@ -42,6 +42,7 @@ from mcp_types import (
 )
 
 from core.memory import Memory
+from core.server.read_log import log_read
 from core.server.results import dumps
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,7 @@ class Express:
         self._version: str | None = None  # agreed at initialize, once the SDK's answer went out
         self._initialized = False
         self._off = False
+        self._client = "mcp"  # the client's name from initialize, for the read log
 
     def seen(self, message: Any) -> None:
         """Follow the connection's state from what the client sends."""
@@ -109,6 +111,7 @@ class Express:
                 if self._era is not None:  # a second handshake, or one after enveloped requests
                     self._off = True
                 self._era, self._initialize_id = "handshake", message.id
+                self._client = _client_name((message.params or {}).get("clientInfo")) or self._client
             elif self._era is None and _envelope_version(message.params) is not None:
                 self._era = "modern"
         elif isinstance(message, JSONRPCNotification) and message.method == "notifications/initialized":
@@ -164,6 +167,8 @@ class Express:
         if structured is None:
             return None
         log.debug("answered %s on the express lane", params["name"])
+        client = _client_name(params["_meta"][CLIENT_INFO_META_KEY]) if modern else self._client
+        log_read(self._memory, client or "mcp", params["name"], _query(params["name"], arguments), structured)
         result: dict[str, Any] = {"content": [{"text": dumps(structured), "type": "text"}], "isError": False}
         if modern:
             result["resultType"] = "complete"
@@ -180,6 +185,20 @@ class Express:
     def _handshake(self, params: dict[str, Any]) -> bool:
         return (self._era == "handshake" and self._initialized and self._version in HANDSHAKE_VERSIONS
                 and params.keys() == {"name", "arguments"})
+
+
+def _client_name(info: Any) -> str | None:
+    name = info.get("name") if isinstance(info, dict) else None
+    return (name.strip()[:100] or None) if isinstance(name, str) else None
+
+
+def _query(tool: str, arguments: dict[str, Any]) -> str:
+    """What the read asked for, as the read log shows it (the SDK's tools log the same)."""
+    if tool == "search_nodes":
+        return str(arguments.get("query", ""))
+    if tool == "open_nodes":
+        return ", ".join(n for n in arguments.get("names", []) if isinstance(n, str))
+    return ""
 
 
 def _envelope_version(params: Any) -> str | None:

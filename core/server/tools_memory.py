@@ -19,6 +19,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from core.errors import InvalidInput
+from core.server.read_log import log_read
 from core.server.registry import make_tool
 from core.server.results import dumps, tool_result
 from core.server.schemas import (
@@ -159,6 +160,7 @@ def read_graph(
     On a large memory this is expensive: pass names_only=true for an overview, or limit/offset to
     page through it (paged and names-only reads also return total_entities/total_relations)."""
     graph = memory_of(ctx).read_graph_dump(limit=limit, offset=offset, names_only=names_only)
+    log_read(memory_of(ctx), actor_of(ctx), "read_graph", "", graph)
     return tool_result(graph)
 
 
@@ -172,7 +174,9 @@ def search_nodes(
 ) -> CallToolResult:
     """Search for nodes in the knowledge graph based on a query: a case- and accent-insensitive
     substring of the name, type or any observation. Relations touching a hit come too."""
-    return tool_result(memory_of(ctx).search_nodes_dump(query, limit=limit))
+    found = memory_of(ctx).search_nodes_dump(query, limit=limit)
+    log_read(memory_of(ctx), actor_of(ctx), "search_nodes", query, found)
+    return tool_result(found)
 
 
 def open_nodes(
@@ -180,7 +184,9 @@ def open_nodes(
 ) -> CallToolResult:
     """Open specific nodes in the knowledge graph by their names (exact, case-sensitive; unknown
     names are ignored), with the relations touching them."""
-    return tool_result(memory_of(ctx).open_nodes_dump(names))
+    found = memory_of(ctx).open_nodes_dump(names)
+    log_read(memory_of(ctx), actor_of(ctx), "open_nodes", ", ".join(n for n in names if isinstance(n, str)), found)
+    return tool_result(found)
 
 
 def search_semantic(
@@ -205,6 +211,7 @@ def search_semantic(
                                           include_superseded=explain)  # explain shows retired facts, marked
     if not explain:
         hits = [{k: h[k] for k in LEAN_HIT} for h in hits]
+    log_read(memory_of(ctx), actor_of(ctx), "search_semantic", query, {"results": hits})
     return tool_result({"results": hits, "no_good_match": not hits})
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench.supersession_bench import evaluate
-from core.hygiene.supersede_rules import CONTRADICTION, UPDATE, compare, scan
+from core.hygiene.supersede_rules import CONTRADICTION, UPDATE, _scan, compare, scan
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -46,3 +46,12 @@ def test_a_chain_retires_each_fact_for_its_own_successor() -> None:
 def test_the_newest_fact_is_never_retired_and_repeats_are_not_updates() -> None:
     assert scan(["Works at Acme", "Works at Acme"]) == []
     assert all(f.older < f.newer for f in scan(["Lives in Madrid", "Lives in Berlin", "Lives in Rome"]))
+
+
+@pytest.mark.parametrize("name", ["supersession_cases.json", "supersession_holdout.json"])
+def test_the_quick_first_look_never_hides_a_finding(name: str) -> None:
+    cases = json.loads((DATA / name).read_text(encoding="utf-8"))["cases"]
+    for case in cases:
+        facts = case["facts"]
+        assert scan(facts) == _scan(facts), facts
+        assert scan(facts[::-1]) == _scan(facts[::-1]), facts  # and the other way round
