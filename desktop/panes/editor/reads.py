@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import NotFound
+from core.hygiene import supersede
 from core.memory import Memory
 
 
@@ -25,6 +26,8 @@ def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
         out["entity"] = None
         out["deletion"] = memory.last_deletion(name)
         return out
+    out["superseded"] = supersede.marks(out["entity"]["node"].props)  # shown struck through
+    out["last_recall"] = memory.last_recall(name)
     out["history"] = memory.entity_history(name, limit=200)
     out["undoable"] = memory.undoable_change(entity=name)
     out["redoable"] = redoable(out["history"])
