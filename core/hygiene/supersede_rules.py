@@ -229,27 +229,49 @@ _GATE = re.compile(
 _ROLE_GATE = re.compile(r"\s(?:is|es)\s+(?:now\s+|ahora\s+)?[A-ZÁÉÍÓÚÑ]")
 
 
+_MASK = re.compile(r"\d[\d.,:/-]*%?|\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r"|[qh][1-4])\b")
+
+
 def worth_scanning(facts: Sequence[str]) -> bool:
-    """Whether any rule could hold between two of ``facts`` (a quick, conservative look)."""
-    values = preds = roles = 0
+    """Whether any rule could hold between two of ``facts`` (a quick, conservative look): a marker
+    or a negation anywhere, two predicates, two roles, or two facts alike once their numbers and
+    dates are masked."""
+    preds = roles = 0
+    masked: set[str] = set()
     for fact in facts:
-        kinds = {k for m in _GATE.finditer(fold(fact)) for k, v in m.groupdict().items() if v}
+        folded = fold(fact)
+        kinds = {k for m in _GATE.finditer(folded) for k, v in m.groupdict().items() if v}
         if "sign" in kinds:  # a marker or a negation, on either side of a pair
             return True
-        values += "val" in kinds
         preds += "pred" in kinds
         roles += bool(_ROLE_GATE.search(fact))
-        if values >= 2 or preds >= 2 or roles >= 2:
+        if preds >= 2 or roles >= 2:
             return True
+        if "val" in kinds:
+            key = " ".join(_TOKEN.findall(_MASK.sub("#", folded)))
+            if key in masked:
+                return True
+            masked.add(key)
     return False
+
+
+_CACHE: dict[int, list[Finding]] = {}  # a long-running server's reflect reads what did not change once
+_CACHE_SIZE = 200_000
 
 
 def scan(facts: Sequence[str]) -> list[Finding]:
     """Every fact (oldest first) that a later one updates, with its first such successor; and
     contradictions between facts. One finding per older fact."""
-    if len(facts) < 2 or not worth_scanning(facts):
+    if len(facts) < 2:
         return []
-    return _scan(facts)
+    key = hash(tuple(facts))
+    found = _CACHE.get(key)
+    if found is None:
+        found = _scan(facts) if worth_scanning(facts) else []
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = found
+    return list(found)
 
 
 def _scan(facts: Sequence[str]) -> list[Finding]:

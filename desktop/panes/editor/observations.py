@@ -15,7 +15,16 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAbstractTextDocumentLayout, QBrush, QColor, QKeyEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QBrush,
+    QColor,
+    QFont,
+    QKeyEvent,
+    QPainter,
+    QPalette,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -35,6 +44,7 @@ from desktop.panes.editor.style import error_color, error_label, lay_out_list_se
 ORIGINAL = Qt.ItemDataRole.UserRole + 1  # the stored text the row started as (unset: added here)
 FULL = Qt.ItemDataRole.UserRole + 2  # the observation's whole text (the row shows a preview of a long one)
 SUCCESSOR = Qt.ItemDataRole.UserRole + 3  # a superseded fact's newer fact (unset: it still holds)
+NOTE = Qt.ItemDataRole.UserRole + 4  # what the row's tooltip says when it shows no problem
 # Never setData(role, None): PySide6 on Python 3.11 can then drop a reference to None too many
 # times and abort the process ("deallocating None").
 EDITOR_MIN_HEIGHT = 84
@@ -59,7 +69,9 @@ class _MultiLineDelegate(QStyledItemDelegate):
 
     def _document(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QTextDocument:
         doc = QTextDocument()
-        doc.setDefaultFont(option.font)  # type: ignore[attr-defined]
+        font = QFont(option.font)  # type: ignore[attr-defined]
+        font.setStrikeOut(False)  # the old text is struck through by its markup; its successor is not
+        doc.setDefaultFont(font)
         doc.setTextWidth(max(50, option.rect.width() - 8))  # type: ignore[attr-defined]
         text = html.escape(preview(str(index.data(FULL) or ""))).replace("\n", "<br>")
         note = html.escape(ObservationList.tr("superseded by “{by}”").format(by=preview(str(index.data(SUCCESSOR)))))
@@ -295,12 +307,14 @@ class ObservationList(QWidget):
             font.setStrikeOut(mark is not None)
             item.setFont(font)
             item.setData(SUCCESSOR, str(mark.get("by", "")) if mark else "")
-            if mark is not None:
-                item.setToolTip(self.tr("No longer current since {day}: “{by}” took its place. It is kept; "
-                                        "search by meaning leaves it out, history and undo bring it back.").format(
-                    day=str(mark.get("ended_at", ""))[:10], by=mark.get("by", "")))
-            elif len(self.text_of(row)) <= PREVIEW_CHARS:
-                item.setToolTip("")
+            note = "" if mark is None else self.tr(
+                "No longer current since {day}: “{by}” took its place. It is kept; search by meaning leaves "
+                "it out, history and undo bring it back.").format(day=str(mark.get("ended_at", ""))[:10],
+                                                                  by=mark.get("by", ""))
+            if not note and len(self.text_of(row)) > PREVIEW_CHARS:
+                note = self.tr("Double-click to see all of it")
+            item.setData(NOTE, note)
+            item.setToolTip(note)
         self._loading = False
 
     def superseded_rows(self) -> list[int]:
@@ -324,7 +338,7 @@ class ObservationList(QWidget):
             item = self.list.item(row)
             problem = problems.get(row)
             item.setBackground(QBrush(tint) if problem else QBrush())
-            item.setToolTip(problem or "")
+            item.setToolTip(problem or str(item.data(NOTE) or ""))
         self._loading = False
         lines = [self.tr("Observation {n}: {problem}").format(n=row + 1, problem=text)
                  for row, text in sorted(problems.items())]
