@@ -3,6 +3,7 @@ both), and the editor says when and by whom an entity was last recalled."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,3 +95,18 @@ def test_the_editor_says_who_last_recalled_it(qtbot, core: Core, memory: Memory)
     pane.open_entity("Kim")
     qtbot.waitUntil(lambda: pane.page.title.text() == "Kim" and not pane.is_busy(), timeout=WAIT_MS)
     assert pane.page.recall.text() == "No assistant has recalled it yet."
+
+
+def test_settings_turn_the_log_off_and_auto_approval_on(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    from desktop.dialogs.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(db=tmp_path / "m.db"), settings_path=tmp_path / "settings.json")
+    qtbot.addWidget(dialog)
+    assert dialog.read_log_box.isChecked() and not dialog.auto_approve_box.isChecked()  # the defaults
+    dialog.read_log_box.setChecked(False)
+    dialog.auto_approve_box.setChecked(True)
+    assert dialog.changes() == {"read_log": False, "auto_approve_supersessions": True}
+    dialog.accept()
+    saved = Settings(**json.loads((tmp_path / "settings.json").read_text()))
+    assert saved.read_log is False and saved.auto_approve_supersessions is True
+    _shot(dialog, "settings-recall.png")
