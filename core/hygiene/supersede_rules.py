@@ -216,20 +216,17 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
     return None
 
 
-# A first look, one regex per fact: what a rule could use. An entity none of whose rules could
-# hold (fewer than two facts with values, predicates or roles, and no negation or marker) is
-# left without reading its facts any closer: most entities of a memory.
-_GATE = re.compile(
-    r"(?P<val>\d|\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b|\b[qh][1-4]\b)"
-    r"|(?P<pred>\b(?:work|works|employed|trabaja|empleado|empleada|live|lives|based|resides|vive|reside"
-    r"|located|is in|esta en|encuentra|report|reports|reporta|depende)\b)"
-    r"|(?P<sign>\b(?:not|no|never|nunca|anymore|now|ahora|currently|actualmente|moved|mudo|switched|changed"
-    r"|cambio|paso"
-    r"|instead|lugar|vez|these days|as of|hoy)\b|n't)")
+# A first look, three regex searches per fact: what a rule could use. An entity none of whose rules
+# could hold (no negation or marker, fewer than two predicates or roles, no two facts alike once
+# their numbers and dates are masked) is left without reading its facts any closer: most of a memory.
+_MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_SIGN = re.compile(r"\b(?:not|no|never|nunca|anymore|now|ahora|currently|actualmente|moved|mudo|switched|changed"
+                   r"|cambio|paso|instead|lugar|vez|these days|as of|hoy)\b|n't")
+_PRED = re.compile(r"\b(?:work|works|employed|trabaja|empleado|empleada|live|lives|based|resides|vive|reside"
+                   r"|located|is in|esta en|encuentra|report|reports|reporta|depende)\b")
+_VAL = re.compile(r"\d|\b(?:" + _MONTH_WORDS + r"|[qh][1-4])\b")
 _ROLE_GATE = re.compile(r"\s(?:is|es)\s+(?:now\s+|ahora\s+)?[A-ZÁÉÍÓÚÑ]")
-
-
-_MASK = re.compile(r"\d[\d.,:/-]*%?|\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r"|[qh][1-4])\b")
+_MASK = re.compile(r"\d[\d.,:/-]*%?|\b(?:" + _MONTH_WORDS + r"|[qh][1-4])\b")
 
 
 def worth_scanning(facts: Sequence[str]) -> bool:
@@ -240,14 +237,15 @@ def worth_scanning(facts: Sequence[str]) -> bool:
     masked: set[str] = set()
     for fact in facts:
         folded = fold(fact)
-        kinds = {k for m in _GATE.finditer(folded) for k, v in m.groupdict().items() if v}
-        if "sign" in kinds:  # a marker or a negation, on either side of a pair
+        if _SIGN.search(folded):  # a marker or a negation, on either side of a pair
             return True
-        preds += "pred" in kinds
-        roles += bool(_ROLE_GATE.search(fact))
+        if _PRED.search(folded):
+            preds += 1
+        if _ROLE_GATE.search(fact):
+            roles += 1
         if preds >= 2 or roles >= 2:
             return True
-        if "val" in kinds:
+        if _VAL.search(folded):
             key = " ".join(_TOKEN.findall(_MASK.sub("#", folded)))
             if key in masked:
                 return True
