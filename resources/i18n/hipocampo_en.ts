@@ -4,7 +4,7 @@
 <context>
     <name>ActivityModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="45"/>
+        <location filename="../../desktop/models/activity.py" line="48"/>
         <source>%n min ago</source>
         <translation>
             <numerusform>%n min ago</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="49"/>
+        <location filename="../../desktop/models/activity.py" line="52"/>
         <source>%n h ago</source>
         <translation>
             <numerusform>%n h ago</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="97"/>
+        <location filename="../../desktop/models/activity.py" line="126"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>added %n observation to {name}</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="102"/>
+        <location filename="../../desktop/models/activity.py" line="131"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>removed %n observation from {name}</numerusform>
@@ -36,7 +36,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="109"/>
+        <location filename="../../desktop/models/activity.py" line="138"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>deleted {name} ({type}, %n observation)</numerusform>
@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="136"/>
+        <location filename="../../desktop/models/activity.py" line="165"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>saved {name} (%n change)</numerusform>
@@ -52,7 +52,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="169"/>
+        <location filename="../../desktop/models/activity.py" line="198"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>let the confidence of %n insight fade with time</numerusform>
@@ -74,7 +74,7 @@
 <context>
     <name>InsightWords</name>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="94"/>
+        <location filename="../../desktop/models/insight_words.py" line="114"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>%n more solved problem shares its concepts.</numerusform>
@@ -82,7 +82,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="98"/>
+        <location filename="../../desktop/models/insight_words.py" line="118"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>&quot;{technology}&quot; is used by %n entity: {users}. Consider sharing knowledge, fixes or materials with it.</numerusform>
@@ -90,7 +90,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="103"/>
+        <location filename="../../desktop/models/insight_words.py" line="123"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>The concept &quot;{concept}&quot; connects %n entity: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
@@ -98,7 +98,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="119"/>
+        <location filename="../../desktop/models/insight_words.py" line="139"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
@@ -106,7 +106,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="138"/>
+        <location filename="../../desktop/models/insight_words.py" line="158"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(%n more active entity is linked to it.)</numerusform>
@@ -114,7 +114,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="142"/>
+        <location filename="../../desktop/models/insight_words.py" line="162"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entity has fewer than 2 real connections: {listed}. Linking it (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes it easier to find and reason about.</numerusform>
@@ -136,7 +136,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="355"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entity</numerusform>

@@ -12,13 +12,13 @@
 <context>
     <name>ActivityModel</name>
     <message>
-        <location filename="../../desktop/models/activity.py" line="43"/>
+        <location filename="../../desktop/models/activity.py" line="46"/>
         <source>just now</source>
         <extracomment>bookkeeping the core keeps for reflect and insight review: not something to take back from here client chip hues, most distinct first: the first few clients get colours far apart</extracomment>
         <translation>ahora mismo</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="45"/>
+        <location filename="../../desktop/models/activity.py" line="48"/>
         <source>%n min ago</source>
         <translation>
             <numerusform>hace %n min</numerusform>
@@ -26,7 +26,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="49"/>
+        <location filename="../../desktop/models/activity.py" line="52"/>
         <source>%n h ago</source>
         <translation>
             <numerusform>hace %n h</numerusform>
@@ -34,27 +34,52 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="51"/>
+        <location filename="../../desktop/models/activity.py" line="54"/>
         <source>yesterday {time}</source>
         <translation>ayer {time}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="91"/>
+        <location filename="../../desktop/models/activity.py" line="102"/>
+        <source>{names} and {n} more</source>
+        <translation>{names} y {n} más</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="104"/>
+        <source>searched for {query} and found nothing</source>
+        <translation>buscó {query} y no encontró nada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="105"/>
+        <source>read the memory and found nothing</source>
+        <translation>leyó la memoria y no encontró nada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="107"/>
+        <source>recalled {names} for {query}</source>
+        <translation>recordó {names} para {query}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="108"/>
+        <source>recalled {names}</source>
+        <translation>recordó {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="120"/>
         <source>created {name} ({type})</source>
         <translation>creó {name} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="92"/>
+        <location filename="../../desktop/models/activity.py" line="121"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="96"/>
+        <location filename="../../desktop/models/activity.py" line="125"/>
         <source>added to {name}: {text}</source>
         <translation>añadió a {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="97"/>
+        <location filename="../../desktop/models/activity.py" line="126"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>añadió %n observación a {name}</numerusform>
@@ -62,12 +87,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="101"/>
+        <location filename="../../desktop/models/activity.py" line="130"/>
         <source>removed from {name}: {text}</source>
         <translation>quitó de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="102"/>
+        <location filename="../../desktop/models/activity.py" line="131"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>quitó %n observación de {name}</numerusform>
@@ -75,12 +100,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="105"/>
+        <location filename="../../desktop/models/activity.py" line="134"/>
         <source>edited an observation of {name}: {text}</source>
         <translation>editó una observación de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="109"/>
+        <location filename="../../desktop/models/activity.py" line="138"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>eliminó {name} ({type}, %n observación)</numerusform>
@@ -88,62 +113,62 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="113"/>
+        <location filename="../../desktop/models/activity.py" line="142"/>
         <source>related {src} → {dst} ({type})</source>
         <translation>relacionó {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="114"/>
+        <location filename="../../desktop/models/activity.py" line="143"/>
         <source>removed the relation {src} → {dst} ({type})</source>
         <translation>quitó la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="115"/>
+        <location filename="../../desktop/models/activity.py" line="144"/>
         <source>ended the relation {src} → {dst} ({type})</source>
         <translation>dio por terminada la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="116"/>
+        <location filename="../../desktop/models/activity.py" line="145"/>
         <source>reopened the relation {src} → {dst} ({type})</source>
         <translation>reabrió la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="122"/>
+        <location filename="../../desktop/models/activity.py" line="151"/>
         <source>changed {name} from {old} to {new}</source>
         <translation>cambió {name} de {old} a {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="124"/>
+        <location filename="../../desktop/models/activity.py" line="153"/>
         <source>updated the details of {name}</source>
         <translation>actualizó los detalles de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="127"/>
+        <location filename="../../desktop/models/activity.py" line="156"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="128"/>
+        <location filename="../../desktop/models/activity.py" line="157"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="129"/>
+        <location filename="../../desktop/models/activity.py" line="158"/>
         <source>took {name} out of the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="130"/>
+        <location filename="../../desktop/models/activity.py" line="159"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="131"/>
+        <location filename="../../desktop/models/activity.py" line="160"/>
         <source>proposed the insight {name}</source>
         <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="136"/>
+        <location filename="../../desktop/models/activity.py" line="165"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>guardó {name} (%n cambio)</numerusform>
@@ -151,77 +176,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="143"/>
+        <location filename="../../desktop/models/activity.py" line="172"/>
         <source>redid: {what}</source>
         <translation>rehízo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="145"/>
+        <location filename="../../desktop/models/activity.py" line="174"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="146"/>
+        <location filename="../../desktop/models/activity.py" line="175"/>
         <source>undid change #{id} on {name}</source>
         <translation>deshizo el cambio n.º {id} en {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="149"/>
+        <location filename="../../desktop/models/activity.py" line="178"/>
         <source>approved the insight {name}</source>
         <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="150"/>
+        <location filename="../../desktop/models/activity.py" line="179"/>
         <source>dismissed the insight {name}</source>
         <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="151"/>
+        <location filename="../../desktop/models/activity.py" line="180"/>
         <source>wrote out the insight {name}</source>
         <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="152"/>
+        <location filename="../../desktop/models/activity.py" line="181"/>
         <source>reviewed the insight {name}</source>
         <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="156"/>
+        <location filename="../../desktop/models/activity.py" line="185"/>
         <source>marked the insight {name} as stale</source>
         <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="157"/>
+        <location filename="../../desktop/models/activity.py" line="186"/>
         <source>found the insight {name} holds again</source>
         <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="161"/>
+        <location filename="../../desktop/models/activity.py" line="190"/>
         <source>1 new insight</source>
         <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="162"/>
+        <location filename="../../desktop/models/activity.py" line="191"/>
         <source>{n} new insights</source>
         <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="164"/>
+        <location filename="../../desktop/models/activity.py" line="193"/>
         <source>1 refreshed</source>
         <translation>1 actualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="165"/>
+        <location filename="../../desktop/models/activity.py" line="194"/>
         <source>{n} refreshed</source>
         <translation>{n} actualizadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="166"/>
+        <location filename="../../desktop/models/activity.py" line="195"/>
         <source>reflected on the memory: {found}</source>
         <translation>reflexionó sobre la memoria: {found}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/activity.py" line="169"/>
+        <location filename="../../desktop/models/activity.py" line="198"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
@@ -229,32 +254,42 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/models/activity.py" line="408"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/models/activity.py" line="408"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="370"/>
+        <location filename="../../desktop/models/activity.py" line="408"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="402"/>
+        <location filename="../../desktop/models/activity.py" line="441"/>
+        <source>Read by {actor}</source>
+        <translation>Leído por {actor}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="442"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="409"/>
+        <location filename="../../desktop/models/activity.py" line="446"/>
+        <source>through {tool}</source>
+        <translation>con {tool}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/activity.py" line="454"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/activity.py" line="413"/>
+        <location filename="../../desktop/models/activity.py" line="458"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
@@ -262,150 +297,170 @@
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="104"/>
+        <location filename="../../desktop/panes/activity.py" line="126"/>
         <source>Show the changes of one client only</source>
         <translation>Mostrar solo los cambios de un cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="106"/>
-        <location filename="../../desktop/panes/activity.py" line="266"/>
+        <location filename="../../desktop/panes/activity.py" line="128"/>
+        <location filename="../../desktop/panes/activity.py" line="320"/>
         <source>All clients</source>
         <translation>Todos los clientes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="108"/>
+        <location filename="../../desktop/panes/activity.py" line="130"/>
         <source>Show the changes of a time span only</source>
         <translation>Mostrar solo los cambios de un periodo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="109"/>
+        <location filename="../../desktop/panes/activity.py" line="131"/>
         <source>Any time</source>
         <translation>Cualquier fecha</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="109"/>
+        <location filename="../../desktop/panes/activity.py" line="131"/>
         <source>Today</source>
         <translation>Hoy</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="110"/>
+        <location filename="../../desktop/panes/activity.py" line="132"/>
         <source>Yesterday</source>
         <translation>Ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="110"/>
+        <location filename="../../desktop/panes/activity.py" line="132"/>
         <source>Last 7 days</source>
         <translation>Últimos 7 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="111"/>
+        <location filename="../../desktop/panes/activity.py" line="133"/>
         <source>Last 30 days</source>
         <translation>Últimos 30 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="111"/>
+        <location filename="../../desktop/panes/activity.py" line="133"/>
         <source>On a day…</source>
         <translation>Un día concreto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="117"/>
-        <location filename="../../desktop/panes/activity.py" line="402"/>
+        <location filename="../../desktop/panes/activity.py" line="136"/>
+        <source>Show what the assistants wrote, what they recalled, or both</source>
+        <translation>Mostrar lo que escribieron los asistentes, lo que recordaron, o ambas cosas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="137"/>
+        <source>Writes and reads</source>
+        <translation>Escrituras y lecturas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="137"/>
+        <source>Writes</source>
+        <translation>Escrituras</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="138"/>
+        <source>Reads</source>
+        <translation>Lecturas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="144"/>
+        <location filename="../../desktop/panes/activity.py" line="457"/>
         <source>Undo</source>
         <translation>Deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="118"/>
-        <location filename="../../desktop/panes/activity.py" line="414"/>
+        <location filename="../../desktop/panes/activity.py" line="145"/>
+        <location filename="../../desktop/panes/activity.py" line="469"/>
         <source>Take back the selected change (it can be redone)</source>
         <translation>Deshacer el cambio seleccionado (se puede rehacer)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="131"/>
+        <location filename="../../desktop/panes/activity.py" line="158"/>
         <source>Hide this message</source>
         <translation>Ocultar este mensaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="268"/>
+        <location filename="../../desktop/panes/activity.py" line="322"/>
         <source>{client} ({count})</source>
         <translation>{client} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="304"/>
+        <location filename="../../desktop/panes/activity.py" line="359"/>
         <source>The activity could not be read: {message}</source>
         <translation>No se pudo leer la actividad: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="340"/>
+        <location filename="../../desktop/panes/activity.py" line="395"/>
         <source>“{name}” no longer exists. Undo its deletion to bring it back.</source>
         <translation>«{name}» ya no existe. Deshaz su eliminación para recuperarla.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="354"/>
+        <location filename="../../desktop/panes/activity.py" line="409"/>
         <source>change #{id}</source>
         <translation>cambio n.º {id}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="355"/>
+        <location filename="../../desktop/panes/activity.py" line="410"/>
         <source>Undone: {what}</source>
         <translation>Deshecho: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="360"/>
+        <location filename="../../desktop/panes/activity.py" line="415"/>
         <source>Could not undo: {message}</source>
         <translation>No se pudo deshacer: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="370"/>
+        <location filename="../../desktop/panes/activity.py" line="425"/>
         <source>Open “{name}”</source>
         <translation>Abrir «{name}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="377"/>
+        <location filename="../../desktop/panes/activity.py" line="432"/>
         <source>Only changes by {client}</source>
         <translation>Solo cambios de {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="402"/>
+        <location filename="../../desktop/panes/activity.py" line="457"/>
         <source>Redo</source>
         <translation>Rehacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="410"/>
+        <location filename="../../desktop/panes/activity.py" line="465"/>
         <source>This kind of change cannot be undone from here</source>
         <translation>Este tipo de cambio no se puede deshacer desde aquí</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="412"/>
+        <location filename="../../desktop/panes/activity.py" line="467"/>
         <source>Already undone: the row of its undo can redo it</source>
         <translation>Ya está deshecho: se puede rehacer desde la fila que lo deshizo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="440"/>
+        <location filename="../../desktop/panes/activity.py" line="495"/>
         <source>Nothing has been written yet</source>
         <translation>Todavía no se ha escrito nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="441"/>
+        <location filename="../../desktop/panes/activity.py" line="496"/>
         <source>What your assistants write to this memory — Claude, Cursor, any MCP client — appears here as it happens, newest first, with who wrote it. Any change can be undone from here.</source>
         <translation>Lo que tus asistentes escriben en esta memoria —Claude, Cursor, cualquier cliente MCP— aparece aquí en el momento, lo más reciente primero y con quién lo escribió. Cualquier cambio se puede deshacer desde aquí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="446"/>
+        <location filename="../../desktop/panes/activity.py" line="501"/>
         <source>No changes by {client} in this time span.</source>
         <translation>No hay cambios de {client} en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="449"/>
+        <location filename="../../desktop/panes/activity.py" line="504"/>
         <source>No changes by {client} yet.</source>
         <translation>Todavía no hay cambios de {client}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="451"/>
+        <location filename="../../desktop/panes/activity.py" line="506"/>
         <source>No changes in this time span.</source>
         <translation>No hay cambios en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="452"/>
+        <location filename="../../desktop/panes/activity.py" line="507"/>
         <source>Show everything</source>
         <translation>Mostrar todo</translation>
     </message>
@@ -587,7 +642,7 @@
 <context>
     <name>EditorPane</name>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="89"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="90"/>
         <source>Nothing open.
 
 Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
@@ -596,128 +651,128 @@ Pick an entity in the graph or in search to see and edit its observations, relat
 Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="91"/>
-        <location filename="../../desktop/panes/editor/pane.py" line="145"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="92"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="146"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="93"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="94"/>
         <source>Restore deleted entity</source>
         <translation>Restaurar la entidad eliminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="94"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="95"/>
         <source>Bring it back with its observations and the relations to entities that still exist</source>
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="146"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="147"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="213"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="214"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="216"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="217"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="229"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="230"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="246"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="249"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="316"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="319"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="329"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="332"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="335"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="333"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="336"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="340"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="343"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="342"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="345"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="345"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="348"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="369"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="372"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="383"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="386"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="392"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="395"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="400"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="403"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="432"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="435"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="435"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="438"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="446"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="449"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="447"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="450"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="488"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="491"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="489"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="492"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -726,27 +781,27 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="508"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="511"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="509"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="512"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="458"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="461"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="461"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="464"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/pane.py" line="471"/>
+        <location filename="../../desktop/panes/editor/pane.py" line="474"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
     </message>
@@ -815,72 +870,72 @@ Podrás restaurarla después.</translation>
         <translation>No se escribe nada hasta que pulses Guardar (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="59"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="62"/>
         <source>The entity&apos;s name</source>
         <translation>El nombre de la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="62"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="65"/>
         <source>Person, Project, Concept…</source>
         <translation>Person, Project, Concept…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="71"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="74"/>
         <source>Name</source>
         <translation>Nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="73"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="76"/>
         <source>Type</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="81"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="84"/>
         <source>Observations</source>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="82"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="85"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="86"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="89"/>
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="95"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="98"/>
         <source>Save</source>
         <translation>Guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="96"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="99"/>
         <source>Write every edit at once (Ctrl+S)</source>
         <translation>Escribir todos los cambios a la vez (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="98"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="101"/>
         <source>Revert</source>
         <translation>Revertir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="99"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="102"/>
         <source>Discard your unsaved edits</source>
         <translation>Descartar tus cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="100"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="103"/>
         <source>Undo last change</source>
         <translation>Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="101"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="104"/>
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/entity_page.py" line="102"/>
+        <location filename="../../desktop/panes/editor/entity_page.py" line="105"/>
         <source>Delete this entity (it can be restored afterwards)</source>
         <translation>Eliminar esta entidad (se puede restaurar después)</translation>
     </message>
@@ -1157,163 +1212,163 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="93"/>
+        <location filename="../../desktop/panes/graph.py" line="110"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="101"/>
+        <location filename="../../desktop/panes/graph.py" line="118"/>
         <source>The whole memory, coloured by type: a large one as groups of related entities (double-click one to open it)</source>
         <translation>Toda la memoria, coloreada por tipo: una grande, como grupos de entidades relacionadas (doble clic en uno para abrirlo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="103"/>
+        <location filename="../../desktop/panes/graph.py" line="120"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="106"/>
+        <location filename="../../desktop/panes/graph.py" line="123"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="106"/>
+        <location filename="../../desktop/panes/graph.py" line="123"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="118"/>
+        <location filename="../../desktop/panes/graph.py" line="135"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="122"/>
+        <location filename="../../desktop/panes/graph.py" line="139"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="122"/>
+        <location filename="../../desktop/panes/graph.py" line="139"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="123"/>
+        <location filename="../../desktop/panes/graph.py" line="140"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="124"/>
+        <location filename="../../desktop/panes/graph.py" line="141"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="195"/>
+        <location filename="../../desktop/panes/graph.py" line="211"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="212"/>
+        <location filename="../../desktop/panes/graph.py" line="228"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="222"/>
+        <location filename="../../desktop/panes/graph.py" line="238"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="223"/>
+        <location filename="../../desktop/panes/graph.py" line="239"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="226"/>
+        <location filename="../../desktop/panes/graph.py" line="242"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="226"/>
+        <location filename="../../desktop/panes/graph.py" line="242"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="247"/>
+        <location filename="../../desktop/panes/graph.py" line="263"/>
         <source>{groups} groups of related entities, of {total} entities</source>
         <translation>{groups} grupos de entidades relacionadas, de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="250"/>
+        <location filename="../../desktop/panes/graph.py" line="266"/>
         <source> · {count} smaller groups</source>
         <translation> · {count} grupos más pequeños</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="252"/>
+        <location filename="../../desktop/panes/graph.py" line="268"/>
         <source> · {count} without relations</source>
         <translation> · {count} sin relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="255"/>
+        <location filename="../../desktop/panes/graph.py" line="271"/>
         <source>Group around {name}: {total} entities</source>
         <translation>Grupo en torno a {name}: {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="256"/>
+        <location filename="../../desktop/panes/graph.py" line="272"/>
         <source>Group around {name}: the {shown} best-connected of {total} entities</source>
         <translation>Grupo en torno a {name}: las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="261"/>
+        <location filename="../../desktop/panes/graph.py" line="277"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="263"/>
+        <location filename="../../desktop/panes/graph.py" line="279"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="264"/>
+        <location filename="../../desktop/panes/graph.py" line="280"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="267"/>
+        <location filename="../../desktop/panes/graph.py" line="283"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="269"/>
+        <location filename="../../desktop/panes/graph.py" line="285"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="272"/>
+        <location filename="../../desktop/panes/graph.py" line="288"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="274"/>
+        <location filename="../../desktop/panes/graph.py" line="290"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="278"/>
+        <location filename="../../desktop/panes/graph.py" line="294"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/graph.py" line="288"/>
+        <location filename="../../desktop/panes/graph.py" line="304"/>
         <source>A group of {count} related entities around {name}: double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}: doble clic para abrirlo</translation>
     </message>
@@ -1340,12 +1395,12 @@ Doble clic para abrirlo</translation>
 <context>
     <name>HipocampoApp</name>
     <message>
-        <location filename="../../desktop/app.py" line="236"/>
+        <location filename="../../desktop/app.py" line="237"/>
         <source>Cannot open the memory</source>
         <translation>No se puede abrir la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="237"/>
+        <location filename="../../desktop/app.py" line="238"/>
         <source>Hipocampo could not open {path}:
 
 {reason}
@@ -1358,59 +1413,59 @@ Choose another file with File → Open memory, or check the file.</source>
 Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="269"/>
+        <location filename="../../desktop/app.py" line="270"/>
         <source>Hipocampo keeps serving your assistants from the tray. Quit it from the tray menu.</source>
         <translation>Hipocampo sigue atendiendo a tus asistentes desde la bandeja del sistema. Para salir, usa el menú de la bandeja.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="294"/>
+        <location filename="../../desktop/app.py" line="295"/>
         <source>Back up the memory</source>
         <translation>Copia de seguridad de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="295"/>
-        <location filename="../../desktop/app.py" line="305"/>
+        <location filename="../../desktop/app.py" line="296"/>
+        <location filename="../../desktop/app.py" line="306"/>
         <source>Hipocampo memory (*.db)</source>
         <translation>Memoria de Hipocampo (*.db)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="299"/>
+        <location filename="../../desktop/app.py" line="300"/>
         <source>Backed up to {path}</source>
         <translation>Copia de seguridad guardada en {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="300"/>
+        <location filename="../../desktop/app.py" line="301"/>
         <source>Backup failed</source>
         <translation>La copia de seguridad falló</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="303"/>
-        <location filename="../../desktop/app.py" line="309"/>
+        <location filename="../../desktop/app.py" line="304"/>
+        <location filename="../../desktop/app.py" line="310"/>
         <source>New memory</source>
         <translation>Nueva memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="310"/>
+        <location filename="../../desktop/app.py" line="311"/>
         <source>{path} already exists; use Open memory for an existing file.</source>
         <translation>{path} ya existe; usa Abrir memoria para un archivo existente.</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="316"/>
+        <location filename="../../desktop/app.py" line="317"/>
         <source>Open memory</source>
         <translation>Abrir memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="317"/>
+        <location filename="../../desktop/app.py" line="318"/>
         <source>Memories (*.db *.sqlite);;All files (*)</source>
         <translation>Memorias (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="376"/>
+        <location filename="../../desktop/app.py" line="377"/>
         <source>About Hipocampo</source>
         <translation>Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="377"/>
+        <location filename="../../desktop/app.py" line="378"/>
         <source>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;A local-first memory for AI assistants: a knowledge graph on your own machine that Claude, Cursor, opencode and other MCP clients write to and read from.&lt;/p&gt;&lt;p&gt;Memory file: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Hipocampo {version}&lt;/h3&gt;&lt;p&gt;Una memoria local para asistentes de IA: un grafo de conocimiento en tu propio equipo en el que Claude, Cursor, opencode y otros clientes MCP escriben y leen.&lt;/p&gt;&lt;p&gt;Archivo de memoria: &lt;code&gt;{db}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -1558,17 +1613,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>Hub</name>
     <message>
-        <location filename="../../desktop/hub.py" line="79"/>
+        <location filename="../../desktop/hub.py" line="84"/>
         <source>Another Hipocampo hub serves this memory (process {pid}, port {port}); assistants use that one.</source>
         <translation>Otro servidor de Hipocampo atiende esta memoria (proceso {pid}, puerto {port}); los asistentes usan ese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/hub.py" line="94"/>
+        <location filename="../../desktop/hub.py" line="109"/>
         <source>The assistant endpoint could not listen on port {port}: {reason}</source>
         <translation>El servidor para asistentes no pudo escuchar en el puerto {port}: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/hub.py" line="98"/>
+        <location filename="../../desktop/hub.py" line="113"/>
         <source>The assistant endpoint stopped: {reason}</source>
         <translation>El servidor para asistentes se detuvo: {reason}</translation>
     </message>
@@ -2096,22 +2151,42 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Conocimiento desactualizado: </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="40"/>
+        <location filename="../../desktop/models/insight_words.py" line="33"/>
+        <source>Superseded on </source>
+        <translation>Sustituido en </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="34"/>
+        <source>Contradiction on </source>
+        <translation>Contradicción en </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="42"/>
         <source>Under-connected nodes</source>
         <translation>Entidades poco conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="52"/>
+        <location filename="../../desktop/models/insight_words.py" line="54"/>
         <source>{shown} and {rest} more</source>
         <translation>{shown} y {rest} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="88"/>
+        <location filename="../../desktop/models/insight_words.py" line="94"/>
+        <source>On &quot;{entity}&quot;, the newer fact &quot;{newer}&quot; seems to update the older &quot;{older}&quot;. Approving keeps the older fact, marked as superseded by the newer, with today as its end; search then answers with the newer one.</source>
+        <translation>En «{entity}», el hecho más nuevo «{newer}» parece actualizar el anterior «{older}». Al aprobarlo se conserva el anterior, marcado como sustituido por el nuevo, con hoy como fecha de fin; la búsqueda responde entonces con el nuevo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="99"/>
+        <source>On &quot;{entity}&quot;, &quot;{older}&quot; and &quot;{newer}&quot; disagree, and nothing says which is newer. Neither was retired: edit the entity to keep the one that is true.</source>
+        <translation>En «{entity}», «{older}» y «{newer}» no concuerdan, y nada dice cuál es más nuevo. No se retiró ninguno: edita la entidad para quedarte con el que es cierto.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/models/insight_words.py" line="108"/>
         <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
         <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="94"/>
+        <location filename="../../desktop/models/insight_words.py" line="114"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
@@ -2119,7 +2194,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="98"/>
+        <location filename="../../desktop/models/insight_words.py" line="118"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
@@ -2127,7 +2202,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="103"/>
+        <location filename="../../desktop/models/insight_words.py" line="123"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
@@ -2135,22 +2210,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="109"/>
+        <location filename="../../desktop/models/insight_words.py" line="129"/>
         <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
         <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="114"/>
+        <location filename="../../desktop/models/insight_words.py" line="134"/>
         <source>Other courses: {courses}.</source>
         <translation>Otros cursos: {courses}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="117"/>
+        <location filename="../../desktop/models/insight_words.py" line="137"/>
         <source>its domain</source>
         <translation>su dominio</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="119"/>
+        <location filename="../../desktop/models/insight_words.py" line="139"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
@@ -2158,22 +2233,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="127"/>
+        <location filename="../../desktop/models/insight_words.py" line="147"/>
         <source>its confidence is low ({confidence})</source>
         <translation>su confianza es baja ({confidence})</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="129"/>
+        <location filename="../../desktop/models/insight_words.py" line="149"/>
         <source>it has not been updated since {date}</source>
         <translation>no se actualiza desde el {date}</translation>
     </message>
     <message>
-        <location filename="../../desktop/models/insight_words.py" line="134"/>
+        <location filename="../../desktop/models/insight_words.py" line="154"/>
         <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
         <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="138"/>
+        <location filename="../../desktop/models/insight_words.py" line="158"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
@@ -2181,7 +2256,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/models/insight_words.py" line="142"/>
+        <location filename="../../desktop/models/insight_words.py" line="162"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
@@ -2412,247 +2487,247 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/main_window.py" line="65"/>
-        <location filename="../../desktop/main_window.py" line="228"/>
+        <location filename="../../desktop/main_window.py" line="66"/>
+        <location filename="../../desktop/main_window.py" line="234"/>
         <source>Opening your memory…</source>
         <translation>Abriendo tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="112"/>
+        <location filename="../../desktop/main_window.py" line="117"/>
         <source>&amp;File</source>
         <translation>&amp;Archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="113"/>
+        <location filename="../../desktop/main_window.py" line="118"/>
         <source>&amp;New memory…</source>
         <translation>&amp;Nueva memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="114"/>
+        <location filename="../../desktop/main_window.py" line="119"/>
         <source>Start an empty memory in a new file</source>
         <translation>Empezar una memoria vacía en un archivo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="115"/>
+        <location filename="../../desktop/main_window.py" line="120"/>
         <source>&amp;Open memory…</source>
         <translation>&amp;Abrir memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="117"/>
+        <location filename="../../desktop/main_window.py" line="122"/>
         <source>&amp;Import…</source>
         <translation>&amp;Importar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="118"/>
+        <location filename="../../desktop/main_window.py" line="123"/>
         <source>Import memory.jsonl, Engrama NDJSON, MCP Memory .db or notes</source>
         <translation>Importar memory.jsonl, NDJSON de Engrama, .db de MCP Memory o notas</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="119"/>
+        <location filename="../../desktop/main_window.py" line="124"/>
         <source>&amp;Export…</source>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="120"/>
+        <location filename="../../desktop/main_window.py" line="125"/>
         <source>&amp;Back up…</source>
         <translation>&amp;Copia de seguridad…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="122"/>
+        <location filename="../../desktop/main_window.py" line="127"/>
         <source>&amp;Settings…</source>
         <translation>Con&amp;figuración…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="123"/>
+        <location filename="../../desktop/main_window.py" line="128"/>
         <source>&amp;Close window</source>
         <translation>Cerrar &amp;ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="124"/>
+        <location filename="../../desktop/main_window.py" line="129"/>
         <source>&amp;Quit</source>
         <translation>&amp;Salir</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="126"/>
+        <location filename="../../desktop/main_window.py" line="131"/>
         <source>&amp;Edit</source>
         <translation>&amp;Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="127"/>
+        <location filename="../../desktop/main_window.py" line="132"/>
         <source>&amp;Undo last change</source>
         <translation>&amp;Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="130"/>
+        <location filename="../../desktop/main_window.py" line="135"/>
         <source>&amp;New entity</source>
         <translation>&amp;Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="131"/>
+        <location filename="../../desktop/main_window.py" line="136"/>
         <source>&amp;Save entity</source>
         <translation>&amp;Guardar entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="133"/>
+        <location filename="../../desktop/main_window.py" line="138"/>
         <source>&amp;Find…</source>
         <translation>&amp;Buscar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="134"/>
+        <location filename="../../desktop/main_window.py" line="139"/>
         <source>&amp;Reflect now</source>
         <translation>&amp;Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="135"/>
+        <location filename="../../desktop/main_window.py" line="140"/>
         <source>Look for patterns and propose insights to review</source>
         <translation>Buscar patrones y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="137"/>
+        <location filename="../../desktop/main_window.py" line="142"/>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="138"/>
+        <location filename="../../desktop/main_window.py" line="143"/>
         <source>Whole-memory &amp;overview</source>
         <translation>&amp;Vista general de la memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="139"/>
+        <location filename="../../desktop/main_window.py" line="144"/>
         <source>&amp;Fit graph to window</source>
         <translation>&amp;Ajustar el grafo a la ventana</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="142"/>
+        <location filename="../../desktop/main_window.py" line="147"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Restablecer la disposición</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="144"/>
+        <location filename="../../desktop/main_window.py" line="149"/>
         <source>&amp;Help</source>
         <translation>Ay&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="145"/>
+        <location filename="../../desktop/main_window.py" line="150"/>
         <source>&amp;Connect an assistant…</source>
         <translation>&amp;Conectar un asistente…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="146"/>
+        <location filename="../../desktop/main_window.py" line="151"/>
         <source>&amp;About Hipocampo</source>
         <translation>&amp;Acerca de Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="174"/>
+        <location filename="../../desktop/main_window.py" line="179"/>
         <source>Search</source>
         <translation>Búsqueda</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="175"/>
+        <location filename="../../desktop/main_window.py" line="180"/>
         <source>Entity</source>
         <translation>Entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="176"/>
-        <location filename="../../desktop/main_window.py" line="282"/>
+        <location filename="../../desktop/main_window.py" line="181"/>
+        <location filename="../../desktop/main_window.py" line="289"/>
         <source>Insights</source>
         <translation>Hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="177"/>
+        <location filename="../../desktop/main_window.py" line="182"/>
         <source>Activity</source>
         <translation>Actividad</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="246"/>
+        <location filename="../../desktop/main_window.py" line="252"/>
         <source>{name} — Hipocampo</source>
         <translation>{name} — Hipocampo</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="282"/>
+        <location filename="../../desktop/main_window.py" line="289"/>
         <source>Insights ({count})</source>
         <translation>Hallazgos ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="293"/>
+        <location filename="../../desktop/main_window.py" line="300"/>
         <source>Import into this memory</source>
         <translation>Importar a esta memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="294"/>
+        <location filename="../../desktop/main_window.py" line="301"/>
         <source>Memories and notes (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;All files (*)</source>
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="358"/>
+        <location filename="../../desktop/main_window.py" line="365"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="368"/>
+        <location filename="../../desktop/main_window.py" line="375"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="377"/>
+        <location filename="../../desktop/main_window.py" line="392"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="381"/>
+        <location filename="../../desktop/main_window.py" line="396"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="382"/>
+        <location filename="../../desktop/main_window.py" line="397"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="383"/>
+        <location filename="../../desktop/main_window.py" line="398"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="386"/>
+        <location filename="../../desktop/main_window.py" line="401"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="376"/>
-        <location filename="../../desktop/main_window.py" line="389"/>
+        <location filename="../../desktop/main_window.py" line="391"/>
+        <location filename="../../desktop/main_window.py" line="404"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="391"/>
+        <location filename="../../desktop/main_window.py" line="406"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="481"/>
+        <location filename="../../desktop/main_window.py" line="496"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="482"/>
+        <location filename="../../desktop/main_window.py" line="497"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="128"/>
+        <location filename="../../desktop/main_window.py" line="133"/>
         <source>Re&amp;do</source>
         <translation>Re&amp;hacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="129"/>
+        <location filename="../../desktop/main_window.py" line="134"/>
         <source>Make again the change the last undo took back</source>
         <translation>Vuelve a hacer el cambio que deshizo el último Deshacer</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="355"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entidad</numerusform>
@@ -2660,12 +2735,12 @@ Conectados: {names}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="356"/>
+        <location filename="../../desktop/main_window.py" line="363"/>
         <source>What read_graph returns: insights waiting for review are not counted</source>
         <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="362"/>
+        <location filename="../../desktop/main_window.py" line="369"/>
         <source>Indexing meaning {percent} %</source>
         <translation>Indexando el significado: {percent} %</translation>
     </message>
@@ -2673,49 +2748,60 @@ Conectados: {names}</translation>
 <context>
     <name>ObservationList</name>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="109"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="165"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="110"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="166"/>
         <source>Add an observation</source>
         <translation>Añadir una observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="111"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="167"/>
         <source>Edit</source>
         <translation>Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="112"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="168"/>
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="113"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="169"/>
         <source>Delete the selected observations (Delete)</source>
         <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="258"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="311"/>
+        <source>No longer current since {day}: “{by}” took its place. It is kept; search by meaning leaves it out, history and undo bring it back.</source>
+        <translation>Ya no vigente desde el {day}: «{by}» ocupó su lugar. Se conserva; la búsqueda por significado lo deja fuera, el historial y deshacer lo recuperan.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="343"/>
         <source>Observation {n}: {problem}</source>
         <translation>Observación {n}: {problem}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="46"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="62"/>
         <source>{start}…
 ({size} in all; double-click to see all of it)</source>
         <translation>{start}…
 ({size} en total; doble clic para verlo entero)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="104"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="77"/>
+        <source>superseded by “{by}”</source>
+        <translation>sustituido por «{by}»</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/observations.py" line="160"/>
         <source>Double-click or press F2 to edit; Enter finishes, Shift+Enter starts a new line</source>
         <translation>Doble clic o F2 para editar; Intro termina, Mayús+Intro empieza una línea nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/editor/observations.py" line="151"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="210"/>
+        <location filename="../../desktop/panes/editor/observations.py" line="315"/>
         <source>Double-click to see all of it</source>
         <translation>Doble clic para verlo entero</translation>
     </message>
@@ -2807,6 +2893,24 @@ Conectados: {names}</translation>
     </message>
 </context>
 <context>
+    <name>RecallLine</name>
+    <message>
+        <location filename="../../desktop/panes/editor/recall.py" line="18"/>
+        <source>No assistant has recalled it yet.</source>
+        <translation>Ningún asistente lo ha recordado todavía.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/recall.py" line="24"/>
+        <source>Last recalled by {who} {when}, for “{query}”</source>
+        <translation>Recordado por última vez por {who} {when}, para «{query}»</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/editor/recall.py" line="26"/>
+        <source>Last recalled by {who} {when}</source>
+        <translation>Recordado por última vez por {who} {when}</translation>
+    </message>
+</context>
+<context>
     <name>RelationTable</name>
     <message>
         <location filename="../../desktop/panes/editor/relations.py" line="60"/>
@@ -2882,129 +2986,129 @@ Conectados: {names}</translation>
 <context>
     <name>SearchPane</name>
     <message>
-        <location filename="../../desktop/panes/search.py" line="75"/>
-        <location filename="../../desktop/panes/search.py" line="212"/>
+        <location filename="../../desktop/panes/search.py" line="76"/>
+        <location filename="../../desktop/panes/search.py" line="219"/>
         <source>Search your memory…</source>
         <translation>Busca en tu memoria…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="79"/>
+        <location filename="../../desktop/panes/search.py" line="80"/>
         <source>&amp;Meaning</source>
         <translation>&amp;Significado</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="80"/>
+        <location filename="../../desktop/panes/search.py" line="81"/>
         <source>Find memories about the same thing, in any language, even without the same words</source>
         <translation>Encontrar recuerdos sobre lo mismo, en cualquier idioma, aunque no usen las mismas palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="81"/>
+        <location filename="../../desktop/panes/search.py" line="82"/>
         <source>E&amp;xact text</source>
         <translation>&amp;Texto exacto</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="82"/>
+        <location filename="../../desktop/panes/search.py" line="83"/>
         <source>Find the letters you typed anywhere in names, types and observations (ignoring case and accents)</source>
         <translation>Encontrar las letras que escribiste en nombres, tipos y observaciones (sin distinguir mayúsculas ni acentos)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="89"/>
+        <location filename="../../desktop/panes/search.py" line="90"/>
         <source>Show only entities of one type</source>
         <translation>Mostrar solo entidades de un tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="91"/>
-        <location filename="../../desktop/panes/search.py" line="298"/>
+        <location filename="../../desktop/panes/search.py" line="92"/>
+        <location filename="../../desktop/panes/search.py" line="305"/>
         <source>All types</source>
         <translation>Todos los tipos</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="192"/>
+        <location filename="../../desktop/panes/search.py" line="199"/>
         <source>Searching…</source>
         <translation>Buscando…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="213"/>
+        <location filename="../../desktop/panes/search.py" line="220"/>
         <source>Find exact text…</source>
         <translation>Buscar texto exacto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="249"/>
+        <location filename="../../desktop/panes/search.py" line="256"/>
         <source>The search could not run: {message}</source>
         <translation>No se pudo hacer la búsqueda: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="300"/>
+        <location filename="../../desktop/panes/search.py" line="307"/>
         <source>{type} ({count})</source>
         <translation>{type} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="303"/>
+        <location filename="../../desktop/panes/search.py" line="310"/>
         <source>{type} (0)</source>
         <translation>{type} (0)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="326"/>
+        <location filename="../../desktop/panes/search.py" line="333"/>
         <source>Meaning search is off ({reason}); searching words only.</source>
         <translation>La búsqueda por significado está desactivada ({reason}); solo se buscan palabras.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="327"/>
+        <location filename="../../desktop/panes/search.py" line="334"/>
         <source>no embedding model</source>
         <translation>no hay modelo de embeddings</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="329"/>
+        <location filename="../../desktop/panes/search.py" line="336"/>
         <source>Searching words only until {count} entities are indexed ({done} of {total} done).</source>
         <translation>Solo se buscan palabras hasta que se indexen {count} entidades (van {done} de {total}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="334"/>
+        <location filename="../../desktop/panes/search.py" line="341"/>
         <source>The first {count} entities that contain “{query}”.</source>
         <translation>Las primeras {count} entidades que contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="335"/>
+        <location filename="../../desktop/panes/search.py" line="342"/>
         <source>1 entity contains “{query}”.</source>
         <translation>1 entidad contiene «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="336"/>
+        <location filename="../../desktop/panes/search.py" line="343"/>
         <source>{count} entities contain “{query}”.</source>
         <translation>{count} entidades contienen «{query}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="349"/>
+        <location filename="../../desktop/panes/search.py" line="356"/>
         <source>No entity contains “{query}”.&lt;br&gt;Try &lt;b&gt;Meaning&lt;/b&gt; to find related memories.</source>
         <translation>Ninguna entidad contiene «{query}».&lt;br&gt;Prueba &lt;b&gt;Significado&lt;/b&gt; para encontrar recuerdos relacionados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="356"/>
+        <location filename="../../desktop/panes/search.py" line="363"/>
         <source>Nothing to search yet</source>
         <translation>Todavía no hay nada que buscar</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="357"/>
+        <location filename="../../desktop/panes/search.py" line="364"/>
         <source>What your assistants remember — people, projects, decisions — can be searched here as soon as they write it, by meaning or by exact text.</source>
         <translation>Lo que recuerdan tus asistentes —personas, proyectos, decisiones— se puede buscar aquí en cuanto lo escriben, por significado o por texto exacto.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="361"/>
+        <location filename="../../desktop/panes/search.py" line="368"/>
         <source>Search everything your assistants remembered</source>
         <translation>Busca en todo lo que recuerdan tus asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="362"/>
+        <location filename="../../desktop/panes/search.py" line="369"/>
         <source>&lt;b&gt;Meaning&lt;/b&gt; finds related ideas in any language, even in other words. &lt;b&gt;Exact text&lt;/b&gt; finds the letters you type, ignoring case and accents.</source>
         <translation>&lt;b&gt;Significado&lt;/b&gt; encuentra conceptos relacionados en cualquier idioma, aunque se digan con otras palabras. &lt;b&gt;Texto exacto&lt;/b&gt; encuentra las letras que escribes, sin distinguir mayúsculas ni acentos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="364"/>
+        <location filename="../../desktop/panes/search.py" line="371"/>
         <source>↑ ↓ move through the results; Enter opens one.</source>
         <translation>↑ ↓ recorren los resultados; Intro abre uno.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/search.py" line="351"/>
+        <location filename="../../desktop/panes/search.py" line="358"/>
         <source>&lt;b&gt;No good matches&lt;/b&gt; for “{query}”.&lt;br&gt;Nothing in memory is close enough in meaning or words; try other words, or all types.</source>
         <translation>&lt;b&gt;Nada se parece lo bastante&lt;/b&gt; a «{query}».&lt;br&gt;Ningún recuerdo está cerca en significado ni en palabras; prueba otras palabras o todos los tipos.</translation>
     </message>
@@ -3111,128 +3215,148 @@ Conectados: {names}</translation>
         <translation>Oscuro</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="151"/>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="303"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="138"/>
+        <source>Keep a log of what assistants recall (on this computer only)</source>
+        <translation>Guardar un registro de lo que recuerdan los asistentes (solo en este ordenador)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="139"/>
+        <source>Each search and read an assistant makes, with what it found, shown in Activity and in the editor; the oldest go past {n} reads</source>
+        <translation>Cada búsqueda y lectura de un asistente, con lo que encontró, se muestra en Actividad y en el editor; las más antiguas se descartan pasadas {n} lecturas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="143"/>
+        <source>Approve updated facts without asking me</source>
+        <translation>Aprobar los hechos actualizados sin preguntarme</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="145"/>
+        <source>When reflect finds that a newer fact updates an older one, mark the older as superseded at once. It is never deleted; undo brings it back.</source>
+        <translation>Cuando la reflexión encuentra que un hecho más nuevo actualiza uno anterior, marcar el anterior como sustituido enseguida. Nunca se borra; deshacer lo recupera.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="162"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="318"/>
         <source>Memory file</source>
         <translation>Archivo de memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="155"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="166"/>
         <source>Search by meaning</source>
         <translation>Búsqueda por significado</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="162"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="173"/>
         <source>Assistants and the app</source>
         <translation>Asistentes y aplicación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="166"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="177"/>
         <source>Port for assistants</source>
         <translation>Puerto para asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="168"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="179"/>
         <source>Appearance</source>
         <translation>Apariencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="218"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="233"/>
         <source>Hipocampo will close the memory it has open and open this one (a file that does not exist yet starts an empty memory).</source>
         <translation>Hipocampo cerrará la memoria abierta y abrirá esta (un archivo que aún no existe empieza una memoria vacía).</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="221"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="236"/>
         <source>Everything your assistants remember is kept in this one file.</source>
         <translation>Todo lo que recuerdan tus asistentes se guarda en este archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="230"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="245"/>
         <source>After saving, the meaning of every memory is computed again in the background; search by words works meanwhile.</source>
         <translation>Al guardar, el significado de cada recuerdo se vuelve a calcular en segundo plano; mientras tanto, la búsqueda por palabras funciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="233"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="248"/>
         <source>Meaning lets a search for “holiday plans” find “a trip to Lisbon in May”, in any language the model knows.</source>
         <translation>El significado permite que una búsqueda de «planes de vacaciones» encuentre «un viaje a Lisboa en mayo», en cualquier idioma que conozca el modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="239"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="254"/>
         <source>Ports below 1024 need administrator rights: choose 1024 or above, or Automatic.</source>
         <translation>Los puertos por debajo de 1024 necesitan permisos de administrador: elige 1024 o más, o Automático.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="242"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="257"/>
         <source>Only this computer can connect (127.0.0.1). Automatic picks a free port each time; a fixed one suits clients set up with a URL.</source>
         <translation>Solo este equipo puede conectarse (127.0.0.1). Automático elige un puerto libre cada vez; uno fijo va bien para clientes configurados con una URL.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="258"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="273"/>
         <source>Choose the file that holds the memory.</source>
         <translation>Elige el archivo que contiene la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="261"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="276"/>
         <source>{path} is a folder; choose a file inside it.</source>
         <translation>{path} es una carpeta; elige un archivo dentro de ella.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="267"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="282"/>
         <source>Hipocampo cannot read {path}: {reason}.</source>
         <translation>Hipocampo no puede leer {path}: {reason}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="269"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="284"/>
         <source>{name} is not a Hipocampo memory (it is not an SQLite database).</source>
         <translation>{name} no es una memoria de Hipocampo (no es una base de datos SQLite).</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="276"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="291"/>
         <source>Hipocampo cannot create files in {folder}.</source>
         <translation>Hipocampo no puede crear archivos en {folder}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="282"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="297"/>
         <source>Enter the server&apos;s address, like http://127.0.0.1:11434/v1.</source>
         <translation>Escribe la dirección del servidor, como http://127.0.0.1:11434/v1.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="284"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="299"/>
         <source>Enter the name of the embedding model, like nomic-embed-text.</source>
         <translation>Escribe el nombre del modelo de embeddings, como nomic-embed-text.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="291"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="306"/>
         <source>Saved in {file}, which the assistants&apos; Hipocampo reads too.</source>
         <translation>Se guarda en {file}, que también lee el Hipocampo de los asistentes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="294"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="309"/>
         <source>Set in the environment, so it wins over this dialog the next time Hipocampo starts: {names}.</source>
         <translation>Definido en el entorno, así que tendrá prioridad sobre este diálogo la próxima vez que Hipocampo se inicie: {names}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="303"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="318"/>
         <source>Hipocampo memory (*.db *.sqlite);;All files (*)</source>
         <translation>Memoria de Hipocampo (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="315"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="330"/>
         <source>Testing {url}…</source>
         <translation>Probando {url}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="325"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="340"/>
         <source>The test failed: {reason}</source>
         <translation>La prueba falló: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="327"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="342"/>
         <source>Connected: {model} answers with {dims}-dimensional vectors.</source>
         <translation>Conectado: {model} responde con vectores de {dims} dimensiones.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="353"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="368"/>
         <source>Could not save the settings: {reason}</source>
         <translation>No se pudo guardar la configuración: {reason}</translation>
     </message>
