@@ -927,9 +927,12 @@ class Memory:
         """Put an approved or dismissed insight back to review (pending, archived again)."""
         if not isinstance(title, str) or not title.strip():
             raise InvalidInput("title must be the exact, non-empty title of an insight")
+        from core.hygiene import supersede
+
         reopened = self._insights().decide(
             title, "reopen", self._actor(actor),
             evidence_relation=self.schema_profile().reflect.insight_evidence_relation)
+        supersede.unmark(self.graph, reopened, self._actor(actor))  # back to review: the older fact is current
         self._notify_written()
         return reopened
 

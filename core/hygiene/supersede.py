@@ -178,6 +178,16 @@ def mark(graph: Any, node: Any, facts: Mapping[str, Any], title: str, ended_at: 
     return graph.merge_node(node.label, node.name, patch, actor)
 
 
+def unmark(graph: Any, insight: Mapping[str, Any], actor: str) -> bool:
+    """Take back the mark ``insight`` made, if it still stands (an insight sent back to review)."""
+    facts = facts_of(insight)
+    node = graph.get_node(facts["entity"]) if facts else None
+    if node is None or marks(node.props).get(facts["older"], {}).get("insight") != insight.get("title"):
+        return False
+    graph.merge_node(node.label, node.name, {SUPERSEDED: {facts["older"]: None}}, actor)
+    return True
+
+
 def filter_hits(graph: Any, hits: Sequence[dict[str, Any]], *, keep: bool) -> list[dict[str, Any]]:
     """Search hits without superseded facts (``keep``: with them, each listed under ``superseded``)."""
     named = [h for h in hits if isinstance(h.get("name"), str)]
