@@ -807,6 +807,10 @@ class Memory:
             raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
         return self._read_log().recent(before_id=before_id, client=client, since=since, until=until, limit=limit)
 
+    def read_clients(self) -> list[dict[str, Any]]:
+        """Every client whose reads are in the read log (client, reads, last_at), latest first."""
+        return self._read_log().clients()
+
     def last_recall(self, name: str) -> dict[str, Any] | None:
         """When, by which client and for what query entity ``name`` was last recalled, or None."""
         return self._read_log().last_recall(name)

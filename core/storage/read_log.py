@@ -167,6 +167,15 @@ class ReadLog:
             row = self._open().execute(_LAST, (name,)).fetchone()
         return None if row is None else dict(zip(("id", "at", "client", "tool", "query"), row, strict=True))
 
+    def clients(self) -> list[dict[str, Any]]:
+        """Every client in the log: ``{client, reads, last_at}``, latest first."""
+        if self.path is not None and not self.path.exists() and self._conn is None:
+            return []
+        with self._lock:
+            rows = self._open().execute("SELECT client, count(*), max(at) FROM reads GROUP BY client "
+                                        "ORDER BY 3 DESC, 1").fetchall()
+        return [{"client": c, "reads": n, "last_at": at} for c, n, at in rows]
+
     def count(self) -> int:
         if self.path is not None and not self.path.exists() and self._conn is None:
             return 0

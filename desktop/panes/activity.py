@@ -94,7 +94,11 @@ def _read_new_reads(memory: Memory, filters: Filters, after: int) -> tuple[Filte
 
 
 def _read_actors(memory: Memory) -> list[dict[str, Any]]:
-    return memory.activity_actors()
+    """Who wrote (with how many changes), then who only read (``changes`` None)."""
+    writers = memory.activity_actors()
+    known = {a["actor"] for a in writers}
+    return writers + [{"actor": r["client"], "changes": None, "last_at": r["last_at"]}
+                      for r in memory.read_clients() if r["client"] not in known]
 
 
 def _undo(memory: Memory, change_id: int) -> Row:
@@ -319,8 +323,9 @@ class ActivityPane(QWidget):
         self.client_combo.clear()
         self.client_combo.addItem(self.tr("All clients"), None)
         for item in sorted(actors, key=lambda a: actor_label(a["actor"]).casefold()):
-            self.client_combo.addItem(self.tr("{client} ({count})").format(
-                client=actor_label(item["actor"]), count=item["changes"]), item["actor"])
+            label = (actor_label(item["actor"]) if item["changes"] is None else  # a client that only read
+                     self.tr("{client} ({count})").format(client=actor_label(item["actor"]), count=item["changes"]))
+            self.client_combo.addItem(label, item["actor"])
         if current is not None and self.client_combo.findData(current) < 0:
             self.client_combo.addItem(actor_label(current), current)
         self.client_combo.setCurrentIndex(max(0, self.client_combo.findData(current)))

@@ -76,7 +76,9 @@ def test_reads_beside_writes_and_the_filter(qtbot, core: Core, memory: Memory,  
     pane.kind_combo.setCurrentIndex(pane.kind_combo.findData(WRITES))
     qtbot.waitUntil(lambda: _texts(pane) == ["created Payments", "created Billing service"], timeout=WAIT_MS)
     pane.kind_combo.setCurrentIndex(pane.kind_combo.findData(BOTH))
-    pane.client_combo.addItem("claude-code", "claude-code")
+    pane.refresh_actors()  # a client that only read is in the list too
+    qtbot.waitUntil(lambda: pane.client_combo.findData("claude-code") >= 0, timeout=WAIT_MS)
+    assert pane.client_combo.itemText(pane.client_combo.findData("claude-code")) == "claude-code"
     pane.client_combo.setCurrentIndex(pane.client_combo.findData("claude-code"))
     qtbot.waitUntil(lambda: _texts(pane) == ["recalled Billing service, Payments for “facturas duplicadas”"],
                     timeout=WAIT_MS)
