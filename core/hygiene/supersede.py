@@ -189,7 +189,8 @@ def unmark(graph: Any, insight: Mapping[str, Any], actor: str) -> bool:
 
 
 def filter_hits(graph: Any, hits: Sequence[dict[str, Any]], *, keep: bool) -> list[dict[str, Any]]:
-    """Search hits without superseded facts (``keep``: with them, each listed under ``superseded``)."""
+    """Search hits without superseded facts (``keep``: with them, each listed under ``superseded``);
+    a hit that matched by superseded facts alone is left out."""
     named = [h for h in hits if isinstance(h.get("name"), str)]
     if not named:
         return list(hits)
@@ -207,6 +208,8 @@ def filter_hits(graph: Any, hits: Sequence[dict[str, Any]], *, keep: bool) -> li
             hit["superseded"] = [{"fact": o, **gone[o]} for o in facts if o in gone]
         else:
             hit["observations"] = [o for o in facts if o not in gone]
+            if facts and not hit["observations"]:
+                continue  # it matched by retired facts alone: not an answer
             if isinstance(hit.get("facts"), list):  # explain's per-fact detail
                 hit["facts"] = [f for f in hit["facts"] if not (isinstance(f, Mapping) and f.get("text") in gone)]
         out.append(hit)
