@@ -20,7 +20,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from core.embeddings.factory import create_embedder
 from core.embeddings.foreground import Foreground
 from core.embeddings.indexer import EmbeddingIndexer, load_at_background_priority
-from core.errors import ConfigError, EmbeddingError, InvalidInput, NotFound, StorageError
+from core.errors import ConfigError, Conflict, EmbeddingError, InvalidInput, NotFound, StorageError
 from core.model import (
     AddedObservations,
     CreateEntitiesResult,
@@ -839,8 +839,10 @@ class Memory:
         return load_profile()
 
     def reflect(self, *, actor: str | None = None) -> dict[str, Any]:
-        """Run Engrama's seven patterns over the graph and record what they find as pending
-        insights for a person to review.
+        """Run Engrama's seven patterns over the graph, and memory hygiene's (a fact a newer one
+        updates, two facts that disagree: ``core.hygiene.supersede``), and record what they find as
+        pending insights for a person to review (supersessions approved at once only with the
+        ``auto_approve_supersessions`` setting).
 
         Returns ``{"created", "refreshed", "stale", "held_back", "incremental", "found",
         "insights"}``: counts, whether only the clock-dependent patterns had to run (nothing was
@@ -865,7 +867,7 @@ class Memory:
         approved = 0
         for insight in self._insights().list(limit=1000, status="pending", include_stale=False):
             if insight["pattern"] == SUPERSEDED:
-                with contextlib.suppress(NotFound, StorageError):  # Conflict is a StorageError
+                with contextlib.suppress(NotFound, Conflict):  # a fact edited since: left for a person
                     self.decide_insight(insight["title"], "approve", actor=f"{actor} (auto-approved)")
                     approved += 1
         return approved
