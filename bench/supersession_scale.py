@@ -74,18 +74,25 @@ def time_reflect(entities: int, repeat: int = 3) -> None:
 
             load = os.getloadavg()[0]
             rows = []
-            from core.hygiene import supersede_rules
-
             def cold() -> list:
-                supersede_rules._CACHE.clear()  # a fresh process: every entity read and judged
+                memory.set_metadata(supersede.REMEMBERED_KEY, "{}")  # nothing remembered: every entity judged
                 return [supersede.Detector(memory.graph)]
 
+            def warm() -> list:
+                detector = supersede.Detector(memory.graph)
+                detectors.append(detector)
+                return [detector]
+
+            detectors: list = []
             for label, make in (("without the detector", lambda: []), ("with the detector, cold", cold),
-                                ("with the detector, warm (a long-running server)",
-                                 lambda: [supersede.Detector(memory.graph)])):
-                runs = [full(make()) for _ in range(repeat)]
+                                ("with the detector, remembering unchanged entities", warm)):
+                runs = []
+                for _ in range(repeat):
+                    runs.append(full(make()))
+                    for d in detectors:  # what Memory.reflect does after each run
+                        d.save()
+                    detectors.clear()
                 rows.append((label, runs))
-            supersede_rules._CACHE.clear()
             scan_wall = time.perf_counter()
             found = supersede.find_rows(memory.graph)
             scan_wall = time.perf_counter() - scan_wall

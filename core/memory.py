@@ -853,8 +853,9 @@ class Memory:
         from core.hygiene import supersede
         from core.reflect.engine import reflect
 
-        result = reflect(self._insights(), self.schema_profile().reflect, self._actor(actor),
-                         neutral=[supersede.Detector(self.graph)])
+        detector = supersede.Detector(self.graph)
+        result = reflect(self._insights(), self.schema_profile().reflect, self._actor(actor), neutral=[detector])
+        detector.save()  # what each entity's facts yielded: the next reflect judges only what changed
         if result["created"]:
             self._notify_written()
         if self.settings.auto_approve_supersessions:  # off unless the user turned it on

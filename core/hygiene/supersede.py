@@ -20,11 +20,12 @@ same rule holds on SQLite and on FalkorDB.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.errors import Conflict, NotFound
-from core.hygiene.supersede_rules import CONTRADICTION, UPDATE, scan
+from core.hygiene.supersede_rules import CONTRADICTION, RULES_VERSION, UPDATE, scan
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
 from core.reflect.patterns import Names, Row, Spec, clip
 
@@ -63,23 +64,37 @@ def _pair_key(older: str, newer: str) -> int:
     return int(hashlib.sha1(f"{older}\x1f{newer}".encode()).hexdigest()[:12], 16)
 
 
-def find_rows(graph: Any) -> dict[str, list[Row]]:
+def _digest(facts: Sequence[str]) -> str:
+    """A stable name for one entity's facts as they stand (any edit, addition or removal changes it)."""
+    return hashlib.blake2b("\x1f".join(facts).encode("utf-8"), digest_size=9).hexdigest()
+
+
+def find_rows(graph: Any, remembered: Mapping[str, list[list[Any]]] | None = None,
+              out: dict[str, list[list[Any]]] | None = None) -> dict[str, list[Row]]:
     """Candidate rows per pattern, best first: ``(entity id, older, newer, reason, confidence)``.
 
     Facts already marked superseded are not proposed again; entities of type Insight are skipped.
+    ``remembered`` holds the findings of an earlier run by ``_digest`` of an entity's facts: an
+    entity whose facts did not change is not judged again. ``out`` receives this run's, to remember.
     """
     rows: dict[str, list[Row]] = {SUPERSEDED: [], CONTRADICTING: []}
+    remembered = remembered or {}
     for eid, label, props, facts in graph.fact_lists(2):
         if label in _SKIP_TYPES:
             continue
+        digest = _digest(facts)
+        found = remembered.get(digest)
+        if found is None:
+            found = [[f.older, f.newer, f.kind, f.reason, f.confidence] for f in scan(facts)]
+        if out is not None:
+            out[digest] = found
         done = marks(props)
-        for f in scan(facts):
-            older, newer = facts[f.older], facts[f.newer]
+        for i, j, kind, reason, confidence in found:
+            older, newer = facts[i], facts[j]
             if older not in done:
-                rows[SUPERSEDED if f.kind == UPDATE else CONTRADICTING].append((eid, older, newer, f.reason,
-                                                                                 f.confidence))
-    for found in rows.values():
-        found.sort(key=lambda r: (-r[4], -r[0], r[1]))
+                rows[SUPERSEDED if kind == UPDATE else CONTRADICTING].append((eid, older, newer, reason, confidence))
+    for listed in rows.values():
+        listed.sort(key=lambda r: (-r[4], -r[0], r[1]))
     return rows
 
 
@@ -126,8 +141,14 @@ SPECS: dict[str, Spec] = {
 }
 
 
+REMEMBERED_KEY = f"supersede_findings:{RULES_VERSION}"  # db_metadata: findings by digest of facts
+
+
 class Detector:
-    """Reflect's neutral patterns: candidate rows read once per run, through the graph store."""
+    """Reflect's neutral patterns: candidate rows read once per run, through the graph store.
+
+    What each entity's facts yielded is remembered in the database's bookkeeping (``save``, after
+    the run), so the next reflect judges again only the entities whose facts changed."""
 
     patterns = PATTERNS
     specs = SPECS
@@ -135,11 +156,22 @@ class Detector:
     def __init__(self, graph: Any) -> None:
         self._graph = graph
         self._rows: dict[str, list[Row]] | None = None
+        self._found: dict[str, list[list[Any]]] = {}
 
     def candidates(self, pattern: str) -> list[Row]:
         if self._rows is None:
-            self._rows = find_rows(self._graph)
+            raw = self._graph.get_metadata(REMEMBERED_KEY)
+            try:
+                remembered = json.loads(raw) if raw else {}
+            except ValueError:  # damaged bookkeeping: judge everything again
+                remembered = {}
+            self._rows = find_rows(self._graph, remembered if isinstance(remembered, dict) else {}, self._found)
         return self._rows[pattern]
+
+    def save(self) -> None:
+        """Remember this run's findings (only the entities that exist now: bounded by the memory)."""
+        if self._rows is not None:
+            self._graph.set_metadata(REMEMBERED_KEY, json.dumps(self._found, separators=(",", ":")))
 
 
 # -- approving ---------------------------------------------------------------------------------

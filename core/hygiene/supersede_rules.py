@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from core.search.folding import fold
 
+RULES_VERSION = "1"  # bump when a rule's meaning changes: remembered findings are then judged again
 UPDATE, CONTRADICTION = "update", "contradiction"
 
 _MONTHS = frozenset(
@@ -253,23 +254,12 @@ def worth_scanning(facts: Sequence[str]) -> bool:
     return False
 
 
-_CACHE: dict[int, list[Finding]] = {}  # a long-running server's reflect reads what did not change once
-_CACHE_SIZE = 200_000
-
-
 def scan(facts: Sequence[str]) -> list[Finding]:
     """Every fact (oldest first) that a later one updates, with its first such successor; and
     contradictions between facts. One finding per older fact."""
-    if len(facts) < 2:
+    if len(facts) < 2 or not worth_scanning(facts):
         return []
-    key = hash(tuple(facts))
-    found = _CACHE.get(key)
-    if found is None:
-        found = _scan(facts) if worth_scanning(facts) else []
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = found
-    return list(found)
+    return _scan(facts)
 
 
 def _scan(facts: Sequence[str]) -> list[Finding]:

@@ -48,8 +48,11 @@ def test_reflect_proposes_updates_and_flags_contradictions_within_one_entity(mem
     assert [e["name"] for e in updates[OLD]["evidence"]["entities"]] == ["Billing service"]
     assert set(_proposals(mem, CONTRADICTING)) == {"Is vegetarian"}
     assert mem.superseded_facts("Billing service") == {}
-    mem.reflect()  # found again: the same insights, refreshed, no duplicates
+    again = mem.reflect()  # nothing written since: the same insights, no duplicates
+    assert again["incremental"] is True  # remembering the findings is no change to the graph
     assert len(_proposals(mem, SUPERSEDED)) == 2
+    mem.add_observations([{"entityName": "Kim", "contents": ["Switched to Rust"]}])
+    assert mem.reflect()["incremental"] is False and len(_proposals(mem, SUPERSEDED)) == 2
 
 
 def test_approval_keeps_the_fact_with_an_end_and_undo_restores_it(mem: Memory, backend: str) -> None:
