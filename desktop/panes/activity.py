@@ -495,7 +495,12 @@ class ActivityPane(QWidget):
 
     def _show_empty(self) -> None:
         actor, since, until = self._filters
-        if actor is None and since is None and until is None:
+        if self._kind == READS and actor is None and since is None and until is None:
+            text = "<p style='font-size:large'><b>{title}</b></p><p>{body}</p>".format(
+                title=self.tr("No assistant has recalled anything yet"),
+                body=self.tr("Each search and read an assistant makes through MCP appears here, with what it "
+                             "found. Settings can turn this log off."))
+        elif actor is None and since is None and until is None:
             text = "<p style='font-size:large'><b>{title}</b></p><p>{body}</p>".format(
                 title=self.tr("Nothing has been written yet"),
                 body=self.tr("What your assistants write to this memory — Claude, Cursor, any MCP client — "

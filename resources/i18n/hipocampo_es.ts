@@ -297,170 +297,180 @@
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="126"/>
+        <location filename="../../desktop/panes/activity.py" line="130"/>
         <source>Show the changes of one client only</source>
         <translation>Mostrar solo los cambios de un cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="128"/>
-        <location filename="../../desktop/panes/activity.py" line="320"/>
+        <location filename="../../desktop/panes/activity.py" line="132"/>
+        <location filename="../../desktop/panes/activity.py" line="324"/>
         <source>All clients</source>
         <translation>Todos los clientes</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="130"/>
+        <location filename="../../desktop/panes/activity.py" line="134"/>
         <source>Show the changes of a time span only</source>
         <translation>Mostrar solo los cambios de un periodo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="131"/>
+        <location filename="../../desktop/panes/activity.py" line="135"/>
         <source>Any time</source>
         <translation>Cualquier fecha</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="131"/>
+        <location filename="../../desktop/panes/activity.py" line="135"/>
         <source>Today</source>
         <translation>Hoy</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="132"/>
+        <location filename="../../desktop/panes/activity.py" line="136"/>
         <source>Yesterday</source>
         <translation>Ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="132"/>
+        <location filename="../../desktop/panes/activity.py" line="136"/>
         <source>Last 7 days</source>
         <translation>Últimos 7 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="133"/>
+        <location filename="../../desktop/panes/activity.py" line="137"/>
         <source>Last 30 days</source>
         <translation>Últimos 30 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="133"/>
+        <location filename="../../desktop/panes/activity.py" line="137"/>
         <source>On a day…</source>
         <translation>Un día concreto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="136"/>
+        <location filename="../../desktop/panes/activity.py" line="140"/>
         <source>Show what the assistants wrote, what they recalled, or both</source>
         <translation>Mostrar lo que escribieron los asistentes, lo que recordaron, o ambas cosas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="137"/>
+        <location filename="../../desktop/panes/activity.py" line="141"/>
         <source>Writes and reads</source>
         <translation>Escrituras y lecturas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="137"/>
+        <location filename="../../desktop/panes/activity.py" line="141"/>
         <source>Writes</source>
         <translation>Escrituras</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="138"/>
+        <location filename="../../desktop/panes/activity.py" line="142"/>
         <source>Reads</source>
         <translation>Lecturas</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="144"/>
-        <location filename="../../desktop/panes/activity.py" line="457"/>
+        <location filename="../../desktop/panes/activity.py" line="148"/>
+        <location filename="../../desktop/panes/activity.py" line="462"/>
         <source>Undo</source>
         <translation>Deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="145"/>
-        <location filename="../../desktop/panes/activity.py" line="469"/>
+        <location filename="../../desktop/panes/activity.py" line="149"/>
+        <location filename="../../desktop/panes/activity.py" line="474"/>
         <source>Take back the selected change (it can be redone)</source>
         <translation>Deshacer el cambio seleccionado (se puede rehacer)</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="158"/>
+        <location filename="../../desktop/panes/activity.py" line="162"/>
         <source>Hide this message</source>
         <translation>Ocultar este mensaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="322"/>
+        <location filename="../../desktop/panes/activity.py" line="327"/>
         <source>{client} ({count})</source>
         <translation>{client} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="359"/>
+        <location filename="../../desktop/panes/activity.py" line="364"/>
         <source>The activity could not be read: {message}</source>
         <translation>No se pudo leer la actividad: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="395"/>
+        <location filename="../../desktop/panes/activity.py" line="400"/>
         <source>“{name}” no longer exists. Undo its deletion to bring it back.</source>
         <translation>«{name}» ya no existe. Deshaz su eliminación para recuperarla.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="409"/>
+        <location filename="../../desktop/panes/activity.py" line="414"/>
         <source>change #{id}</source>
         <translation>cambio n.º {id}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="410"/>
+        <location filename="../../desktop/panes/activity.py" line="415"/>
         <source>Undone: {what}</source>
         <translation>Deshecho: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="415"/>
+        <location filename="../../desktop/panes/activity.py" line="420"/>
         <source>Could not undo: {message}</source>
         <translation>No se pudo deshacer: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="425"/>
+        <location filename="../../desktop/panes/activity.py" line="430"/>
         <source>Open “{name}”</source>
         <translation>Abrir «{name}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="432"/>
+        <location filename="../../desktop/panes/activity.py" line="437"/>
         <source>Only changes by {client}</source>
         <translation>Solo cambios de {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="457"/>
+        <location filename="../../desktop/panes/activity.py" line="462"/>
         <source>Redo</source>
         <translation>Rehacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="465"/>
+        <location filename="../../desktop/panes/activity.py" line="470"/>
         <source>This kind of change cannot be undone from here</source>
         <translation>Este tipo de cambio no se puede deshacer desde aquí</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="467"/>
+        <location filename="../../desktop/panes/activity.py" line="472"/>
         <source>Already undone: the row of its undo can redo it</source>
         <translation>Ya está deshecho: se puede rehacer desde la fila que lo deshizo</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="495"/>
+        <location filename="../../desktop/panes/activity.py" line="500"/>
+        <source>No assistant has recalled anything yet</source>
+        <translation>Ningún asistente ha recordado nada todavía</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="501"/>
+        <source>Each search and read an assistant makes through MCP appears here, with what it found. Settings can turn this log off.</source>
+        <translation>Cada búsqueda y lectura que un asistente hace por MCP aparece aquí, con lo que encontró. Los ajustes pueden desactivar este registro.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/panes/activity.py" line="505"/>
         <source>Nothing has been written yet</source>
         <translation>Todavía no se ha escrito nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="496"/>
+        <location filename="../../desktop/panes/activity.py" line="506"/>
         <source>What your assistants write to this memory — Claude, Cursor, any MCP client — appears here as it happens, newest first, with who wrote it. Any change can be undone from here.</source>
         <translation>Lo que tus asistentes escriben en esta memoria —Claude, Cursor, cualquier cliente MCP— aparece aquí en el momento, lo más reciente primero y con quién lo escribió. Cualquier cambio se puede deshacer desde aquí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="501"/>
+        <location filename="../../desktop/panes/activity.py" line="511"/>
         <source>No changes by {client} in this time span.</source>
         <translation>No hay cambios de {client} en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="504"/>
+        <location filename="../../desktop/panes/activity.py" line="514"/>
         <source>No changes by {client} yet.</source>
         <translation>Todavía no hay cambios de {client}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="506"/>
+        <location filename="../../desktop/panes/activity.py" line="516"/>
         <source>No changes in this time span.</source>
         <translation>No hay cambios en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/panes/activity.py" line="507"/>
+        <location filename="../../desktop/panes/activity.py" line="517"/>
         <source>Show everything</source>
         <translation>Mostrar todo</translation>
     </message>

@@ -112,3 +112,18 @@ def test_settings_turn_the_log_off_and_auto_approval_on(qtbot, tmp_path: Path) -
     saved = Settings(**json.loads((tmp_path / "settings.json").read_text()))
     assert saved.read_log is False and saved.auto_approve_supersessions is True
     _shot(dialog, "settings-recall.png")
+
+
+def test_reads_only_with_none_logged_says_so(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    with Memory(Settings(db=tmp_path / "empty.db", embeddings="none")) as m:
+        m.create_entities([{"name": "Kim", "entityType": "Person"}])
+        core = Core(m)
+        try:
+            pane = ActivityPane(core)
+            qtbot.addWidget(pane)
+            pane.show()
+            pane.kind_combo.setCurrentIndex(pane.kind_combo.findData(READS))
+            qtbot.waitUntil(lambda: "recalled anything" in pane.empty.text(), timeout=WAIT_MS)
+            assert pane.stack.currentWidget() is pane.empty
+        finally:
+            core.shutdown()
