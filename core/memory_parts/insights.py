@@ -3,7 +3,7 @@ writes in the backend's ``InsightStore`` (SQLite and the Cypher stores both have
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,7 @@ from core.memory_parts.context import MemoryContext
 from core.protocols import InsightStore
 
 if TYPE_CHECKING:
+    from core.reflect.engine import NeutralDetector
     from core.reflect.profile import Profile
 
 
@@ -35,13 +36,15 @@ class Insights:
     def _evidence_relation(self) -> str:
         return self.schema_profile().reflect.insight_evidence_relation
 
-    def reflect(self, actor: str | None, extra: Callable[[int], Any] | None = None) -> dict[str, Any]:
-        """``extra(cap)``: further detectors beside the registered patterns (hygiene's, capped at ``cap``)."""
+    def reflect(self, actor: str | None, extra: Callable[[int], Any] | None = None,
+                neutral: Sequence[NeutralDetector] = ()) -> dict[str, Any]:
+        """``extra(cap)``: further detectors beside the registered patterns (hygiene's, capped at ``cap``);
+        ``neutral``: detectors over the graph store (supersession)."""
         from core.reflect.engine import reflect
 
         rules = self.schema_profile().reflect
         result = reflect(self.store(), rules, self.ctx.actor(actor),
-                         extra=None if extra is None else extra(rules.max_pending_per_pattern))
+                         extra=None if extra is None else extra(rules.max_pending_per_pattern), neutral=neutral)
         if result["created"]:
             self.ctx.written()
         return result
@@ -109,12 +112,12 @@ class Insights:
         return {"pending": 0, "approved": 0, "dismissed": 0, "synced": 0, **self.store().counts()}
 
     def adopt(self, insights: list[dict[str, Any]], actor: str | None) -> int:
-        from core.reflect.model import PATTERNS, STATUSES
+        from core.reflect.model import ALL_PATTERNS, STATUSES
 
         rows = []
         for item in insights:
             status = item.get("status") if item.get("status") in STATUSES else "pending"
-            pattern = item.get("pattern") if item.get("pattern") in PATTERNS else "imported"
+            pattern = item.get("pattern") if item.get("pattern") in ALL_PATTERNS else "imported"
             confidence = item.get("confidence")
             confidence = float(confidence) if isinstance(confidence, (int, float)) else 0.0
             rows.append({"title": item["title"], "pattern": pattern, "status": status,

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from core.reflect import patterns
 from core.reflect.model import (
+    NEUTRAL_PATTERNS,
     TIME_DEPENDENT,
     Candidate,
     InsightDraft,
@@ -30,7 +31,7 @@ from core.reflect.patterns import Row, Spec
 
 # Bump when a detector's meaning changes: the next reflect then runs every pattern in full even
 # if the graph did not change.
-DETECTORS_VERSION = "2"  # 2: hygiene kinds (core.hygiene.tidy) join the run
+DETECTORS_VERSION = "3"  # 2: hygiene kinds (core.hygiene.tidy) join the run; 3: superseded and contradicting facts
 
 RESULT_INSIGHTS = 50  # insights listed in reflect's result (the counts cover all of them)
 _SPARE = 32  # extra candidates looked at per batch, for titles that turn out to be taken
@@ -60,27 +61,44 @@ class InsightStore(Protocol):
              include_stale: bool = True) -> list[dict[str, Any]]: ...
 
 
+class NeutralDetector(Protocol):
+    """Patterns found by backend-neutral code over the graph store (``core.hygiene.supersede``)
+    rather than the storage's detection queries."""
+
+    patterns: tuple[str, ...]
+    specs: dict[str, Spec]
+
+    def candidates(self, pattern: str) -> list[Row]: ...
+
+
 def reflect(store: InsightStore, rules: ReflectRules, actor: str,
             extra: Callable[[dict[str, StoredInsight]], tuple[dict[str, frozenset[Any]], list[InsightDraft]]]
-            | None = None) -> dict[str, Any]:
-    """Run the seven patterns (and any registered since) and write what they find; returns counts
-    and the insights touched.
+            | None = None, neutral: Sequence[NeutralDetector] = ()) -> dict[str, Any]:
+    """Run the seven patterns (and any registered since, and ``neutral`` detectors') and write what
+    they find; returns counts and the insights touched.
 
     When nothing was written since the last reflect (same graph fingerprint, same rules) only the
     clock-dependent patterns run; the others' insights are confirmed as they stand. ``extra``
     (given the stored insights) adds other detectors' keys and drafts to a full run (hygiene).
     """
+    by_pattern = {p: d for d in neutral for p in d.patterns}
     suffix = f"{rules.fingerprint()}:{DETECTORS_VERSION}"
     with store.detection(rules) as det:
         stored = det.stored()
         incremental = det.last_token() == f"{det.fingerprint}|{suffix}"
-        run = [p for p in patterns.SPECS
-               if not incremental or p in TIME_DEPENDENT or patterns.SPECS[p].time_dependent]
+        run_order = [*patterns.SPECS, *NEUTRAL_PATTERNS]
+        run = [p for p in run_order if not incremental or p in TIME_DEPENDENT
+               or (p in patterns.SPECS and patterns.SPECS[p].time_dependent)]
         found: dict[str, frozenset[Any]] = {}
         drafts: list[InsightDraft] = []
         held_back = 0
         for pattern in run:
-            chooser = _Chooser(det, pattern, stored, rules)
+            if pattern in by_pattern:
+                chooser = _Chooser(det, pattern, stored, rules, by_pattern[pattern])
+            elif pattern in NEUTRAL_PATTERNS:
+                continue  # nobody passed its detector: its insights stay as they are
+            else:
+                chooser = _Chooser(det, pattern, stored, rules)
             found[pattern] = chooser.found
             drafts += chooser.drafts()
             held_back += chooser.held_back
@@ -89,7 +107,7 @@ def reflect(store: InsightStore, rules: ReflectRules, actor: str,
             found.update(more_found)
             drafts += more_drafts
         plan = ReflectPlan(now=det.now, fingerprint=det.fingerprint, token_suffix=suffix,
-                           found=found, confirmed=tuple(p for p in patterns.SPECS if p not in run),
+                           found=found, confirmed=tuple(p for p in run_order if p not in run),
                            drafts=tuple(drafts), incremental=incremental)
     outcome = store.apply(plan, actor)
     return {
@@ -108,11 +126,15 @@ class _Chooser:
     """One pattern's candidates: which are found, which to draft, and their drafts."""
 
     def __init__(self, det: Detection, pattern: str, stored: dict[str, StoredInsight],
-                 rules: ReflectRules) -> None:
+                 rules: ReflectRules, neutral: NeutralDetector | None = None) -> None:
         self.det, self.pattern, self.stored, self.rules = det, pattern, stored, rules
-        self.spec: Spec = patterns.SPECS[pattern]
+        self.spec: Spec = neutral.specs[pattern] if neutral else patterns.SPECS[pattern]
+        self.self_evident = neutral is not None or pattern in patterns.SELF_EVIDENT
         spec = self.spec
-        found = spec.find(det) if spec.find is not None else det.candidates(pattern)
+        if neutral is not None:
+            found = neutral.candidates(pattern)
+        else:
+            found = spec.find(det) if spec.find is not None else det.candidates(pattern)
         # Best first, for every backend and detector alike: by confidence, then weight, then key.
         found = sorted(found, key=lambda r: (-spec.confidence(r), -spec.weight(r), spec.key(r))) if len(found) > 1 \
             else list(found)
@@ -163,7 +185,7 @@ class _Chooser:
     def _build(self, chosen: list[Candidate]) -> list[InsightDraft]:
         """Full insights for ``chosen``; a candidate whose evidence vanished is left out."""
         names = self.det.names([i for c in chosen for i in self.spec.anchors(c.row)])
-        if self.pattern in patterns.SELF_EVIDENT:
+        if self.self_evident:
             evidence: dict[Any, dict[str, Any]] = {c.key: {} for c in chosen}
         else:
             evidence = self.det.evidence(self.pattern, [c.key for c in chosen])

@@ -34,6 +34,7 @@ from typing import Any, Protocol, TypeVar
 from core.errors import Conflict, NotFound
 from core.reflect.engine import Detection
 from core.reflect.model import (
+    NEUTRAL_PATTERNS,
     TRANSITIONS,
     InsightDraft,
     ReflectOutcome,
@@ -396,7 +397,8 @@ class _PlanWriter:
     def _confirm(self, stored: dict[str, StoredInsight]) -> None:
         """Everything still holding (found now, or in a pattern skipped because nothing changed)
         is confirmed now: its confidence goes back to its base and decay restarts."""
-        self.tx.confirm([p for p in SPECS if p in self.plan.found or p in self.plan.confirmed], self.now)
+        known = (*SPECS, *NEUTRAL_PATTERNS)  # the registered patterns and the neutral detectors' (supersession)
+        self.tx.confirm([p for p in known if p in self.plan.found or p in self.plan.confirmed], self.now)
         self.outcome.refreshed += sum(
             1 for s in stored.values()
             if s.pattern in self.plan.confirmed and s.status != "dismissed" and not s.stale)

@@ -25,6 +25,10 @@ PATTERNS: tuple[str, ...] = (
     "stale_knowledge",
     "under_connected_nodes",
 )
+# Memory hygiene's patterns (core.hygiene.supersede): found by backend-neutral code, not the
+# storage's queries, and run after the seven.
+NEUTRAL_PATTERNS: tuple[str, ...] = ("superseded_facts", "contradicting_facts")
+ALL_PATTERNS: tuple[str, ...] = PATTERNS + NEUTRAL_PATTERNS
 
 # Patterns that depend on the clock as well as on the graph: they run on every reflect, even when
 # nothing was written since the last one (a node turns 90 days old without any write).

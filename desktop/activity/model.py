@@ -23,7 +23,10 @@ Row = Change
 Index = QModelIndex | QPersistentModelIndex
 
 #: bookkeeping the core keeps for reflect and insight review: not something to take back from here
-NOT_UNDOABLE = frozenset({"reflect", "decay_confidence", "create_insight", "decide_insight", "mark_insight_stale"})
+NOT_UNDOABLE = frozenset({"reflect", "decay_confidence", "create_insight", "decide_insight", "mark_insight_stale",
+                          "recall"})
+RECALL = "recall"  # a read from the read log, shown beside the writes (its id is the read's, negated)
+RECALL_NAMES = 3  # entity names a recall row lists before "and N more"
 #: client chip hues, most distinct first: the first few clients get colours far apart
 CLIENT_HUES = (210, 130, 30, 280, 185, 330, 55, 0, 240, 100, 160, 300)
 FRESH_SECONDS = 3.0  # how long a row that just arrived stays highlighted
@@ -74,8 +77,33 @@ def _quote(text: Any) -> str:
     return "“" + html.escape(short) + "”"
 
 
+def recall_row(read: dict[str, Any]) -> Change:
+    """A read of ``Memory.read_log`` as a row of this model (ids negated: they never meet change ids)."""
+    names = read.get("entities") or []
+    return Change(-read["id"], read["at"], read["client"], RECALL, names[0] if names else None, None,
+                  {"tool": read["tool"], "query": read.get("query", ""), "entities": names,
+                   "total": read.get("total", len(names)), "facts": read.get("facts", [])})
+
+
+def _describe_recall(info: dict[str, Any]) -> str:
+    names, total = list(info.get("entities") or []), int(info.get("total") or 0)
+    query = str(info.get("query") or "")
+    shown = ", ".join(_b(n) for n in names[:RECALL_NAMES])
+    more = max(total, len(names)) - min(len(names), RECALL_NAMES)
+    if more > 0:
+        shown = ActivityModel.tr("{names} and {n} more").format(names=shown, n=more)
+    if not names:
+        return (ActivityModel.tr("searched for {query} and found nothing").format(query=_quote(query)) if query
+                else ActivityModel.tr("read the memory and found nothing"))
+    if query and info.get("tool") != "open_nodes":
+        return ActivityModel.tr("recalled {names} for {query}").format(names=shown, query=_quote(query))
+    return ActivityModel.tr("recalled {names}").format(names=shown)
+
+
 def describe(row: Change, known: dict[int, Change] | None = None) -> str:
     """What ``row`` did, as one short sentence of HTML (names in bold), for people."""
+    if row.op == RECALL:
+        return _describe_recall(row.after or {})
     return say(words(row, known))
 
 
@@ -179,7 +207,9 @@ class ActivityModel(QAbstractTableModel):
         self._undone: dict[int, int] = {}
         self._fresh: dict[int, float] = {}
         self._hues: dict[str, int] = {}
-        self.oldest_id: int | None = None  # the oldest row read so far (for the next page)
+        self.oldest_id: int | None = None  # the oldest change read so far (for the next page)
+        self.oldest_read: int | None = None  # the oldest read (of the read log) so far, and the newest
+        self.newest_read: int = 0
         self.fresh_colour = QColor(255, 200, 0, 90)
 
     # -- filling -----------------------------------------------------------------------------
@@ -202,7 +232,7 @@ class ActivityModel(QAbstractTableModel):
         self.beginResetModel()
         self._rows, self._ids, self._known, self._covered, self._undone, self._fresh = [], set(), {}, set(), {}, {}
         self._reflections = {}
-        self.oldest_id = None
+        self.oldest_id, self.oldest_read, self.newest_read = None, None, 0
         self._take(rows)
         self._rows = [r for r in rows if self._shown(r)]
         self._ids = {r.id for r in self._rows}
@@ -251,7 +281,10 @@ class ActivityModel(QAbstractTableModel):
         for r in dropped:
             self._ids.discard(r.id)
             self._fresh.pop(r.id, None)
-        self.oldest_id = self._rows[-1]["id"] if self._rows else None
+        writes = [r.id for r in self._rows if r.id > 0]
+        reads = [-r.id for r in self._rows if r.id < 0]
+        self.oldest_id = min(writes) if writes else None
+        self.oldest_read = min(reads) if reads else None
         return True
 
     def learn(self, rows: list[Row]) -> None:
@@ -275,7 +308,11 @@ class ActivityModel(QAbstractTableModel):
             self._covered.update(r.members)
             if r.undo_of is not None:
                 self._undone[r.undo_of] = r.id
-            if self.oldest_id is None or r.id < self.oldest_id:
+            if r.id < 0:  # a read: its own sequence
+                read = -r.id
+                self.oldest_read = read if self.oldest_read is None else min(self.oldest_read, read)
+                self.newest_read = max(self.newest_read, read)
+            elif self.oldest_id is None or r.id < self.oldest_id:
                 self.oldest_id = r.id
 
     def _shown(self, row: Row) -> bool:
@@ -374,8 +411,15 @@ class ActivityModel(QAbstractTableModel):
         if column == self.WHEN:
             return full_time(row.at)
         if column == self.CLIENT:
+            if row.op == RECALL:
+                return self.tr("Read by {actor}").format(actor=row.actor)
             return self.tr("Written by {actor}").format(actor=row.actor)
         lines = [plain(describe(row, self._known))]
+        if row.op == RECALL:
+            info = row.after or {}
+            lines.append(self.tr("through {tool}").format(tool=info.get("tool", "?")))
+            lines += ["  • " + f"{n}: {' '.join(str(f).split())[:QUOTE_CHARS]}" for n, f in info.get("facts", [])[:8]]
+            return "\n".join(lines)
         members = row.members
         if row.op == "reflect":
             members = sorted(self._reflections.get((row.actor, row.at), []))

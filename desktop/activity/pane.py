@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from core.memory import Memory
 from desktop.activity.delegate import ActivityDelegate
-from desktop.activity.model import NOT_UNDOABLE, ActivityModel, Row, describe, matches, plain
+from desktop.activity.model import NOT_UNDOABLE, ActivityModel, Row, describe, matches, plain, recall_row
 from desktop.shared.history_view import actor_label
 from desktop.shared.weak_callbacks import weakly
 from desktop.workers import Core
@@ -41,6 +41,8 @@ CLOCK_TICK_MS = 30_000
 RECOUNT_MS = 3000
 
 ALL, TODAY, YESTERDAY, WEEK, MONTH, ON_DAY = "all", "today", "yesterday", "week", "month", "day"
+BOTH, WRITES, READS = "both", "writes", "reads"  # what the pane lists: the change log, the read log, or both
+READS_POLL_MS = 3000  # reads have no change feed: the pane looks for new ones this often
 
 Filters = tuple[str | None, str | None, str | None]  # actor, since, until (ISO-8601 UTC text)
 
@@ -66,14 +68,37 @@ def day_span(period: str, today: date, chosen: date | None = None) -> tuple[str 
     return None, None
 
 
-def _read_page(memory: Memory, filters: Filters, before_id: int | None) -> tuple[Filters, int | None, list[Row]]:
+def _read_page(memory: Memory, filters: Filters, before_id: int | None, kind: str = WRITES,
+               before_read: int | None = None) -> tuple[Filters, tuple[int | None, int | None], list[Row], bool]:
+    """A page of changes, of reads, or of both merged newest first: (filters, where it started
+    (before_id, before_read): (None, None) for the first page, rows, whether there are more).
+
+    Both: a page of each, cut at the later of the two pages' oldest moments (what lies beyond comes
+    with the next page), so rows stay in time order from page to page."""
     actor, since, until = filters
-    return filters, before_id, memory.activity(before_id=before_id, actor=actor, since=since, until=until,
-                                               limit=PAGE)
+    writes = (memory.activity(before_id=before_id, actor=actor, since=since, until=until, limit=PAGE)
+              if kind != READS else [])
+    reads = ([recall_row(r) for r in memory.read_log(before_id=before_read, client=actor, since=since,
+                                                     until=until, limit=PAGE)] if kind != WRITES else [])
+    full = [rows for rows in (writes, reads) if len(rows) == PAGE]
+    cut = max(rows[-1]["at"] for rows in full) if len(full) and writes and reads else None
+    rows = sorted(writes + reads, key=lambda r: (r["at"], r["id"] > 0, abs(r["id"])), reverse=True)
+    kept = [r for r in rows if cut is None or r["at"] >= cut]
+    return filters, (before_id, before_read), kept, bool(full) or len(kept) < len(rows)
+
+
+def _read_new_reads(memory: Memory, filters: Filters, after: int) -> tuple[Filters, list[Row]]:
+    actor, since, until = filters
+    rows = memory.read_log(client=actor, since=since, until=until, limit=PAGE)
+    return filters, [recall_row(r) for r in reversed(rows) if r["id"] > after]
 
 
 def _read_actors(memory: Memory) -> list[dict[str, Any]]:
-    return memory.activity_actors()
+    """Who wrote (with how many changes), then who only read (``changes`` None)."""
+    writers = memory.activity_actors()
+    known = {a["actor"] for a in writers}
+    return writers + [{"actor": r["client"], "changes": None, "last_at": r["last_at"]}
+                      for r in memory.read_clients() if r["client"] not in known]
 
 
 def _undo(memory: Memory, change_id: int) -> Row:
@@ -94,6 +119,7 @@ class ActivityPane(QWidget):
         super().__init__(parent)
         self.core = core
         self._filters: Filters = (None, None, None)
+        self._kind = BOTH
         self._loaded = False
         self._has_more = False
         self._loading_more = False
@@ -110,6 +136,11 @@ class ActivityPane(QWidget):
                              (self.tr("Yesterday"), YESTERDAY), (self.tr("Last 7 days"), WEEK),
                              (self.tr("Last 30 days"), MONTH), (self.tr("On a day…"), ON_DAY)):
             self.day_combo.addItem(text, period)
+        self.kind_combo = QComboBox(self)
+        self.kind_combo.setToolTip(self.tr("Show what the assistants wrote, what they recalled, or both"))
+        for text, kind in ((self.tr("Writes and reads"), BOTH), (self.tr("Writes"), WRITES),
+                           (self.tr("Reads"), READS)):
+            self.kind_combo.addItem(text, kind)
         self.day_edit = QDateEdit(QDate.currentDate(), self)
         self.day_edit.setCalendarPopup(True)
         self.day_edit.setMaximumDate(QDate.currentDate())
@@ -166,6 +197,7 @@ class ActivityPane(QWidget):
         self.stack.addWidget(self.table)
 
         bar = QHBoxLayout()
+        bar.addWidget(self.kind_combo)
         bar.addWidget(self.client_combo)
         bar.addWidget(self.day_combo)
         bar.addWidget(self.day_edit)
@@ -185,11 +217,15 @@ class ActivityPane(QWidget):
         self._clock.start()
         self._recount = QTimer(self, singleShot=True, interval=RECOUNT_MS)
         self._recount.timeout.connect(self.refresh_actors)
+        self._reads_poll = QTimer(self, interval=READS_POLL_MS)
+        self._reads_poll.timeout.connect(self.on_reads_poll)
+        self._reads_poll.start()
         self._info_timeout = QTimer(self, singleShot=True, interval=6000)
         self._info_timeout.timeout.connect(self.banner.hide)
 
         self.client_combo.currentIndexChanged.connect(self.on_filter_changed)
         self.day_combo.currentIndexChanged.connect(self.on_filter_changed)
+        self.kind_combo.currentIndexChanged.connect(self.on_filter_changed)
         self.day_edit.dateChanged.connect(self.on_filter_changed)
         self.undo_button.clicked.connect(self.on_undo_clicked)
         self.table.activated.connect(self.on_row_activated)
@@ -211,13 +247,29 @@ class ActivityPane(QWidget):
         since, until = day_span(period, date.today(), chosen)  # type: ignore[arg-type]  # currentData() is Any
         return self.client_combo.currentData(), since, until
 
+    def kind(self) -> str:
+        """What the pane lists: writes, reads or both (``BOTH``, ``WRITES``, ``READS``)."""
+        return str(self.kind_combo.currentData())
+
     def reload(self) -> None:
         """Read the newest page again for the current filters."""
         self._filters = self.filters()
+        self._kind = self.kind()
         self._filtered_on = date.today()
         self._has_more = False
-        self.core.read(_read_page, self._filters, None, done=weakly(self.on_page),
+        self.core.read(_read_page, self._filters, None, self._kind, None, done=weakly(self.on_page),
                        failed=weakly(self.on_read_failed), key="activity-page")
+
+    def on_reads_poll(self) -> None:
+        """Reads have no change feed: look for new ones (a cheap read of the read log's newest)."""
+        if self._loaded and self._kind != WRITES and self.isVisible():
+            self.core.read(_read_new_reads, self._filters, self.model.newest_read,
+                           done=weakly(self.on_new_reads), key="activity-reads")
+
+    def on_new_reads(self, result: tuple[Filters, list[Row]]) -> None:
+        filters, rows = result
+        if filters == self._filters and self._kind != WRITES and rows:
+            self._show_live(rows)
 
     def undo_change(self, change_id: int) -> None:
         """Take back change ``change_id`` (redo, when it is itself an undo)."""
@@ -233,9 +285,21 @@ class ActivityPane(QWidget):
         hidden = [r for r in rows if not matches(r, actor, since, until)]
         if hidden and self._loaded:
             self.model.learn(hidden)
+        if self._kind == READS:
+            shown = []
         if shown and not self._loaded:
             self._early.extend(shown)  # the page being read may or may not hold them: merge on arrival
         elif shown:
+            self._show_live(shown)
+        self._update_undo_button()  # the selected change may have been undone just now
+        known = {self.client_combo.itemData(i) for i in range(self.client_combo.count())}
+        if any(r["actor"] not in known for r in rows):
+            self.refresh_actors()
+        elif not self._recount.isActive():
+            self._recount.start()  # the counts beside the clients' names, once writes settle
+
+    def _show_live(self, shown: list[Row]) -> None:
+        if shown:
             at_top = self.table.verticalScrollBar().value() == 0
             fresh = self.model.prepend_new(shown)
             if fresh:
@@ -246,12 +310,6 @@ class ActivityPane(QWidget):
                     self.table.scrollToTop()
                     if self.model.trim(LIVE_ROWS):
                         self._has_more = True
-        self._update_undo_button()  # the selected change may have been undone just now
-        known = {self.client_combo.itemData(i) for i in range(self.client_combo.count())}
-        if any(r["actor"] not in known for r in rows):
-            self.refresh_actors()
-        elif not self._recount.isActive():
-            self._recount.start()  # the counts beside the clients' names, once writes settle
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -265,18 +323,20 @@ class ActivityPane(QWidget):
         self.client_combo.clear()
         self.client_combo.addItem(self.tr("All clients"), None)
         for item in sorted(actors, key=lambda a: actor_label(a["actor"]).casefold()):
-            self.client_combo.addItem(self.tr("{client} ({count})").format(
-                client=actor_label(item["actor"]), count=item["changes"]), item["actor"])
+            label = (actor_label(item["actor"]) if item["changes"] is None else  # a client that only read
+                     self.tr("{client} ({count})").format(client=actor_label(item["actor"]), count=item["changes"]))
+            self.client_combo.addItem(label, item["actor"])
         if current is not None and self.client_combo.findData(current) < 0:
             self.client_combo.addItem(actor_label(current), current)
         self.client_combo.setCurrentIndex(max(0, self.client_combo.findData(current)))
         self.client_combo.blockSignals(False)
 
-    def on_page(self, result: tuple[Filters, int | None, list[Row]]) -> None:
-        filters, before_id, rows = result
+    def on_page(self, result: tuple[Filters, tuple[int | None, int | None], list[Row], bool]) -> None:
+        filters, (before_id, before_read), rows, more = result
+        first = before_id is None and before_read is None
         if filters != self._filters:
             return  # the filters changed while this page was read
-        if before_id is None:
+        if first:
             self.model.set_rows(rows)
             self._loaded = True
             early, self._early = self._early, []
@@ -284,19 +344,19 @@ class ActivityPane(QWidget):
                 self._fade.start()
         else:
             self._loading_more = False
-            if before_id != self.model.oldest_id:  # the table was trimmed meanwhile: this page would leave a gap
+            if self._kind != READS and before_id != self.model.oldest_id:  # trimmed meanwhile: a gap
                 QTimer.singleShot(0, self, self.on_scrolled)
                 return
             self.model.append_older(rows)
-        self._has_more = len(rows) == PAGE
+        self._has_more = more
         if self.model.rowCount():
             self.stack.setCurrentWidget(self.table)
-            if before_id is None:
+            if first:
                 self.table.setCurrentIndex(self.model.index(0, 0))
         else:
             self._show_empty()
         self._update_undo_button()
-        if before_id is not None or self.model.rowCount() < MORE_WHEN_WITHIN_ROWS:
+        if not first or self.model.rowCount() < MORE_WHEN_WITHIN_ROWS:
             QTimer.singleShot(0, self, self.on_scrolled)  # a page that hid grouped rows may not fill the view
 
     def on_read_failed(self, message: str) -> None:
@@ -307,10 +367,10 @@ class ActivityPane(QWidget):
         bar = self.table.verticalScrollBar()
         row_height = max(1, self.table.sizeHintForRow(0)) if self.model.rowCount() else 1
         near_end = bar.maximum() - bar.value() <= MORE_WHEN_WITHIN_ROWS * row_height
-        if self._has_more and not self._loading_more and near_end and self.model.oldest_id is not None:
+        if self._has_more and not self._loading_more and near_end and self.model.rowCount():
             self._loading_more = True
-            self.core.read(_read_page, self._filters, self.model.oldest_id, done=weakly(self.on_page),
-                           failed=weakly(self.on_read_failed), key="activity-more")
+            self.core.read(_read_page, self._filters, self.model.oldest_id, self._kind, self.model.oldest_read,
+                           done=weakly(self.on_page), failed=weakly(self.on_read_failed), key="activity-more")
 
     # -- acting ----------------------------------------------------------------------------
 
@@ -435,7 +495,12 @@ class ActivityPane(QWidget):
 
     def _show_empty(self) -> None:
         actor, since, until = self._filters
-        if actor is None and since is None and until is None:
+        if self._kind == READS and actor is None and since is None and until is None:
+            text = "<p style='font-size:large'><b>{title}</b></p><p>{body}</p>".format(
+                title=self.tr("No assistant has recalled anything yet"),
+                body=self.tr("Each search and read an assistant makes through MCP appears here, with what it "
+                             "found. Settings can turn this log off."))
+        elif actor is None and since is None and until is None:
             text = "<p style='font-size:large'><b>{title}</b></p><p>{body}</p>".format(
                 title=self.tr("Nothing has been written yet"),
                 body=self.tr("What your assistants write to this memory — Claude, Cursor, any MCP client — "

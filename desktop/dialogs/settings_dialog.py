@@ -134,6 +134,17 @@ class SettingsDialog(QDialog):
             self.theme_combo.addItem(label, key)
         self.theme_combo.setCurrentIndex(max(0, self.theme_combo.findData(settings.theme)))
         self.theme_combo.currentIndexChanged.connect(self.on_edited)
+        # -- what was recalled, and updates of facts (memory hygiene) -------------------------------
+        self.read_log_box = QCheckBox(self.tr("Keep a log of what assistants recall (on this computer only)"))
+        self.read_log_box.setToolTip(self.tr("Each search and read an assistant makes, with what it found, shown in "
+                                             "Activity and in the editor; the oldest go past {n} reads").format(
+            n=f"{settings.read_log_keep:,}"))
+        self.read_log_box.setChecked(settings.read_log)
+        self.auto_approve_box = QCheckBox(self.tr("Approve updated facts without asking me"))
+        self.auto_approve_box.setToolTip(self.tr(
+            "When reflect finds that a newer fact updates an older one, mark the older as superseded at once. "
+            "It is never deleted; undo brings it back."))
+        self.auto_approve_box.setChecked(settings.auto_approve_supersessions)
         self.env_note = QLabel()
         self.env_note.setWordWrap(True)
         self.app_error = QLabel()
@@ -169,6 +180,8 @@ class SettingsDialog(QDialog):
         layout.addLayout(port_form)
         layout.addWidget(self.autostart_box)
         layout.addWidget(self.tray_box)
+        layout.addWidget(self.read_log_box)
+        layout.addWidget(self.auto_approve_box)
         layout.addWidget(self.env_note)
         layout.addWidget(self.app_error)
         layout.addStretch(1)
@@ -195,6 +208,8 @@ class SettingsDialog(QDialog):
             "close_to_tray": self.tray_box.isChecked(),
             "start_with_system": self.autostart_box.isChecked(),
             "theme": self.theme_combo.currentData(),
+            "read_log": self.read_log_box.isChecked(),
+            "auto_approve_supersessions": self.auto_approve_box.isChecked(),
         }
 
     def changes(self) -> dict[str, Any]:

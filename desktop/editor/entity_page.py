@@ -54,6 +54,9 @@ class EntityPage(QWidget):
         self.dirty_label.setToolTip(self.tr("Nothing is written until you press Save (Ctrl+S)"))
         self.meta = QLabel(self)
         self.meta.setEnabled(False)  # the palette's quieter text colour
+        self.recall = QLabel(self)  # when and by whom an assistant last recalled it (the read log)
+        self.recall.setEnabled(False)
+        self.recall.setWordWrap(True)
         self.banner = ConflictBanner(self)
 
         self.name_edit = QLineEdit(self)
@@ -119,6 +122,7 @@ class EntityPage(QWidget):
         layout.setSpacing(6)
         layout.addLayout(header)
         layout.addWidget(self.meta)
+        layout.addWidget(self.recall)
         layout.addWidget(self.banner)
         layout.addLayout(form)
         layout.addWidget(self.splitter, 1)

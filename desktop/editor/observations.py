@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import (
     QAbstractItemModel,
     QEvent,
@@ -9,16 +11,28 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QSize,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QKeyEvent
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QBrush,
+    QColor,
+    QFont,
+    QKeyEvent,
+    QPainter,
+    QPalette,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QWidget,
@@ -29,6 +43,8 @@ from desktop.editor.style import error_color, error_label, lay_out_list_section
 
 ORIGINAL = Qt.ItemDataRole.UserRole + 1  # the stored text the row started as (unset: added here)
 FULL = Qt.ItemDataRole.UserRole + 2  # the observation's whole text (the row shows a preview of a long one)
+SUCCESSOR = Qt.ItemDataRole.UserRole + 3  # a superseded fact's newer fact (unset: it still holds)
+NOTE = Qt.ItemDataRole.UserRole + 4  # what the row's tooltip says when it shows no problem
 # Never setData(role, None): PySide6 on Python 3.11 can then drop a reference to None too many
 # times and abort the process ("deallocating None").
 EDITOR_MIN_HEIGHT = 84
@@ -48,7 +64,47 @@ def preview(text: str) -> str:
 
 
 class _MultiLineDelegate(QStyledItemDelegate):
-    """Edits an observation in a several-line box: Enter (or leaving) commits, Shift+Enter is a new line."""
+    """Edits an observation in a several-line box: Enter (or leaving) commits, Shift+Enter is a new line.
+    A superseded fact is drawn struck through, its successor beneath it (not struck)."""
+
+    def _document(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QTextDocument:
+        doc = QTextDocument()
+        font = QFont(option.font)  # type: ignore[attr-defined]
+        font.setStrikeOut(False)  # the old text is struck through by its markup; its successor is not
+        doc.setDefaultFont(font)
+        doc.setTextWidth(max(50, option.rect.width() - 8))  # type: ignore[attr-defined]
+        text = html.escape(preview(str(index.data(FULL) or ""))).replace("\n", "<br>")
+        note = html.escape(ObservationList.tr("superseded by “{by}”").format(by=preview(str(index.data(SUCCESSOR)))))
+        doc.setHtml(f"<s>{text}</s><br><small>→ {note}</small>")
+        return doc
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        if not index.data(SUCCESSOR):
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""  # type: ignore[attr-defined]
+        widget = opt.widget  # type: ignore[attr-defined]
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        doc = self._document(opt, index)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        quiet = opt.palette.color(QPalette.ColorRole.PlaceholderText)  # type: ignore[attr-defined]
+        context.palette.setColor(QPalette.ColorRole.Text, quiet)
+        painter.save()
+        painter.translate(opt.rect.left() + 4, opt.rect.top() + 2)  # type: ignore[attr-defined]
+        doc.documentLayout().draw(painter, context)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        if not index.data(SUCCESSOR):
+            return super().sizeHint(option, index)
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        doc = self._document(opt, index)
+        return QSize(int(doc.idealWidth()) + 8, int(doc.size().height()) + 4)
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: QModelIndex | QPersistentModelIndex) -> QWidget:
@@ -118,6 +174,7 @@ class ObservationList(QWidget):
 
         lay_out_list_section(self, self.list, self.error, (self.add_button, self.edit_button, self.delete_button))
         self._loading = False
+        self._marks: dict[str, dict] = {}
         self.read_only = False
         self.viewer: QWidget | None = None
         self.on_selection_changed()
@@ -132,6 +189,8 @@ class ObservationList(QWidget):
         for item in items:
             self._append(item)
         self._loading = False
+        if self._marks:
+            self.mark_superseded(self._marks)
         self.list.verticalScrollBar().setValue(scroll)
         self.on_selection_changed()
 
@@ -236,6 +295,32 @@ class ObservationList(QWidget):
             return
         super().keyPressEvent(event)
 
+    def mark_superseded(self, marks: dict[str, dict]) -> None:
+        """Strike through the facts an approved supersession retired, each with its successor
+        (``Memory.superseded_facts``): kept, and still editable, but no longer current."""
+        self._marks = dict(marks)
+        self._loading = True
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            mark = marks.get(self.text_of(row))
+            font = item.font()
+            font.setStrikeOut(mark is not None)
+            item.setFont(font)
+            item.setData(SUCCESSOR, str(mark.get("by", "")) if mark else "")
+            note = "" if mark is None else self.tr(
+                "No longer current since {day}: “{by}” took its place. It is kept; search by meaning leaves "
+                "it out, history and undo bring it back.").format(day=str(mark.get("ended_at", ""))[:10],
+                                                                  by=mark.get("by", ""))
+            if not note and len(self.text_of(row)) > PREVIEW_CHARS:
+                note = self.tr("Double-click to see all of it")
+            item.setData(NOTE, note)
+            item.setToolTip(note)
+        self._loading = False
+
+    def superseded_rows(self) -> list[int]:
+        """The rows shown struck through (for tests and the screen reader)."""
+        return [r for r in range(self.list.count()) if self.list.item(r).font().strikeOut()]
+
     def set_read_only(self, read_only: bool) -> None:
         self.read_only = read_only
         for button in (self.add_button, self.edit_button, self.delete_button):
@@ -253,7 +338,7 @@ class ObservationList(QWidget):
             item = self.list.item(row)
             problem = problems.get(row)
             item.setBackground(QBrush(tint) if problem else QBrush())
-            item.setToolTip(problem or "")
+            item.setToolTip(problem or str(item.data(NOTE) or ""))
         self._loading = False
         lines = [self.tr("Observation {n}: {problem}").format(n=row + 1, problem=text)
                  for row, text in sorted(problems.items())]

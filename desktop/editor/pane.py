@@ -24,6 +24,7 @@ from desktop.editor.draft import Form, Loaded, delta, rebase, save_arguments, va
 from desktop.editor.entity_page import EntityPage
 from desktop.editor.message_page import MessagePage
 from desktop.editor.reads import load_choices, load_for_editor
+from desktop.editor.recall import recall_text
 from desktop.shared.ages import age_text
 from desktop.shared.history_view import actor_label, describe_change
 from desktop.workers import Core, touched_entities
@@ -234,6 +235,8 @@ class EditorPane(QWidget):
         self.page.meta.setText(self.tr("{type} · created {created} · changed {changed}").format(
             type=fresh.entity_type, created=fresh.created_at[:10], changed=age_text(fresh.updated_at))
             + _also_known_as(data["entity"]))
+        self.page.observations.mark_superseded(data.get("superseded") or {})
+        self.page.recall.setText(recall_text(data.get("last_recall")))
         self.page.history.set_rows(data.get("history", []))
         self.stack.setCurrentIndex(EDITING)
         self._after_load()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import NotFound
+from core.hygiene import supersede
 from core.memory import Memory
 from core.model import Change
 
@@ -27,6 +28,8 @@ def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
         out["deletion"] = memory.last_deletion(name)
         return out
     name = out["entity"]["node"].name  # a name merged into this entity opened it: read it by its own
+    out["superseded"] = supersede.marks(out["entity"]["node"].props)  # shown struck through
+    out["last_recall"] = memory.last_recall(name)
     out["history"] = memory.entity_history(name, limit=200)
     out["undoable"] = memory.undoable_change(entity=name)
     out["redoable"] = redoable(out["history"])

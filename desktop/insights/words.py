@@ -32,6 +32,8 @@ def _title_prefixes() -> dict[str, str]:
         "Stale knowledge: ": InsightWords.tr("Stale knowledge: "),
         "Possible duplicates: ": InsightWords.tr("Possible duplicates: "),
         "Repeated facts on ": InsightWords.tr("Repeated facts on "),
+        "Superseded on ": InsightWords.tr("Superseded on "),
+        "Contradiction on ": InsightWords.tr("Contradiction on "),
     }
 
 
@@ -76,11 +78,29 @@ def insight_summary(insight: dict[str, Any]) -> str:
     evidence = insight.get("evidence") or {}
     if not isinstance(evidence, dict):
         return english
+    facts = evidence.get("facts")
+    if isinstance(facts, dict) and {"entity", "older", "newer"} <= facts.keys():
+        return _facts_summary(str(insight.get("pattern")), facts) or english
     try:
         said = _say(str(insight.get("pattern") or ""), _by_role(evidence), int(evidence.get("total") or 0), english)
     except (KeyError, IndexError, TypeError, ValueError):
         return english
     return said or english
+
+
+def _facts_summary(pattern: str, facts: dict[str, Any]) -> str | None:
+    """Memory hygiene's two patterns (core.hygiene.supersede): an update, or two facts that disagree."""
+    words = {"entity": facts["entity"], "older": facts["older"], "newer": facts["newer"]}
+    if pattern == "superseded_facts":
+        return InsightWords.tr(
+            'On "{entity}", the newer fact "{newer}" seems to update the older "{older}". Approving keeps the '
+            "older fact, marked as superseded by the newer, with today as its end; search then answers with "
+            "the newer one.").format(**words)
+    if pattern == "contradicting_facts":
+        return InsightWords.tr(
+            'On "{entity}", "{older}" and "{newer}" disagree, and nothing says which is newer. Neither was '
+            "retired: edit the entity to keep the one that is true.").format(**words)
+    return None
 
 
 def _say(pattern: str, roles: dict[str, list[dict[str, Any]]], total: int, english: str) -> str | None:  # noqa: PLR0911

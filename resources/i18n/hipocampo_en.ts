@@ -4,7 +4,7 @@
 <context>
     <name>ActivityModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="46"/>
+        <location filename="../../desktop/activity/model.py" line="49"/>
         <source>%n min ago</source>
         <translation>
             <numerusform>%n min ago</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="50"/>
+        <location filename="../../desktop/activity/model.py" line="53"/>
         <source>%n h ago</source>
         <translation>
             <numerusform>%n h ago</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="93"/>
+        <location filename="../../desktop/activity/model.py" line="121"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>added %n observation to {name}</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="94"/>
+        <location filename="../../desktop/activity/model.py" line="122"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>removed %n observation from {name}</numerusform>
@@ -36,7 +36,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="96"/>
+        <location filename="../../desktop/activity/model.py" line="124"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>deleted {name} ({type}, %n observation)</numerusform>
@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="129"/>
+        <location filename="../../desktop/activity/model.py" line="157"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>saved {name} (%n change)</numerusform>
@@ -52,7 +52,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="127"/>
+        <location filename="../../desktop/activity/model.py" line="155"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>let the confidence of %n insight fade with time</numerusform>
@@ -117,7 +117,7 @@
 <context>
     <name>InsightWords</name>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="96"/>
+        <location filename="../../desktop/insights/words.py" line="116"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>%n more solved problem shares its concepts.</numerusform>
@@ -125,7 +125,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="100"/>
+        <location filename="../../desktop/insights/words.py" line="120"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>&quot;{technology}&quot; is used by %n entity: {users}. Consider sharing knowledge, fixes or materials with it.</numerusform>
@@ -133,7 +133,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="105"/>
+        <location filename="../../desktop/insights/words.py" line="125"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>The concept &quot;{concept}&quot; connects %n entity: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
@@ -141,7 +141,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="121"/>
+        <location filename="../../desktop/insights/words.py" line="141"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
@@ -149,7 +149,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="140"/>
+        <location filename="../../desktop/insights/words.py" line="160"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(%n more active entity is linked to it.)</numerusform>
@@ -157,7 +157,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="155"/>
+        <location filename="../../desktop/insights/words.py" line="175"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entity has fewer than 2 real connections: {listed}. Linking it (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes it easier to find and reason about.</numerusform>

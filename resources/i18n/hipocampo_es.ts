@@ -12,13 +12,13 @@
 <context>
     <name>ActivityModel</name>
     <message>
-        <location filename="../../desktop/activity/model.py" line="44"/>
+        <location filename="../../desktop/activity/model.py" line="47"/>
         <source>just now</source>
         <extracomment>bookkeeping the core keeps for reflect and insight review: not something to take back from here client chip hues, most distinct first: the first few clients get colours far apart</extracomment>
         <translation>ahora mismo</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="46"/>
+        <location filename="../../desktop/activity/model.py" line="49"/>
         <source>%n min ago</source>
         <translation>
             <numerusform>hace %n min</numerusform>
@@ -26,7 +26,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="50"/>
+        <location filename="../../desktop/activity/model.py" line="53"/>
         <source>%n h ago</source>
         <translation>
             <numerusform>hace %n h</numerusform>
@@ -34,27 +34,27 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="52"/>
+        <location filename="../../desktop/activity/model.py" line="55"/>
         <source>yesterday {time}</source>
         <translation>ayer {time}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="133"/>
+        <location filename="../../desktop/activity/model.py" line="161"/>
         <source>created {name} ({type})</source>
         <translation>creó {name} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="132"/>
+        <location filename="../../desktop/activity/model.py" line="160"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="88"/>
+        <location filename="../../desktop/activity/model.py" line="116"/>
         <source>added to {name}: {text}</source>
         <translation>añadió a {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="93"/>
+        <location filename="../../desktop/activity/model.py" line="121"/>
         <source>added %n observations to {name}</source>
         <translation>
             <numerusform>añadió %n observación a {name}</numerusform>
@@ -62,12 +62,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="89"/>
+        <location filename="../../desktop/activity/model.py" line="117"/>
         <source>removed from {name}: {text}</source>
         <translation>quitó de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="94"/>
+        <location filename="../../desktop/activity/model.py" line="122"/>
         <source>removed %n observations from {name}</source>
         <translation>
             <numerusform>quitó %n observación de {name}</numerusform>
@@ -75,12 +75,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="90"/>
+        <location filename="../../desktop/activity/model.py" line="118"/>
         <source>edited an observation of {name}: {text}</source>
         <translation>editó una observación de {name}: {text}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="96"/>
+        <location filename="../../desktop/activity/model.py" line="124"/>
         <source>deleted {name} ({type}, %n observations)</source>
         <translation>
             <numerusform>eliminó {name} ({type}, %n observación)</numerusform>
@@ -88,62 +88,62 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="99"/>
+        <location filename="../../desktop/activity/model.py" line="127"/>
         <source>related {src} → {dst} ({type})</source>
         <translation>relacionó {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="100"/>
+        <location filename="../../desktop/activity/model.py" line="128"/>
         <source>removed the relation {src} → {dst} ({type})</source>
         <translation>quitó la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="101"/>
+        <location filename="../../desktop/activity/model.py" line="129"/>
         <source>ended the relation {src} → {dst} ({type})</source>
         <translation>dio por terminada la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="102"/>
+        <location filename="../../desktop/activity/model.py" line="130"/>
         <source>reopened the relation {src} → {dst} ({type})</source>
         <translation>reabrió la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="107"/>
+        <location filename="../../desktop/activity/model.py" line="135"/>
         <source>changed {name} from {old} to {new}</source>
         <translation>cambió {name} de {old} a {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="109"/>
+        <location filename="../../desktop/activity/model.py" line="137"/>
         <source>updated the details of {name}</source>
         <translation>actualizó los detalles de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="111"/>
+        <location filename="../../desktop/activity/model.py" line="139"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="134"/>
+        <location filename="../../desktop/activity/model.py" line="162"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="135"/>
+        <location filename="../../desktop/activity/model.py" line="163"/>
         <source>took {name} out of the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="136"/>
+        <location filename="../../desktop/activity/model.py" line="164"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="137"/>
+        <location filename="../../desktop/activity/model.py" line="165"/>
         <source>proposed the insight {name}</source>
         <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="129"/>
+        <location filename="../../desktop/activity/model.py" line="157"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>guardó {name} (%n cambio)</numerusform>
@@ -151,77 +151,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="116"/>
+        <location filename="../../desktop/activity/model.py" line="144"/>
         <source>redid: {what}</source>
         <translation>rehízo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="116"/>
+        <location filename="../../desktop/activity/model.py" line="144"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="131"/>
+        <location filename="../../desktop/activity/model.py" line="159"/>
         <source>undid change #{id} on {name}</source>
         <translation>deshizo el cambio n.º {id} en {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="138"/>
+        <location filename="../../desktop/activity/model.py" line="166"/>
         <source>approved the insight {name}</source>
         <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="139"/>
+        <location filename="../../desktop/activity/model.py" line="167"/>
         <source>dismissed the insight {name}</source>
         <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="140"/>
+        <location filename="../../desktop/activity/model.py" line="168"/>
         <source>wrote out the insight {name}</source>
         <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="141"/>
+        <location filename="../../desktop/activity/model.py" line="169"/>
         <source>reviewed the insight {name}</source>
         <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="142"/>
+        <location filename="../../desktop/activity/model.py" line="170"/>
         <source>marked the insight {name} as stale</source>
         <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="143"/>
+        <location filename="../../desktop/activity/model.py" line="171"/>
         <source>found the insight {name} holds again</source>
         <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="120"/>
+        <location filename="../../desktop/activity/model.py" line="148"/>
         <source>1 new insight</source>
         <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="121"/>
+        <location filename="../../desktop/activity/model.py" line="149"/>
         <source>{n} new insights</source>
         <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="123"/>
+        <location filename="../../desktop/activity/model.py" line="151"/>
         <source>1 refreshed</source>
         <translation>1 actualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="124"/>
+        <location filename="../../desktop/activity/model.py" line="152"/>
         <source>{n} refreshed</source>
         <translation>{n} actualizadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="125"/>
+        <location filename="../../desktop/activity/model.py" line="153"/>
         <source>reflected on the memory: {found}</source>
         <translation>reflexionó sobre la memoria: {found}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="127"/>
+        <location filename="../../desktop/activity/model.py" line="155"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
@@ -229,190 +229,255 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="345"/>
+        <location filename="../../desktop/activity/model.py" line="382"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="345"/>
+        <location filename="../../desktop/activity/model.py" line="382"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="345"/>
+        <location filename="../../desktop/activity/model.py" line="382"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="377"/>
+        <location filename="../../desktop/activity/model.py" line="416"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="384"/>
+        <location filename="../../desktop/activity/model.py" line="428"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="388"/>
+        <location filename="../../desktop/activity/model.py" line="432"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="114"/>
+        <location filename="../../desktop/activity/model.py" line="142"/>
         <source>merged {merged} into {name}</source>
         <translation>fusionó {merged} en {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="94"/>
+        <source>{names} and {n} more</source>
+        <translation>{names} y {n} más</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="96"/>
+        <source>searched for {query} and found nothing</source>
+        <translation>buscó {query} y no encontró nada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="97"/>
+        <source>read the memory and found nothing</source>
+        <translation>leyó la memoria y no encontró nada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="99"/>
+        <source>recalled {names} for {query}</source>
+        <translation>recordó {names} para {query}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="100"/>
+        <source>recalled {names}</source>
+        <translation>recordó {names}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="415"/>
+        <source>Read by {actor}</source>
+        <translation>Leído por {actor}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="420"/>
+        <source>through {tool}</source>
+        <translation>con {tool}</translation>
     </message>
 </context>
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="104"/>
+        <location filename="../../desktop/activity/pane.py" line="130"/>
         <source>Show the changes of one client only</source>
         <translation>Mostrar solo los cambios de un cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="106"/>
-        <location filename="../../desktop/activity/pane.py" line="266"/>
+        <location filename="../../desktop/activity/pane.py" line="132"/>
+        <location filename="../../desktop/activity/pane.py" line="324"/>
         <source>All clients</source>
         <translation>Todos los clientes</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="108"/>
+        <location filename="../../desktop/activity/pane.py" line="134"/>
         <source>Show the changes of a time span only</source>
         <translation>Mostrar solo los cambios de un periodo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="109"/>
+        <location filename="../../desktop/activity/pane.py" line="135"/>
         <source>Any time</source>
         <translation>Cualquier fecha</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="109"/>
+        <location filename="../../desktop/activity/pane.py" line="135"/>
         <source>Today</source>
         <translation>Hoy</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="110"/>
+        <location filename="../../desktop/activity/pane.py" line="136"/>
         <source>Yesterday</source>
         <translation>Ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="110"/>
+        <location filename="../../desktop/activity/pane.py" line="136"/>
         <source>Last 7 days</source>
         <translation>Últimos 7 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="111"/>
+        <location filename="../../desktop/activity/pane.py" line="137"/>
         <source>Last 30 days</source>
         <translation>Últimos 30 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="111"/>
+        <location filename="../../desktop/activity/pane.py" line="137"/>
         <source>On a day…</source>
         <translation>Un día concreto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="117"/>
-        <location filename="../../desktop/activity/pane.py" line="402"/>
+        <location filename="../../desktop/activity/pane.py" line="148"/>
+        <location filename="../../desktop/activity/pane.py" line="462"/>
         <source>Undo</source>
         <translation>Deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="118"/>
-        <location filename="../../desktop/activity/pane.py" line="414"/>
+        <location filename="../../desktop/activity/pane.py" line="149"/>
+        <location filename="../../desktop/activity/pane.py" line="474"/>
         <source>Take back the selected change (it can be redone)</source>
         <translation>Deshacer el cambio seleccionado (se puede rehacer)</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="131"/>
+        <location filename="../../desktop/activity/pane.py" line="162"/>
         <source>Hide this message</source>
         <translation>Ocultar este mensaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="268"/>
+        <location filename="../../desktop/activity/pane.py" line="327"/>
         <source>{client} ({count})</source>
         <translation>{client} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="304"/>
+        <location filename="../../desktop/activity/pane.py" line="364"/>
         <source>The activity could not be read: {message}</source>
         <translation>No se pudo leer la actividad: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="340"/>
+        <location filename="../../desktop/activity/pane.py" line="400"/>
         <source>“{name}” no longer exists. Undo its deletion to bring it back.</source>
         <translation>«{name}» ya no existe. Deshaz su eliminación para recuperarla.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="354"/>
+        <location filename="../../desktop/activity/pane.py" line="414"/>
         <source>change #{id}</source>
         <translation>cambio n.º {id}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="355"/>
+        <location filename="../../desktop/activity/pane.py" line="415"/>
         <source>Undone: {what}</source>
         <translation>Deshecho: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="360"/>
+        <location filename="../../desktop/activity/pane.py" line="420"/>
         <source>Could not undo: {message}</source>
         <translation>No se pudo deshacer: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="370"/>
+        <location filename="../../desktop/activity/pane.py" line="430"/>
         <source>Open “{name}”</source>
         <translation>Abrir «{name}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="377"/>
+        <location filename="../../desktop/activity/pane.py" line="437"/>
         <source>Only changes by {client}</source>
         <translation>Solo cambios de {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="402"/>
+        <location filename="../../desktop/activity/pane.py" line="462"/>
         <source>Redo</source>
         <translation>Rehacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="410"/>
+        <location filename="../../desktop/activity/pane.py" line="470"/>
         <source>This kind of change cannot be undone from here</source>
         <translation>Este tipo de cambio no se puede deshacer desde aquí</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="412"/>
+        <location filename="../../desktop/activity/pane.py" line="472"/>
         <source>Already undone: the row of its undo can redo it</source>
         <translation>Ya está deshecho: se puede rehacer desde la fila que lo deshizo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="440"/>
+        <location filename="../../desktop/activity/pane.py" line="505"/>
         <source>Nothing has been written yet</source>
         <translation>Todavía no se ha escrito nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="441"/>
+        <location filename="../../desktop/activity/pane.py" line="506"/>
         <source>What your assistants write to this memory — Claude, Cursor, any MCP client — appears here as it happens, newest first, with who wrote it. Any change can be undone from here.</source>
         <translation>Lo que tus asistentes escriben en esta memoria —Claude, Cursor, cualquier cliente MCP— aparece aquí en el momento, lo más reciente primero y con quién lo escribió. Cualquier cambio se puede deshacer desde aquí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="446"/>
+        <location filename="../../desktop/activity/pane.py" line="511"/>
         <source>No changes by {client} in this time span.</source>
         <translation>No hay cambios de {client} en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="449"/>
+        <location filename="../../desktop/activity/pane.py" line="514"/>
         <source>No changes by {client} yet.</source>
         <translation>Todavía no hay cambios de {client}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="451"/>
+        <location filename="../../desktop/activity/pane.py" line="516"/>
         <source>No changes in this time span.</source>
         <translation>No hay cambios en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="452"/>
+        <location filename="../../desktop/activity/pane.py" line="517"/>
         <source>Show everything</source>
         <translation>Mostrar todo</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/pane.py" line="140"/>
+        <source>Show what the assistants wrote, what they recalled, or both</source>
+        <translation>Mostrar lo que escribieron los asistentes, lo que recordaron, o ambas cosas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/pane.py" line="141"/>
+        <source>Writes and reads</source>
+        <translation>Escrituras y lecturas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/pane.py" line="141"/>
+        <source>Writes</source>
+        <translation>Escrituras</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/pane.py" line="142"/>
+        <source>Reads</source>
+        <translation>Lecturas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/pane.py" line="500"/>
+        <source>No assistant has recalled anything yet</source>
+        <translation>Ningún asistente ha recordado nada todavía</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/pane.py" line="501"/>
+        <source>Each search and read an assistant makes through MCP appears here, with what it found. Settings can turn this log off.</source>
+        <translation>Cada búsqueda y lectura que un asistente hace por MCP aparece aquí, con lo que encontró. Los ajustes pueden desactivar este registro.</translation>
     </message>
 </context>
 <context>
@@ -617,7 +682,7 @@
 <context>
     <name>EditorPane</name>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="90"/>
+        <location filename="../../desktop/editor/pane.py" line="91"/>
         <source>Nothing open.
 
 Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
@@ -626,128 +691,128 @@ Pick an entity in the graph or in search to see and edit its observations, relat
 Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="92"/>
-        <location filename="../../desktop/editor/pane.py" line="148"/>
+        <location filename="../../desktop/editor/pane.py" line="93"/>
+        <location filename="../../desktop/editor/pane.py" line="149"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="94"/>
+        <location filename="../../desktop/editor/pane.py" line="95"/>
         <source>Restore deleted entity</source>
         <translation>Restaurar la entidad eliminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="95"/>
+        <location filename="../../desktop/editor/pane.py" line="96"/>
         <source>Bring it back with its observations and the relations to entities that still exist</source>
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="150"/>
+        <location filename="../../desktop/editor/pane.py" line="151"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="217"/>
+        <location filename="../../desktop/editor/pane.py" line="218"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="220"/>
+        <location filename="../../desktop/editor/pane.py" line="221"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="234"/>
+        <location filename="../../desktop/editor/pane.py" line="235"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="252"/>
+        <location filename="../../desktop/editor/pane.py" line="255"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="322"/>
+        <location filename="../../desktop/editor/pane.py" line="325"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="335"/>
+        <location filename="../../desktop/editor/pane.py" line="338"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="338"/>
+        <location filename="../../desktop/editor/pane.py" line="341"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="339"/>
+        <location filename="../../desktop/editor/pane.py" line="342"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="346"/>
+        <location filename="../../desktop/editor/pane.py" line="349"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="348"/>
+        <location filename="../../desktop/editor/pane.py" line="351"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="351"/>
+        <location filename="../../desktop/editor/pane.py" line="354"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="375"/>
+        <location filename="../../desktop/editor/pane.py" line="378"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="389"/>
+        <location filename="../../desktop/editor/pane.py" line="392"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="398"/>
+        <location filename="../../desktop/editor/pane.py" line="401"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="406"/>
+        <location filename="../../desktop/editor/pane.py" line="409"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="438"/>
+        <location filename="../../desktop/editor/pane.py" line="441"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="441"/>
+        <location filename="../../desktop/editor/pane.py" line="444"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="452"/>
+        <location filename="../../desktop/editor/pane.py" line="455"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="453"/>
+        <location filename="../../desktop/editor/pane.py" line="456"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="494"/>
+        <location filename="../../desktop/editor/pane.py" line="497"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="495"/>
+        <location filename="../../desktop/editor/pane.py" line="498"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -756,32 +821,32 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="514"/>
+        <location filename="../../desktop/editor/pane.py" line="517"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="515"/>
+        <location filename="../../desktop/editor/pane.py" line="518"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="464"/>
+        <location filename="../../desktop/editor/pane.py" line="467"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="467"/>
+        <location filename="../../desktop/editor/pane.py" line="470"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="477"/>
+        <location filename="../../desktop/editor/pane.py" line="480"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="525"/>
+        <location filename="../../desktop/editor/pane.py" line="528"/>
         <source>also {names}</source>
         <translation>también {names}</translation>
     </message>
@@ -850,72 +915,72 @@ Podrás restaurarla después.</translation>
         <translation>No se escribe nada hasta que pulses Guardar (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="60"/>
+        <location filename="../../desktop/editor/entity_page.py" line="63"/>
         <source>The entity&apos;s name</source>
         <translation>El nombre de la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="63"/>
+        <location filename="../../desktop/editor/entity_page.py" line="66"/>
         <source>Person, Project, Concept…</source>
         <translation>Person, Project, Concept…</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="72"/>
+        <location filename="../../desktop/editor/entity_page.py" line="75"/>
         <source>Name</source>
         <translation>Nombre</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="74"/>
+        <location filename="../../desktop/editor/entity_page.py" line="77"/>
         <source>Type</source>
         <translation>Tipo</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="82"/>
+        <location filename="../../desktop/editor/entity_page.py" line="85"/>
         <source>Observations</source>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="83"/>
+        <location filename="../../desktop/editor/entity_page.py" line="86"/>
         <source>Relations</source>
         <translation>Relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="87"/>
+        <location filename="../../desktop/editor/entity_page.py" line="90"/>
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="96"/>
+        <location filename="../../desktop/editor/entity_page.py" line="99"/>
         <source>Save</source>
         <translation>Guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="97"/>
+        <location filename="../../desktop/editor/entity_page.py" line="100"/>
         <source>Write every edit at once (Ctrl+S)</source>
         <translation>Escribir todos los cambios a la vez (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="99"/>
+        <location filename="../../desktop/editor/entity_page.py" line="102"/>
         <source>Revert</source>
         <translation>Revertir</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="100"/>
+        <location filename="../../desktop/editor/entity_page.py" line="103"/>
         <source>Discard your unsaved edits</source>
         <translation>Descartar tus cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="101"/>
+        <location filename="../../desktop/editor/entity_page.py" line="104"/>
         <source>Undo last change</source>
         <translation>Deshacer el último cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="102"/>
+        <location filename="../../desktop/editor/entity_page.py" line="105"/>
         <source>Delete…</source>
         <translation>Eliminar…</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/entity_page.py" line="103"/>
+        <location filename="../../desktop/editor/entity_page.py" line="106"/>
         <source>Delete this entity (it can be restored afterwards)</source>
         <translation>Eliminar esta entidad (se puede restaurar después)</translation>
     </message>
@@ -2256,22 +2321,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Conocimiento desactualizado: </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="42"/>
+        <location filename="../../desktop/insights/words.py" line="44"/>
         <source>Under-connected nodes</source>
         <translation>Entidades poco conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="54"/>
+        <location filename="../../desktop/insights/words.py" line="56"/>
         <source>{shown} and {rest} more</source>
         <translation>{shown} y {rest} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="90"/>
+        <location filename="../../desktop/insights/words.py" line="110"/>
         <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
         <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="96"/>
+        <location filename="../../desktop/insights/words.py" line="116"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
@@ -2279,7 +2344,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="100"/>
+        <location filename="../../desktop/insights/words.py" line="120"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
@@ -2287,7 +2352,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="105"/>
+        <location filename="../../desktop/insights/words.py" line="125"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
@@ -2295,22 +2360,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="111"/>
+        <location filename="../../desktop/insights/words.py" line="131"/>
         <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
         <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="116"/>
+        <location filename="../../desktop/insights/words.py" line="136"/>
         <source>Other courses: {courses}.</source>
         <translation>Otros cursos: {courses}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="119"/>
+        <location filename="../../desktop/insights/words.py" line="139"/>
         <source>its domain</source>
         <translation>su dominio</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="121"/>
+        <location filename="../../desktop/insights/words.py" line="141"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
@@ -2318,22 +2383,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="129"/>
+        <location filename="../../desktop/insights/words.py" line="149"/>
         <source>its confidence is low ({confidence})</source>
         <translation>su confianza es baja ({confidence})</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="131"/>
+        <location filename="../../desktop/insights/words.py" line="151"/>
         <source>it has not been updated since {date}</source>
         <translation>no se actualiza desde el {date}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="136"/>
+        <location filename="../../desktop/insights/words.py" line="156"/>
         <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
         <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="140"/>
+        <location filename="../../desktop/insights/words.py" line="160"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
@@ -2341,7 +2406,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="155"/>
+        <location filename="../../desktop/insights/words.py" line="175"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
@@ -2359,14 +2424,34 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Hechos repetidos en </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="145"/>
+        <location filename="../../desktop/insights/words.py" line="165"/>
         <source>{others} may be the same as &quot;{kept}&quot;. Approving merges them into &quot;{kept}&quot;: facts and relations are kept, the other names stay as aliases, and one undo takes it back.</source>
         <translation>{others} puede ser lo mismo que &quot;{kept}&quot;. Al aprobar se fusionan en &quot;{kept}&quot;: se conservan los hechos y las relaciones, los otros nombres quedan como alias y un solo deshacer lo revierte.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="150"/>
+        <location filename="../../desktop/insights/words.py" line="170"/>
         <source>&quot;{name}&quot; holds facts that repeat another almost word for word. Approving removes the repeats (one undo brings them back).</source>
         <translation>&quot;{name}&quot; tiene hechos que repiten otro casi palabra por palabra. Al aprobar se eliminan las repeticiones (un solo deshacer las recupera).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="35"/>
+        <source>Superseded on </source>
+        <translation>Sustituido en </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="36"/>
+        <source>Contradiction on </source>
+        <translation>Contradicción en </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="96"/>
+        <source>On &quot;{entity}&quot;, the newer fact &quot;{newer}&quot; seems to update the older &quot;{older}&quot;. Approving keeps the older fact, marked as superseded by the newer, with today as its end; search then answers with the newer one.</source>
+        <translation>En «{entity}», el hecho más nuevo «{newer}» parece actualizar el anterior «{older}». Al aprobarlo se conserva el anterior, marcado como sustituido por el nuevo, con hoy como fecha de fin; la búsqueda responde entonces con el nuevo.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="101"/>
+        <source>On &quot;{entity}&quot;, &quot;{older}&quot; and &quot;{newer}&quot; disagree, and nothing says which is newer. Neither was retired: edit the entity to keep the one that is true.</source>
+        <translation>En «{entity}», «{older}» y «{newer}» no concuerdan, y nada dice cuál es más nuevo. No se retiró ninguno: edita la entidad para quedarte con el que es cierto.</translation>
     </message>
 </context>
 <context>
@@ -2863,51 +2948,62 @@ Conectados: {names}</translation>
 <context>
     <name>ObservationList</name>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="109"/>
+        <location filename="../../desktop/editor/observations.py" line="165"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="110"/>
+        <location filename="../../desktop/editor/observations.py" line="166"/>
         <source>Add an observation</source>
         <translation>Añadir una observación</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="111"/>
+        <location filename="../../desktop/editor/observations.py" line="167"/>
         <source>Edit</source>
         <translation>Editar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="112"/>
+        <location filename="../../desktop/editor/observations.py" line="168"/>
         <source>Delete</source>
         <translation>Eliminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="113"/>
+        <location filename="../../desktop/editor/observations.py" line="169"/>
         <source>Delete the selected observations (Delete)</source>
         <translation>Eliminar las observaciones seleccionadas (Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="258"/>
+        <location filename="../../desktop/editor/observations.py" line="343"/>
         <source>Observation {n}: {problem}</source>
         <translation>Observación {n}: {problem}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="46"/>
+        <location filename="../../desktop/editor/observations.py" line="62"/>
         <source>{start}…
 ({size} in all; double-click to see all of it)</source>
         <translation>{start}…
 ({size} en total; doble clic para verlo entero)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="104"/>
+        <location filename="../../desktop/editor/observations.py" line="160"/>
         <source>Double-click or press F2 to edit; Enter finishes, Shift+Enter starts a new line</source>
         <translation>Doble clic o F2 para editar; Intro termina, Mayús+Intro empieza una línea nueva</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/observations.py" line="151"/>
+        <location filename="../../desktop/editor/observations.py" line="210"/>
+        <location filename="../../desktop/editor/observations.py" line="315"/>
         <source>Double-click to see all of it</source>
         <translation>Doble clic para verlo entero</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/observations.py" line="311"/>
+        <source>No longer current since {day}: “{by}” took its place. It is kept; search by meaning leaves it out, history and undo bring it back.</source>
+        <translation>Ya no vigente desde el {day}: «{by}» ocupó su lugar. Se conserva; la búsqueda por significado lo deja fuera, el historial y deshacer lo recuperan.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/observations.py" line="77"/>
+        <source>superseded by “{by}”</source>
+        <translation>sustituido por «{by}»</translation>
     </message>
 </context>
 <context>
@@ -3047,6 +3143,24 @@ Conectados: {names}</translation>
         <location filename="../../desktop/shared/plain_words.py" line="52"/>
         <source>The {field} contains an invisible NUL character.</source>
         <translation>El campo «{field}» contiene un carácter NUL invisible.</translation>
+    </message>
+</context>
+<context>
+    <name>RecallLine</name>
+    <message>
+        <location filename="../../desktop/editor/recall.py" line="18"/>
+        <source>No assistant has recalled it yet.</source>
+        <translation>Ningún asistente lo ha recordado todavía.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/recall.py" line="24"/>
+        <source>Last recalled by {who} {when}, for “{query}”</source>
+        <translation>Recordado por última vez por {who} {when}, para «{query}»</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/recall.py" line="26"/>
+        <source>Last recalled by {who} {when}</source>
+        <translation>Recordado por última vez por {who} {when}</translation>
     </message>
 </context>
 <context>
@@ -3354,130 +3468,150 @@ Conectados: {names}</translation>
         <translation>Oscuro</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="151"/>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="304"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="162"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="319"/>
         <source>Memory file</source>
         <translation>Archivo de memoria</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="155"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="166"/>
         <source>Search by meaning</source>
         <translation>Búsqueda por significado</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="162"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="173"/>
         <source>Assistants and the app</source>
         <translation>Asistentes y aplicación</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="166"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="177"/>
         <source>Port for assistants</source>
         <translation>Puerto para asistentes</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="168"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="179"/>
         <source>Appearance</source>
         <translation>Apariencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="218"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="233"/>
         <source>Hipocampo will close the memory it has open and open this one (a file that does not exist yet starts an empty memory).</source>
         <translation>Hipocampo cerrará la memoria abierta y abrirá esta (un archivo que aún no existe empieza una memoria vacía).</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="221"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="236"/>
         <source>Everything your assistants remember is kept in this one file.</source>
         <translation>Todo lo que recuerdan tus asistentes se guarda en este archivo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="230"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="245"/>
         <source>After saving, the meaning of every memory is computed again in the background; search by words works meanwhile.</source>
         <translation>Al guardar, el significado de cada recuerdo se vuelve a calcular en segundo plano; mientras tanto, la búsqueda por palabras funciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="233"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="248"/>
         <source>Meaning lets a search for “holiday plans” find “a trip to Lisbon in May”, in any language the model knows.</source>
         <translation>El significado permite que una búsqueda de «planes de vacaciones» encuentre «un viaje a Lisboa en mayo», en cualquier idioma que conozca el modelo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="239"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="254"/>
         <source>Ports below 1024 need administrator rights: choose 1024 or above, or Automatic.</source>
         <translation>Los puertos por debajo de 1024 necesitan permisos de administrador: elige 1024 o más, o Automático.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="242"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="257"/>
         <source>Only this computer can connect (127.0.0.1). Automatic picks a free port each time; a fixed one suits clients set up with a URL.</source>
         <translation>Solo este equipo puede conectarse (127.0.0.1). Automático elige un puerto libre cada vez; uno fijo va bien para clientes configurados con una URL.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="258"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="273"/>
         <source>Choose the file that holds the memory.</source>
         <translation>Elige el archivo que contiene la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="261"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="276"/>
         <source>{path} is a folder; choose a file inside it.</source>
         <translation>{path} es una carpeta; elige un archivo dentro de ella.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="267"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="282"/>
         <source>Hipocampo cannot read {path}: {reason}.</source>
         <translation>Hipocampo no puede leer {path}: {reason}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="269"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="284"/>
         <source>{name} is not a Hipocampo memory (it is not an SQLite database).</source>
         <translation>{name} no es una memoria de Hipocampo (no es una base de datos SQLite).</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="276"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="291"/>
         <source>Hipocampo cannot create files in {folder}.</source>
         <translation>Hipocampo no puede crear archivos en {folder}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="282"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="297"/>
         <source>Enter the server&apos;s address, like http://127.0.0.1:11434/v1.</source>
         <translation>Escribe la dirección del servidor, como http://127.0.0.1:11434/v1.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="284"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="299"/>
         <source>Enter the name of the embedding model, like nomic-embed-text.</source>
         <translation>Escribe el nombre del modelo de embeddings, como nomic-embed-text.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="292"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="307"/>
         <source>Saved in {file}, which the assistants&apos; Hipocampo reads too.</source>
         <translation>Se guarda en {file}, que también lee el Hipocampo de los asistentes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="295"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="310"/>
         <source>Set in the environment, so it wins over this dialog the next time Hipocampo starts: {names}.</source>
         <translation>Definido en el entorno, así que tendrá prioridad sobre este diálogo la próxima vez que Hipocampo se inicie: {names}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="304"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="319"/>
         <source>Hipocampo memory (*.db *.sqlite);;All files (*)</source>
         <translation>Memoria de Hipocampo (*.db *.sqlite);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="316"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="331"/>
         <source>Testing {url}…</source>
         <translation>Probando {url}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="326"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="341"/>
         <source>The test failed: {reason}</source>
         <translation>La prueba falló: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="328"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="343"/>
         <source>Connected: {model} answers with {dims}-dimensional vectors.</source>
         <translation>Conectado: {model} responde con vectores de {dims} dimensiones.</translation>
     </message>
     <message>
-        <location filename="../../desktop/dialogs/settings_dialog.py" line="354"/>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="369"/>
         <source>Could not save the settings: {reason}</source>
         <translation>No se pudo guardar la configuración: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="138"/>
+        <source>Keep a log of what assistants recall (on this computer only)</source>
+        <translation>Guardar un registro de lo que recuerdan los asistentes (solo en este ordenador)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="139"/>
+        <source>Each search and read an assistant makes, with what it found, shown in Activity and in the editor; the oldest go past {n} reads</source>
+        <translation>Cada búsqueda y lectura de un asistente, con lo que encontró, se muestra en Actividad y en el editor; las más antiguas se descartan pasadas {n} lecturas</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="143"/>
+        <source>Approve updated facts without asking me</source>
+        <translation>Aprobar los hechos actualizados sin preguntarme</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/dialogs/settings_dialog.py" line="145"/>
+        <source>When reflect finds that a newer fact updates an older one, mark the older as superseded at once. It is never deleted; undo brings it back.</source>
+        <translation>Cuando la reflexión encuentra que un hecho más nuevo actualiza uno anterior, marcar el anterior como sustituido enseguida. Nunca se borra; deshacer lo recupera.</translation>
     </message>
 </context>
 <context>

@@ -136,7 +136,8 @@ async def test_the_lane_takes_exactly_the_arguments_each_tool_declares(graph: Me
         declared = set(schemas[tool]["properties"])
         accepted = {key for name, arguments in CALLS if name == tool for key in guard(arguments) or {}}
         assert accepted == declared, tool
-        assert set(inspect.signature(reply).parameters) == {"memory", *declared}, tool
+        # ``client``: who reads, for the read log (the tool passes its actor, the lane the client's name)
+        assert set(inspect.signature(reply).parameters) == {"memory", "client", *declared}, tool
         assert reply is getattr(tools_memory, f"{tool}_reply")  # the tool's own body, not a copy
 
 

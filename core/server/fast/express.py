@@ -129,6 +129,7 @@ class Express:
         self._version: str | None = None  # agreed at initialize, once the SDK's answer went out
         self._initialized = False
         self._off = False
+        self._client = "mcp"  # the client's name from initialize, for the read log
 
     def seen(self, message: Any) -> None:
         """Follow the connection's state from what the client sends."""
@@ -137,6 +138,7 @@ class Express:
                 if self._era is not None:  # a second handshake, or one after enveloped requests
                     self._off = True
                 self._era, self._initialize_id = "handshake", message.id
+                self._client = _client_name((message.params or {}).get("clientInfo")) or self._client
             elif self._era is None and _envelope_version(message.params) is not None:
                 self._era = "modern"
         elif isinstance(message, JSONRPCNotification) and message.method == "notifications/initialized":
@@ -187,9 +189,10 @@ class Express:
         modern = self._modern(params)
         if not modern and not self._handshake(params):
             return None
+        client = (_client_name(params["_meta"][CLIENT_INFO_META_KEY]) if modern else self._client) or "mcp"
         self._memory.foreground.begin(request_id)  # background embedding steps aside meanwhile
         try:
-            answer = wire_result(reply(self._memory, **kwargs))
+            answer = wire_result(reply(self._memory, **kwargs, client=client))  # the reply logs the read
         except Exception:  # noqa: BLE001 - the SDK re-does it and reports the error its way
             log.debug("express lane left %s to the SDK", params["name"], exc_info=True)
             return None
@@ -212,6 +215,12 @@ class Express:
     def _handshake(self, params: dict[str, Any]) -> bool:
         return (self._era == "handshake" and self._initialized and self._version in HANDSHAKE_VERSIONS
                 and params.keys() == {"name", "arguments"})
+
+
+def _client_name(info: Any) -> str | None:
+    name = info.get("name") if isinstance(info, dict) else None
+    return (name.strip()[:100] or None) if isinstance(name, str) else None
+
 
 
 def _envelope_version(params: Any) -> str | None:

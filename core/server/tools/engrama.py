@@ -21,6 +21,7 @@ from core.errors import InvalidInput, NotFound
 from core.io.engrama import key_field
 from core.memory import Memory
 from core.model import Node
+from core.server.tools.read_log import log_read
 from core.server.tools.registry import make_tool
 from core.server.tools.results import tool_result
 from core.server.tools.schemas import ANY_OBJECT
@@ -158,7 +159,9 @@ def engrama_search(
         node = memory.get_node(hit["name"])
         if node is not None:
             results.append({**node_view(node), "score": hit["score"], "matching_observations": hit["observations"]})
-    return tool_result({"query": args.query, "count": len(results), "results": results})
+    answer = {"query": args.query, "count": len(results), "results": results}
+    log_read(memory, actor_of(ctx), "engrama_search", args.query, answer)
+    return tool_result(answer)
 
 
 def engrama_remember(
@@ -281,14 +284,14 @@ def engrama_context(
         {**node_view(n.node, observations=False), "distance": n.distance, "path": n.path}
         for n in found.neighbours
     ]
-    return tool_result(
-        {
-            "node": node_view(found.node),
-            "hops": args.hops,
-            "neighbours": neighbours,
-            "relations": [r.dump() for r in found.relations],
-        }
-    )
+    answer = {
+        "node": node_view(found.node),
+        "hops": args.hops,
+        "neighbours": neighbours,
+        "relations": [r.dump() for r in found.relations],
+    }
+    log_read(memory_of(ctx), actor_of(ctx), "engrama_context", args.name, answer)
+    return tool_result(answer)
 
 
 def engrama_ingest(

@@ -21,6 +21,7 @@ from pydantic import Field
 
 from core.errors import InvalidInput
 from core.memory import Memory
+from core.server.tools.read_log import log_read
 from core.server.tools.registry import make_tool
 from core.server.tools.results import dumps, tool_result
 from core.server.tools.schemas import (
@@ -162,13 +163,16 @@ def read_graph(
 
     On a large memory this is expensive: pass names_only=true for an overview, or limit/offset to
     page through it (paged and names-only reads also return total_entities/total_relations)."""
-    return read_graph_reply(memory_of(ctx), limit=limit, offset=offset, names_only=names_only)
+    return read_graph_reply(memory_of(ctx), limit=limit, offset=offset, names_only=names_only, client=actor_of(ctx))
 
 
 def read_graph_reply(memory: Memory, limit: int | None = None, offset: int = 0,
-                     names_only: bool = False) -> CallToolResult:
-    """read_graph's answer (the tool's body; the stdio fast path calls it too: core/server/fast)."""
-    return tool_result(memory.read_graph_dump(limit=limit, offset=offset, names_only=names_only))
+                     names_only: bool = False, *, client: str = "mcp") -> CallToolResult:
+    """read_graph's answer, logged as ``client``'s read (the tool's body; the stdio fast path calls
+    it too: core/server/fast)."""
+    graph = memory.read_graph_dump(limit=limit, offset=offset, names_only=names_only)
+    log_read(memory, client, "read_graph", "", graph)
+    return tool_result(graph)
 
 
 def search_nodes(
@@ -181,12 +185,16 @@ def search_nodes(
 ) -> CallToolResult:
     """Search for nodes in the knowledge graph based on a query: a case- and accent-insensitive
     substring of the name, type or any observation. Relations touching a hit come too."""
-    return search_nodes_reply(memory_of(ctx), query, limit=limit)
+    return search_nodes_reply(memory_of(ctx), query, limit=limit, client=actor_of(ctx))
 
 
-def search_nodes_reply(memory: Memory, query: str, limit: int | None = None) -> CallToolResult:
-    """search_nodes' answer (the tool's body; the stdio fast path calls it too: core/server/fast)."""
-    return tool_result(memory.search_nodes_dump(query, limit=limit))
+def search_nodes_reply(memory: Memory, query: str, limit: int | None = None, *,
+                       client: str = "mcp") -> CallToolResult:
+    """search_nodes' answer, logged as ``client``'s read (the tool's body; the stdio fast path calls
+    it too: core/server/fast)."""
+    found = memory.search_nodes_dump(query, limit=limit)
+    log_read(memory, client, "search_nodes", query, found)
+    return tool_result(found)
 
 
 def open_nodes(
@@ -194,12 +202,15 @@ def open_nodes(
 ) -> CallToolResult:
     """Open specific nodes in the knowledge graph by their names (exact, case-sensitive; unknown
     names are ignored), with the relations touching them."""
-    return open_nodes_reply(memory_of(ctx), names)
+    return open_nodes_reply(memory_of(ctx), names, client=actor_of(ctx))
 
 
-def open_nodes_reply(memory: Memory, names: list[str]) -> CallToolResult:
-    """open_nodes' answer (the tool's body; the stdio fast path calls it too: core/server/fast)."""
-    return tool_result(memory.open_nodes_dump(names))
+def open_nodes_reply(memory: Memory, names: list[str], *, client: str = "mcp") -> CallToolResult:
+    """open_nodes' answer, logged as ``client``'s read (the tool's body; the stdio fast path calls it
+    too: core/server/fast)."""
+    found = memory.open_nodes_dump(names)
+    log_read(memory, client, "open_nodes", ", ".join(n for n in names if isinstance(n, str)), found)
+    return tool_result(found)
 
 
 def search_semantic(
@@ -220,9 +231,11 @@ def search_semantic(
     Each result: name, entityType, observations (its matching facts, best first), other_observations
     (how many more it has; open_nodes shows all) and score (relevance 0–1, the results' order).
     When nothing matches well, results is empty and no_good_match is true."""
-    hits = memory_of(ctx).search_semantic(query, limit, per_entity=per_entity, max_tokens=max_tokens)
+    hits = memory_of(ctx).search_semantic(query, limit, per_entity=per_entity, max_tokens=max_tokens,
+                                          include_superseded=explain)  # explain shows retired facts, marked
     if not explain:
         hits = [{k: h[k] for k in LEAN_HIT} for h in hits]
+    log_read(memory_of(ctx), actor_of(ctx), "search_semantic", query, {"results": hits})
     return tool_result({"results": hits, "no_good_match": not hits})
 
 

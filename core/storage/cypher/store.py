@@ -767,6 +767,12 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
     def nodes_by_id(self, ids: Sequence[int]) -> list[Node]:
         return [R.node(r) for r in self._rows_in_order(self.db, ids)]
 
+    def fact_lists(self, min_facts: int = 2) -> list[tuple[int, str, dict[str, Any], list[str]]]:
+        """Every live entity with at least ``min_facts`` observations: (id, type, props, facts oldest first)."""
+        rows = self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NULL AND size(e.obs) >= $n "
+                            "RETURN e.id, e.type, e.props, e.obs ORDER BY e.id", {"n": int(min_facts)})
+        return [(i, t, json.loads(p or "{}"), list(o or [])) for i, t, p, o in rows]
+
     # -- what this backend does not do yet ---------------------------------------------------
 
     def insight_store(self) -> InsightLifecycle:

@@ -115,6 +115,17 @@ class GraphReads:
                 f"SELECT id FROM entities WHERE {' AND '.join(where)} ORDER BY id LIMIT ? OFFSET ?", args)]
             return reads.nodes(conn, ids)
 
+    def fact_lists(self, min_facts: int = 2) -> list[tuple[int, str, dict[str, Any], list[str]]]:
+        """Every live entity with at least ``min_facts`` observations: (id, type, props, facts
+        oldest first). What memory hygiene reads (``core.hygiene.supersede``)."""
+        with self.db.locked() as conn:
+            rows = conn.execute(
+                "SELECT e.id, e.entity_type, e.props, json_group_array(o.content ORDER BY o.id) "
+                "FROM entities e JOIN observations o ON o.entity_id = e.id "
+                "WHERE e.archived_at IS NULL AND e.id IN (SELECT entity_id FROM observations "
+                "GROUP BY entity_id HAVING count(*) >= ?) GROUP BY e.id ORDER BY e.id", (min_facts,)).fetchall()
+        return [(i, t, json.loads(p), json.loads(f)) for i, t, p, f in rows]
+
     def lookup_node_label(self, name: str) -> str | None:
         with self.db.locked() as conn:
             row = conn.execute("SELECT entity_type FROM entities WHERE name = ?", (name,)).fetchone()
