@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.embeddings.text import HEAD_FACTS
 from core.memory import Memory
 from core.settings import Settings
-from core.storage.sqlite.embedding_state import HEAD_FACTS
 
 SISTER = "La hermana de Ana vive en Buenos Aires y da clases de violín"
 FILLER = [f"Ana logged inventory item number {i} for the warehouse audit" for i in range(150)]
