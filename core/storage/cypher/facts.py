@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from core.embeddings.text import text_hash
 from core.errors import InvalidInput
 from core.model import Node, ScoredNode
+from core.search import bm25
 from core.search.folding import content_words, fold
 from core.storage.cypher import rows as R
 
@@ -37,6 +38,10 @@ COUNTER = "fact"
 MIGRATED_KEY = "facts_index"        # "1" once every entity's facts exist
 CURSOR_KEY = "facts_migrated_to"    # the last entity id the migration has done
 MIGRATE_PAGE = 500
+# Of a word in very many facts, the newest this many are ranked (as SQLite's RANK_AT_MOST); a
+# fact's length in words is estimated from its folded text.
+RANK_AT_MOST = 2000
+CHARS_PER_WORD = 6
 _STATE = "_fact_state"  # on a write: entity id → {text: fact id}, as this write has left them
 
 
@@ -238,8 +243,9 @@ class FactTextMixin:
 
     def fact_search(self, query: str, *, limit: int = 50, label: str | None = None,
                     include_archived: bool = False) -> list[tuple[int, int, float]]:
-        """Facts holding any of the query's content words, best first: (fact id, entity id, score).
-        Operators are literal."""
+        """Facts holding any of the query's content words, best BM25 first: (fact id, entity id,
+        score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` ranks
+        them (its own score barely tells a rare word from a common one). Operators are literal."""
         words = content_words(query)[:16]
         if not words:
             return []
@@ -248,11 +254,23 @@ class FactTextMixin:
             where.append("e.archived_at IS NULL")
         if label is not None:
             where.append("e.type = $label")
-        found = self.db.read(
-            f"{syntax(self.db).fulltext} MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} "
-            "RETURN node.id, node.eid, score ORDER BY score DESC, node.id LIMIT $limit",
-            {"q": syntax(self.db).words(words), "label": label, "limit": int(limit)})
-        return [(int(f), int(e), float(s)) for f, e, s in found]
+        hits: dict[str, list[int]] = {}
+        owners: dict[int, tuple[int, int]] = {}
+        for word in words:
+            found = self.db.read(
+                f"{syntax(self.db).fulltext} MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} "
+                "RETURN node.id, node.eid, size(node.ft) ORDER BY node.id DESC LIMIT $cap",
+                {"q": syntax(self.db).words([word]), "label": label, "cap": RANK_AT_MOST})
+            hits[word] = [int(f) for f, _, _ in found]
+            for f, e, chars in found:
+                owners[int(f)] = (int(e), max(1, int(chars) // CHARS_PER_WORD))
+        if not owners:
+            return []
+        counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
+        total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
+        scores = bm25.score(hits, {f: n for f, (_, n) in owners.items()}, max(total, len(owners)))
+        ranked = sorted(scores, key=lambda f: (-scores[f], f))[:limit]
+        return [(f, owners[f][0], scores[f]) for f in ranked]
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
