@@ -56,7 +56,10 @@ class _Falkor:
         # Stemmed (English), no stopwords: as SQLite's fact_fts (porter over folded text).
         "CALL db.idx.fulltext.createNodeIndex({label: 'Fact', stopwords: [], language: 'english'}, 'ft')",
     ]
-    fulltext = "CALL db.idx.fulltext.queryNodes('Fact', $q) YIELD node, score WITH node, score"
+    @staticmethod
+    def fulltext(query: str) -> str:
+        return f"CALL db.idx.fulltext.queryNodes('Fact', {query}) YIELD node, score WITH node, score"
+
     vector = "CALL db.idx.vector.queryNodes('FVec', 'embedding', $k, vecf32($v)) YIELD node, score"
 
     @staticmethod
@@ -85,7 +88,11 @@ class _Neo4j:
         "CREATE FULLTEXT INDEX hipocampo_fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.ft] "
         "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
     ]
-    fulltext = "CALL db.index.fulltext.queryNodes('hipocampo_fact_text', $q) YIELD node, score WITH node, score"
+    @staticmethod
+    def fulltext(query: str) -> str:
+        return (f"CALL db.index.fulltext.queryNodes('hipocampo_fact_text', {query}) YIELD node, score "
+                "WITH node, score")
+
     vector = ("CALL db.index.vector.queryNodes('hipocampo_fact_vectors', $k, $v) YIELD node, score AS similarity "
               "WITH node, 2.0 * (1.0 - similarity) AS score")
 
@@ -254,16 +261,18 @@ class FactTextMixin:
             where.append("e.archived_at IS NULL")
         if label is not None:
             where.append("e.type = $label")
-        hits: dict[str, list[int]] = {}
+        hits: dict[str, list[int]] = {w: [] for w in words}
         owners: dict[int, tuple[int, int]] = {}
-        for word in words:
-            found = self.db.read(
-                f"{syntax(self.db).fulltext} MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} "
-                "RETURN node.id, node.eid, size(node.ft) ORDER BY node.id DESC LIMIT $cap",
-                {"q": syntax(self.db).words([word]), "label": label, "cap": RANK_AT_MOST})
-            hits[word] = [int(f) for f, _, _ in found]
-            for f, e, chars in found:
-                owners[int(f)] = (int(e), max(1, int(chars) // CHARS_PER_WORD))
+        lookup = syntax(self.db)
+        found = self.db.read(  # every word's facts in one round trip, the newest RANK_AT_MOST of each
+            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} "
+            f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} "
+            "RETURN node ORDER BY node.id DESC LIMIT $cap } RETURN w, node.id, node.eid, size(node.ft)",
+            {"words": [lookup.words([w]) for w in words], "label": label, "cap": RANK_AT_MOST})
+        query_of = {lookup.words([w]): w for w in words}
+        for w, f, e, chars in found:
+            hits[query_of[w]].append(int(f))
+            owners[int(f)] = (int(e), max(1, int(chars) // CHARS_PER_WORD))
         if not owners:
             return []
         counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
