@@ -60,6 +60,11 @@ class _Falkor:
     def fulltext(query: str) -> str:
         return f"CALL db.idx.fulltext.queryNodes('Fact', {query}) YIELD node, score WITH node, score"
 
+    @staticmethod
+    def distance(stored: str, param: str) -> str:
+        """Cosine distance computed by the server (a vector read back is 384 floats of text)."""
+        return f"vec.cosineDistance({stored}, vecf32({param}))"
+
     vector = "CALL db.idx.vector.queryNodes('FVec', 'embedding', $k, vecf32($v)) YIELD node, score"
 
     @staticmethod
@@ -92,6 +97,10 @@ class _Neo4j:
     def fulltext(query: str) -> str:
         return (f"CALL db.index.fulltext.queryNodes('hipocampo_fact_text', {query}) YIELD node, score "
                 "WITH node, score")
+
+    @staticmethod
+    def distance(stored: str, param: str) -> str:  # Neo4j's similarity is (1 + cos) / 2
+        return f"2.0 - 2.0 * vector.similarity.cosine({stored}, {param})"
 
     vector = ("CALL db.index.vector.queryNodes('hipocampo_fact_vectors', $k, $v) YIELD node, score AS similarity "
               "WITH node, 2.0 * (1.0 - similarity) AS score")
@@ -329,6 +338,17 @@ class FactTextMixin:
         return [R.node(rows[i]) for i in ids if i in rows]
 
 
+def vector_distances(dialect: Any, label: str, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
+    """Cosine distance from ``vector`` to the stored vectors of ``ids`` on ``label`` nodes, computed
+    by the server."""
+    import numpy as np
+
+    query = [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
+    return {int(i): float(d) for i, d in dialect.read(
+        f"UNWIND $ids AS i MATCH (v:{label} {{id: i}}) RETURN i, {syntax(dialect).distance('v.embedding', '$v')}",
+        {"ids": [int(i) for i in ids], "v": query})}
+
+
 # -- facts' vectors (CypherVectorStore's FactVectors) -------------------------------------------------
 
 class FactVectorsMixin:
@@ -401,16 +421,7 @@ class FactVectorsMixin:
 
     def fact_distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
         """Cosine distance from ``vector`` to the stored vectors of the facts ``ids``."""
-        import numpy as np
-
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        qn = float(np.linalg.norm(query)) or 1.0
-        out: dict[int, float] = {}
-        for fid, stored in self._db.read("UNWIND $ids AS i MATCH (v:FVec {id: i}) RETURN i, v.embedding",
-                                         {"ids": [int(i) for i in ids]}):
-            v = np.asarray(stored, dtype=np.float32)
-            out[int(fid)] = 1.0 - float(v @ query) / ((float(np.linalg.norm(v)) or 1.0) * qn)
-        return out
+        return vector_distances(self._db, "FVec", vector, ids)
 
     def _forget_facts(self, tx: Any) -> None:
         tx.write("MATCH (f:Fact) SET f.emb = null")

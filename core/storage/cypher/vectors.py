@@ -166,18 +166,7 @@ class CypherVectorStore(FactVectorsMixin):
 
     def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
         """Cosine distance from ``vector`` to the stored vectors of ``ids``."""
-        import numpy as np
-
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        out: dict[int, float] = {}
-        for eid, stored in self._db.read(
-            "UNWIND $ids AS i MATCH (v:Vec {id: i}) RETURN i, v.embedding",
-            {"ids": [int(i) for i in ids]},
-        ):
-            v = np.asarray(stored, dtype=np.float32)
-            denom = float(np.linalg.norm(v) * np.linalg.norm(query)) or 1.0
-            out[int(eid)] = 1.0 - float(v @ query) / denom
-        return out
+        return facts.vector_distances(self._db, "Vec", vector, ids)
 
     def upsert(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         import numpy as np
