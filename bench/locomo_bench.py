@@ -18,6 +18,7 @@ cloud model here). Latency is the wall time of ``call_tool`` (p50/p95).
     .venv/bin/python bench/locomo_bench.py                     # conversations 0–4, both shapes
     .venv/bin/python bench/locomo_bench.py --conversations 0   # the quick subset
     .venv/bin/python bench/locomo_bench.py --shape speaker --keep /tmp/locomo  # reuse databases
+    .venv/bin/python bench/locomo_bench.py --falkordb --conversations 0-1   # on FalkorDB
 
 The data is read from ``<repo>/../shared/data/locomo-dev.json`` (``--data`` or
 ``HIPOCAMPO_LOCOMO`` to point elsewhere); it is never copied into the repository.
@@ -26,6 +27,7 @@ The data is read from ``<repo>/../shared/data/locomo-dev.json`` (``--data`` or
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -146,16 +148,18 @@ def score_row(qa: dict[str, Any], evidence: set[str], got: list[str], dia_of: di
 
 
 async def run_conversation(conv: dict[str, Any], shape: str, db: Path, limit: int, extra: dict[str, Any],
-                           errlog: Any, max_questions: int | None) -> list[dict[str, Any]]:
+                           errlog: Any, max_questions: int | None,
+                           graph: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """``graph``: the server's HIPOCAMPO_* settings of a FalkorDB graph (always written afresh)."""
     facts = facts_of(conv)
     dia_of: dict[str, set[str]] = defaultdict(set)
     for _, text, dia, _ in facts:
         dia_of[text].add(dia)
-    fresh = not db.exists()
+    fresh = graph is not None or not db.exists()
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "core.cli", "--db", str(db), "mcp", "--no-bridge"], cwd=str(ROOT),
         env={**os.environ, "PYTHONPATH": str(ROOT),
-             "HIPOCAMPO_EMBEDDINGS": os.environ.get("HIPOCAMPO_EMBEDDINGS", "onnx")},
+             "HIPOCAMPO_EMBEDDINGS": os.environ.get("HIPOCAMPO_EMBEDDINGS", "onnx"), **(graph or {})},
     )
     rows: list[dict[str, Any]] = []
     async with Client(stdio_client(params, errlog=errlog)) as client:
@@ -226,16 +230,26 @@ async def main_async(args: argparse.Namespace) -> int:
     workdir = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="locomo-"))
     workdir.mkdir(parents=True, exist_ok=True)
     results: dict[str, dict[str, Any]] = {}
-    with open(workdir / "servers.log", "a") as errlog:
+    with contextlib.ExitStack() as stack:
+        url = None
+        if args.falkordb:
+            sys.path.insert(0, str(ROOT))
+            from tests.graph_server import falkordb_server
+
+            url = stack.enter_context(falkordb_server(workdir / "falkordb"))
+        errlog = stack.enter_context(open(workdir / "servers.log", "a"))
         for shape in shapes:
             rows: list[dict[str, Any]] = []
             for k, conv in zip(parse_range(args.conversations), convs, strict=True):
                 started = time.perf_counter()
                 db = workdir / f"{shape}-{k}.db"
+                graph = {"HIPOCAMPO_BACKEND": "falkordb", "HIPOCAMPO_GRAPH_URL": url,
+                         "HIPOCAMPO_GRAPH_NAME": f"{shape}-{k}"} if url else None
                 if args.direct:
                     rows += run_direct(conv, db, args.limit, extra, args.max_questions)
                 else:
-                    rows += await run_conversation(conv, shape, db, args.limit, extra, errlog, args.max_questions)
+                    rows += await run_conversation(conv, shape, db, args.limit, extra, errlog, args.max_questions,
+                                                   graph)
                 print(f"{shape} conversation {k}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
             results[shape] = summary(rows)
     print(table(results))
@@ -254,6 +268,8 @@ def main() -> int:
     parser.add_argument("--extra", default="", help="more search_semantic arguments, as JSON")
     parser.add_argument("--keep", default="", help="keep (and reuse) the databases in this folder")
     parser.add_argument("--json", default="", help="also write the figures here")
+    parser.add_argument("--falkordb", action="store_true",
+                        help="on a FalkorDB server started for the bench (each memory written afresh)")
     parser.add_argument("--direct", action="store_true",
                         help="query kept databases in this process (no MCP, nothing recorded): for tuning")
     return anyio.run(main_async, parser.parse_args())

@@ -234,6 +234,8 @@ KNOWN_REACHES = {
         "the MCP SDK's FastMCP keeps its low-level server private; core/server is being split by job (26.4)",
     "core/storage/cypher/hygiene.py: self.store._write": _STORE_API,
     "core/storage/cypher/hygiene.py: self.store._log": _STORE_API,
+    "core/storage/cypher/facts.py: self._graph._write": _STORE_API,
+    "core/storage/cypher/facts.py: store._write": _STORE_API,
     "core/server/transports/app.py: server._lowlevel_server":
         "the SDK's MCPServer has no public way to add subscribe/listen handlers to its low-level server",
     "core/storage/cypher/falkordb.py: self.graph._build_params_header":

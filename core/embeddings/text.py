@@ -14,6 +14,9 @@ from collections.abc import Sequence
 MAX_CHARS = 1700
 _HEAD_SHARE = 0.7
 _MAX_RELATIONS = 24
+# An entity's own vector holds its first few facts (what it is); every fact has a vector of its own,
+# so facts past these leave the entity's vector be (on every backend).
+HEAD_FACTS = 12
 
 
 def entity_text(

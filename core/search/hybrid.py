@@ -2,20 +2,24 @@
 
 Every observation is a fact with its own words (BM25) and its own vector; every entity has a
 vector of its own (name, type, summary, first facts, relations) and its own words (name, type,
-properties). Four ranked lists — facts by cosine, facts by BM25, entities by cosine, entities by
-their own words — are fused by reciprocal rank (k = 60), a word match weighed by the share of the
-question's content words it covers (one shared word of six is weak evidence). An entity scores by
-its best fact plus its own ranks, its vector's rank counting as a list of its own (it holds the name,
-summary and first facts together: what a question whose answer is spread over several facts
-matches, and what still matches across languages where words cannot); its answer carries its
-matching facts in rank order (``per_entity``, default 3) and how many others it has, within
-``max_tokens``. A backend without a fact index (``FactText`` / ``FactVectors``) has empty fact
-lists and the same rule.
+properties). A fact's two signals make one list by score, not rank: half its cosine above what the
+query reaches with unrelated sentences (as a share of the best fact's), half its full-text score (as
+a share of the best) — so a strong match in one signal is not levelled with a weak one that happens
+to rank the same in the other (LoCoMo: bench/RESULTS.md, "Recall: FalkorDB's facts, facts fused by
+score"). That list, entities by cosine and entities by their own words are fused by reciprocal rank
+(k = 60). An entity scores by its best fact plus its own ranks, its vector's rank counting as a list
+of its own (it holds the name, summary and first facts together: what a question whose answer is
+spread over several facts matches, and what still matches across languages where words cannot),
+both its own lists weighed by how much of the entity they hold (all of a short one; of one with
+hundreds of facts, its first ``HEAD_FACTS``). Its answer carries its matching facts in rank order
+(``per_entity``, default 3) and how many others it has, within ``max_tokens``. A backend without a
+fact index (``FactText`` / ``FactVectors``) has empty fact lists and the same rule; SQLite and the
+Cypher backends have one.
 
 The score is one relevance in 0–1, and the results are in its order: half the fused rank (1 when
 first in every list) and half how well the best fact or the entity matches on its own (its cosine
 above what the query reaches with unrelated sentences, ``core.search.calibration``, or the share of
-the query's words it holds). Where facts are indexed, a query nothing matches on its own gets an
+the query's words it holds, cubed). Where facts are indexed, a query nothing matches on its own gets an
 empty answer (``no_good_match``) rather than the least bad. The bounded limbic lift
 (``core.search.limbic``) re-orders near-equals only. An entity whose name is the query comes
 first. After each search the top results' access counts and co-occurrences are recorded.
@@ -29,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from core.embeddings.text import HEAD_FACTS
 from core.errors import EmbeddingError
 from core.model import Node
 from core.protocols import EmbeddingProvider, FactText, FactVectors, GraphStore, VectorStore
@@ -61,6 +66,11 @@ RANK_SHARE = 0.5
 # Below this match quality nothing is a good match.
 GOOD_MATCH = 0.05
 PER_ENTITY = 3
+# Facts' two signals are one list by score: WORDS_SHARE of it their words, the rest their cosine.
+WORDS_SHARE = 0.5
+# A fact's share of the question's words as a match quality: cubed, so only a fact holding nearly
+# all of them is a strong match on words alone (one word of two shared is 0.125).
+QUALITY_WORDS_POWER = 3.0
 # Cosine distances closer than this are the model's noise: they share a rank.
 DISTANCE_TIE = 1e-3
 BM25_NEGLIGIBLE = 1e-3
@@ -85,6 +95,8 @@ class _Fact:
     text_rank: int | None = None
     distance: float | None = None
     words: float = 0.0  # share of the query's content words the fact holds
+    bm25: float | None = None  # the full-text score (higher is better)
+    fused: float = 0.0  # its cosine and its words, each against the best of this query's facts
     rrf: float = 0.0
 
 
@@ -172,8 +184,9 @@ class HybridSearcher:
             # A word in most of many facts says nothing (BM25 gives it no weight): no rank for it.
             if len(found) > 10:
                 found = [hit for hit in found if hit[2] >= BM25_NEGLIGIBLE]
-            for rank, (fid, eid, _) in zip(_tied_ranks([-score for _, _, score in found]), found, strict=True):
-                facts.setdefault(fid, _Fact(fid, eid)).text_rank = rank
+            for rank, (fid, eid, score) in zip(_tied_ranks([-score for _, _, score in found]), found, strict=True):
+                fact = facts.setdefault(fid, _Fact(fid, eid))
+                fact.text_rank, fact.bm25 = rank, score
         self._resolve_facts(qv, facts, entity_type, include_archived, kf, words)
         if qv is not None:
             knn = self._fresh_entities(qv, self.vectors.search(qv, (ke * 4 if entity_type else ke) + 10))
@@ -313,11 +326,13 @@ class HybridSearcher:
                named: set[int]) -> None:
         # first in every list
         best_possible = rrf_score(1) * ((1 + TEXT_WEIGHT) + ENTITY_VECTOR_WEIGHT + ENTITY_WEIGHT * TEXT_WEIGHT)
+        self._fuse_facts([f for e in entities.values() for f in e.facts])
+        # How much of an entity its own lists speak for: its vector and its own words hold its name
+        # and first HEAD_FACTS facts, the whole of a short entity and a sliver of one with hundreds
+        # (a person's name in the question says little about which of their 300 facts answers it).
+        sizes = self.graph.fact_counts(list(entities)) if self._facts else {}
+        cover = {eid: min(1.0, HEAD_FACTS / max(n, 1)) for eid, n in sizes.items()}
         for e in entities.values():
-            for f in e.facts:
-                # A word match counts as far as it covers the question: one shared word of six is
-                # weak evidence, all of them strong (BM25's rank alone says neither).
-                f.rrf = rrf_score(f.vector_rank) + TEXT_WEIGHT * f.words ** WORDS_POWER * rrf_score(f.text_rank)
             e.facts.sort(key=lambda f: (-f.rrf, f.distance if f.distance is not None else 2.0, f.id))
             node = nodes[e.id]
             props = [v for v in (node.props or {}).values() if isinstance(v, str)]  # summary, details …
@@ -328,14 +343,32 @@ class HybridSearcher:
             matched = _word_share(words, " ".join([node.name, node.label, *props, *node.observations])) if (
                 e.text_rank and node.observations) else e.words
             best = e.facts[0] if e.facts else None
-            own = (ENTITY_VECTOR_WEIGHT * rrf_score(e.vector_rank)
-                   + ENTITY_WEIGHT * TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank))
+            held = cover.get(e.id, 1.0)
+            own = (ENTITY_VECTOR_WEIGHT * held * rrf_score(e.vector_rank)
+                   + ENTITY_WEIGHT * held * TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank))
             e.rrf = (best.rrf if best else 0.0) + own
             quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]
-            e.quality = max([*quality, *(f.words for f in e.facts[:PER_ENTITY]),
-                             calibration.cosine_quality(e.distance, self._floor), e.words,
+            e.quality = max([*quality, *(f.words ** QUALITY_WORDS_POWER for f in e.facts[:PER_ENTITY]),
+                             held * calibration.cosine_quality(e.distance, self._floor),
+                             e.words,
                              *([1.0] if e.id in named else [])])
             e.relevance = RANK_SHARE * min(1.0, e.rrf / best_possible) + (1 - RANK_SHARE) * e.quality
+
+    def _fuse_facts(self, facts: list[_Fact]) -> None:
+        """One list of facts from their two signals, by score rather than rank: a fact's cosine
+        above the query's unrelated similarity as a share of the best fact's, and its full-text
+        score as a share of the best (``WORDS_SHARE`` of the sum). Fused by score, a strong match
+        in one signal is not levelled with a weak one ranked the same in the other."""
+        sims = [1.0 - f.distance for f in facts if f.distance is not None]
+        span = max(max(sims, default=0.0) - self._floor, 1e-6)
+        top = max((f.bm25 for f in facts if f.bm25 is not None), default=0.0)
+        for f in facts:
+            near = 0.0 if f.distance is None else min(1.0, max(0.0, (1.0 - f.distance - self._floor) / span))
+            words = 0.0 if f.bm25 is None or top <= 0 else max(0.0, f.bm25) / top
+            f.fused = (1 - WORDS_SHARE) * near + WORDS_SHARE * words
+        ordered = sorted(facts, key=lambda f: -f.fused)
+        for rank, f in zip(_tied_ranks([-f.fused for f in ordered]), ordered, strict=True):
+            f.rrf = (1 + TEXT_WEIGHT) * rrf_score(rank) if f.fused > 0 else 0.0
 
     # -- the answer ------------------------------------------------------------------------------
 

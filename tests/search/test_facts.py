@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.embeddings.text import HEAD_FACTS
 from core.memory import Memory
 from core.settings import Settings
-from core.storage.sqlite.embedding_state import HEAD_FACTS
 from core.storage.sqlite.schema import SCHEMA_VERSION
 
 SISTER = "La hermana de Ana vive en Buenos Aires y da clases de violín"
@@ -82,6 +82,9 @@ def test_a_schema_3_database_is_migrated_with_every_fact_due(tmp_path: Path) -> 
             for table in ("fact_fts", "fact_substr", "fact_folded", "fact_vectors", "fact_due", "fact_queue"):
                 conn.execute(f"DROP TABLE {table}")
             conn.execute("DROP TABLE pins")  # version 6's
+            for trigger in ("entity_aliases_added", "entity_aliases_changed"):  # version 5's
+                conn.execute(f"DROP TRIGGER {trigger}")
+            conn.execute("DROP TABLE entity_aliases")
             conn.execute("PRAGMA user_version = 3")
     with Memory(Settings(db=db, embeddings="none")) as mem:
         with mem.graph.db.locked() as conn:

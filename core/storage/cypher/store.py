@@ -36,10 +36,11 @@ from core.model import (
 )
 from core.search.folding import content_words, fold
 from core.storage import undo as edit_rules
+from core.storage.cypher import facts, undo
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
-from core.storage.cypher import undo
 from core.storage.cypher.edits import EditsMixin
+from core.storage.cypher.facts import FactTextMixin
 from core.storage.cypher.history import HistoryMixin
 from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import Work
@@ -54,7 +55,7 @@ LogRow = tuple[str, str, str, str | None, str | None, str | None]
 _T = TypeVar("_T")
 
 
-class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
+class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
     """GraphStore over a Cypher server. Thread-safe: writes of one process go one at a time; writes
     of several processes are serialised by the dialect's optimistic commit."""
 
@@ -68,6 +69,8 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
         self._in_transaction = 0
         if not read_only:
             dialect.ensure_schema()
+            facts.ensure_schema(dialect)
+            facts.migrate(self)  # a graph written before facts had their own nodes
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -131,6 +134,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
             return
         verb = "CREATE (e:Entity) SET e = r" if create else "MATCH (e:Entity {id: r.id}) SET e += r"
         tx.write(f"UNWIND $rows AS r {verb}", {"rows": [R.stored(r) for r in rows]})
+        facts.sync(tx, rows, created=create)  # every observation a fact of its own
 
     @staticmethod
     def _stale(tx: Any, ids: Sequence[int]) -> None:
@@ -261,6 +265,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
                 "UNWIND $ids AS i MATCH (e:Entity {id: i})-[:REL]-(o:Entity) RETURN DISTINCT o.id", {"ids": ids})]
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) DETACH DELETE e", {"ids": ids})
             tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": ids})
+            facts.drop(tx, ids)
             self._stale(tx, [o for o in others if o not in ids])
             self._log(tx, [(now, actor, "delete_entity", r["name"], R.dumps(R.snapshot(r, rels[r["id"]])), None)
                            for r in rows.values()])
@@ -626,11 +631,14 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin):
         return found[0][0] if found else None
 
     def fulltext_search(self, query: str, *, limit: int = 10, label: str | None = None,
-                        include_archived: bool = False) -> list[ScoredNode]:
-        """Whole-word search ranked by the server's full-text score (name weighted highest)."""
+                        include_archived: bool = False, own_fields: bool = False) -> list[ScoredNode]:
+        """Whole-word search ranked by the server's full-text score (name weighted highest).
+        ``own_fields``: the name only (its facts have their own index, ``fact_search``)."""
         words = content_words(query)[:16]
         if not words:
             return []
+        if own_fields:
+            return self._own_words(words, limit, label, include_archived)
         where = ["true"]
         if not include_archived:
             where.append("node.archived_at IS NULL")

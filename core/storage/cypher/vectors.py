@@ -13,9 +13,11 @@ from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from core.embeddings.text import entity_text, text_hash
+from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
 from core.errors import InvalidInput
+from core.storage.cypher import facts
 from core.storage.cypher import rows as R
+from core.storage.cypher.facts import FactVectorsMixin
 from core.storage.cypher.store import CypherGraphStore
 
 if TYPE_CHECKING:  # numpy loads with the first vector
@@ -25,8 +27,9 @@ DEFAULT_DIMENSIONS = 384
 LEASE_KEY = "embedding_lease"
 
 
-class CypherVectorStore:
-    """Shares the graph store's dialect, so vectors live and die with their entities."""
+class CypherVectorStore(FactVectorsMixin):
+    """Shares the graph store's dialect, so vectors live and die with their entities; each fact's
+    vector too (``cypher.facts``)."""
 
     def __init__(self, graph: CypherGraphStore) -> None:
         self._graph = graph
@@ -35,6 +38,7 @@ class CypherVectorStore:
         self.dimensions = int(stored) if stored else DEFAULT_DIMENSIONS
         if not graph.read_only:
             self._db.create_vector_index(self.dimensions)
+            facts.create_vector_index(self._db, self.dimensions)
 
     # -- the embedding lifecycle -------------------------------------------------------------
 
@@ -45,12 +49,16 @@ class CypherVectorStore:
             rebuilt = dimensions != self.dimensions
             if rebuilt:
                 self._db.drop_vector_index()
+                facts.drop_vector_index(self._db)
+
                 def clear(tx: Any) -> None:
                     tx.write("MATCH (v:Vec) DELETE v")
                     tx.write("MATCH (e:Entity) SET e.emb_model = null, e.emb_hash = null")
+                    self._drop_fact_vectors(tx)
 
                 self._graph._write(clear)
                 self._db.create_vector_index(dimensions)
+                facts.create_vector_index(self._db, dimensions)
             self.dimensions = dimensions
         self._graph.set_metadata("embedding_dimensions", str(dimensions))
         self._graph.set_metadata("embedding_model", model_id)
@@ -66,7 +74,7 @@ class CypherVectorStore:
         ):
             summary = json.loads(props or "{}").get("summary")
             found[eid] = {"name": name, "type": etype, "summary": summary if isinstance(summary, str) else None,
-                          "obs": list(obs or []), "rels": []}
+                          "obs": list(obs or [])[:HEAD_FACTS], "rels": []}
         for eid, arrow, rtype, other in reader.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i})-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL "
             "RETURN i, CASE WHEN startNode(r) = e THEN '→' ELSE '←' END, r.type, o.name ORDER BY r.id", {"ids": ids}
@@ -110,7 +118,7 @@ class CypherVectorStore:
                          {"rows": [{"id": r["id"], "h": r["h"]} for r in fresh], "m": model_id})
             return len(fresh)
 
-        return self._graph._write(write)
+        return int(self._graph._write(write))
 
     def progress(self, model_id: str) -> tuple[int, int]:
         """(entities embedded with ``model_id``, all entities)."""
@@ -119,8 +127,12 @@ class CypherVectorStore:
         return int(done or 0), int(total)
 
     def forget_state(self) -> None:
-        """Every entity becomes due for re-embedding (vectors stay searchable meanwhile)."""
-        self._graph._write(lambda tx: tx.write("MATCH (e:Entity) SET e.emb_model = null"))
+        """Every entity and fact becomes due for re-embedding (vectors stay searchable meanwhile)."""
+        def write(tx: Any) -> None:
+            tx.write("MATCH (e:Entity) SET e.emb_model = null")
+            self._forget_facts(tx)
+
+        self._graph._write(write)
 
     def take_lease(self, owner: str, seconds: float,
                    holder_gone: Callable[[str], bool] = lambda _owner: False) -> bool:
@@ -137,7 +149,7 @@ class CypherVectorStore:
                 {"owner": owner, "until": R.format_ts(now + timedelta(seconds=seconds))})})
             return True
 
-        return self._graph._write(write)
+        return bool(self._graph._write(write))
 
     def lease(self) -> dict[str, str] | None:
         """Who holds the background-embedding lease, and until when."""
@@ -154,18 +166,7 @@ class CypherVectorStore:
 
     def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
         """Cosine distance from ``vector`` to the stored vectors of ``ids``."""
-        import numpy as np
-
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        out: dict[int, float] = {}
-        for eid, stored in self._db.read(
-            "UNWIND $ids AS i MATCH (v:Vec {id: i}) RETURN i, v.embedding",
-            {"ids": [int(i) for i in ids]},
-        ):
-            v = np.asarray(stored, dtype=np.float32)
-            denom = float(np.linalg.norm(v) * np.linalg.norm(query)) or 1.0
-            out[int(eid)] = 1.0 - float(v @ query) / denom
-        return out
+        return facts.vector_distances(self._db, "Vec", vector, ids)
 
     def upsert(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         import numpy as np

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+from core.storage.cypher import facts
 from core.storage.cypher import rows as R
 
 RelKey = tuple[int, int, str]  # from id, to id, type
@@ -193,10 +194,12 @@ class Work:
         new = [self.rows[i] for i in sorted(self.created - self.deleted)]
         if new:
             tx.write("UNWIND $rows AS r CREATE (e:Entity) SET e = r", {"rows": [R.stored(r) for r in new]})
+            facts.sync(tx, new, created=True)
         changed = [self.rows[i] for i in sorted(self.changed - self.created - self.deleted)]
         if changed:
             tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e += r",
                      {"rows": [R.stored(r) for r in changed]})
+            facts.sync(tx, changed)
         drop: list[dict[str, Any]] = []
         update: list[dict[str, Any]] = []
         create: list[dict[str, Any]] = []
@@ -224,6 +227,7 @@ class Work:
         if gone:
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) DETACH DELETE e", {"ids": gone})
             tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": gone})
+            facts.drop(tx, gone)
         stale = sorted(self.stale - self.deleted - self.created - self.changed)
         if stale:
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) SET e.emb_model = null", {"ids": stale})

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.embeddings.text import entity_text, text_hash
+from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
 from core.storage.sqlite.vector_cache import bump_version
@@ -18,8 +18,6 @@ if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
     import numpy as np
 
 DEFAULT_DIMENSIONS = 384
-# An entity's own text holds its first few facts: what it is. Adding facts past these leaves it be.
-HEAD_FACTS = 12
 
 
 def invalidate(conn: Connection, ids: Sequence[int]) -> None:

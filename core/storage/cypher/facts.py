@@ -1,0 +1,428 @@
+"""Every observation a fact of its own on a Cypher server: a ``:Fact {id, eid, text, ft, emb}`` node
+beside its entity, found by the server's full-text index (``ft``: the folded text, stemmed as
+SQLite's porter table is) and, through a ``:FVec {id, eid}`` node of its own, by its vector index.
+
+The entity node keeps its observation list (what the official tools read, byte for byte); the
+facts follow it. Every write that stores an entity row ends in ``sync`` (``CypherGraphStore._put``,
+``Work``'s commit), which compares the row's observations with its facts as the write sees them
+and queues the difference: a new text is a new fact (due for a vector: ``emb`` is empty), a text
+gone takes its fact and vector with it. So one rule holds on every write path; a deleted entity's
+facts go with ``drop``. A graph written before facts existed is brought in step at open
+(``migrate``: a page of entities per write, resumable from its cursor).
+
+A ``:FVec`` node is only ever created and deleted, never SET (the dialect says why). What the
+rest of search does with facts — the ranking, the freshness rule, the no-good-match gate — is
+``core.search.hybrid``'s, the same for every backend.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from core.embeddings.text import text_hash
+from core.errors import InvalidInput
+from core.model import Node, ScoredNode
+from core.search import bm25
+from core.search.folding import content_words, fold
+from core.storage.cypher import rows as R
+
+if TYPE_CHECKING:  # numpy loads with the first vector
+    import numpy as np
+
+log = logging.getLogger(__name__)
+
+COUNTER = "fact"
+MIGRATED_KEY = "facts_index"        # "1" once every entity's facts exist
+CURSOR_KEY = "facts_migrated_to"    # the last entity id the migration has done
+MIGRATE_PAGE = 500
+# Of a word in very many facts, the newest this many are ranked (as SQLite's RANK_AT_MOST); a
+# fact's length in words is estimated from its folded text.
+RANK_AT_MOST = 2000
+CHARS_PER_WORD = 6
+_STATE = "_fact_state"  # on a write: entity id → {text: fact id}, as this write has left them
+
+
+# -- the dialects' syntax (kept here: a dialect without these has no fact index) --------------------
+
+class _Falkor:
+    schema = [
+        "CREATE INDEX FOR (f:Fact) ON (f.id)",
+        "CREATE INDEX FOR (f:Fact) ON (f.eid)",
+        "CREATE INDEX FOR (v:FVec) ON (v.id)",
+        "CREATE INDEX FOR (v:FVec) ON (v.eid)",
+        # Stemmed (English), no stopwords: as SQLite's fact_fts (porter over folded text).
+        "CALL db.idx.fulltext.createNodeIndex({label: 'Fact', stopwords: [], language: 'english'}, 'ft')",
+    ]
+    @staticmethod
+    def fulltext(query: str) -> str:
+        return f"CALL db.idx.fulltext.queryNodes('Fact', {query}) YIELD node, score WITH node, score"
+
+    @staticmethod
+    def distance(stored: str, param: str) -> str:
+        """Cosine distance computed by the server (a vector read back is 384 floats of text)."""
+        return f"vec.cosineDistance({stored}, vecf32({param}))"
+
+    vector = "CALL db.idx.vector.queryNodes('FVec', 'embedding', $k, vecf32($v)) YIELD node, score"
+
+    @staticmethod
+    def words(words: list[str]) -> str:
+        return " | ".join("".join(ch if ch.isalnum() else "\\" + ch for ch in w) for w in words)
+
+    @classmethod
+    def names(cls, words: list[str]) -> str:
+        """The entity index's query for these words in the name only."""
+        return f"@ft_name:({cls.words(words)})"
+
+    @staticmethod
+    def vector_index(dimensions: int) -> str:
+        return (f"CREATE VECTOR INDEX FOR (v:FVec) ON (v.embedding) "
+                f"OPTIONS {{dimension: {int(dimensions)}, similarityFunction: 'cosine'}}")
+
+    drop_vector_index = "DROP VECTOR INDEX FOR (v:FVec) ON (v.embedding)"
+
+
+class _Neo4j:
+    schema = [
+        "CREATE INDEX hipocampo_fact_id IF NOT EXISTS FOR (f:Fact) ON (f.id)",
+        "CREATE INDEX hipocampo_fact_eid IF NOT EXISTS FOR (f:Fact) ON (f.eid)",
+        "CREATE INDEX hipocampo_fvec_id IF NOT EXISTS FOR (v:FVec) ON (v.id)",
+        "CREATE INDEX hipocampo_fvec_eid IF NOT EXISTS FOR (v:FVec) ON (v.eid)",
+        "CREATE FULLTEXT INDEX hipocampo_fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.ft] "
+        "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+    ]
+    @staticmethod
+    def fulltext(query: str) -> str:
+        return (f"CALL db.index.fulltext.queryNodes('hipocampo_fact_text', {query}) YIELD node, score "
+                "WITH node, score")
+
+    @staticmethod
+    def distance(stored: str, param: str) -> str:  # Neo4j's similarity is (1 + cos) / 2
+        return f"2.0 - 2.0 * vector.similarity.cosine({stored}, {param})"
+
+    vector = ("CALL db.index.vector.queryNodes('hipocampo_fact_vectors', $k, $v) YIELD node, score AS similarity "
+              "WITH node, 2.0 * (1.0 - similarity) AS score")
+
+    @staticmethod
+    def words(words: list[str]) -> str:
+        special = set('+-&|!(){}[]^"~*?:\\/')
+        return " OR ".join("".join("\\" + ch if ch in special else ch for ch in w) for w in words)
+
+    @classmethod
+    def names(cls, words: list[str]) -> str:
+        return " OR ".join(f"ft_name:({w})" for w in cls.words(words).split(" OR "))
+
+    @staticmethod
+    def vector_index(dimensions: int) -> str:
+        return ("CREATE VECTOR INDEX hipocampo_fact_vectors IF NOT EXISTS FOR (v:FVec) ON v.embedding OPTIONS "
+                f"{{indexConfig: {{`vector.dimensions`: {int(dimensions)}, "
+                "`vector.similarity_function`: 'cosine'}}")
+
+    drop_vector_index = "DROP INDEX hipocampo_fact_vectors IF EXISTS"
+
+
+def syntax(dialect: Any) -> Any:
+    return _Neo4j if dialect.name == "neo4j" else _Falkor
+
+
+def _run_schema(dialect: Any, statements: Sequence[str]) -> None:
+    from redis.exceptions import ResponseError
+
+    for statement in statements:
+        try:
+            dialect.graph.query(statement)
+        except ResponseError as exc:
+            if "already indexed" not in str(exc) and "already exists" not in str(exc):
+                raise
+
+
+def ensure_schema(dialect: Any) -> None:
+    """The fact indexes (idempotent)."""
+    if dialect.name == "neo4j":
+        for statement in _Neo4j.schema:
+            dialect.driver.run(statement)  # DDL outside a transaction (core/storage/cypher/bolt.py)
+        return
+    _run_schema(dialect, _Falkor.schema)
+
+
+def create_vector_index(dialect: Any, dimensions: int) -> None:
+    if dialect.name == "neo4j":
+        dialect.driver.run(_Neo4j.vector_index(dimensions))
+        return
+    _run_schema(dialect, [_Falkor.vector_index(dimensions)])
+
+
+def drop_vector_index(dialect: Any) -> None:
+    if dialect.name == "neo4j":
+        dialect.driver.run(_Neo4j.drop_vector_index)
+        return
+    from redis.exceptions import ResponseError
+
+    with contextlib.suppress(ResponseError):  # no index yet
+        dialect.graph.query(_Falkor.drop_vector_index)
+
+
+# -- keeping facts in step with the entity rows (inside the caller's write) -------------------------
+
+def _state(tx: Any) -> dict[int, dict[str, int]]:
+    state = getattr(tx, _STATE, None)
+    if state is None:
+        state = {}
+        setattr(tx, _STATE, state)
+    return state
+
+
+def sync(tx: Any, rows: Sequence[dict[str, Any]], *, created: bool = False) -> None:
+    """Queue the fact changes that make each row's facts its observations (``created``: rows new
+    in this write, which have none yet). A write's reads do not see its queued writes, so what it
+    has done is kept on the write itself."""
+    if not rows:
+        return
+    state = _state(tx)
+    unknown = [r["id"] for r in rows if r["id"] not in state and not created]
+    for eid in unknown:
+        state[eid] = {}
+    if unknown:
+        for eid, fid, text in tx.read("UNWIND $ids AS i MATCH (f:Fact {eid: i}) RETURN i, f.id, f.text",
+                                      {"ids": unknown}):
+            state[eid][text] = fid
+    gone: list[int] = []
+    new: list[dict[str, Any]] = []
+    for row in rows:
+        have = state.setdefault(row["id"], {})
+        wanted = dict.fromkeys(row["obs"])
+        for text in [t for t in have if t not in wanted]:
+            gone.append(have.pop(text))
+        added = [t for t in wanted if t not in have]
+        for fid, text in zip(tx.next_ids(COUNTER, len(added)), added, strict=True):
+            have[text] = fid
+            new.append({"id": fid, "eid": row["id"], "text": text, "ft": fold(text)})
+    if gone:
+        tx.write("UNWIND $ids AS i MATCH (f:Fact {id: i}) DELETE f", {"ids": gone})
+        tx.write("UNWIND $ids AS i MATCH (v:FVec {id: i}) DELETE v", {"ids": gone})
+    if new:
+        tx.write("UNWIND $rows AS r CREATE (f:Fact) SET f = r", {"rows": new})
+
+
+def drop(tx: Any, entity_ids: Sequence[int]) -> None:
+    """Queue the removal of the facts (and their vectors) of deleted entities."""
+    ids = [int(i) for i in dict.fromkeys(entity_ids)]
+    if not ids:
+        return
+    state = _state(tx)
+    for eid in ids:
+        state[eid] = {}
+    tx.write("UNWIND $ids AS i MATCH (f:Fact {eid: i}) DELETE f", {"ids": ids})
+    tx.write("UNWIND $ids AS i MATCH (v:FVec {eid: i}) DELETE v", {"ids": ids})
+
+
+def migrate(store: Any, progress: Any = None) -> int:
+    """Give every entity of a graph written before facts existed its facts, a page per write,
+    resumable (the cursor is kept with each page). Returns how many entities it did."""
+    if store.get_metadata(MIGRATED_KEY) == "1":
+        return 0
+    total = int(store.db.read("MATCH (e:Entity) RETURN count(e)")[0][0])
+    done = 0
+    while True:
+        def page(tx: Any) -> int:
+            found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": CURSOR_KEY})
+            after = int(found[0][0]) if found else 0
+            rows = [R.row_of(r[0]) for r in tx.read(
+                f"MATCH (e:Entity) WHERE e.id > $a RETURN {R.ENTITY} ORDER BY e.id LIMIT $n",
+                {"a": after, "n": MIGRATE_PAGE})]
+            sync(tx, rows)
+            last = rows[-1]["id"] if rows else after
+            tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v",
+                     {"k": CURSOR_KEY if rows else MIGRATED_KEY, "v": str(last) if rows else "1"})
+            return len(rows)
+
+        n = store._write(page)
+        if not n:
+            return done
+        done += n
+        log.info("Indexing facts: %d of %d entities", done, total)
+        if progress is not None:
+            progress(done, total)
+
+
+# -- reading facts (CypherGraphStore's FactText) ------------------------------------------------------
+
+class FactTextMixin:
+    """``core.protocols.FactText`` for ``CypherGraphStore`` (it provides ``db``)."""
+
+    db: Any
+
+    def fact_search(self, query: str, *, limit: int = 50, label: str | None = None,
+                    include_archived: bool = False) -> list[tuple[int, int, float]]:
+        """Facts holding any of the query's content words, best BM25 first: (fact id, entity id,
+        score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` ranks
+        them (its own score barely tells a rare word from a common one). Operators are literal."""
+        words = content_words(query)[:16]
+        if not words:
+            return []
+        where = ["true"]
+        if not include_archived:
+            where.append("e.archived_at IS NULL")
+        if label is not None:
+            where.append("e.type = $label")
+        hits: dict[str, list[int]] = {w: [] for w in words}
+        owners: dict[int, tuple[int, int]] = {}
+        lookup = syntax(self.db)
+        found = self.db.read(  # every word's facts in one round trip, the newest RANK_AT_MOST of each
+            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} "
+            f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} "
+            "RETURN node ORDER BY node.id DESC LIMIT $cap } RETURN w, node.id, node.eid, size(node.ft)",
+            {"words": [lookup.words([w]) for w in words], "label": label, "cap": RANK_AT_MOST})
+        query_of = {lookup.words([w]): w for w in words}
+        for w, f, e, chars in found:
+            hits[query_of[w]].append(int(f))
+            owners[int(f)] = (int(e), max(1, int(chars) // CHARS_PER_WORD))
+        if not owners:
+            return []
+        counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
+        total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
+        scores = bm25.score(hits, {f: n for f, (_, n) in owners.items()}, max(total, len(owners)))
+        ranked = sorted(scores, key=lambda f: (-scores[f], f))[:limit]
+        return [(f, owners[f][0], scores[f]) for f in ranked]
+
+    def _own_words(self, words: list[str], limit: int, label: str | None,
+                   include_archived: bool) -> list[ScoredNode]:
+        """Entities whose own name holds any of ``words``, best first (their facts: ``fact_search``)."""
+        where = ["true"]
+        if not include_archived:
+            where.append("node.archived_at IS NULL")
+        if label is not None:
+            where.append("node.type = $label")
+        found = self.db.read(
+            f"{self.db.FULLTEXT_CALL} WHERE {' AND '.join(where)} RETURN node.id, score "
+            "ORDER BY score DESC, node.id LIMIT $limit",
+            {"q": syntax(self.db).names(words), "label": label, "limit": int(limit)})
+        heads = {n.id: n for n in self.entity_heads([i for i, _ in found])}
+        return [ScoredNode(node=heads[i], score=float(s)) for i, s in found if i in heads]
+
+    def facts_of(self, entity_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
+        """Each entity's facts (fact id, text), in their order."""
+        out: dict[int, list[tuple[int, str]]] = {int(e): [] for e in entity_ids}
+        for eid, fid, text in self.db.read("UNWIND $ids AS i MATCH (f:Fact {eid: i}) RETURN i, f.id, f.text "
+                                           "ORDER BY f.id", {"ids": list(out)}):
+            out[int(eid)].append((int(fid), text))
+        return out
+
+    def fact_counts(self, entity_ids: list[int]) -> dict[int, int]:
+        """How many facts each entity has."""
+        out = dict.fromkeys((int(e) for e in entity_ids), 0)
+        out.update({int(e): int(n) for e, n in self.db.read(
+            "UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN i, size(e.obs)", {"ids": list(out)})})
+        return out
+
+    def first_facts(self, entity_ids: list[int], n: int) -> dict[int, list[str]]:
+        """Each entity's first ``n`` observations."""
+        out: dict[int, list[str]] = {int(e): [] for e in entity_ids}
+        for eid, obs in self.db.read("UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN i, e.obs[0..$n]",
+                                     {"ids": list(out), "n": int(n)}):
+            out[int(eid)] = list(obs or [])
+        return out
+
+    def entity_heads(self, ids: Sequence[int]) -> list[Node]:
+        """Nodes for ``ids`` without their observations (a long entity's facts are not read)."""
+        found = self.db.read(
+            "UNWIND $ids AS i MATCH (e:Entity {id: i}) "
+            "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}",
+            {"ids": [int(i) for i in dict.fromkeys(ids)]})
+        rows = {r[0]["id"]: R.row_of(r[0]) for r in found}
+        return [R.node(rows[i]) for i in ids if i in rows]
+
+
+def vector_distances(dialect: Any, label: str, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
+    """Cosine distance from ``vector`` to the stored vectors of ``ids`` on ``label`` nodes, computed
+    by the server."""
+    import numpy as np
+
+    query = [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
+    return {int(i): float(d) for i, d in dialect.read(
+        f"UNWIND $ids AS i MATCH (v:{label} {{id: i}}) RETURN i, {syntax(dialect).distance('v.embedding', '$v')}",
+        {"ids": [int(i) for i in ids], "v": query})}
+
+
+# -- facts' vectors (CypherVectorStore's FactVectors) -------------------------------------------------
+
+class FactVectorsMixin:
+    """``core.protocols.FactVectors`` for ``CypherVectorStore`` (it provides ``_graph``, ``_db``,
+    ``dimensions``). Vectors are float32 on ``:FVec`` nodes (FalkorDB's vector index takes vecf32)."""
+
+    _graph: Any
+    _db: Any
+    dimensions: int
+
+    def pending_facts(self, model_id: str, limit: int) -> dict[int, str]:
+        """Up to ``limit`` facts (fact id → text) lacking a vector from ``model_id``, oldest first."""
+        return {int(i): t for i, t in self._db.read(
+            "MATCH (f:Fact) WHERE f.emb IS NULL OR f.emb <> $m RETURN f.id, f.text ORDER BY f.id LIMIT $n",
+            {"m": model_id, "n": int(limit)})}
+
+    def newest_pending_facts(self, model_id: str, newest: int) -> list[int]:
+        """The due facts among the ``newest`` facts (what was just written)."""
+        return [int(r[0]) for r in self._db.read(
+            "MATCH (c:Counter {name: $c}) MATCH (f:Fact) WHERE f.id > c.value - $n "
+            "AND (f.emb IS NULL OR f.emb <> $m) RETURN f.id ORDER BY f.id",
+            {"c": COUNTER, "m": model_id, "n": int(newest)})]
+
+    def fact_texts(self, ids: Sequence[int]) -> dict[int, str]:
+        return {fid: text for fid, (_, text) in self.fact_owners(ids).items()}
+
+    def fact_owners(self, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
+        """fact id → (entity id, text), for the facts that still exist."""
+        return {int(f): (int(e), t) for f, e, t in self._db.read(
+            "UNWIND $ids AS i MATCH (f:Fact {id: i}) RETURN f.id, f.eid, f.text", {"ids": [int(i) for i in ids]})}
+
+    def store_facts(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
+        """Store fact vectors (id → (text hash, vector)) of facts that still exist with that text."""
+        if not embedded:
+            return 0
+
+        def write(tx: Any) -> int:
+            current = {int(f): (int(e), t) for f, e, t in tx.read(
+                "UNWIND $ids AS i MATCH (f:Fact {id: i}) RETURN f.id, f.eid, f.text", {"ids": list(embedded)})}
+            fresh = [{"id": fid, "eid": current[fid][0], "v": [float(x) for x in v]}
+                     for fid, (h, v) in embedded.items() if fid in current and text_hash(current[fid][1]) == h]
+            if fresh:
+                ids = [r["id"] for r in fresh]
+                tx.write("UNWIND $ids AS i MATCH (v:FVec {id: i}) DELETE v", {"ids": ids})
+                tx.write(f"UNWIND $rows AS r MATCH (f:Fact {{id: r.id}}) CREATE (v:FVec {{id: r.id, eid: r.eid}}) "
+                         f"SET v.embedding = {self._db.vector_value('r.v')}", {"rows": fresh})
+                tx.write("UNWIND $ids AS i MATCH (f:Fact {id: i}) SET f.emb = $m", {"ids": ids, "m": model_id})
+            return len(fresh)
+
+        return int(self._graph._write(write))
+
+    def fact_progress(self, model_id: str) -> tuple[int, int]:
+        """(facts with a vector from ``model_id``, all facts)."""
+        done, total = self._db.read("MATCH (f:Fact) RETURN sum(CASE WHEN f.emb = $m THEN 1 ELSE 0 END), count(f)",
+                                    {"m": model_id})[0]
+        return int(done or 0), int(total)
+
+    def search_facts(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The ``k`` nearest facts (fact id, cosine distance), nearest first."""
+        import numpy as np
+
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query.shape != (self.dimensions,):
+            raise InvalidInput(f"expected a vector of {self.dimensions} floats, got {query.shape}")
+        if k <= 0:
+            return []
+        found = self._db.read(f"{syntax(self._db).vector} RETURN node.id, score ORDER BY score, node.id",
+                              {"k": int(k), "v": [float(x) for x in query]})
+        return [(int(i), float(s)) for i, s in found]
+
+    def fact_distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
+        """Cosine distance from ``vector`` to the stored vectors of the facts ``ids``."""
+        return vector_distances(self._db, "FVec", vector, ids)
+
+    def _forget_facts(self, tx: Any) -> None:
+        tx.write("MATCH (f:Fact) SET f.emb = null")
+
+    def _drop_fact_vectors(self, tx: Any) -> None:
+        tx.write("MATCH (v:FVec) DELETE v")
+        tx.write("MATCH (f:Fact) SET f.emb = null")
