@@ -289,7 +289,10 @@ class FactTextMixin:
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
-        """Entities whose own name holds any of ``words``, best first (their facts: ``fact_search``)."""
+        """Entities whose own fields (name, type, text properties such as a summary) hold any of
+        ``words``, best first, as SQLite's ``own_fields`` (their facts: ``fact_search``). The entity
+        index holds the name alone and a body of type, facts and summary: the server finds the
+        candidates, and those matched only through a fact are left to the fact index."""
         where = ["true"]
         if not include_archived:
             where.append("node.archived_at IS NULL")
@@ -298,9 +301,15 @@ class FactTextMixin:
         found = self.db.read(
             f"{self.db.FULLTEXT_CALL} WHERE {' AND '.join(where)} RETURN node.id, score "
             "ORDER BY score DESC, node.id LIMIT $limit",
-            {"q": syntax(self.db).names(words), "label": label, "limit": int(limit)})
+            {"q": syntax(self.db).words(words), "label": label, "limit": int(limit) * 4})
         heads = {n.id: n for n in self.entity_heads([i for i, _ in found])}
-        return [ScoredNode(node=heads[i], score=float(s)) for i, s in found if i in heads]
+        wanted = set(words)
+
+        def own(node: Node) -> bool:
+            fields = [node.name, node.label, *(v for v in (node.props or {}).values() if isinstance(v, str))]
+            return bool(wanted & set(content_words(" ".join(fields))))
+
+        return [ScoredNode(node=heads[i], score=float(s)) for i, s in found if i in heads and own(heads[i])][:limit]
 
     def facts_of(self, entity_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
         """Each entity's facts (fact id, text), in their order."""
