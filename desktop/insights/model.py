@@ -37,6 +37,8 @@ def pattern_label(pattern: str) -> str:
         "under_connected_nodes": InsightListModel.tr("Under-connected nodes"),
         "duplicate_entities": InsightListModel.tr("Possible duplicates"),
         "repeated_observations": InsightListModel.tr("Repeated facts"),
+        "superseded_facts": InsightListModel.tr("Updated fact"),
+        "contradicting_facts": InsightListModel.tr("Facts that disagree"),
     }
     return labels.get(pattern, pattern.replace("_", " ").capitalize())
 

@@ -1999,112 +1999,122 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Nodos poco conectados</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="46"/>
+        <location filename="../../desktop/insights/model.py" line="40"/>
+        <source>Updated fact</source>
+        <translation>Hecho actualizado</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/model.py" line="41"/>
+        <source>Facts that disagree</source>
+        <translation>Hechos que no concuerdan</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/model.py" line="48"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="46"/>
+        <location filename="../../desktop/insights/model.py" line="48"/>
         <source>Approved</source>
         <translation>Aprobada</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="47"/>
+        <location filename="../../desktop/insights/model.py" line="49"/>
         <source>Dismissed</source>
         <translation>Descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="48"/>
+        <location filename="../../desktop/insights/model.py" line="50"/>
         <source>Approved, written out</source>
         <translation>Aprobada y guardada por escrito</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="54"/>
+        <location filename="../../desktop/insights/model.py" line="56"/>
         <source>open problem</source>
         <translation>problema abierto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="55"/>
+        <location filename="../../desktop/insights/model.py" line="57"/>
         <source>solved problem</source>
         <translation>problema resuelto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="56"/>
+        <location filename="../../desktop/insights/model.py" line="58"/>
         <source>project</source>
         <translation>proyecto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="57"/>
+        <location filename="../../desktop/insights/model.py" line="59"/>
         <source>source project</source>
         <translation>proyecto de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="58"/>
+        <location filename="../../desktop/insights/model.py" line="60"/>
         <source>concept</source>
         <translation>concepto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="59"/>
+        <location filename="../../desktop/insights/model.py" line="61"/>
         <source>decision</source>
         <translation>decisión</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="60"/>
+        <location filename="../../desktop/insights/model.py" line="62"/>
         <source>technology</source>
         <translation>tecnología</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="61"/>
+        <location filename="../../desktop/insights/model.py" line="63"/>
         <source>user</source>
         <translation>usuario</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="62"/>
+        <location filename="../../desktop/insights/model.py" line="64"/>
         <source>member</source>
         <translation>miembro</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="63"/>
+        <location filename="../../desktop/insights/model.py" line="65"/>
         <source>issue</source>
         <translation>incidencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="64"/>
+        <location filename="../../desktop/insights/model.py" line="66"/>
         <source>course</source>
         <translation>curso</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="65"/>
+        <location filename="../../desktop/insights/model.py" line="67"/>
         <source>technique</source>
         <translation>técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="66"/>
+        <location filename="../../desktop/insights/model.py" line="68"/>
         <source>target domain</source>
         <translation>dominio de destino</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="67"/>
+        <location filename="../../desktop/insights/model.py" line="69"/>
         <source>home domain</source>
         <translation>dominio de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="68"/>
+        <location filename="../../desktop/insights/model.py" line="70"/>
         <source>example</source>
         <translation>ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="69"/>
+        <location filename="../../desktop/insights/model.py" line="71"/>
         <source>stale</source>
         <translation>desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="70"/>
+        <location filename="../../desktop/insights/model.py" line="72"/>
         <source>active</source>
         <translation>activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="71"/>
+        <location filename="../../desktop/insights/model.py" line="73"/>
         <source>under-connected</source>
         <translation>poco conectado</translation>
     </message>
@@ -2165,7 +2175,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="188"/>
+        <location filename="../../desktop/insights/model.py" line="190"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
     </message>
@@ -2180,17 +2190,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Hechos repetidos</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="72"/>
+        <location filename="../../desktop/insights/model.py" line="74"/>
         <source>kept</source>
         <translation>se conserva</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="73"/>
+        <location filename="../../desktop/insights/model.py" line="75"/>
         <source>duplicate</source>
         <translation>duplicado</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="74"/>
+        <location filename="../../desktop/insights/model.py" line="76"/>
         <source>holds the repeats</source>
         <translation>tiene las repeticiones</translation>
     </message>

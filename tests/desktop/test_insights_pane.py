@@ -232,3 +232,4 @@ def test_a_decided_insight_goes_back_to_review(qtbot, memory: Memory, core: Core
     pane.tabs.setCurrentIndex(0)
     select(pane, SHARED)
     assert not pane.reopen_button.isVisible() and pane.approve_button.isVisible()
+

@@ -315,3 +315,16 @@ def test_insights_speak_spanish_and_are_not_ideas(qtbot, spanish: list[QTranslat
             assert "idea" not in pane.summary_label.text().lower()
         finally:
             core.shutdown()
+
+
+def test_every_kind_of_insight_has_a_spanish_name(spanish: list[QTranslator]) -> None:
+    """Reflect's patterns, hygiene's kinds and supersession's: each named in Spanish in the review
+    pane, none left as its English fallback."""
+    from core.hygiene.tidy import KINDS
+    from core.reflect.model import ALL_PATTERNS
+    from desktop.insights.model import pattern_label
+
+    kinds = {*ALL_PATTERNS, *KINDS}
+    assert {"superseded_facts", "contradicting_facts", "duplicate_entities"} <= kinds
+    untranslated = [k for k in sorted(kinds) if pattern_label(k) == k.replace("_", " ").capitalize()]
+    assert not untranslated
