@@ -224,33 +224,14 @@ def private_reaches(path: Path) -> set[str]:
     return found
 
 
-_REWRITE_26 = ("a Cypher store private the insight rows use (writing, logging, marking vectors stale): the rules are "
-               "written once (core.reflect.lifecycle); these need public names in the store's API")
-_FACTS_21 = "a Cypher store private used by the fact/vector store issue 21 is changing"
-_STORE_API = "a Cypher store private: needs a public name in the store's API, being reshaped for issue 26.1"
 # The reaches left, each with why; remove an entry when it is gone (the test says so).
 KNOWN_REACHES = {
     "core/server/fast/front_build.py: server._lowlevel_server":
-        "the MCP SDK's FastMCP keeps its low-level server private; core/server is being split by job (26.4)",
-    "core/storage/cypher/hygiene.py: self.store._write": _STORE_API,
-    "core/storage/cypher/hygiene.py: self.store._log": _STORE_API,
-    "core/storage/cypher/facts.py: self._graph._write": _STORE_API,
-    "core/storage/cypher/facts.py: store._write": _STORE_API,
+        "the MCP SDK's MCPServer keeps its low-level server private; the fast path's builder drives it in memory",
     "core/server/transports/app.py: server._lowlevel_server":
         "the SDK's MCPServer has no public way to add subscribe/listen handlers to its low-level server",
     "core/storage/cypher/falkordb.py: self.graph._build_params_header":
         "the falkordb client has no public way to write the parameter header of a query sent in a MULTI",
-    "core/storage/cypher/insights.py: self._graph._clock": _REWRITE_26,
-    "core/storage/cypher/insights.py: self._graph._write": _REWRITE_26,
-    "core/storage/cypher/insights.py: self.graph._log": _REWRITE_26,
-    "core/storage/cypher/insights.py: self.graph._put": _REWRITE_26,
-    "core/storage/cypher/insights.py: self.graph._stale": _REWRITE_26,
-    "core/storage/cypher/insights.py: self.graph._rows_by_id": _REWRITE_26,
-    "core/storage/cypher/vectors.py: self._graph._clock": _FACTS_21,
-    "core/storage/cypher/vectors.py: self._graph._write": _FACTS_21,
-    "core/storage/cypher/transfer.py: CypherVectorStore._replace_rows": _STORE_API,
-    "core/storage/cypher/transfer.py: self._store._put": _STORE_API,
-    "core/storage/cypher/transfer.py: self._store._write": _STORE_API,
     "desktop/launcher.py: argparse._SubParsersAction": "argparse has no public way to list a parser's subcommands",
     "desktop/launcher.py: cli.build_parser()._actions": "argparse has no public way to list a parser's subcommands",
 }

@@ -20,7 +20,7 @@ def test_an_old_graph_gets_its_facts_resumably(tmp_path: Path, graph_settings: d
         mem.create_entities([{"name": f"E{i}", "entityType": "Note", "observations": [f"fact {i} a", f"fact {i} b"]}
                              for i in range(5)])
         # what a graph written before facts holds: no fact nodes, no migration mark
-        mem.graph._write(lambda tx: (tx.write("MATCH (f:Fact) DELETE f"),
+        mem.graph.write(lambda tx: (tx.write("MATCH (f:Fact) DELETE f"),
                                      tx.write("MATCH (m:Meta) WHERE m.key STARTS WITH 'facts_' DELETE m")))
         assert mem.graph.fact_search("fact") == []
 

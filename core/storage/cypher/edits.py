@@ -18,7 +18,7 @@ T = TypeVar("T")
 
 
 class EditsMixin:
-    """The single edits of ``CypherGraphStore`` (it provides ``_write``, ``now`` …)."""
+    """The single edits of ``CypherGraphStore`` (it provides ``write``, ``now`` …)."""
 
     db: Any
 
@@ -32,7 +32,7 @@ class EditsMixin:
             session.finish(None)  # an undo or a Save has written its group already: nothing left
             return result
 
-        done: T = self._write(write)  # type: ignore[attr-defined]
+        done: T = self.write(write)  # type: ignore[attr-defined]
         return done
 
     def rename_entity(self, old: str, new: str, actor: str) -> bool:

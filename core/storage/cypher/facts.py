@@ -3,7 +3,7 @@ beside its entity, found by the server's full-text index (``ft``: the folded tex
 SQLite's porter table is) and, through a ``:FVec {id, eid}`` node of its own, by its vector index.
 
 The entity node keeps its observation list (what the official tools read, byte for byte); the
-facts follow it. Every write that stores an entity row ends in ``sync`` (``CypherGraphStore._put``,
+facts follow it. Every write that stores an entity row ends in ``sync`` (``CypherGraphStore.put_rows``,
 ``Work``'s commit), which compares the row's observations with its facts as the write sees them
 and queues the difference: a new text is a new fact (due for a vector: ``emb`` is empty), a text
 gone takes its fact and vector with it. So one rule holds on every write path; a deleted entity's
@@ -238,7 +238,7 @@ def migrate(store: Any, progress: Any = None) -> int:
                      {"k": CURSOR_KEY if rows else MIGRATED_KEY, "v": str(last) if rows else "1"})
             return len(rows)
 
-        n = store._write(page)
+        n = store.write(page)
         if not n:
             return done
         done += n
@@ -404,7 +404,7 @@ class FactVectorsMixin:
                 tx.write("UNWIND $ids AS i MATCH (f:Fact {id: i}) SET f.emb = $m", {"ids": ids, "m": model_id})
             return len(fresh)
 
-        return int(self._graph._write(write))
+        return int(self._graph.write(write))
 
     def fact_progress(self, model_id: str) -> tuple[int, int]:
         """(facts with a vector from ``model_id``, all facts)."""

@@ -60,5 +60,5 @@ class CypherHygiene:
         ids = [r[0] for r in self.db.read("MATCH (c:Change) WHERE c.id > $s RETURN c.id ORDER BY c.id", {"s": since})]
         now = self.store.now()
         row = (now, actor, op, entity, None, R.dumps({**extra, "rows": [int(i) for i in ids]}))
-        self.store._write(lambda tx: self.store._log(tx, [row]))
+        self.store.write(lambda tx: self.store.log_changes(tx, [row]))
         return int(self.store.latest_change_id())

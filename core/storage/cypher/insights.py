@@ -48,7 +48,7 @@ class CypherInsightRows:
 
     @contextlib.contextmanager
     def detection(self, rules: ReflectRules) -> Iterator[CypherDetection]:
-        moment = self._graph._clock()
+        moment = self._graph.clock()
         session = CypherDetection(self._graph, rules, now=R.format_ts(moment),
                                   cutoff=R.format_ts(moment - timedelta(days=rules.stale_after_days)))
         session.open()
@@ -96,7 +96,7 @@ class CypherInsightRows:
             result = work(writes)
             writes.flush()
             return result
-        done: T = self._graph._write(run)
+        done: T = self._graph.write(run)
         return done
 
 
@@ -123,7 +123,7 @@ class _Writes:
 
     def create(self, draft: InsightDraft, now: str) -> None:
         eid = self.tx.next_ids("entity", 1)[0]
-        self.graph._put(self.tx, [{
+        self.graph.put_rows(self.tx, [{
             "id": eid, "name": draft.title, "type": "Insight",
             "props": {"summary": draft.summary, "pattern": draft.pattern, "confidence": draft.confidence},
             "obs": [draft.summary], "obs_at": [now], "created_at": now, "updated_at": now, "archived_at": now}],
@@ -133,7 +133,7 @@ class _Writes:
 
     def _row(self, eid: int) -> dict[str, Any]:
         if eid not in self.rows:
-            self.rows[eid] = self.graph._rows_by_id(self.tx, [eid])[eid]
+            self.rows[eid] = self.graph.rows_by_id(self.tx, [eid])[eid]
         return self.rows[eid]
 
     def props(self, entity_id: int) -> dict[str, Any]:
@@ -176,7 +176,7 @@ class _Writes:
                           {"a": entity_id, "t": rel_type, "now": now, "rels": [
                               {"b": t, "id": i} for t, i in zip(chosen, self.tx.next_ids("relation", len(chosen)),
                                                                 strict=True)]})
-            self.graph._stale(self.tx, [entity_id, *chosen])
+            self.graph.mark_stale(self.tx, [entity_id, *chosen])
         return [names[t] for t in chosen]
 
     def confirm(self, patterns: Sequence[str], now: str) -> None:
@@ -197,11 +197,11 @@ class _Writes:
         return True
 
     def log(self, rows: Sequence[LogRow]) -> None:
-        self.graph._log(self.tx, [(at, actor, op, entity, R.dumps(before), R.dumps(after))
+        self.graph.log_changes(self.tx, [(at, actor, op, entity, R.dumps(before), R.dumps(after))
                                   for at, actor, op, entity, before, after in rows])
 
     def flush(self) -> None:
-        self.graph._put(self.tx, list(self.rows.values()))
+        self.graph.put_rows(self.tx, list(self.rows.values()))
         if self.ins:
             self.tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e += r", {"rows": list(self.ins.values())})
         self.rows, self.ins = {}, {}

@@ -10,7 +10,7 @@ from typing import Any
 class PinsMixin:
     """Mixin of ``CypherGraphStore``."""
 
-    db: Any  # and ``_write``, ``now``: CypherGraphStore's
+    db: Any  # and ``write``, ``now``: CypherGraphStore's
 
     def set_pin(self, name: str, fact: str | None, pinned: bool) -> bool:
         """Pin (or unpin) entity ``name`` itself (``fact`` None) or one of its facts; True if it changed."""
@@ -33,7 +33,7 @@ class PinsMixin:
             tx.write("MATCH (e:Entity {name: $n}) SET e.pins = $k, e.pins_at = $s", {"n": name, "k": keys, "s": stamps})
             return True
 
-        return bool(self._write(write))  # type: ignore[attr-defined]
+        return bool(self.write(write))  # type: ignore[attr-defined]
 
     def pins(self) -> list[tuple[int, str | None, str]]:
         """Every pin, oldest first: (entity id, the fact's text or None for the entity, when)."""

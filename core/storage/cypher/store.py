@@ -63,7 +63,8 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         self.db = dialect
         self.backend = dialect.name
         self.path = f"{dialect.url} graph {dialect.graph_name}"
-        self._clock = clock
+        #: what "now" is for this store (tests pass a fixed one); ``now()`` is its text
+        self.clock = clock
         self._lock = threading.RLock()
         self.read_only = read_only
         self._in_transaction = 0
@@ -78,7 +79,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         self.db.close()
 
     def now(self) -> str:
-        return R.format_ts(self._clock())
+        return R.format_ts(self.clock())
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -98,17 +99,20 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             finally:
                 self._in_transaction = 0
 
-    def _write(self, fn: Callable[[Any], _T]) -> _T:
-        if self.read_only:
-            raise ConfigError("This memory is open read-only (HIPOCAMPO_READ_ONLY); nothing was changed.")
-        with self._lock:
-            return cast(_T, self.db.write(fn))  # the dialect's write returns what ``fn`` returned
-
     def unsupported(self, what: str) -> ConfigError:
         return ConfigError(f"{what} is not available on the {self.backend} backend yet; use the sqlite backend "
                            "for it (hipocampo migrate --to sqlite).")
 
-    # -- reading rows --------------------------------------------------------------------------
+    # -- writing and the rows; the public ones are the API of its helper modules (insights, hygiene,
+    # facts, vectors, transfer): they read through ``db`` and write only through these, so every write
+    # is locked, refused when read-only, keeps the facts in sync and logs its changes one way.
+
+    def write(self, fn: Callable[[Any], _T]) -> _T:
+        """Run ``fn(tx)`` as one atomic write of this process (refused when read-only); returns its result."""
+        if self.read_only:
+            raise ConfigError("This memory is open read-only (HIPOCAMPO_READ_ONLY); nothing was changed.")
+        with self._lock:
+            return cast(_T, self.db.write(fn))  # the dialect's write returns what ``fn`` returned
 
     def _rows_by_name(self, reader: Any, names: Sequence[str]) -> dict[str, dict[str, Any]]:
         if not names:
@@ -117,7 +121,8 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                             {"names": list(dict.fromkeys(names))})
         return {r[0]["name"]: R.row_of(r[0]) for r in found}
 
-    def _rows_by_id(self, reader: Any, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    def rows_by_id(self, reader: Any, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """The entity rows (``rows.row_of``) of ``ids`` that exist, by id, read through ``reader`` (a tx or ``db``)."""
         if not ids:
             return {}
         found = reader.read(f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) RETURN {R.ENTITY}",
@@ -125,11 +130,12 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         return {r[0]["id"]: R.row_of(r[0]) for r in found}
 
     def _rows_in_order(self, reader: Any, ids: Sequence[int]) -> list[dict[str, Any]]:
-        found = self._rows_by_id(reader, ids)
+        found = self.rows_by_id(reader, ids)
         return [found[i] for i in ids if i in found]
 
     @staticmethod
-    def _put(tx: Any, rows: Sequence[dict[str, Any]], *, create: bool = False) -> None:
+    def put_rows(tx: Any, rows: Sequence[dict[str, Any]], *, create: bool = False) -> None:
+        """Queue entity ``rows`` in ``tx`` (new nodes if ``create``, else over their ids) with their facts."""
         if not rows:
             return
         verb = "CREATE (e:Entity) SET e = r" if create else "MATCH (e:Entity {id: r.id}) SET e += r"
@@ -137,14 +143,15 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         facts.sync(tx, rows, created=create)  # every observation a fact of its own
 
     @staticmethod
-    def _stale(tx: Any, ids: Sequence[int]) -> None:
+    def mark_stale(tx: Any, ids: Sequence[int]) -> None:
         """The embedding text of ``ids`` changed (a relation came or went): re-embed them."""
         if ids:
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) SET e.emb_model = null",
                      {"ids": list(dict.fromkeys(ids))})
 
     @staticmethod
-    def _log(tx: Any, log: Sequence[LogRow]) -> None:
+    def log_changes(tx: Any, log: Sequence[LogRow]) -> None:
+        """Queue change_log rows (at, actor, op, entity, before, after as JSON text) in ``tx``, new ids each."""
         if not log:
             return
         ids = tx.next_ids("change", len(log))
@@ -189,16 +196,16 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                                  "archived_at": None})
                 created.append(Entity(name=name, entityType=etype, observations=unique_obs))
                 log.append((now, actor, "create_entity", name, None, None))
-            self._put(tx, new_rows, create=True)
+            self.put_rows(tx, new_rows, create=True)
             merged = self._add_observations(tx, [(existing[n], batch[n][1]) for n in existing], actor, now, log)
-            self._put(tx, [existing[n] for n in filled if not any(m.entityName == n and m.addedObservations
+            self.put_rows(tx, [existing[n] for n in filled if not any(m.entityName == n and m.addedObservations
                                                                     for m in merged)])
             created = [Entity(name=n, entityType=existing[n]["type"], observations=existing[n]["obs"])
                        for n in filled] + created
-            self._log(tx, log)
+            self.log_changes(tx, log)
             return created, [m for m in merged if m.entityName not in filled]
 
-        return self._write(write)
+        return self.write(write)
 
     def _add_observations(self, tx: Any, targets: list[tuple[dict[str, Any], list[str]]], actor: str, now: str,
                           log: list[LogRow]) -> list[AddedObservations]:
@@ -214,7 +221,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                 row["updated_at"] = now
                 changed.append(row)
                 log.append((now, actor, "add_observations", row["name"], None, R.dumps(added)))
-        self._put(tx, changed)
+        self.put_rows(tx, changed)
         return results
 
     def add_observations(self, items: Sequence[ObservationInput], actor: str) -> list[AddedObservations]:
@@ -232,10 +239,10 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                 merged.setdefault(i.entityName, []).extend(i.contents)
             log: list[LogRow] = []
             result = self._add_observations(tx, [(rows[n], obs) for n, obs in merged.items()], actor, now, log)
-            self._log(tx, log)
+            self.log_changes(tx, log)
             return result
 
-        return self._write(write)
+        return self.write(write)
 
     def _relation_snaps(self, reader: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
         """Every relation touching each of ``ids`` (ended ones too), as change_log keeps them."""
@@ -266,12 +273,12 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) DETACH DELETE e", {"ids": ids})
             tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": ids})
             facts.drop(tx, ids)
-            self._stale(tx, [o for o in others if o not in ids])
-            self._log(tx, [(now, actor, "delete_entity", r["name"], R.dumps(R.snapshot(r, rels[r["id"]])), None)
+            self.mark_stale(tx, [o for o in others if o not in ids])
+            self.log_changes(tx, [(now, actor, "delete_entity", r["name"], R.dumps(R.snapshot(r, rels[r["id"]])), None)
                            for r in rows.values()])
             return len(ids)
 
-        return self._write(write)
+        return self.write(write)
 
     def delete_observations(self, items: Sequence[ObservationDeletion], actor: str) -> int:
         """Remove the given observations; unknown entities or texts are ignored. Returns count."""
@@ -296,11 +303,11 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                     changed[row["id"]] = row
                     log.append((now, actor, "delete_observations", item.entityName,
                                 R.dumps({"observations": gone}), None))
-            self._put(tx, list(changed.values()))
-            self._log(tx, log)
+            self.put_rows(tx, list(changed.values()))
+            self.log_changes(tx, log)
             return removed
 
-        return self._write(write)
+        return self.write(write)
 
     def create_relations(
         self, relations: Sequence[Relation], actor: str, *, placeholders: bool = True
@@ -326,7 +333,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                               "created_at": now, "updated_at": now, "archived_at": None})
                 log.append((now, actor, "create_entity", name, None,
                             R.dumps({"entityType": R.PLACEHOLDER_TYPE, "props": {R.PLACEHOLDER_KEY: True}})))
-            self._put(tx, stubs, create=True)
+            self.put_rows(tx, stubs, create=True)
             unique = R.unique_relations(relations)
             have = {tuple(r) for r in tx.read(
                 "UNWIND $rels AS p MATCH (a:Entity {id: p[0]})-[r:REL]->(b:Entity {id: p[1]}) WHERE r.type = p[2] "
@@ -338,13 +345,13 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                          "CREATE (a)-[:REL {id: p.id, type: p.type, props: '{}', created_at: p.at}]->(b)",
                          {"rels": [{"a": ids[r.from_], "b": ids[r.to], "type": r.relationType, "id": i, "at": now}
                                    for i, r in zip(rel_ids, created, strict=True)]})
-                self._stale(tx, [ids[n] for r in created for n in (r.from_, r.to)])
+                self.mark_stale(tx, [ids[n] for r in created for n in (r.from_, r.to)])
             log.extend((now, actor, "create_relation", r.from_, None, R.dumps([r.to, r.relationType]))
                        for r in created)
-            self._log(tx, log)
+            self.log_changes(tx, log)
             return created
 
-        return self._write(write)
+        return self.write(write)
 
     def delete_relations(self, relations: Sequence[Relation], actor: str) -> int:
         """Delete the given relations; ones that do not exist are ignored. Returns count."""
@@ -360,14 +367,14 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                 return 0
             tx.write("UNWIND $rels AS p MATCH (:Entity {id: p.a})-[r:REL]->() WHERE r.id = p.id DELETE r",
                      {"rels": [{"a": f[7], "id": f[6]} for f in found]})
-            self._stale(tx, [i for f in found for i in (f[7], f[8])])
-            self._log(tx, [(now, actor, "delete_relation", src, R.dumps(
+            self.mark_stale(tx, [i for f in found for i in (f[7], f[8])])
+            self.log_changes(tx, [(now, actor, "delete_relation", src, R.dumps(
                 {"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
                  "created_at": created, "ended_at": ended}), None)
                 for src, dst, rtype, props, created, ended, *_ in found])
             return len(found)
 
-        return self._write(write)
+        return self.write(write)
 
     # -- reading the graph -------------------------------------------------------------------
 
@@ -506,20 +513,20 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                 row = {"id": tx.next_ids("entity", 1)[0], "name": name, "type": label,
                        "props": R.merge_patch({}, props), "obs": [], "obs_at": [], "created_at": now,
                        "updated_at": now, "archived_at": None}
-                self._put(tx, [row], create=True)
-                self._log(tx, [(now, actor, "create_entity", name, None,
+                self.put_rows(tx, [row], create=True)
+                self.log_changes(tx, [(now, actor, "create_entity", name, None,
                                 R.dumps({"entityType": label, "props": props}))])
                 return R.node(row)
             new_props = R.merge_patch(row["props"], props)
             if new_props != row["props"] or row["type"] != label:
                 before = {"entityType": row["type"], "props": row["props"]}
                 row.update(type=label, props=new_props, updated_at=now)
-                self._put(tx, [row])
-                self._log(tx, [(now, actor, "update_entity", name, R.dumps(before),
+                self.put_rows(tx, [row])
+                self.log_changes(tx, [(now, actor, "update_entity", name, R.dumps(before),
                                 R.dumps({"entityType": label, "props": new_props}))])
             return R.node(row)
 
-        return self._write(write)
+        return self.write(write)
 
     def get_node(self, name: str) -> Node | None:
         """The node called ``name``, archived or not; ``None`` if there is none."""
@@ -543,10 +550,10 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             if found[0][0]:
                 tx.write("MATCH (e:Entity {name: $n}) SET e.archived_at = $now, e.updated_at = $now",
                          {"n": name, "now": now})
-                self._log(tx, [(now, actor, "archive_entity", name, None, None)])
+                self.log_changes(tx, [(now, actor, "archive_entity", name, None, None)])
             return True
 
-        return self._write(write)
+        return self.write(write)
 
     def list_nodes(self, *, label: str | None = None, include_archived: bool = False,
                    limit: int | None = None, offset: int = 0) -> list[Node]:
@@ -584,7 +591,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             w.commit()
             return created
 
-        return rel, self._write(write)
+        return rel, self.write(write)
 
     def get_neighbours(self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None) -> list[Neighbour]:
         """Nodes within ``hops`` (1–3) relations of ``name``, either direction, nearest first."""
@@ -612,7 +619,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                     nxt.append(dst)
             frontier = nxt
         order = sorted((d, i) for i, d in depth.items() if i != start["id"])
-        rows = self._rows_by_id(self.db, [i for _, i in order])
+        rows = self.rows_by_id(self.db, [i for _, i in order])
         return [Neighbour(node=R.node(rows[i]), distance=d, path=paths[i]) for d, i in order]
 
     def get_node_with_neighbours(self, name: str, hops: int = 1) -> NodeWithNeighbours:
@@ -648,7 +655,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             f"{self.db.FULLTEXT_CALL} WHERE {' AND '.join(where)} RETURN node.id, score "
             "ORDER BY score DESC, node.id LIMIT $limit",
             {"q": self.db.fulltext_query(words), "label": label, "limit": limit})
-        rows = self._rows_by_id(self.db, [i for i, _ in found])
+        rows = self.rows_by_id(self.db, [i for i, _ in found])
         return [ScoredNode(node=R.node(rows[i]), score=float(s)) for i, s in found if i in rows]
 
     def count_labels(self) -> dict[str, int]:
@@ -702,7 +709,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                    "props": snap["props"], "obs": [o for o, _ in snap["observations"]],
                    "obs_at": [t for _, t in snap["observations"]], "created_at": snap["created_at"],
                    "updated_at": now, "archived_at": snap["archived_at"]}
-            self._put(tx, [row], create=True)
+            self.put_rows(tx, [row], create=True)
             ends = {n: r["id"] for n, r in self._rows_by_name(
                 tx, [n for r in snap["relations"] for n in (r["from"], r["to"]) if n != name]).items()}
             ends[name] = row["id"]
@@ -715,12 +722,12 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                                     "props": R.dumps(r["props"]), "created": r["created_at"],
                                     "ended": r["ended_at"]}
                                    for i, r in zip(tx.next_ids("relation", len(rels)), rels, strict=True)]})
-                self._stale(tx, list(ends.values()))
-            self._log(tx, [(now, actor, "restore_entity", name, R.dumps({"deleted_at": deleted_at}),
+                self.mark_stale(tx, list(ends.values()))
+            self.log_changes(tx, [(now, actor, "restore_entity", name, R.dumps({"deleted_at": deleted_at}),
                             R.dumps({"relations": len(rels)}))])
             return R.node(row)
 
-        return self._write(write)
+        return self.write(write)
 
     def get_metadata(self, key: str) -> str | None:
         """A value kept beside the graph (small bookkeeping), or None."""
@@ -729,7 +736,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
 
     def set_metadata(self, key: str, value: str) -> None:
         """Keep ``value`` under ``key``."""
-        self._write(lambda tx: tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": key, "v": value}))
+        self.write(lambda tx: tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": key, "v": value}))
 
     # -- limbic signals ----------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ class CypherTransfer:
 
     def write(self, kind: str, rows: Sequence[dict[str, Any]]) -> None:
         if rows:
-            self._store._write(lambda tx: getattr(self, f"_write_{kind}")(tx, rows))
+            self._store.write(lambda tx: getattr(self, f"_write_{kind}")(tx, rows))
 
     def counts(self) -> dict[str, int]:
         read = self._db.read
@@ -88,7 +88,7 @@ class CypherTransfer:
         tx.counters[COUNTERS[kind]] = max(tx.counters[COUNTERS[kind]], max(r["id"] for r in rows))
 
     def _write_entities(self, tx: Any, rows: Sequence[dict[str, Any]]) -> None:
-        self._store._put(tx, [{**r, "obs": [o for o, _ in r["obs"]], "obs_at": [t for _, t in r["obs"]]}
+        self._store.put_rows(tx, [{**r, "obs": [o for o, _ in r["obs"]], "obs_at": [t for _, t in r["obs"]]}
                               for r in rows], create=True)
         self._advance(tx, "entities", rows)
 
@@ -114,6 +114,6 @@ class CypherTransfer:
     def _write_vectors(self, tx: Any, rows: Sequence[dict[str, Any]]) -> None:
         from core.storage.cypher.vectors import CypherVectorStore
 
-        CypherVectorStore._replace_rows(self._db, tx, [{"id": r["id"], "v": [float(x) for x in r["v"]]} for r in rows])
+        CypherVectorStore.replace_rows(self._db, tx, [{"id": r["id"], "v": [float(x) for x in r["v"]]} for r in rows])
         tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.emb_hash = r.hash, e.emb_model = r.model",
                  {"rows": [{"id": r["id"], "hash": r["hash"], "model": r["model"]} for r in rows]})

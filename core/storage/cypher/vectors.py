@@ -56,7 +56,7 @@ class CypherVectorStore(FactVectorsMixin):
                     tx.write("MATCH (e:Entity) SET e.emb_model = null, e.emb_hash = null")
                     self._drop_fact_vectors(tx)
 
-                self._graph._write(clear)
+                self._graph.write(clear)
                 self._db.create_vector_index(dimensions)
                 facts.create_vector_index(self._db, dimensions)
             self.dimensions = dimensions
@@ -118,7 +118,7 @@ class CypherVectorStore(FactVectorsMixin):
                          {"rows": [{"id": r["id"], "h": r["h"]} for r in fresh], "m": model_id})
             return len(fresh)
 
-        return int(self._graph._write(write))
+        return int(self._graph.write(write))
 
     def progress(self, model_id: str) -> tuple[int, int]:
         """(entities embedded with ``model_id``, all entities)."""
@@ -132,12 +132,12 @@ class CypherVectorStore(FactVectorsMixin):
             tx.write("MATCH (e:Entity) SET e.emb_model = null")
             self._forget_facts(tx)
 
-        self._graph._write(write)
+        self._graph.write(write)
 
     def take_lease(self, owner: str, seconds: float,
                    holder_gone: Callable[[str], bool] = lambda _owner: False) -> bool:
         """Hold the background-embedding lease for ``seconds``; False while another live process holds it."""
-        now = self._graph._clock()
+        now = self._graph.clock()
 
         def write(tx: Any) -> bool:
             found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": LEASE_KEY})
@@ -149,7 +149,7 @@ class CypherVectorStore(FactVectorsMixin):
                 {"owner": owner, "until": R.format_ts(now + timedelta(seconds=seconds))})})
             return True
 
-        return bool(self._graph._write(write))
+        return bool(self._graph.write(write))
 
     def lease(self) -> dict[str, str] | None:
         """Who holds the background-embedding lease, and until when."""
@@ -162,7 +162,7 @@ class CypherVectorStore(FactVectorsMixin):
             if found and json.loads(found[0][0])["owner"] == owner:
                 tx.write("MATCH (m:Meta {key: $k}) DELETE m", {"k": LEASE_KEY})
 
-        self._graph._write(write)
+        self._graph.write(write)
 
     def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
         """Cosine distance from ``vector`` to the stored vectors of ``ids``."""
@@ -175,13 +175,13 @@ class CypherVectorStore(FactVectorsMixin):
         if vectors.ndim != 2 or vectors.shape != (len(ids), self.dimensions):
             raise InvalidInput(f"expected {len(ids)} vectors of {self.dimensions} floats, got shape {vectors.shape}")
         rows = [{"id": int(i), "v": [float(x) for x in v]} for i, v in zip(ids, vectors, strict=True)]
-        self._graph._write(lambda tx: self._replace(tx, rows))
+        self._graph.write(lambda tx: self._replace(tx, rows))
 
     def _replace(self, tx: Any, rows: list[dict[str, Any]]) -> None:
-        self._replace_rows(self._db, tx, rows)
+        self.replace_rows(self._db, tx, rows)
 
     @staticmethod
-    def _replace_rows(db: Any, tx: Any, rows: list[dict[str, Any]]) -> None:
+    def replace_rows(db: Any, tx: Any, rows: list[dict[str, Any]]) -> None:
         """New ``:Vec`` nodes for ``rows`` (id, v) of existing entities, old ones deleted first."""
         ids = [r["id"] for r in rows]
         tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": ids})
@@ -207,7 +207,7 @@ class CypherVectorStore(FactVectorsMixin):
             tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", params)
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) SET e.emb_model = null", params)
 
-        self._graph._write(write)
+        self._graph.write(write)
 
     def count(self) -> int:
         return int(self._db.read("MATCH (v:Vec) RETURN count(v)")[0][0])
