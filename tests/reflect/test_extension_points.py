@@ -25,8 +25,8 @@ def _draft(c: Any, ev: dict[str, Any], names: dict[int, tuple[str, str]], rules:
 def lonely(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """A detector written once (it reads through the detection session only), and an approver
     that archives the project instead of linking the insight to it."""
-    def find(det: Any) -> list[tuple[Any, ...]]:
-        names = det.names(range(1, 20))
+    def find(reading: patterns.Reading) -> list[tuple[Any, ...]]:
+        names = reading.det.names(range(1, 20))
         return [(i,) for i, (_, label) in sorted(names.items()) if label == "Project"]
 
     spec = patterns.Spec(key=lambda r: r[0], confidence=lambda r: 0.5, weight=lambda r: 0, anchors=lambda r: [r[0]],
