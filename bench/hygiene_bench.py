@@ -77,7 +77,8 @@ def scale(n: int, db: Path, pairs: int) -> None:
     from datetime import UTC, datetime
 
     from bench import reflect_bench as rb
-    from core.hygiene import tidy
+    from core.hygiene import supersede, tidy
+    from core.reflect import patterns
     from core.reflect.engine import reflect
     from core.settings import Settings
     from core.storage.aliases import hygiene_store
@@ -98,7 +99,15 @@ def scale(n: int, db: Path, pairs: int) -> None:
         rules = memory.schema_profile().reflect
 
         def plain() -> dict[str, Any]:
-            return reflect(memory._insights(), rules, "bench")
+            # reflect with the seven patterns only: hygiene's kinds (and supersession) left out of the registry
+            registered = dict(patterns.SPECS)
+            patterns.SPECS.clear()
+            patterns.SPECS.update({p: s for p, s in registered.items() if p not in {*tidy.KINDS, *supersede.PATTERNS}})
+            try:
+                return reflect(memory.graph.insight_store(), rules, "bench", memory.graph)
+            finally:
+                patterns.SPECS.clear()
+                patterns.SPECS.update(registered)
 
         def cold(fn: Any) -> Any:
             def run() -> Any:

@@ -59,40 +59,37 @@ def time_reflect(entities: int, repeat: int = 3) -> None:
             print(f"\ngraph: {counts['entities']} entities, {counts['observations']} observations, "
                   f"{counts['relations']} relations (built in {time.perf_counter() - started:.0f} s); "
                   f"{planted} entities with planted updates")
-            from core.hygiene import supersede
+            from core.hygiene import supersede, tidy
+            from core.reflect import patterns
             from core.reflect.engine import reflect
 
-            rules, store = memory.schema_profile().reflect, memory._insights()
+            rules, store = memory.schema_profile().reflect, memory.graph.insight_store()
+            registered = dict(patterns.SPECS)
             n = [0]
 
-            def full(neutral: list) -> tuple[float, float, dict]:
+            def full(with_detector: bool) -> tuple[float, float, dict]:
                 n[0] += 1  # a write first, so the run is a full one (not incremental)
                 memory.create_entities([{"name": f"bench write {n[0]}", "entityType": "Note", "observations": []}])
-                wall, cpu = time.perf_counter(), time.process_time()
-                out = reflect(store, rules, "bench", neutral=neutral)
-                return time.perf_counter() - wall, time.process_time() - cpu, out
+                left_out = {*tidy.KINDS, *([] if with_detector else supersede.PATTERNS)}
+                patterns.SPECS.clear()
+                patterns.SPECS.update({p: s for p, s in registered.items() if p not in left_out})
+                try:
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    out = reflect(store, rules, "bench", memory.graph)  # the detector remembers its findings
+                    return time.perf_counter() - wall, time.process_time() - cpu, out
+                finally:
+                    patterns.SPECS.clear()
+                    patterns.SPECS.update(registered)
+
+            def cold() -> bool:
+                memory.set_metadata(supersede.REMEMBERED_KEY, "{}")  # nothing remembered: every entity judged
+                return True
 
             load = os.getloadavg()[0]
             rows = []
-            def cold() -> list:
-                memory.set_metadata(supersede.REMEMBERED_KEY, "{}")  # nothing remembered: every entity judged
-                return [supersede.Detector(memory.graph)]
-
-            def warm() -> list:
-                detector = supersede.Detector(memory.graph)
-                detectors.append(detector)
-                return [detector]
-
-            detectors: list = []
-            for label, make in (("without the detector", lambda: []), ("with the detector, cold", cold),
-                                ("with the detector, remembering unchanged entities", warm)):
-                runs = []
-                for _ in range(repeat):
-                    runs.append(full(make()))
-                    for d in detectors:  # what Memory.reflect does after each run
-                        d.save()
-                    detectors.clear()
-                rows.append((label, runs))
+            for label, make in (("without the detector", lambda: False), ("with the detector, cold", cold),
+                                ("with the detector, remembering unchanged entities", lambda: True)):
+                rows.append((label, [full(make()) for _ in range(repeat)]))
             scan_wall = time.perf_counter()
             found = supersede.find_rows(memory.graph)
             scan_wall = time.perf_counter() - scan_wall

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import Conflict, InvalidInput, NotFound
+from core.errors import InvalidInput, NotFound
 from core.memory_parts.checks import names as names_of
 from core.memory_parts.context import MemoryContext
 from core.memory_parts.editing import Editing
@@ -536,8 +536,8 @@ class Memory:
         return self._insights.schema_profile()
 
     def reflect(self, *, actor: str | None = None) -> dict[str, Any]:
-        """Run Engrama's seven patterns over the graph, and memory hygiene's (a fact a newer one
-        updates, two facts that disagree: ``core.hygiene.supersede``), and record what they find as
+        """Run every registered detector (``core.reflect.patterns.SPECS``: Engrama's seven patterns,
+        then memory hygiene's: superseded and contradicting facts, duplicates), and record what they find as
         pending insights for a person to review (supersessions approved at once only with the
         ``auto_approve_supersessions`` setting).
 
@@ -547,26 +547,7 @@ class Memory:
         this run created or confirmed, best first. Running it again never duplicates an insight;
         dismissed ones never return.
         """
-        from core.hygiene import service, supersede
-
-        detector = supersede.Detector(self.graph)
-        result = self._insights.reflect(actor, extra=lambda cap: service.reflect_extra(self, cap),
-                                        neutral=[detector])
-        detector.save()  # what each entity's facts yielded: the next reflect judges only what changed
-        if self.settings.auto_approve_supersessions:  # off unless the user turned it on
-            result["auto_approved"] = self._auto_approve(self._ctx.actor(actor))
-        return result
-
-    def _auto_approve(self, actor: str) -> int:
-        from core.hygiene.supersede import SUPERSEDED
-
-        approved = 0
-        for insight in self._insights.store().list(limit=1000, status="pending", include_stale=False):
-            if insight["pattern"] == SUPERSEDED:
-                with contextlib.suppress(NotFound, Conflict):  # a fact edited since: left for a person
-                    self.decide_insight(insight["title"], "approve", actor=f"{actor} (auto-approved)")
-                    approved += 1
-        return approved
+        return self._insights.reflect(actor, self)
 
     def surface_insights(
         self, *, limit: int = 10, title: str | None = None, query: str | None = None,
@@ -587,20 +568,7 @@ class Memory:
         archives it and keeps its title from ever being proposed again. Returns the insight.
         Unknown title → NotFound; any move but pending → approved | dismissed → Conflict.
         """
-        from core.hygiene import service, supersede
-
-        target = None
-        if action == "approve" and isinstance(title, str) and title.strip():
-            # a supersession is checked first: both facts must still be there
-            found = self._insights.store().list(limit=1, title=title, status=None)
-            target = supersede.check(self.graph, found[0]) if found else None
-        decided = self._insights.decide(title, action, actor, approve_hygiene=lambda insight, who, decide:
-                                        service.approve(self, insight, who, decide))
-        if target is not None:  # the older fact kept, with an end and its successor; one undo takes it back
-            supersede.mark(self.graph, *target, title, decided.get("decided_at") or self.graph.now(),
-                           self._ctx.actor(actor))
-            self._ctx.written()
-        return decided
+        return self._insights.decide(title, action, actor, self)
 
     def superseded_facts(self, name: str) -> dict[str, dict[str, Any]]:
         """The facts of ``name`` an approved supersession retired: ``{fact: {"by", "ended_at", "insight"}}``."""
@@ -611,12 +579,7 @@ class Memory:
 
     def reopen_insight(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
         """Put an approved or dismissed insight back to review (pending, archived again)."""
-        from core.hygiene import supersede
-
-        reopened = self._insights.reopen(title, actor)
-        supersede.unmark(self.graph, reopened, self._ctx.actor(actor))  # back to review: the older fact is current
-        self._ctx.written()
-        return reopened
+        return self._insights.reopen(title, actor, self)
 
     def mark_synced(self, title: str, *, actor: str | None = None) -> dict[str, Any]:
         """Mark an approved insight as written out (e.g. to a notes vault): approved → synced."""

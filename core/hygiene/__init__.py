@@ -6,3 +6,7 @@
   undoable change built from the stores' own writes, the same on every backend.
 * ``tidy``       — the one list of what hygiene proposes (a registry of kinds), and applying chosen ones.
 """
+
+# Registering the kinds with reflect (its one registry of detectors, and what approving does), in
+# the order reflect runs them: superseded and contradicting facts, then tidy's kinds.
+from core.hygiene import supersede, tidy  # noqa: E402, F401

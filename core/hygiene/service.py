@@ -1,4 +1,4 @@
-"""Hygiene as ``core.Memory`` offers it: merges, tidy, approving a hygiene insight, and the
+"""Hygiene as ``core.Memory`` offers it: merges, tidy, previews, and the
 alias fallback of the official reads. ``Memory`` keeps one-line methods that call these."""
 
 from __future__ import annotations
@@ -73,16 +73,6 @@ def _carry_out(memory: Any, proposal: dict[str, Any], actor: str) -> dict[str, A
     return done
 
 
-def approve(memory: Any, insight: dict[str, Any], actor: str, decide: Any) -> dict[str, Any]:
-    """Approving a hygiene insight carries it out, in one transaction with the decision (the
-    decision first, so the change it makes is the newest: the next undo takes it back)."""
-    kind = T.KINDS[insight["pattern"]]
-    with memory.transaction():
-        decided = decide()
-        applied = kind.apply(memory, insight["evidence"], actor)
-    return {**decided, "applied": applied}
-
-
 def preview_insight(memory: Any, title: str) -> dict[str, Any] | None:
     """What approving the hygiene insight ``title`` would change (None for other insights)."""
     found = memory.surface_insights(limit=1, title=title, status="all")
@@ -94,11 +84,6 @@ def preview_insight(memory: Any, title: str) -> dict[str, Any] | None:
 def is_hygiene(pattern: str | None) -> bool:
     """Whether insights of ``pattern`` are carried out when approved."""
     return pattern in T.KINDS
-
-
-def reflect_extra(memory: Any, cap: int) -> Any:
-    """Reflect's hook for the hygiene kinds (see ``tidy.reflect_extra``)."""
-    return T.reflect_extra(hygiene_store(memory.graph), memory.graph, cap)
 
 
 # -- the official reads, by alias ---------------------------------------------------------------

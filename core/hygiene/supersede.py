@@ -26,8 +26,9 @@ from typing import Any
 
 from core.errors import Conflict, NotFound
 from core.hygiene.supersede_rules import CONTRADICTION, RULES_VERSION, UPDATE, scan
+from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
-from core.reflect.patterns import Names, Row, Spec, clip
+from core.reflect.patterns import Names, Reading, Row, Spec, clip
 
 SUPERSEDED = "superseded_facts"  # the pattern and the entity property holding the marks
 CONTRADICTING = "contradicting_facts"
@@ -130,14 +131,15 @@ def _draft(kind: str) -> Any:
     return draft
 
 
-def _spec(prefix: str, kind: str) -> Spec:
+def _spec(pattern: str, prefix: str, kind: str) -> Spec:
     return Spec(key=lambda r: (r[0], _pair_key(r[1], r[2])), confidence=lambda r: r[4],
-                weight=lambda r: r[0], anchors=lambda r: [r[0]], title=_title(prefix), draft=_draft(kind))
+                weight=lambda r: r[0], anchors=lambda r: [r[0]], title=_title(prefix), draft=_draft(kind),
+                find=lambda reading: _detector(reading).candidates(pattern))
 
 
 SPECS: dict[str, Spec] = {
-    SUPERSEDED: _spec("Superseded", UPDATE),
-    CONTRADICTING: _spec("Contradiction", CONTRADICTION),
+    SUPERSEDED: _spec(SUPERSEDED, "Superseded", UPDATE),
+    CONTRADICTING: _spec(CONTRADICTING, "Contradiction", CONTRADICTION),
 }
 
 
@@ -172,6 +174,16 @@ class Detector:
         """Remember this run's findings (only the entities that exist now: bounded by the memory)."""
         if self._rows is not None:
             self._graph.set_metadata(REMEMBERED_KEY, json.dumps(self._found, separators=(",", ":")))
+
+
+def _detector(reading: Reading) -> Detector:
+    """The run's one ``Detector`` (both patterns read the same rows); it remembers its findings
+    once the run's plan is written."""
+    def make() -> Detector:
+        detector = Detector(reading.graph)
+        reading.done.append(detector.save)
+        return detector
+    return reading.once("supersede", make)
 
 
 # -- approving ---------------------------------------------------------------------------------
@@ -247,3 +259,25 @@ def filter_hits(graph: Any, hits: Sequence[dict[str, Any]], *, keep: bool) -> li
                 hit["facts"] = [f for f in hit["facts"] if not (isinstance(f, Mapping) and f.get("text") in gone)]
         out.append(hit)
     return out
+
+
+# -- registered with reflect: found over the graph store, approving marks, reopening unmarks ----
+
+def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: lifecycle.Decide) -> dict[str, Any]:
+    """Both facts must still be there (checked first); the older kept, with an end and its
+    successor, after the decision: one undo takes the mark back."""
+    target = check(host.graph, insight)
+    decided = decide()
+    if target is not None:
+        mark(host.graph, *target, insight["title"], decided.get("decided_at") or host.graph.now(), actor)
+    return decided
+
+
+def _reopen(host: lifecycle.Host, insight: dict[str, Any], actor: str) -> bool:
+    return unmark(host.graph, insight, actor)  # back to review: the older fact is current again
+
+
+for _pattern, _found in SPECS.items():
+    patterns.register(_pattern, _found, self_evident=True)
+lifecycle.carry_out(SUPERSEDED, approve=_approve, reopen=_reopen,
+                    auto_approve=lambda settings: bool(settings.auto_approve_supersessions))

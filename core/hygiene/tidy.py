@@ -1,10 +1,11 @@
 """The one list of what hygiene proposes, and applying chosen proposals.
 
 Each kind of proposal registers a ``HygieneKind`` here: its insight pattern, how it is found
-(insight drafts, from ``HygieneStore`` reads) and how an approved one is carried out. Reflect
-files every kind's drafts as pending insights; ``Memory.tidy`` lists them all (dry run by default)
-and applies the chosen ones; approving such an insight (the review pane, ``engrama_approve_insight``)
-carries it out. Another kind (e.g. superseded facts) joins by calling ``register``.
+(insight drafts, from ``HygieneStore`` reads) and how an approved one is carried out.
+``register`` files the kind with reflect's one registry (``core.reflect.patterns.register``: its
+drafts become pending insights) and its approval with ``core.reflect.lifecycle.carry_out``;
+``Memory.tidy`` lists them all (dry run by default) and applies the chosen ones; approving such an
+insight (the review pane, ``engrama_approve_insight``) carries it out.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.hygiene import duplicates
-from core.reflect.model import InsightDraft
-from core.storage.aliases import HygieneStore
+from core.reflect import lifecycle, patterns
+from core.reflect.model import Candidate, InsightDraft, ReflectRules
+from core.reflect.patterns import Names, Reading, Row, Spec
+from core.storage.aliases import HygieneStore, hygiene_store
 
 
 @dataclass(frozen=True)
@@ -38,8 +41,46 @@ KINDS: dict[str, HygieneKind] = {}
 
 
 def register(kind: HygieneKind) -> None:
-    """Add (or replace) a kind of hygiene proposal."""
+    """Add (or replace) a kind of hygiene proposal: listed by tidy, found by reflect, carried out
+    when approved."""
     KINDS[kind.pattern] = kind
+    patterns.register(kind.pattern, _spec(kind.pattern), self_evident=True)
+    lifecycle.carry_out(kind.pattern, approve=_approve)
+
+
+# A kind's rows for reflect are its drafts: ``(key, draft)``, ranked as tidy lists them.
+
+def _find(pattern: str) -> Callable[[Reading], list[Row]]:
+    def find(reading: Reading) -> list[Row]:
+        kind = KINDS.get(pattern)
+        if kind is None:
+            return []
+        hs = reading.once("hygiene_store", lambda: hygiene_store(reading.graph))
+        return [(_key(d), d) for d in kind.detect(hs, reading.graph)]
+    return find
+
+
+def _draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    draft: InsightDraft = c.row[1]
+    return draft
+
+
+def _spec(pattern: str) -> Spec:
+    return Spec(key=lambda r: r[0], confidence=lambda r: float(r[1].confidence), weight=lambda r: 0,
+                anchors=lambda r: [], title=lambda r, names: str(r[1].title), draft=_draft,
+                find=_find(pattern), rank=lambda r: (-r[1].confidence, r[1].title), confirms=False)
+
+
+def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: lifecycle.Decide) -> dict[str, Any]:
+    """Approving a pending hygiene insight carries it out, in one transaction with the decision
+    (the decision first, so the change it makes is the newest: the next undo takes it back)."""
+    kind = KINDS.get(insight["pattern"])
+    if kind is None or insight["status"] != "pending":
+        return decide()  # nothing to carry out (another move is refused by the lifecycle)
+    with host.transaction():
+        decided = decide()
+        applied = kind.apply(host, insight["evidence"], actor)
+    return {**decided, "applied": applied}
 
 
 def _merge_preview(memory: Any, evidence: dict[str, Any]) -> dict[str, Any]:
@@ -76,27 +117,6 @@ register(HygieneKind(duplicates.REPEATS, "near-identical observations",
 def detect_all(hs: HygieneStore, graph: Any) -> dict[str, list[InsightDraft]]:
     """Every registered kind's drafts, by pattern."""
     return {p: k.detect(hs, graph) for p, k in KINDS.items()}
-
-
-Found = tuple[dict[str, frozenset[Any]], list[InsightDraft]]
-
-
-def reflect_extra(hs: HygieneStore, graph: Any, cap: int) -> Callable[[dict[str, Any]], Found]:
-    """What reflect adds for hygiene: every kind's keys (found) and its drafts, ``cap`` new per kind."""
-    def extra(stored: dict[str, Any]) -> Found:
-        found: dict[str, frozenset[Any]] = {}
-        drafts: list[InsightDraft] = []
-        for pattern, items in detect_all(hs, graph).items():
-            found[pattern] = frozenset(_key(d) for d in items)
-            pending = sum(1 for s in stored.values() if s.pattern == pattern and s.status == "pending")
-            room = max(0, cap - pending)
-            for d in sorted(items, key=lambda d: (-d.confidence, d.title)):
-                mine = stored.get(d.title)
-                if mine is not None or room > 0:
-                    drafts.append(d)
-                    room -= mine is None
-        return found, drafts
-    return extra
 
 
 def _key(d: InsightDraft) -> Any:

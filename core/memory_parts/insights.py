@@ -3,18 +3,18 @@ writes in the backend's ``InsightStore`` (SQLite and the Cypher stores both have
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from core.errors import InvalidInput
-from core.hygiene.service import is_hygiene
+import core.hygiene  # noqa: F401  # registers hygiene's kinds with reflect (detectors, what approving does)
+from core.errors import Conflict, InvalidInput, NotFound
 from core.memory_parts.checks import check_title
 from core.memory_parts.context import MemoryContext
 from core.protocols import InsightStore
+from core.reflect.lifecycle import CARRY_OUT, Host
 
 if TYPE_CHECKING:
-    from core.reflect.engine import NeutralDetector
     from core.reflect.profile import Profile
 
 
@@ -36,18 +36,29 @@ class Insights:
     def _evidence_relation(self) -> str:
         return self.schema_profile().reflect.insight_evidence_relation
 
-    def reflect(self, actor: str | None, extra: Callable[[int], Any] | None = None,
-                neutral: Sequence[NeutralDetector] = ()) -> dict[str, Any]:
-        """``extra(cap)``: further detectors beside the registered patterns (hygiene's, capped at ``cap``);
-        ``neutral``: detectors over the graph store (supersession)."""
+    def reflect(self, actor: str | None, host: Host) -> dict[str, Any]:
+        """Every registered detector over the graph (``core.reflect.patterns.SPECS``); then the
+        kinds whose ``auto_approve`` setting is on have their new pending insights approved."""
         from core.reflect.engine import reflect
 
         rules = self.schema_profile().reflect
-        result = reflect(self.store(), rules, self.ctx.actor(actor),
-                         extra=None if extra is None else extra(rules.max_pending_per_pattern), neutral=neutral)
+        who = self.ctx.actor(actor)
+        result = reflect(self.store(), rules, who, host.graph)
         if result["created"]:
             self.ctx.written()
+        auto = [k for k, c in CARRY_OUT.items() if c.auto_approve is not None and c.auto_approve(self.ctx.settings)]
+        if auto:  # off unless the user turned it on
+            result["auto_approved"] = self._auto_approve(auto, who, host)
         return result
+
+    def _auto_approve(self, kinds: list[str], actor: str, host: Host) -> int:
+        approved = 0
+        for insight in self.store().list(limit=1000, status="pending", include_stale=False):
+            if insight["pattern"] in kinds:
+                with contextlib.suppress(NotFound, Conflict):  # a fact edited since: left for a person
+                    self.decide(insight["title"], "approve", f"{actor} (auto-approved)", host)
+                    approved += 1
+        return approved
 
     def surface(self, *, limit: int, title: str | None, query: str | None,
                 status: str | None) -> list[dict[str, Any]]:
@@ -63,10 +74,9 @@ class Insights:
         return self.store().list(limit=limit, title=title, query=query,
                                  status=None if status in (None, "all") else status)
 
-    def decide(self, title: str, action: str, actor: str | None,
-               approve_hygiene: Callable[[dict[str, Any], str, Callable[[], dict[str, Any]]], dict[str, Any]]
-               | None = None) -> dict[str, Any]:
-        """``approve_hygiene(insight, actor, decide)``: approving a hygiene insight carries it out (a merge…)."""
+    def decide(self, title: str, action: str, actor: str | None, host: Host) -> dict[str, Any]:
+        """Approving runs what the insight's kind registered (``core.reflect.lifecycle.carry_out``:
+        a merge, a superseded fact marked …) around the decision."""
         check_title(title)
         if action not in ("approve", "dismiss"):
             raise InvalidInput(f"action must be 'approve' or 'dismiss', got {action!r}")
@@ -75,21 +85,21 @@ class Insights:
         def decide() -> dict[str, Any]:
             return self.store().decide(title, action, who, evidence_relation=self._evidence_relation())
 
-        found = self.store().list(limit=1, title=title, status=None) \
-            if action == "approve" and approve_hygiene is not None else []
-        if approve_hygiene is not None and found and found[0]["status"] == "pending" \
-                and is_hygiene(found[0]["pattern"]):
-            decided = approve_hygiene(found[0], who, decide)
-        else:
-            decided = decide()
+        found = self.store().list(limit=1, title=title, status=None) if action == "approve" else []
+        on_approve = CARRY_OUT[found[0]["pattern"]].approve \
+            if found and found[0]["pattern"] in CARRY_OUT else None
+        decided = on_approve(host, found[0], who, decide) if on_approve is not None else decide()
         if action == "approve":
             self.ctx.written()
         return decided
 
-    def reopen(self, title: str, actor: str | None) -> dict[str, Any]:
+    def reopen(self, title: str, actor: str | None, host: Host) -> dict[str, Any]:
         check_title(title)
-        reopened = self.store().decide(title, "reopen", self.ctx.actor(actor),
-                                       evidence_relation=self._evidence_relation())
+        who = self.ctx.actor(actor)
+        reopened = self.store().decide(title, "reopen", who, evidence_relation=self._evidence_relation())
+        carried = CARRY_OUT.get(str(reopened.get("pattern")))
+        if carried is not None and carried.reopen is not None:
+            carried.reopen(host, reopened, who)  # what approving it did is taken back
         self.ctx.written()
         return reopened
 

@@ -3,12 +3,15 @@
 * ``profile``  — the schema profile (labels, relation types, title-keyed labels, reflect rules) as
   data: ``resources/profiles/engrama.json``, extended by the user's ``profile.json`` and
   ``HIPOCAMPO_PROFILE``.
-* ``patterns`` — per pattern: stable title, confidence, summary and evidence from detector rows.
+* ``patterns`` — the one registry of detectors (``SPECS``, ``register``): per pattern, how its rows
+  are found (the backend's query, or ``Spec.find`` over a ``Reading``), its stable title,
+  confidence, summary and evidence.
 * ``engine``   — one reflect run: which patterns run (only the clock-dependent one when nothing
   was written since the last run), which candidates are written, the plan handed to storage.
 * ``temporal`` — decay ``c·exp(−0.01·days)`` and the temporal score ``c·2^(−days/30)``.
 * ``lifecycle`` — the insight lifecycle once for every backend: writing a reflect's plan, review
-  moves, decay, listing; ``approver(kind)`` says what approving a kind of insight does.
+  moves, decay, listing; what approving or reopening a kind of insight does (``approver``,
+  ``carry_out``), registered once.
 * ``model``    — the plain data passed between them and the storage.
 
 Queries live in the storage layer (``core.storage.sqlite.reflect_queries`` / ``cypher.reflect_queries``

@@ -13,12 +13,10 @@ refresh them) and the best new ones while the pattern's review queue has room.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from core.reflect import patterns
 from core.reflect.model import (
-    NEUTRAL_PATTERNS,
     TIME_DEPENDENT,
     Candidate,
     InsightDraft,
@@ -27,7 +25,9 @@ from core.reflect.model import (
     ReflectRules,
     StoredInsight,
 )
-from core.reflect.patterns import Row, Spec
+from core.reflect.patterns import Detection, Reading, Row, Spec
+
+__all__ = ["Detection", "InsightStore", "Reading", "reflect"]
 
 # Bump when a detector's meaning changes: the next reflect then runs every pattern in full even
 # if the graph did not change.
@@ -35,20 +35,6 @@ DETECTORS_VERSION = "3"  # 2: hygiene kinds (core.hygiene.tidy) join the run; 3:
 
 RESULT_INSIGHTS = 50  # insights listed in reflect's result (the counts cover all of them)
 _SPARE = 32  # extra candidates looked at per batch, for titles that turn out to be taken
-
-
-class Detection(Protocol):
-    """A consistent read of the graph for one reflect (``SqliteInsightStore.detection``)."""
-
-    now: str
-    fingerprint: str
-
-    def last_token(self) -> str: ...
-    def stored(self) -> dict[str, StoredInsight]: ...
-    def blocked(self, titles: Sequence[str]) -> set[str]: ...
-    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
-    def candidates(self, pattern: str) -> list[Row]: ...
-    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]: ...
 
 
 class InsightStore(Protocol):
@@ -61,55 +47,36 @@ class InsightStore(Protocol):
              include_stale: bool = True) -> list[dict[str, Any]]: ...
 
 
-class NeutralDetector(Protocol):
-    """Patterns found by backend-neutral code over the graph store (``core.hygiene.supersede``)
-    rather than the storage's detection queries."""
+def reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any = None) -> dict[str, Any]:
+    """Run every registered pattern (``core.reflect.patterns.SPECS``: the seven, then those
+    registered since) and write what they find; returns counts and the insights touched.
 
-    patterns: tuple[str, ...]
-    specs: dict[str, Spec]
-
-    def candidates(self, pattern: str) -> list[Row]: ...
-
-
-def reflect(store: InsightStore, rules: ReflectRules, actor: str,
-            extra: Callable[[dict[str, StoredInsight]], tuple[dict[str, frozenset[Any]], list[InsightDraft]]]
-            | None = None, neutral: Sequence[NeutralDetector] = ()) -> dict[str, Any]:
-    """Run the seven patterns (and any registered since, and ``neutral`` detectors') and write what
-    they find; returns counts and the insights touched.
-
-    When nothing was written since the last reflect (same graph fingerprint, same rules) only the
-    clock-dependent patterns run; the others' insights are confirmed as they stand. ``extra``
-    (given the stored insights) adds other detectors' keys and drafts to a full run (hygiene).
+    ``graph`` is the backend's graph store, handed to the detectors written once over it
+    (``Reading.graph``). When nothing was written since the last reflect (same graph fingerprint,
+    same rules) only the clock-dependent patterns run; the others' insights are confirmed as they
+    stand.
     """
-    by_pattern = {p: d for d in neutral for p in d.patterns}
     suffix = f"{rules.fingerprint()}:{DETECTORS_VERSION}"
     with store.detection(rules) as det:
         stored = det.stored()
+        reading = Reading(det, graph, rules)
         incremental = det.last_token() == f"{det.fingerprint}|{suffix}"
-        run_order = [*patterns.SPECS, *NEUTRAL_PATTERNS]
-        run = [p for p in run_order if not incremental or p in TIME_DEPENDENT
-               or (p in patterns.SPECS and patterns.SPECS[p].time_dependent)]
+        run_order = list(patterns.SPECS)
+        run = [p for p in run_order if not incremental or p in TIME_DEPENDENT or patterns.SPECS[p].time_dependent]
         found: dict[str, frozenset[Any]] = {}
         drafts: list[InsightDraft] = []
         held_back = 0
         for pattern in run:
-            if pattern in by_pattern:
-                chooser = _Chooser(det, pattern, stored, rules, by_pattern[pattern])
-            elif pattern in NEUTRAL_PATTERNS:
-                continue  # nobody passed its detector: its insights stay as they are
-            else:
-                chooser = _Chooser(det, pattern, stored, rules)
+            chooser = _Chooser(reading, pattern, stored, rules)
             found[pattern] = chooser.found
             drafts += chooser.drafts()
             held_back += chooser.held_back
-        if extra is not None and not incremental:
-            more_found, more_drafts = extra(stored)
-            found.update(more_found)
-            drafts += more_drafts
-        plan = ReflectPlan(now=det.now, fingerprint=det.fingerprint, token_suffix=suffix,
-                           found=found, confirmed=tuple(p for p in run_order if p not in run),
-                           drafts=tuple(drafts), incremental=incremental)
+        confirmed = tuple(p for p in run_order if p not in run and patterns.SPECS[p].confirms)
+        plan = ReflectPlan(now=det.now, fingerprint=det.fingerprint, token_suffix=suffix, found=found,
+                           confirmed=confirmed, drafts=tuple(drafts), incremental=incremental)
     outcome = store.apply(plan, actor)
+    for after in reading.done:
+        after()
     return {
         "created": outcome.created,
         "refreshed": outcome.refreshed,
@@ -125,19 +92,17 @@ def reflect(store: InsightStore, rules: ReflectRules, actor: str,
 class _Chooser:
     """One pattern's candidates: which are found, which to draft, and their drafts."""
 
-    def __init__(self, det: Detection, pattern: str, stored: dict[str, StoredInsight],
-                 rules: ReflectRules, neutral: NeutralDetector | None = None) -> None:
-        self.det, self.pattern, self.stored, self.rules = det, pattern, stored, rules
-        self.spec: Spec = neutral.specs[pattern] if neutral else patterns.SPECS[pattern]
-        self.self_evident = neutral is not None or pattern in patterns.SELF_EVIDENT
+    def __init__(self, reading: Reading, pattern: str, stored: dict[str, StoredInsight],
+                 rules: ReflectRules) -> None:
+        self.det, self.pattern, self.stored, self.rules = reading.det, pattern, stored, rules
+        self.spec: Spec = patterns.SPECS[pattern]
+        self.self_evident = pattern in patterns.SELF_EVIDENT
         spec = self.spec
-        if neutral is not None:
-            found = neutral.candidates(pattern)
-        else:
-            found = spec.find(det) if spec.find is not None else det.candidates(pattern)
-        # Best first, for every backend and detector alike: by confidence, then weight, then key.
-        found = sorted(found, key=lambda r: (-spec.confidence(r), -spec.weight(r), spec.key(r))) if len(found) > 1 \
-            else list(found)
+        found = spec.find(reading) if spec.find is not None else self.det.candidates(pattern)
+        # Best first, for every backend and detector alike: by confidence, then weight, then key
+        # (or as the spec ranks them).
+        rank = spec.rank or (lambda r: (-spec.confidence(r), -spec.weight(r), spec.key(r)))
+        found = sorted(found, key=rank) if len(found) > 1 else list(found)
         self.rows = {spec.key(r): r for r in found}
         self.found = frozenset(self.rows)
         self.held_back = 0

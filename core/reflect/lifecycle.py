@@ -17,9 +17,12 @@ backend only reads and writes those (``InsightRows`` and, inside one transaction
 * An insight of a pattern that ran but no longer finds it is marked ``stale``; found again, it is
   fresh again.
 
-Extending it: a new kind of insight whose approval *does* something (merge two entities, retire
-a superseded fact …) registers ``@approver("kind")``; a new detector registers its pattern with
-``core.reflect.patterns.register``.
+Extending it: a new detector registers its pattern with ``core.reflect.patterns.register``; what
+approving (or reopening) an insight of its kind does is registered here, in one of two ways:
+``@approver("kind")`` for work inside the decision's own transaction (the backend's
+``InsightWrites``), or ``carry_out("kind", approve=…, reopen=…)`` for work through the ``Memory``
+around the decision (a merge, a superseded fact marked). ``Memory`` and its ``Insights`` part look
+the kind up here and carry no kind of their own.
 """
 
 from __future__ import annotations
@@ -34,7 +37,6 @@ from typing import Any, Protocol, TypeVar
 from core.errors import Conflict, NotFound
 from core.reflect.engine import Detection
 from core.reflect.model import (
-    NEUTRAL_PATTERNS,
     TRANSITIONS,
     InsightDraft,
     ReflectOutcome,
@@ -174,6 +176,41 @@ def link_evidence(tx: InsightWrites, r: InsightRecord, a: Approval) -> dict[str,
     # Logged as create_relations logs: entity = from, after = [to, type].
     tx.log([(a.now, a.actor, "create_relation", r.title, None, [name, a.evidence_relation]) for name in linked])
     return {"relations": len(linked)}
+
+
+class Host(Protocol):
+    """What a kind's ``carry_out`` works through: the ``core.Memory`` façade."""
+
+    @property
+    def graph(self) -> Any: ...  # the backend's ``core.protocols.GraphStore`` (it imports this module)
+    def transaction(self) -> contextlib.AbstractContextManager[Any]: ...
+
+
+Decide = Callable[[], dict[str, Any]]  # records the decision; returns the insight decided
+# (host, the insight as listed, actor, decide) → the decided insight (``decide()``'s, plus what it did)
+OnApprove = Callable[[Any, dict[str, Any], str, Decide], dict[str, Any]]
+OnReopen = Callable[[Any, dict[str, Any], str], object]  # (host, the insight reopened, actor)
+
+
+@dataclass(frozen=True)
+class CarryOut:
+    """What approving or reopening an insight of one kind does through the ``Memory``.
+
+    ``auto_approve(settings)``: whether reflect approves this kind's new pending insights at once."""
+
+    approve: OnApprove | None = None
+    reopen: OnReopen | None = None
+    auto_approve: Callable[[Any], bool] | None = None
+
+
+CARRY_OUT: dict[str, CarryOut] = {}
+
+
+def carry_out(kind: str, *, approve: OnApprove | None = None, reopen: OnReopen | None = None,
+              auto_approve: Callable[[Any], bool] | None = None) -> None:
+    """Register what approving (``approve``, which must call ``decide``) or reopening an insight
+    of ``kind`` does through the ``Memory``; replaces an earlier registration of ``kind``."""
+    CARRY_OUT[kind] = CarryOut(approve, reopen, auto_approve)
 
 
 # -- the lifecycle ------------------------------------------------------------------------------
@@ -397,8 +434,8 @@ class _PlanWriter:
     def _confirm(self, stored: dict[str, StoredInsight]) -> None:
         """Everything still holding (found now, or in a pattern skipped because nothing changed)
         is confirmed now: its confidence goes back to its base and decay restarts."""
-        known = (*SPECS, *NEUTRAL_PATTERNS)  # the registered patterns and the neutral detectors' (supersession)
-        self.tx.confirm([p for p in known if p in self.plan.found or p in self.plan.confirmed], self.now)
+        self.tx.confirm([p for p, spec in SPECS.items() if spec.confirms
+                         and (p in self.plan.found or p in self.plan.confirmed)], self.now)
         self.outcome.refreshed += sum(
             1 for s in stored.values()
             if s.pattern in self.plan.confirmed and s.status != "dismissed" and not s.stale)

@@ -25,8 +25,8 @@ PATTERNS: tuple[str, ...] = (
     "stale_knowledge",
     "under_connected_nodes",
 )
-# Memory hygiene's patterns (core.hygiene.supersede): found by backend-neutral code, not the
-# storage's queries, and run after the seven.
+# Memory hygiene's supersession patterns (core.hygiene.supersede, registered in
+# ``core.reflect.patterns.SPECS`` like every detector): imported insights may keep them.
 NEUTRAL_PATTERNS: tuple[str, ...] = ("superseded_facts", "contradicting_facts")
 ALL_PATTERNS: tuple[str, ...] = PATTERNS + NEUTRAL_PATTERNS
 

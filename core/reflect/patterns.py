@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
-from core.reflect.model import Candidate, InsightDraft, ReflectRules
+from core.reflect.model import Candidate, InsightDraft, ReflectRules, StoredInsight
 
 TITLE_NAME_LIMIT = 80  # characters of one entity name inside a title
 SUMMARY_SAMPLE = 5  # names listed in a summary before "and N more"
@@ -30,6 +30,41 @@ UNDER_CONNECTED_TITLE = "Under-connected nodes"
 
 Row = tuple[Any, ...]
 Names = dict[int, tuple[str, str]]  # id → (name, label)
+T = TypeVar("T")
+
+
+class Detection(Protocol):
+    """A consistent read of the graph for one reflect (``SqliteInsightStore.detection``)."""
+
+    now: str
+    fingerprint: str
+
+    def last_token(self) -> str: ...
+    def stored(self) -> dict[str, StoredInsight]: ...
+    def blocked(self, titles: Sequence[str]) -> set[str]: ...
+    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
+    def candidates(self, pattern: str) -> list[Row]: ...
+    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]: ...
+
+
+@dataclass
+class Reading:
+    """What a detector reads in one reflect, handed to every ``Spec.find``: the backend's detection
+    session, and the graph store for detectors written once over it (supersession, duplicates)."""
+
+    det: Detection
+    # The backend's ``core.protocols.GraphStore`` (not imported: that module imports reflect's).
+    graph: Any
+    rules: ReflectRules
+    _shared: dict[str, Any] = field(default_factory=dict)
+    done: list[Callable[[], None]] = field(default_factory=list)  # run once the plan is written
+
+    def once(self, key: str, make: Callable[[], T]) -> T:
+        """``make()``, computed once per reflect for every pattern that asks by ``key``."""
+        if key not in self._shared:
+            self._shared[key] = make()
+        value: T = self._shared[key]
+        return value
 
 
 def clip(name: str, limit: int = TITLE_NAME_LIMIT) -> str:
@@ -52,9 +87,16 @@ class Spec:
     title: Callable[[Row, Names], str]
     draft: Callable[[Candidate, dict[str, Any], Names, ReflectRules], InsightDraft]
     # A detector written once for every backend finds its candidate rows itself, over the
-    # detection session's reads; None: the backend's own query (``Detection.candidates``).
-    find: Callable[[Any], list[Row]] | None = None
+    # ``Reading`` (detection session, graph store); None: the backend's own query
+    # (``Detection.candidates``).
+    find: Callable[[Reading], list[Row]] | None = None
     time_dependent: bool = False  # runs on every reflect, even when the graph did not change
+    # Best first; None: by confidence, then weight (bigger first), then key.
+    rank: Callable[[Row], Any] | None = None
+    # False: an insight found again is refreshed but not confirmed (its decay does not restart),
+    # and a reflect that skips the pattern leaves its insights alone. Hygiene's tidy kinds, as
+    # they were before they joined this registry.
+    confirms: bool = True
 
 
 # -- evidence helpers --------------------------------------------------------------------------
@@ -294,8 +336,10 @@ SELF_EVIDENT: set[str] = {"under_connected_nodes"}
 
 
 def register(pattern: str, spec: Spec, *, self_evident: bool = False) -> None:
-    """Add a detector: reflect runs it after the seven (in the order registered), and its insights
-    go through the same lifecycle. What approving one does is ``core.reflect.lifecycle.approver``'s."""
+    """Add (or replace) a detector: reflect runs it after the seven (in the order registered), and
+    its insights go through the same lifecycle. ``self_evident``: its rows carry their evidence (no
+    evidence query). What approving one does is ``core.reflect.lifecycle``'s (``approver``,
+    ``carry_out``)."""
     SPECS[pattern] = spec
     if self_evident:
         SELF_EVIDENT.add(pattern)

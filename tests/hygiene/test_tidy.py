@@ -12,6 +12,7 @@ import pytest
 from core.errors import InvalidInput, NotFound
 from core.hygiene import tidy as T
 from core.memory import Memory
+from core.reflect import lifecycle, patterns
 from core.reflect.model import InsightDraft
 from core.settings import Settings
 from tests.conftest import SteppingClock
@@ -98,6 +99,9 @@ def test_a_registered_kind_is_listed_and_applied(mem: Memory) -> None:
         assert mem.tidy(apply=["Check Acme"])["applied"][0]["looked"] is True
     finally:
         T.KINDS.pop("check_company")
+        patterns.SPECS.pop("check_company")
+        patterns.SELF_EVIDENT.discard("check_company")
+        lifecycle.CARRY_OUT.pop("check_company")
 
 
 def test_a_dismissed_group_is_not_proposed_again_when_the_kept_one_changes(mem: Memory) -> None:
