@@ -112,3 +112,15 @@ def test_a_dismissed_group_is_not_proposed_again_when_the_kept_one_changes(mem: 
     mem.add_observations([{"entityName": "Bob Smith", "contents": ["a", "b", "c"]}])  # now the better known
     mem.reflect()
     assert [i["title"] for i in mem.surface_insights(limit=100) if "Smith" in i["title"]] == []
+
+
+def test_a_proposal_found_again_is_confirmed_like_any_other_insight(mem: Memory) -> None:
+    """Reflect finding a duplicate again lists it among what it confirmed, and nothing piles up."""
+    first = mem.reflect()
+    title = "Possible duplicates: Ana García and Ana_Garcia"
+    assert title in {i["title"] for i in first["insights"]}
+    mem.add_observations([{"entityName": "Acme", "contents": ["Makes anvils"]}])  # a write: a full run again
+    again = mem.reflect()
+    assert again["created"] == 0 and not again["incremental"]
+    assert title in {i["title"] for i in again["insights"]}
+    assert [i["title"] for i in mem.surface_insights(limit=100)].count(title) == 1
