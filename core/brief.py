@@ -181,10 +181,13 @@ def _footer(rest: int, hidden: int, pending: int) -> str:
     if rest == 0 and hidden == 0 and pending == 0:
         return ("That is everything the memory holds. Save what you learn about the user and their work "
                 "with create_entities / add_observations.")
-    more = f"{rest} more entities" + (f" and {hidden} more facts of those shown" if hidden else "")
-    text = (f"{more} are not shown: search_semantic(query) finds facts by meaning, "
-            "open_nodes([name]) reads an entity whole (or the resource memory://entity/{name}), "
-            "read_graph(names_only=true) lists every name.")
+    parts = [f"{rest} more {'entity' if rest == 1 else 'entities'}"] if rest else []
+    if hidden:
+        parts.append(f"{hidden} more {'fact' if hidden == 1 else 'facts'} of those shown")
+    one = len(parts) == 1 and (rest or hidden) == 1
+    text = (f"{' and '.join(parts)} {'is' if one else 'are'} not shown: search_semantic(query) finds facts by "
+            "meaning, open_nodes([name]) reads an entity whole (or the resource memory://entity/{name}), "
+            "read_graph(names_only=true) lists every name.") if parts else "Every entity and fact is shown above."
     if pending:
         text += " engrama_surface_insights lists the insights; only the user approves them."
     return text

@@ -131,3 +131,12 @@ def test_insights_keep_their_line_when_pins_fill_the_budget_and_no_heading_is_le
     for at, line in enumerate(lines):
         if line.startswith("## "):
             assert lines[at + 1].startswith("- "), lines
+
+
+def test_the_last_line_counts_in_plain_words() -> None:
+    from core.brief import _footer
+
+    assert _footer(1, 0, 0).startswith("1 more entity is not shown: ")
+    assert _footer(4, 1, 0).startswith("4 more entities and 1 more fact of those shown are not shown: ")
+    assert _footer(0, 0, 2) == ("Every entity and fact is shown above. engrama_surface_insights lists the "
+                                "insights; only the user approves them.")
