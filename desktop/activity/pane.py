@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from PySide6.QtCore import QDate, QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QPalette
+from PySide6.QtGui import QAction, QHideEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -218,8 +218,7 @@ class ActivityPane(QWidget):
         self._recount = QTimer(self, singleShot=True, interval=RECOUNT_MS)
         self._recount.timeout.connect(self.refresh_actors)
         self._reads_poll = QTimer(self, interval=READS_POLL_MS)
-        self._reads_poll.timeout.connect(self.on_reads_poll)
-        self._reads_poll.start()
+        self._reads_poll.timeout.connect(self.on_reads_poll)  # runs only while the pane is shown
         self._info_timeout = QTimer(self, singleShot=True, interval=6000)
         self._info_timeout.timeout.connect(self.banner.hide)
 
@@ -259,6 +258,14 @@ class ActivityPane(QWidget):
         self._has_more = False
         self.core.read(_read_page, self._filters, None, self._kind, None, done=weakly(self.on_page),
                        failed=weakly(self.on_read_failed), key="activity-page")
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self._reads_poll.start()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 - Qt's name
+        self._reads_poll.stop()  # hidden (the window in the tray): no wakeups for reads nobody sees
+        super().hideEvent(event)
 
     def on_reads_poll(self) -> None:
         """Reads have no change feed: look for new ones (a cheap read of the read log's newest)."""

@@ -84,6 +84,18 @@ def test_reads_beside_writes_and_the_filter(qtbot, core: Core, memory: Memory,  
                     timeout=WAIT_MS)
 
 
+def test_the_pane_looks_for_new_reads_only_while_it_is_shown(qtbot, core: Core) -> None:  # noqa: ANN001
+    """Reads have no change feed: a hidden pane (the window in the tray) does not wake up for them."""
+    pane = ActivityPane(core)
+    qtbot.addWidget(pane)
+    assert not pane._reads_poll.isActive()
+    pane.show()
+    qtbot.waitUntil(pane.isVisible, timeout=WAIT_MS)
+    assert pane._reads_poll.isActive()
+    pane.hide()
+    assert not pane._reads_poll.isActive()
+
+
 def test_the_editor_says_who_last_recalled_it(qtbot, core: Core, memory: Memory) -> None:  # noqa: ANN001
     pane = EditorPane(core)
     qtbot.addWidget(pane)
