@@ -202,7 +202,7 @@ _CHANGE_KEYS = ("id", "at", "actor", "op", "entity", "before", "after")
 class Change(Mapping[str, Any]):
     """One change_log row, the same on every backend: who (``actor``) did what (``op``) to which
     entity, when, and the state ``before``/``after`` (decoded JSON; its shape depends on ``op``,
-    see ``core.storage.undo``). Read it by attribute; it is also a read-only mapping of those seven
+    see ``core.history.undo``). Read it by attribute; it is also a read-only mapping of those seven
     keys, equal to the dict it was before it had a type."""
 
     id: int

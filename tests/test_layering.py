@@ -182,7 +182,7 @@ def circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
 KNOWN_CIRCLES = {
     frozenset({"core.storage.sqlite.edits", "core.storage.sqlite.imports", "core.storage.sqlite.store"}):
         "the store's mixins import the store for type hints, and an import's undo runs the one undo rule "
-        "(core.storage.undo) on edits' SQLite session, imported inside the function",
+        "(core.history.undo) on edits' SQLite session, imported inside the function",
 }
 
 

@@ -1,5 +1,5 @@
 """Editing one entity on a Cypher server: rename, type, one observation, ending a relation (the
-rules are ``core.storage.undo``'s, run on a ``cypher.undo.Session``), and the editor's reads."""
+rules are ``core.history.undo``'s, run on a ``cypher.undo.Session``), and the editor's reads."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from core.errors import NotFound
+from core.history import undo as rules
 from core.model import Change
-from core.storage import undo as rules
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
 from core.storage.cypher.undo import Session

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from core.errors import ConfigError, Conflict, InvalidInput, NotFound
+from core.history import undo as edit_rules
 from core.model import (
     AddedObservations,
     Change,
@@ -35,7 +36,6 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import content_words, fold
-from core.storage import undo as edit_rules
 from core.storage.cypher import facts, undo
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
@@ -802,7 +802,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                           "file with `hipocampo migrate --to sqlite`.")
 
     def save_entity(self, name: str, plan: EntityPlan, expected_version: int | None, actor: str) -> int | None:
-        """One editor Save, all or nothing, in one write (see ``core.storage.undo.save_entity``)."""
+        """One editor Save, all or nothing, in one write (see ``core.history.undo.save_entity``)."""
         return self._edit(lambda s: edit_rules.save_entity(s, name, plan, expected_version), actor)
 
     def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> Change:

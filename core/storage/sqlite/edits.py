@@ -1,9 +1,9 @@
 """Editing one entity in SQLite: the reads and single writes that the editing rules
-(``core.storage.undo``: rename, retype, one observation, ending a relation, one editor Save,
+(``core.history.undo``: rename, retype, one observation, ending a relation, one editor Save,
 undo of any change_log row) run on, and the editor's reads.
 
 Every write runs inside the caller's transaction (the store holds its lock and an ``atomic``
-block) and records its change_log row in the shapes ``core.storage.undo`` lists.
+block) and records its change_log row in the shapes ``core.history.undo`` lists.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import NotFound
+from core.history import undo as rules
 from core.model import GROUP_OPS, RELATION_OPS, Change, EntityPlan, ObservationDeletion, ObservationInput, Relation
-from core.storage import undo as rules
 from core.storage.changes import entity_history
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -33,7 +33,7 @@ def _rows(conn: Connection, where: str, args: Sequence[Any]) -> list[Change]:
 
 
 class ChangeReads:
-    """``core.storage.undo.ChangeReads`` over one connection."""
+    """``core.history.undo.ChangeReads`` over one connection."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
@@ -60,7 +60,7 @@ class ChangeReads:
 
 
 class Session(ChangeReads):
-    """``core.storage.undo.EditSession`` inside one SQLite write transaction."""
+    """``core.history.undo.EditSession`` inside one SQLite write transaction."""
 
     def __init__(self, store: SqliteGraphStore, conn: Connection, actor: str, now: str) -> None:
         super().__init__(conn)
@@ -273,7 +273,7 @@ class EditsMixin:
         return self._edit(lambda s: rules.set_relation_end(s, from_name, to_name, rel_type, ended_at or s.now), actor)
 
     def save_entity(self, name: str, plan: EntityPlan, expected_version: int | None, actor: str) -> int | None:
-        """One editor Save, all or nothing (see ``core.storage.undo.save_entity``)."""
+        """One editor Save, all or nothing (see ``core.history.undo.save_entity``)."""
         return self._edit(lambda s: rules.save_entity(s, name, plan, expected_version), actor)
 
     def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> Change:

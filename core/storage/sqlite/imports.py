@@ -58,7 +58,7 @@ def running(conn: Connection) -> dict[str, dict[str, Any]]:
 
 def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
     """Undo everything import ``import_id`` wrote; returns how many of its changes were undone."""
-    from core.storage import undo  # the undo of each kind of change lives there
+    from core.history import undo  # the undo of each kind of change lives there
     from core.storage.sqlite.edits import Session
 
     previous = getattr(history.current_import, "id", None)
