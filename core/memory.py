@@ -47,8 +47,8 @@ from core.storage.factory import create_stores
 if TYPE_CHECKING:
     from core.brief import Brief
     from core.embeddings.indexer import EmbeddingIndexer, Progress
+    from core.io.migrate import Progress as MigrateProgress
     from core.reflect.profile import Profile
-    from core.storage.migrate import Progress as MigrateProgress
     from core.storage.read_log import ReadLog
 
 

@@ -29,8 +29,8 @@ import mcp_types as types
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated, ServerEvent
 
+from core.history.changes import touched_names
 from core.server.tools.registry import TOOL_THREADS
-from core.storage.changes import touched_names
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import NotFound
 from core.history import undo as rules
+from core.history.changes import entity_history
 from core.model import GROUP_OPS, RELATION_OPS, Change, EntityPlan, ObservationDeletion, ObservationInput, Relation
-from core.storage.changes import entity_history
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
 
@@ -218,7 +218,7 @@ def relation_type_counts(conn: Connection) -> dict[str, int]:
 
 
 class HistoryReads:
-    """``core.storage.changes.HistoryReads`` over one connection."""
+    """``core.history.changes.HistoryReads`` over one connection."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from core.history.rewind import rewind
 from core.model import Change, KnowledgeGraph
-from core.storage.rewind import rewind
 from core.storage.sqlite import activity as activity_log
 from core.storage.sqlite import turns
 from core.storage.sqlite.connection import Connection
