@@ -20,8 +20,8 @@ from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
 
 if TYPE_CHECKING:
+    from core.protocols import GraphStore
     from core.storage.sqlite.database import Database
-    from core.storage.sqlite.store import SqliteGraphStore
 
 Row = Change
 T = TypeVar("T")
@@ -62,7 +62,7 @@ class ChangeReads:
 class Session(ChangeReads):
     """``core.history.undo.EditSession`` inside one SQLite write transaction."""
 
-    def __init__(self, store: SqliteGraphStore, conn: Connection, actor: str, now: str) -> None:
+    def __init__(self, store: GraphStore, conn: Connection, actor: str, now: str) -> None:
         super().__init__(conn)
         self.store, self.actor, self.now = store, actor, now
         self.start = history.latest_change_id(conn)
