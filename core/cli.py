@@ -11,7 +11,6 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -73,7 +72,7 @@ def _dump(value: Any) -> None:
 
 
 def _as_json(value: Any) -> Any:
-    """A ``Change`` (a change_log row) prints as the mapping it reads as."""
+    """A ``Change`` (a change_log row) prints as its seven columns."""
     if isinstance(value, Change):
         return value.as_dict()
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
@@ -426,13 +425,13 @@ def cmd_history(args: argparse.Namespace) -> int:
         return 0
     print("\n".join(lines))
     if deletion is not None:
-        print(f"{args.entity} is deleted; `hipocampo undo {deletion['id']}` (or the MCP tool restore_entity) "
+        print(f"{args.entity} is deleted; `hipocampo undo {deletion.id}` (or the MCP tool restore_entity) "
               "brings it back.")
     return 0
 
 
-def _change_line(memory: Memory, row: Mapping[str, Any]) -> str:
-    return f"#{row['id']:<6} {str(row['at'])[:19].replace('T', ' ')}  {row['actor']:<16} {memory.describe_change(row)}"
+def _change_line(memory: Memory, row: Change) -> str:
+    return f"#{row.id:<6} {row.at[:19].replace('T', ' ')}  {row.actor:<16} {memory.describe_change(row)}"
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
@@ -440,19 +439,19 @@ def cmd_undo(args: argparse.Namespace) -> int:
     with Memory(_existing(args, writes=True, actor="cli")) as memory:
         if args.change is not None:
             found = memory.changes_since(args.change - 1, limit=1) if args.change >= 1 else []
-            target = found[0] if found and found[0]["id"] == args.change else None
+            target = found[0] if found and found[0].id == args.change else None
         else:
             target = memory.undoable_change(entity=args.entity)
         if target is None:
             raise NotFound(f"There is no change #{args.change}." if args.change is not None
                            else "There is no change left to undo.")
-        row = memory.undo_change(target["id"])
+        row = memory.undo_change(target.id)
         what = memory.describe_change(target)
     if args.json:
         _dump({"undone": target, "undo": row})
         return 0
-    print(f"Undid #{target['id']}: {what} (by {target['actor']}, {str(target['at'])[:19].replace('T', ' ')}).")
-    print(f"Recorded as change #{row['id']}; `hipocampo undo {row['id']}` redoes it.")
+    print(f"Undid #{target.id}: {what} (by {target.actor}, {target.at[:19].replace('T', ' ')}).")
+    print(f"Recorded as change #{row.id}; `hipocampo undo {row.id}` redoes it.")
     return 0
 
 

@@ -417,7 +417,7 @@ class Memory:
         return self._history.entity_history(name, limit)
 
     @staticmethod
-    def describe_change(row: Mapping[str, Any]) -> str:
+    def describe_change(row: Change) -> str:
         """A short English phrase for a change_log row ("renamed Ada to Ada L.", "delete entity Bob")."""
         return History.describe_change(row)
 
