@@ -91,7 +91,8 @@ class Session(ChangeReads):
         self.w.record("delete_entity", name, self.w.delete(self._row(name)))
 
     def restore_entity(self, name: str) -> None:
-        """As ``CypherGraphStore.restore_entity``: back from its latest deletion snapshot."""
+        """Back from its latest deletion snapshot, with its relations to entities that still exist
+        (``CypherGraphStore.restore_entity`` is this, too)."""
         w = self.w
         if w.find(name) is not None:
             raise Conflict(f"Entity {name!r} exists; only a deleted entity can be restored.")
