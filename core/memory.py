@@ -47,8 +47,8 @@ from core.storage.factory import create_stores
 if TYPE_CHECKING:
     from core.brief import Brief
     from core.embeddings.indexer import EmbeddingIndexer, Progress
+    from core.io.migrate import Progress as MigrateProgress
     from core.reflect.profile import Profile
-    from core.storage.migrate import Progress as MigrateProgress
     from core.storage.read_log import ReadLog
 
 
@@ -417,7 +417,7 @@ class Memory:
         return self._history.entity_history(name, limit)
 
     @staticmethod
-    def describe_change(row: Mapping[str, Any]) -> str:
+    def describe_change(row: Change) -> str:
         """A short English phrase for a change_log row ("renamed Ada to Ada L.", "delete entity Bob")."""
         return History.describe_change(row)
 

@@ -8,7 +8,6 @@ the Engrama-style API and the desktop app.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -198,12 +197,12 @@ RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_re
 _CHANGE_KEYS = ("id", "at", "actor", "op", "entity", "before", "after")
 
 
-@dataclass(frozen=True, eq=False, slots=True)
-class Change(Mapping[str, Any]):
+@dataclass(frozen=True, slots=True)
+class Change:
     """One change_log row, the same on every backend: who (``actor``) did what (``op``) to which
     entity, when, and the state ``before``/``after`` (decoded JSON; its shape depends on ``op``,
-    see ``core.storage.undo``). Read it by attribute; it is also a read-only mapping of those seven
-    keys, equal to the dict it was before it had a type."""
+    see ``core.history.undo``). Read it by attribute; ``as_dict()`` is the row as JSON-ready data
+    (what the MCP history tools answer)."""
 
     id: int
     at: str
@@ -245,16 +244,5 @@ class Change(Mapping[str, Any]):
         return None
 
     def as_dict(self) -> dict[str, Any]:
+        """The seven columns by name, ``before``/``after`` decoded."""
         return {k: getattr(self, k) for k in _CHANGE_KEYS}
-
-    # read-only mapping, for callers written against the untyped rows
-    def __getitem__(self, key: str) -> Any:
-        if key not in _CHANGE_KEYS:
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(_CHANGE_KEYS)
-
-    def __len__(self) -> int:
-        return len(_CHANGE_KEYS)

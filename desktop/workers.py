@@ -299,21 +299,3 @@ def _database_files(memory: Memory) -> list[Path]:
     if not db.parent.is_dir():
         return []
     return [db, db.with_name(db.name + "-wal"), db.parent]
-
-
-def touched_entities(rows: list[Change]) -> set[str]:
-    """The entity names a batch of change_log rows touched (both ends of a relation too)."""
-    names: set[str] = set()
-    for row in rows:
-        if row.entity:
-            names.add(row.entity)
-        for side in (row.before, row.after):
-            if row.op == "create_relation" and isinstance(side, list) and side:
-                if isinstance(side[0], str):  # [to, relationType]
-                    names.add(side[0])
-            if isinstance(side, dict):
-                for key in ("from", "to", "name"):
-                    value = side.get(key)
-                    if isinstance(value, str):
-                        names.add(value)
-    return names

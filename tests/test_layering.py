@@ -178,12 +178,8 @@ def circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
     return found
 
 
-# The circles left, each with why; remove an entry when its circle is gone (the test says so).
-KNOWN_CIRCLES = {
-    frozenset({"core.storage.sqlite.edits", "core.storage.sqlite.imports", "core.storage.sqlite.store"}):
-        "the store's mixins import the store for type hints, and an import's undo runs the one undo rule "
-        "(core.storage.undo) on edits' SQLite session, imported inside the function",
-}
+# The circles left, each with why (none today); remove an entry when its circle is gone (the test says so).
+KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 
 
 def test_no_import_circles_but_the_known_ones() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from core.errors import InvalidInput
+from core.files import private_dir, private_file
 from core.io.engrama import export_engrama, import_engrama, import_engrama_db
 from core.io.formats import ImportFormat, detect_format, import_path
 from core.io.graphml import export_graphml
@@ -20,7 +21,6 @@ from core.io.plan import FilePlan, ImportPlan, ImportSummary, Problem, preview_i
 from core.io.report import ImportRefused, ImportReport, Progress, no_progress
 from core.io.sqlite_db import import_database
 from core.memory import Memory
-from core.storage.files import private_dir, private_file
 
 ExportFormat = Literal["jsonl", "ndjson", "graphml", "markdown"]
 EXPORT_FORMATS: tuple[str, ...] = ("jsonl", "ndjson", "graphml", "markdown")

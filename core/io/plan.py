@@ -228,16 +228,16 @@ def _entities_written_since(memory: Memory, mark: int) -> tuple[list[str], list[
     while True:
         rows = memory.changes_since(after, limit=_LOG_PAGE)
         for row in rows:
-            name = row.get("entity")
+            name = row.entity
             if not name:
                 continue
-            if row["op"] == "create_entity":
+            if row.op == "create_entity":
                 created[name] = None
-            elif row["op"] in _ENTITY_MERGE_OPS:
+            elif row.op in _ENTITY_MERGE_OPS:
                 merged[name] = None
         if len(rows) < _LOG_PAGE:
             break
-        after = rows[-1]["id"]
+        after = rows[-1].id
     return list(created), [n for n in merged if n not in created]
 
 

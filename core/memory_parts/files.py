@@ -18,7 +18,7 @@ from core.settings import Settings
 from core.storage.factory import create_stores
 
 if TYPE_CHECKING:
-    from core.storage.migrate import Progress
+    from core.io.migrate import Progress
 
 
 
@@ -99,7 +99,7 @@ class Files:
         return chosen, backups.restore(Path(db), chosen, keep=keep, force=force)
 
     def migrate_to(self, target: Settings, vectors: VectorStore | None, progress: Progress | None) -> dict[str, Any]:
-        from core.storage.migrate import migrate
+        from core.io.migrate import migrate
 
         stores = create_stores(target.model_copy(update={"read_only": False}), clock=self.ctx.clock)
         try:

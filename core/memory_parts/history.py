@@ -3,9 +3,7 @@ restoring a deleted entity."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from core.errors import InvalidInput
 from core.memory_parts.context import MemoryContext
@@ -47,10 +45,10 @@ class History:
         return self.graph.entity_history(name, limit=limit)
 
     @staticmethod
-    def describe_change(row: Mapping[str, Any]) -> str:
+    def describe_change(row: Change) -> str:
         from core.change_words import describe
 
-        return describe(row if isinstance(row, Change) else Change(**row))
+        return describe(row)
 
     def undo_change(self, change_id: int | None, entity: str | None, by: str | None,
                     actor: str | None) -> Change:

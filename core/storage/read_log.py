@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # sqlean is the stdlib's sqlite3 built with extension loading
 else:
     import sqlean as sqlite3
 
-from core.storage import files
+from core import files
 
 log = logging.getLogger(__name__)
 

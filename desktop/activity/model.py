@@ -257,7 +257,7 @@ class ActivityModel(QAbstractTableModel):
         gone = [i for i, r in enumerate(self._rows) if r.id in self._covered]
         for i in reversed(gone):  # a group arrived after the rows it gathers
             self.beginRemoveRows(QModelIndex(), i, i)
-            self._ids.discard(self._rows.pop(i)["id"])
+            self._ids.discard(self._rows.pop(i).id)
             self.endRemoveRows()
         if fresh:
             self.beginInsertRows(QModelIndex(), 0, len(fresh) - 1)

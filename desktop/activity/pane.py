@@ -81,9 +81,9 @@ def _read_page(memory: Memory, filters: Filters, before_id: int | None, kind: st
     reads = ([recall_row(r) for r in memory.read_log(before_id=before_read, client=actor, since=since,
                                                      until=until, limit=PAGE)] if kind != WRITES else [])
     full = [rows for rows in (writes, reads) if len(rows) == PAGE]
-    cut = max(rows[-1]["at"] for rows in full) if len(full) and writes and reads else None
-    rows = sorted(writes + reads, key=lambda r: (r["at"], r["id"] > 0, abs(r["id"])), reverse=True)
-    kept = [r for r in rows if cut is None or r["at"] >= cut]
+    cut = max(rows[-1].at for rows in full) if len(full) and writes and reads else None
+    rows = sorted(writes + reads, key=lambda r: (r.at, r.id > 0, abs(r.id)), reverse=True)
+    kept = [r for r in rows if cut is None or r.at >= cut]
     return filters, (before_id, before_read), kept, bool(full) or len(kept) < len(rows)
 
 
@@ -300,7 +300,7 @@ class ActivityPane(QWidget):
             self._show_live(shown)
         self._update_undo_button()  # the selected change may have been undone just now
         known = {self.client_combo.itemData(i) for i in range(self.client_combo.count())}
-        if any(r["actor"] not in known for r in rows):
+        if any(r.actor not in known for r in rows):
             self.refresh_actors()
         elif not self._recount.isActive():
             self._recount.start()  # the counts beside the clients' names, once writes settle

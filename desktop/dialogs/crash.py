@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import __version__
-from core.storage.files import private_file
+from core.files import private_file
 from desktop.dialogs.feedback import heading_font, monospace_font, show_feedback
 
 log = logging.getLogger(__name__)

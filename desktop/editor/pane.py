@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.history.changes import touched_names
 from core.model import Change
 from desktop.editor.draft import Form, Loaded, delta, rebase, save_arguments, validate
 from desktop.editor.entity_page import EntityPage
@@ -27,7 +28,7 @@ from desktop.editor.reads import load_choices, load_for_editor
 from desktop.editor.recall import recall_text
 from desktop.shared.ages import age_text
 from desktop.shared.history_view import actor_label, describe_change
-from desktop.workers import Core, touched_entities
+from desktop.workers import Core
 
 EMPTY, DELETED, EDITING = range(3)
 NAME_CHECK_MS = 250
@@ -176,7 +177,7 @@ class EditorPane(QWidget):
         if self._name is None or self._new:
             return
         version = self._loaded.version if self._loaded is not None else 0
-        mine = [r for r in rows if r.id > version and self._name in touched_entities([r])]
+        mine = [r for r in rows if r.id > version and self._name in touched_names([r])]
         if not mine:
             return
         if self._busy:
@@ -216,7 +217,7 @@ class EditorPane(QWidget):
             deletion = data.get("deletion")
             if deletion is not None:
                 self.deleted_label.setText(self.tr("“{name}” was deleted by {who}, {when}.").format(
-                    name=data["name"], who=actor_label(deletion["actor"]), when=age_text(deletion["at"])))
+                    name=data["name"], who=actor_label(deletion.actor), when=age_text(deletion.at)))
             else:
                 self.deleted_label.setText(self.tr("There is no entity called “{name}”.").format(name=data["name"]))
             self.restore_button.setVisible(deletion is not None)
@@ -349,7 +350,7 @@ class EditorPane(QWidget):
             self.page.undo_button.setToolTip(self.tr("Save or revert your edits first"))
         elif self._undoable is not None:
             self.page.undo_button.setToolTip(self.tr("Undo: {who} {what} (Ctrl+Z)").format(
-                who=actor_label(self._undoable["actor"]), what=describe_change(self._undoable)))
+                who=actor_label(self._undoable.actor), what=describe_change(self._undoable)))
         else:
             self.page.undo_button.setToolTip(self.tr("Nothing to undo"))
 
@@ -470,7 +471,7 @@ class EditorPane(QWidget):
             self.status_message.emit(self.tr("Nothing to redo for {name}.").format(name=self._name))
             return
         self._busy += 1
-        change = int(self._redoable["id"])
+        change = self._redoable.id
         self.core.write(lambda m: m.undo_change(change), done=self.on_redone, failed=self.on_write_failed)
 
     def on_redone(self, row: Change) -> None:

@@ -26,13 +26,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.history.changes import touched_names
+from core.model import Change
 from desktop.graph.bench import measure_pan_zoom_fps
 from desktop.graph.data import GraphRequest, GraphSnapshot, load_graph
 from desktop.graph.items import GraphStyle
 from desktop.graph.legend import GraphLegend
 from desktop.graph.view import KEY_STEP, GraphView
 from desktop.shared.type_colours import rank_types
-from desktop.workers import Core, touched_entities
+from desktop.workers import Core
 
 __all__ = ["GraphPane", "measure_pan_zoom_fps"]
 
@@ -328,7 +330,7 @@ class GraphPane(QWidget):
         if self.request is None:
             return
         self._follow_renames(rows)
-        touched = touched_entities(rows)
+        touched = touched_names(rows)
         if not touched:
             return
         if self.request.kind == "overview" or not self.view.nodes or touched & self.shown_names():
@@ -340,11 +342,10 @@ class GraphPane(QWidget):
                 due = max(OVERVIEW_REFRESH_MS if big else REFRESH_DELAY_MS, REFRESH_SHARE * self._load_ms)
                 self._refresh_timer.start(int(min(MAX_REFRESH_MS, due)))
 
-    def _follow_renames(self, rows: list[dict[str, Any]]) -> None:
+    def _follow_renames(self, rows: list[Change]) -> None:
         """A renamed entity keeps its place: in the request, the selection and on screen."""
-        renames = {row["before"]["name"]: row["after"]["name"] for row in rows
-                   if row.get("op") == "rename_entity" and isinstance(row.get("before"), dict)
-                   and isinstance(row.get("after"), dict)}
+        renames = {row.before["name"]: row.after["name"] for row in rows
+                   if row.op == "rename_entity" and isinstance(row.before, dict) and isinstance(row.after, dict)}
         if not renames or self.request is None:
             return
         def new(name: str | None) -> str | None:

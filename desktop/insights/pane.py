@@ -32,7 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.history.changes import touched_names
 from core.memory import Memory
+from core.model import Change
 from desktop.insights.model import (
     InsightDelegate,
     InsightListModel,
@@ -47,7 +49,7 @@ from desktop.insights.model import (
 from desktop.insights.preview import InsightPreview, is_hygiene
 from desktop.insights.words import insight_summary, insight_title
 from desktop.shared.ages import age_text
-from desktop.workers import Core, Progress, touched_entities
+from desktop.workers import Core, Progress
 
 #: change_log operations that change what this pane lists
 INSIGHT_OPS = frozenset({"create_insight", "decide_insight", "mark_insight_stale", "decay_confidence", "reflect"})
@@ -331,9 +333,9 @@ class InsightsPane(QWidget):
             title=insight_title({"title": title})))
         self.refresh()
 
-    def on_changes(self, rows: list[dict[str, Any]]) -> None:
+    def on_changes(self, rows: list[Change]) -> None:
         """Refresh when insights, or the entities they were built from, changed."""
-        if any(r.get("op") in INSIGHT_OPS for r in rows) or touched_entities(rows) & self._known_names:
+        if any(r.op in INSIGHT_OPS for r in rows) or touched_names(rows) & self._known_names:
             self._refresh_timer.start()
 
     # -- loading ------------------------------------------------------------------------------

@@ -136,11 +136,11 @@ class HistoryView(QListWidget):
         for row in grouped(rows):
             what = describe_change(row, by_id)
             text = HistoryView.tr("{what}\n{who} · {when}").format(
-                who=actor_label(row["actor"]), what=what, when=age_text(row["at"], now))
+                who=actor_label(row.actor), what=what, when=age_text(row.at, now))
             item = QListWidgetItem(text)
             item.setToolTip(HistoryView.tr("Change #{id} by {actor} at {at}").format(
-                id=row["id"], actor=row["actor"], at=row["at"].replace("T", " ")[:19]))
-            item.setData(Qt.ItemDataRole.UserRole, row["id"])
+                id=row.id, actor=row.actor, at=row.at.replace("T", " ")[:19]))
+            item.setData(Qt.ItemDataRole.UserRole, row.id)
             self.addItem(item)
         if not rows:
             empty = QListWidgetItem(HistoryView.tr("No changes recorded yet."))

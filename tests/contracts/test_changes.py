@@ -3,6 +3,8 @@ each in words (the desktop translates the same reading)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from core.change_words import describe, words
 from core.memory import Memory
 from core.model import Change
@@ -28,7 +30,9 @@ def test_every_read_of_the_log_gives_typed_changes(mem: Memory) -> None:
         assert rows and all(isinstance(r, Change) for r in rows)
     undo = mem.history(limit=2)[1]
     assert undo.op == "undo" and undo.undo_of is not None and undo.members
-    assert dict(undo) == undo.as_dict() and undo == undo.as_dict()  # still reads as the row it was
+    assert not isinstance(undo, Mapping)  # read by attribute only: no untyped-dict layer left
+    assert undo.as_dict() == {"id": undo.id, "at": undo.at, "actor": undo.actor, "op": "undo",
+                              "entity": undo.entity, "before": undo.before, "after": undo.after}
 
 
 def test_one_reading_in_words(mem: Memory) -> None:

@@ -72,7 +72,7 @@ def test_merge_is_one_change_and_names_still_resolve(mem: Memory, clock: Steppin
     past = mem.query_at_date(moment)
     assert "works at acme." in next(e for e in past.entities if e.name == "Ana_Garcia").observations
     row = mem.undo_change()
-    assert row["after"]["undo_of"] == done["change_id"]
+    assert row.after["undo_of"] == done["change_id"]
     assert _sorted(_state(mem)) == _sorted(before)
     assert mem.open_nodes(["Ana_Garcia"]).entities[0].observations == ["works at acme.", "Likes green tea"]
 

@@ -74,7 +74,7 @@ def test_approval_keeps_the_fact_with_an_end_and_undo_restores_it(mem: Memory, b
     kept = {h["name"]: h for h in mem.search_semantic("latency of billing", 5, record=False, include_superseded=True)}
     assert {"fact": OLD, **mark} in kept["Billing service"]["superseded"]
     assert OLD in {o for e in mem.query_at_date("2100-01-01").entities for o in e.observations}
-    assert any(r["op"] == "update_entity" for r in mem.entity_history("Billing service"))
+    assert any(r.op == "update_entity" for r in mem.entity_history("Billing service"))
     assert mem.superseded_facts("Ana García") == {}  # nothing else retired
 
     mem.undo_change()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from core.files import private_dir
 from core.memory import Memory
-from core.storage.files import private_dir
 
 OPENER = """
 import sys

@@ -82,7 +82,7 @@ async def _drive(app: Any, steps: Path, mode: str) -> None:
         if activity is None:
             return False
         rows = [activity.model.row_at(i) for i in range(activity.model.rowCount())]
-        return any(NAME in str(row.get("entity", "")) for row in rows)
+        return any(NAME in str(row.entity or "") for row in rows)
 
     await _until("the window", lambda: window.isVisible(), steps)
     _note(steps, "painted", platform=__import__("PySide6.QtGui", fromlist=["QGuiApplication"])

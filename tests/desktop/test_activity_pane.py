@@ -157,7 +157,7 @@ def test_a_write_during_the_first_read_shows_once(qtbot, core: Core, memory: Mem
     pane.on_changes(memory.changes_since(after))
     qtbot.waitUntil(lambda: pane.model.rowCount() == 6)
     assert _texts(pane)[0] == "created Note G"
-    assert len({pane.model.row_at(r)["id"] for r in range(6)}) == 6
+    assert len({pane.model.row_at(r).id for r in range(6)}) == 6
 
 
 def test_enter_opens_the_entity_and_a_deleted_one_says_so(qtbot, core: Core, memory: Memory,  # noqa: ANN001
@@ -183,7 +183,7 @@ def test_undo_from_the_pane_reverts_the_change_and_a_refusal_reads_well(qtbot, c
     pane = _pane(qtbot, core)
     qtbot.waitUntil(lambda: pane.model.rowCount() == 5)
     pane.table.setCurrentIndex(pane.model.index(1, 0))  # added 2 observations to Ada Lovelace
-    added_id = pane.model.row_at(1)["id"]
+    added_id = pane.model.row_at(1).id
     assert pane.undo_button.isEnabled()
     after = memory.latest_change_id()
     with qtbot.waitSignal(pane.status_message) as said:
@@ -271,7 +271,7 @@ def test_an_undo_by_another_client_strikes_through_a_filtered_view(qtbot, core: 
     qtbot.waitUntil(lambda: pane.client_combo.findData("claude-code") > 0)
     pane.client_combo.setCurrentIndex(pane.client_combo.findData("claude-code"))
     qtbot.waitUntil(lambda: pane.model.rowCount() == 2)
-    added = pane.model.row_at(0)["id"]
+    added = pane.model.row_at(0).id
     after = memory.latest_change_id()
     memory.undo_change(added, actor="cursor")
     pane.on_changes(memory.changes_since(after))

@@ -63,9 +63,9 @@ def test_app_opens_serves_refreshes_live_and_quits(loop: qasync.QEventLoop, hipo
         assert hipocampo.feed is not None
         hipocampo.feed.changed.connect(seen.append)
         await write_from_another_process(db, tmp_path)
-        await until(lambda: any(r["entity"] == "Grace Hopper" for rows in seen for r in rows))
+        await until(lambda: any(r.entity == "Grace Hopper" for rows in seen for r in rows))
         activity = window.panes["activity"]
-        await until(lambda: any("Grace Hopper" in activity.model.row_at(i).get("entity", "")
+        await until(lambda: any("Grace Hopper" in (activity.model.row_at(i).entity or "")
                                 for i in range(activity.model.rowCount())))
 
         tray = hipocampo.tray

@@ -98,7 +98,7 @@ def test_the_app_works_unchanged_on_a_falkordb_graph(loop: qasync.QEventLoop, tm
 
         # Live refresh: another process writes to the same graph; the panes follow.
         await write_from_another_process(server, tmp_path)
-        await until(lambda: any(activity.model.row_at(i).get("entity") == "Grace Hopper"
+        await until(lambda: any(activity.model.row_at(i).entity == "Grace Hopper"
                                 for i in range(activity.model.rowCount())))
         await until(lambda: "Grace Hopper" in graph.shown_names())
         app.quit(force=True)

@@ -122,7 +122,7 @@ def test_edit_then_save_writes_everything(qtbot, pane: EditorPane, memory: Memor
     assert ("Ada Lovelace", "Analytical Engine", "admired") in rels
     assert ("Ada Lovelace", "Analytical Engine", "programmed") not in rels
     assert not pane.is_dirty()
-    assert memory.entity_history("Ada Lovelace")[0]["actor"] == "gui"
+    assert memory.entity_history("Ada Lovelace")[0].actor == "gui"
 
 
 def test_revert_discards_edits(qtbot, pane: EditorPane, memory: Memory) -> None:  # noqa: ANN001

@@ -95,7 +95,7 @@ def test_hub_serves_a_real_client_on_the_qt_loop(loop: qasync.QEventLoop, memory
     assert json.loads(hub_file.read_text()) == {"token": json.loads(hub_file.read_text())["token"]}
     assert "create_entities" in seen["tools"]
     history = memory.history(limit=100)
-    assert {row["actor"] for row in history} == {"claude-ai"}
+    assert {row.actor for row in history} == {"claude-ai"}
     assert len(memory.read_graph().entities) == 20
     assert gaps, "the Qt timer never fired while the hub served: the GUI thread was blocked"
 

@@ -37,9 +37,9 @@ def test_the_feed_hears_another_process_without_polling(qtbot, tmp_path: Path) -
         assert feed.watching
         for name in ("Ada", "Grace"):  # twice: the -wal file made, then written again
             subprocess.run([sys.executable, "-c", WRITE, str(db), name], check=True, timeout=60)
-            qtbot.waitUntil(lambda name=name: any(r["entity"] == name for r in rows), timeout=10_000)
+            qtbot.waitUntil(lambda name=name: any(r.entity == name for r in rows), timeout=10_000)
         memory.create_entities([{"name": "Linus", "entityType": "Person"}])  # this process's writes too
-        qtbot.waitUntil(lambda: any(r["entity"] == "Linus" for r in rows), timeout=10_000)
+        qtbot.waitUntil(lambda: any(r.entity == "Linus" for r in rows), timeout=10_000)
     finally:
         feed.stop()
         memory.close()

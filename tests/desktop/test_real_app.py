@@ -168,7 +168,7 @@ def test_a_newcomers_first_hour(tmp_path: Path, x_display: str) -> None:
     crash_logs = list((tmp_path / "state").rglob("*.log"))
     assert not [p for p in crash_logs if "CRASH" in p.read_text()], [p.read_text() for p in crash_logs]
     with Memory(Settings(db=db, embeddings="none")) as memory:
-        assert memory.history(limit=5)[0]["actor"] == "claude-ai"
+        assert memory.history(limit=5)[0].actor == "claude-ai"
 
 
 def test_the_app_runs_on_x_serves_mcp_and_quits_cleanly(tmp_path: Path, x_display: str) -> None:
@@ -205,4 +205,4 @@ def test_the_app_runs_on_x_serves_mcp_and_quits_cleanly(tmp_path: Path, x_displa
         log.close()
     with Memory(Settings(db=db, embeddings="none")) as memory:
         assert [e.name for e in memory.read_graph().entities] == ["Written while the window is open"]
-        assert memory.history(limit=5)[0]["actor"] == "xvfb-test"
+        assert memory.history(limit=5)[0].actor == "xvfb-test"

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QLabel
 
+from core.history.changes import touched_names
 from core.memory import Memory
 from core.settings import Settings
-from desktop.workers import ChangeFeed, Core, touched_entities
+from desktop.workers import ChangeFeed, Core
 
 
 @pytest.fixture
@@ -102,6 +103,6 @@ def test_the_feed_reports_writes_from_another_process(qtbot, tmp_path: Path) -> 
     finally:
         feed.stop()
         memory.close()
-    assert {r["actor"] for r in rows} == {"cursor"}
-    assert touched_entities(rows) == {"Ada", "Babbage"}
-    assert feed.last_id == rows[-1]["id"]
+    assert {r.actor for r in rows} == {"cursor"}
+    assert touched_names(rows) == {"Ada", "Babbage"}
+    assert feed.last_id == rows[-1].id

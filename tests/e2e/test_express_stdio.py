@@ -93,7 +93,7 @@ def test_reads_take_the_express_lane_writes_the_sdk(tmp_path: Path, hub_file: Pa
     if not fast:
         assert "before the MCP SDK had loaded" not in log
     with Memory.open(db, embeddings="none") as memory:
-        assert ("lane-test", "create_entity") in [(h["actor"], h["op"]) for h in memory.history()]
+        assert ("lane-test", "create_entity") in [(h.actor, h.op) for h in memory.history()]
 
 
 async def test_an_sdk_client_reads_the_same_through_the_lane(tmp_path: Path, hub_file: Path) -> None:

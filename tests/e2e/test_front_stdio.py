@@ -44,7 +44,7 @@ def test_handshake_answered_early_then_the_sdk_serves_as_that_client(tmp_path: P
     errors = process.stderr.read()
     assert f"answered initialize {PROTOCOL_VERSION} before the MCP SDK had loaded" in errors
     with Memory.open(db, embeddings="none") as memory:
-        assert [(h["actor"], h["op"]) for h in memory.history()] == [("early-bird", "create_entity")]
+        assert [(h.actor, h.op) for h in memory.history()] == [("early-bird", "create_entity")]
 
 
 def test_a_server_that_forwards_to_the_hub_answers_the_handshake_early_too(tmp_path: Path, hub_file: Path) -> None:
@@ -73,4 +73,4 @@ def test_a_server_that_forwards_to_the_hub_answers_the_handshake_early_too(tmp_p
     assert f"answered initialize {PROTOCOL_VERSION} before the MCP SDK had loaded" in server.stderr
     assert "Bridging to the Hipocampo hub" in server.stderr
     with Memory.open(db, embeddings="none") as memory:
-        assert [(h["actor"], h["op"]) for h in memory.history()] == [("forwarded", "create_entity")]
+        assert [(h.actor, h.op) for h in memory.history()] == [("forwarded", "create_entity")]

@@ -44,7 +44,7 @@ async def test_hub_serves_mcp_over_http_with_the_token(any_hub: Hub, hub_file: P
         assert status["endpoint"]["port"] == hub.info["port"] and "token" not in status["endpoint"]
         assert status["database"] == backend.where(hub.info["db"])
     with backend.open(hub.info["db"]) as memory:
-        assert memory.history()[0]["actor"] == "http-client"
+        assert memory.history()[0].actor == "http-client"
 
 
 async def test_on_a_graph_server_a_stdio_server_beside_the_hub_writes_to_the_graph(
@@ -66,7 +66,7 @@ async def test_on_a_graph_server_a_stdio_server_beside_the_hub_writes_to_the_gra
     finally:
         assert hub.stop() == 0
     with backend.open(db) as memory:
-        assert [(h["actor"], h["entity"]) for h in memory.history()] == [
+        assert [(h.actor, h.entity) for h in memory.history()] == [
             ("via-hub", "FromHub"), ("beside-the-hub", "FromStdio")]
     assert not db.exists()  # the --db file is not used on a graph server
 
@@ -104,7 +104,7 @@ async def test_stdio_bridges_to_the_hub_for_the_same_database(hub: Hub, hub_file
         graph = (await direct.call_tool("read_graph", {})).structured_content
         assert [e["name"] for e in graph["entities"]] == ["Bridged"]
     with Memory.open(db, embeddings="none") as memory:
-        assert memory.history()[0]["actor"] == "bridged-assistant"  # the downstream client's name
+        assert memory.history()[0].actor == "bridged-assistant"  # the downstream client's name
 
 
 async def test_a_hub_for_another_database_is_not_used(hub: Hub, hub_file: Path, tmp_path: Path) -> None:

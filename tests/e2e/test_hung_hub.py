@@ -66,7 +66,7 @@ def test_a_hung_hub_gets_a_clear_answer_and_no_write_twice(tmp_path: Path, hub_f
         assert server.close() == 0, server.stderr[-2000:]
         hub.stop()
     with Memory.open(db, embeddings="none") as memory:
-        made = [h["entity"] for h in memory.history() if h["op"] == "create_entity"]
+        made = [h.entity for h in memory.history() if h.op == "create_entity"]
     assert made.count("During") <= 1 and made.count("Before") == 1 and made.count("After") == 1, made
 
 

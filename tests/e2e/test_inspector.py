@@ -94,7 +94,7 @@ def test_inspector_calls_a_tool(tmp_path: Path, hub_file: Path) -> None:
     assert result["isError"] is False and result["structuredContent"] == {"entities": expected}
     assert json.loads(result["content"][0]["text"]) == expected
     with Memory.open(db, embeddings="none") as memory:
-        assert memory.history()[0]["actor"] != "mcp"  # the Inspector names itself
+        assert memory.history()[0].actor != "mcp"  # the Inspector names itself
 
 
 def test_inspector_reads_the_resources_and_prompts(tmp_path: Path, hub_file: Path) -> None:

@@ -77,5 +77,5 @@ async def test_tools_over_stdio(tmp_path: Path, backend: Backend) -> None:
         found = await client.call_tool("search_nodes", {"query": "ana_gar"})
         assert [e["name"] for e in found.structured_content["entities"]] == ["Ana García"]
     with backend.open(db) as memory:
-        assert memory.history(limit=1)[0]["actor"] == "claude-code"
-        assert memory.history(limit=1)[0]["op"] == "merge_entities"
+        assert memory.history(limit=1)[0].actor == "claude-code"
+        assert memory.history(limit=1)[0].op == "merge_entities"

@@ -44,7 +44,7 @@ async def test_tools_work_over_stdio_and_writes_name_the_client(tmp_path: Path, 
         resource = await client.read_resource("memory://knowledge-graph")
         assert json.loads(resource.contents[0].text)["entities"][0]["name"] == "Ada"
     with backend.open(db) as memory:
-        assert [(h["actor"], h["op"]) for h in memory.history()] == [("claude-code", "create_entity")]
+        assert [(h.actor, h.op) for h in memory.history()] == [("claude-code", "create_entity")]
 
 
 def test_stdout_carries_nothing_but_the_protocol(tmp_path: Path, hub_file: Path, backend: Backend) -> None:

@@ -32,6 +32,6 @@ def test_auto_approval_marks_updates_only_and_keeps_the_fact(tmp_path: Path) -> 
         assert result["auto_approved"] == 1
         assert list(m.superseded_facts("Ana")) == ["Works at Acme"]  # the contradiction waits for a person
         assert m.open_nodes(["Ana"]).entities[0].observations == FACTS
-        assert m.history("Ana")[0]["actor"] == "cli (auto-approved)"
+        assert m.history("Ana")[0].actor == "cli (auto-approved)"
         m.undo_change()
         assert m.superseded_facts("Ana") == {}

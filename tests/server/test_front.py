@@ -218,7 +218,7 @@ async def test_the_sdk_takes_over_knowing_the_client(tmp_path: Path, wire: Wire)
             await anyio.to_thread.run_sync(lambda: os.read(wire.client_in, 1))  # our end sees EOF
             tg.cancel_scope.cancel()
         wire.server_in = wire.server_out = -1  # closed with the transport
-        assert [(h["actor"], h["op"]) for h in memory.history()] == [("early-client", "create_entity")]
+        assert [(h.actor, h.op) for h in memory.history()] == [("early-client", "create_entity")]
 
 
 @pytest.mark.anyio

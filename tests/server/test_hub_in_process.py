@@ -48,7 +48,7 @@ async def test_serve_http_in_process_until_stopped(mem: Memory, tmp_path: Path) 
             assert not result.is_error
         stop.set()
     assert json.loads(hub_file.read_text()) == {"token": published["token"]}
-    assert mem.history()[0]["actor"] == "desktop-test"
+    assert mem.history()[0].actor == "desktop-test"
 
 
 def test_tool_calls_reuse_threads_on_a_loop_run_forever(mem: Memory, tmp_path: Path,

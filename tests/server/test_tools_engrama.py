@@ -218,7 +218,7 @@ async def test_unknown_fields_are_refused_not_ignored(client: Client) -> None:
 
 async def test_engrama_writes_are_recorded_under_the_clients_name(client: Client, mem: Memory) -> None:
     await ok(client, "engrama_remember", {"label": "Person", "properties": {"name": "Ada"}})
-    assert {row["actor"] for row in mem.history()} == {CLIENT_NAME}
+    assert {row.actor for row in mem.history()} == {CLIENT_NAME}
 
 
 def _reflect_graph(mem: Memory) -> None:

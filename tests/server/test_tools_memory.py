@@ -248,7 +248,7 @@ async def test_bad_arguments_come_back_as_advice(client: Client) -> None:
 
 async def test_writes_are_recorded_under_the_clients_name(client: Client, mem: Memory) -> None:
     await seed(client)
-    assert {row["actor"] for row in mem.history()} == {CLIENT_NAME}
+    assert {row.actor for row in mem.history()} == {CLIENT_NAME}
 
 
 async def test_annotations_match_the_official_server_but_where_it_says_less_than_true(

@@ -29,8 +29,8 @@ import mcp_types as types
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated, ServerEvent
 
+from core.history.changes import touched_names
 from core.server.tools.registry import TOOL_THREADS
-from core.storage.changes import touched_names
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +180,7 @@ class Follow:
         events: list[ServerEvent] = []
         rows = memory.changes_since(self._last_change, limit=2000) if stamp[1] != self._last_change else []
         if rows:
-            self._last_change = rows[-1]["id"]
+            self._last_change = rows[-1].id
             events.append(ResourceUpdated(uri=GRAPH_URI))
             events += [ResourceUpdated(uri=entity_uri(n)) for n in sorted(touched_names(rows))]
         digest = _digest(memory.brief().text)  # the first change after the baseline always announces it

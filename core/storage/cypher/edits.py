@@ -1,24 +1,26 @@
-"""Editing one entity on a Cypher server: rename, type, one observation, ending a relation (the
-rules are ``core.storage.undo``'s, run on a ``cypher.undo.Session``), and the editor's reads."""
+"""Editing on a Cypher server: the session the editing rules (``core.history.editing``) run on,
+one ``cypher.undo.Session`` per write, and the editor's reads."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from core.errors import NotFound
+from core.history.editing import EditingRules
 from core.model import Change
-from core.storage import undo as rules
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
-from core.storage.cypher.undo import Session
+from core.storage.cypher.undo import ChangeReads, Session
 from core.storage.cypher.work import Work
 
 T = TypeVar("T")
 
 
-class EditsMixin:
-    """The single edits of ``CypherGraphStore`` (it provides ``write``, ``now`` …)."""
+class EditsMixin(EditingRules):
+    """The editor's reads of ``CypherGraphStore`` (it provides ``write``, ``now`` …), and the hooks
+    the editing rules (``EditingRules``) run on."""
 
     db: Any
 
@@ -35,21 +37,9 @@ class EditsMixin:
         done: T = self.write(write)  # type: ignore[attr-defined]
         return done
 
-    def rename_entity(self, old: str, new: str, actor: str) -> bool:
-        """Rename ``old`` to ``new``; relations, observations and history stay with it."""
-        return self._edit(lambda s: rules.rename_entity(s, old, new), actor)
-
-    def set_entity_type(self, name: str, entity_type: str, actor: str) -> bool:
-        """Change the entity's type (Engrama's label)."""
-        return self._edit(lambda s: rules.set_entity_type(s, name, entity_type), actor)
-
-    def replace_observation(self, name: str, old: str, new: str, actor: str) -> bool:
-        """Edit one observation in place (it keeps its place in the list and its created_at)."""
-        return self._edit(lambda s: rules.replace_observation(s, name, old, new), actor)
-
-    def end_relation(self, from_name: str, to_name: str, rel_type: str, ended_at: str | None, actor: str) -> bool:
-        """End a current relation at ``ended_at`` (default now); it stays, no longer current."""
-        return self._edit(lambda s: rules.set_relation_end(s, from_name, to_name, rel_type, ended_at or s.now), actor)
+    @contextlib.contextmanager
+    def _change_log(self) -> Iterator[ChangeReads]:
+        yield ChangeReads(self.db)  # the server answers each read whole: nothing to hold
 
     # -- reads for the editor --------------------------------------------------------------------
 

@@ -10,10 +10,10 @@ import json
 from datetime import datetime
 from typing import Any
 
+from core.history.changes import entity_history
+from core.history.rewind import rewind
 from core.model import Change, KnowledgeGraph
-from core.storage.changes import entity_history
 from core.storage.cypher import rows as R
-from core.storage.rewind import rewind
 
 CHANGE = "c.id, c.at, c.actor, c.op, c.entity, c.before, c.after"
 
@@ -69,7 +69,7 @@ class HistoryMixin:
             "MATCH ()-[r:REL]->() RETURN r.type, count(r) AS n ORDER BY n DESC, r.type")}
 
     def entity_history(self, name: str, *, limit: int = 100) -> list[Change]:
-        """change_log rows about the entity now called ``name`` (``core.storage.changes.entity_history``)."""
+        """change_log rows about the entity now called ``name`` (``core.history.changes.entity_history``)."""
         return entity_history(self, name, limit)
 
     def last_rename(self, name: str, at_most: int) -> tuple[int, str] | None:

@@ -1,4 +1,4 @@
-"""The graph overview on a Cypher server: the scores and lookups ``core.storage.overview`` ranks.
+"""The graph overview on a Cypher server: the scores and lookups ``core.overview`` ranks.
 
 It reads through the store's dialect (``db``) and the one store query it needs, handed in by the
 store (``relations_among``), so it never imports the store.
@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from core import overview
 from core.model import GraphCommunities, GraphOverview, Relation
-from core.storage import overview
 from core.storage.cypher import rows as R
 
 #: ids → the relations among those entities, as the store's rows (``from``, ``to``, ``relationType`` …)
@@ -81,7 +81,7 @@ def scores(db: Any) -> tuple[dict[int, int], dict[int, int], dict[str, int]]:
 
 def graph_overview(db: Any, relations_among: RelationsAmong, totals: tuple[int, int], *, limit: int, by: str,
                    per_type: int, entity_type: str | None) -> GraphOverview:
-    """See ``core.storage.overview.graph_overview``; degree counts current relations."""
+    """See ``core.overview.graph_overview``; degree counts current relations."""
     degree, access, types = scores(db)
     return overview.graph_overview(CypherOverviewSource(db, relations_among), degree=degree, access=access,
                                    types=dict(types), limit=limit, by=by, per_type=per_type,
@@ -121,12 +121,12 @@ def _partition(db: Any, relations_among: RelationsAmong) -> tuple[CypherCommunit
 
 def graph_communities(db: Any, relations_among: RelationsAmong, totals: tuple[int, int], *,
                       limit: int) -> GraphCommunities:
-    """See ``core.storage.overview.graph_communities``."""
+    """See ``core.overview.graph_communities``."""
     source, part = _partition(db, relations_among)
     return overview.graph_communities(source, part, limit=limit, totals=totals)
 
 
 def graph_community(db: Any, relations_among: RelationsAmong, name: str, *, limit: int) -> GraphOverview:
-    """See ``core.storage.overview.graph_community``."""
+    """See ``core.overview.graph_community``."""
     source, part = _partition(db, relations_among)
     return overview.graph_community(source, part, name, limit=limit)

@@ -9,44 +9,21 @@ the full-text index.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from core.model import Entity, Node, Relation
 from core.search.folding import fold
 
-# A relation end that does not exist yet: an entity of this type, marked in its properties.
-PLACEHOLDER_TYPE = "Unknown"
-PLACEHOLDER_KEY = "placeholder"
+# the helpers every backend shares, read here as ``R.…`` too
+from core.storage.common import PLACEHOLDER_KEY as PLACEHOLDER_KEY
+from core.storage.common import PLACEHOLDER_TYPE as PLACEHOLDER_TYPE
+from core.storage.common import dumps as dumps
+from core.storage.common import format_ts as format_ts
+from core.storage.common import loads as loads
+from core.storage.common import unique_relations as unique_relations
+from core.storage.common import utc_now as utc_now
 
 ENTITY = ("e {.id, .name, .type, .props, .obs, .obs_at, .created_at, .updated_at, .archived_at}")
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def format_ts(moment: datetime) -> str:
-    """ISO-8601 UTC with milliseconds: sorts correctly as text (the same form SQLite stores)."""
-    moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-
-
-def dumps(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def loads(value: str | None) -> Any:
-    return json.loads(value) if value else None
-
-
-def unique_relations(relations: Sequence[Relation]) -> list[Relation]:
-    """``relations`` without repeats (same from, to and type), first occurrence kept."""
-    seen: dict[tuple[str, str, str], Relation] = {}
-    for r in relations:
-        seen.setdefault(r.key(), r)
-    return list(seen.values())
 
 
 def merge_patch(target: Any, patch: Any) -> Any:

@@ -15,13 +15,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from core.errors import ConfigError, Conflict, InvalidInput, NotFound
+from core.errors import ConfigError, InvalidInput, NotFound
 from core.model import (
     AddedObservations,
-    Change,
     Entity,
     EntityInput,
-    EntityPlan,
     EntitySummary,
     GraphCommunities,
     GraphOverview,
@@ -35,7 +33,6 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import content_words, fold
-from core.storage import undo as edit_rules
 from core.storage.cypher import facts, undo
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
@@ -694,40 +691,11 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
 
     def restore_entity(self, name: str, actor: str) -> Node:
         """Undo the latest deletion of ``name`` from its change_log snapshot (relations to entities that
-        still exist come back too)."""
-        now = self.now()
-
-        def write(tx: Any) -> Node:
-            if tx.read("MATCH (e:Entity {name: $n}) RETURN e.id", {"n": name}):
-                raise Conflict(f"Entity {name!r} exists; only a deleted entity can be restored.")
-            found = tx.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'delete_entity' RETURN c.before, c.at "
-                            "ORDER BY c.id DESC LIMIT 1", {"n": name})
-            if not found:
-                raise NotFound(f"No deletion of {name!r} is recorded; nothing to restore.")
-            snap, deleted_at = json.loads(found[0][0]), found[0][1]
-            row = {"id": tx.next_ids("entity", 1)[0], "name": name, "type": snap["entityType"],
-                   "props": snap["props"], "obs": [o for o, _ in snap["observations"]],
-                   "obs_at": [t for _, t in snap["observations"]], "created_at": snap["created_at"],
-                   "updated_at": now, "archived_at": snap["archived_at"]}
-            self.put_rows(tx, [row], create=True)
-            ends = {n: r["id"] for n, r in self._rows_by_name(
-                tx, [n for r in snap["relations"] for n in (r["from"], r["to"]) if n != name]).items()}
-            ends[name] = row["id"]
-            rels = [r for r in snap["relations"] if r["from"] in ends and r["to"] in ends]
-            if rels:
-                tx.write("UNWIND $rels AS p MATCH (a:Entity {id: p.a}), (b:Entity {id: p.b}) "
-                         "CREATE (a)-[:REL {id: p.id, type: p.type, props: p.props, created_at: p.created, "
-                         "ended_at: p.ended}]->(b)",
-                         {"rels": [{"a": ends[r["from"]], "b": ends[r["to"]], "type": r["relationType"], "id": i,
-                                    "props": R.dumps(r["props"]), "created": r["created_at"],
-                                    "ended": r["ended_at"]}
-                                   for i, r in zip(tx.next_ids("relation", len(rels)), rels, strict=True)]})
-                self.mark_stale(tx, list(ends.values()))
-            self.log_changes(tx, [(now, actor, "restore_entity", name, R.dumps({"deleted_at": deleted_at}),
-                            R.dumps({"relations": len(rels)}))])
-            return R.node(row)
-
-        return self.write(write)
+        still exist come back too): the same write an undo of the deletion makes (``undo.Session``)."""
+        self._edit(lambda s: s.restore_entity(name), actor)
+        node = self.get_node(name)
+        assert node is not None  # just restored
+        return node
 
     def get_metadata(self, key: str) -> str | None:
         """A value kept beside the graph (small bookkeeping), or None."""
@@ -800,24 +768,3 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         raise ConfigError(f"A file backup is not available on the {self.backend} backend: back the server up with "
                           "its own tools (FalkorDB: redis-cli BGSAVE writes its dump file), or copy the memory to a "
                           "file with `hipocampo migrate --to sqlite`.")
-
-    def save_entity(self, name: str, plan: EntityPlan, expected_version: int | None, actor: str) -> int | None:
-        """One editor Save, all or nothing, in one write (see ``core.storage.undo.save_entity``)."""
-        return self._edit(lambda s: edit_rules.save_entity(s, name, plan, expected_version), actor)
-
-    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> Change:
-        """Undo change ``change_id`` (default: the newest undoable one); returns the undo row."""
-        def work(s: undo.Session) -> int:
-            row = edit_rules.undoable(s, entity, by) if change_id is None else s.change(change_id)
-            if row is None:
-                raise NotFound("There is no change left to undo. Nothing was changed." if change_id is None
-                               else f"There is no change #{change_id}. Nothing was changed.")
-            return edit_rules.undo(s, row)
-
-        found = undo.ChangeReads(self.db).change(self._edit(work, actor))
-        assert found is not None
-        return found
-
-    def undoable_change(self, entity: str | None, by: str | None) -> Change | None:
-        """The change ``undo_change`` with the same filters would take back, or None."""
-        return edit_rules.undoable(undo.ChangeReads(self.db), entity, by)

@@ -1,7 +1,7 @@
-"""The editing rules' session on a Cypher server (``core.storage.undo.EditSession``): the reads
+"""The editing rules' session on a Cypher server (``core.history.undo.EditSession``): the reads
 and single writes of one editor Save, one undo or one single edit, gathered in one ``work.Work``
 and sent as one atomic write. The rules, refusals and change_log rows are
-``core.storage.undo``'s, so history, time travel and the desktop read them alike on every backend."""
+``core.history.undo``'s, so history, time travel and the desktop read them alike on every backend."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.errors import Conflict, NotFound
+from core.history import undo as rules
 from core.model import GROUP_OPS, Change, Relation
-from core.storage import undo as rules
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
 from core.storage.cypher.work import Work
@@ -19,7 +19,7 @@ Row = dict[str, Any]  # an entity or relation row as ``work.Work`` holds it
 
 
 class ChangeReads:
-    """``core.storage.undo.ChangeReads`` over a dialect or a write transaction."""
+    """``core.history.undo.ChangeReads`` over a dialect or a write transaction."""
 
     def __init__(self, reader: Any) -> None:
         self.reader = reader
@@ -48,7 +48,7 @@ class ChangeReads:
 
 
 class Session(ChangeReads):
-    """``core.storage.undo.EditSession`` over one ``Work``."""
+    """``core.history.undo.EditSession`` over one ``Work``."""
 
     def __init__(self, w: Work) -> None:
         super().__init__(w.tx)
@@ -91,7 +91,8 @@ class Session(ChangeReads):
         self.w.record("delete_entity", name, self.w.delete(self._row(name)))
 
     def restore_entity(self, name: str) -> None:
-        """As ``CypherGraphStore.restore_entity``: back from its latest deletion snapshot."""
+        """Back from its latest deletion snapshot, with its relations to entities that still exist
+        (``CypherGraphStore.restore_entity`` is this, too)."""
         w = self.w
         if w.find(name) is not None:
             raise Conflict(f"Entity {name!r} exists; only a deleted entity can be restored.")

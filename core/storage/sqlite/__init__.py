@@ -9,7 +9,7 @@ Three stores share one ``Database`` (database.py: the connection, its lock, the 
 - ``SqliteInsightRows`` (insights.py) — the reads and writes of the one insight lifecycle
   (``core.reflect.lifecycle``); the detectors' SQL is reflect_queries.py, one reflect's reading of
   the graph detection.py
-- edits.py — the ``EditSession`` the editing and undo rules (``core.storage.undo``) run on
+- edits.py — the ``EditSession`` the editing and undo rules (``core.history.undo``) run on
 
 Opening, creating and upgrading the file: connection.py, schema.py, migrations/.
 """

@@ -16,8 +16,8 @@ import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from core import files
 from core.errors import InvalidInput, SchemaTooNew, StorageError
-from core.storage import files
 from core.storage.sqlite.connection import DatabaseError, connect
 from core.storage.sqlite.inspection import restorable_entities
 

@@ -11,23 +11,15 @@ import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TypeVar
 
+from core.storage.common import format_ts as format_ts  # read from here too
+from core.storage.common import utc_now as utc_now
 from core.storage.sqlite.connection import Connection, atomic, forget
 
 Clock = Callable[[], datetime]
 T = TypeVar("T")
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def format_ts(moment: datetime) -> str:
-    """ISO-8601 UTC with milliseconds: sorts correctly as text."""
-    moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 class _Held:

@@ -1,27 +1,29 @@
 """Editing one entity in SQLite: the reads and single writes that the editing rules
-(``core.storage.undo``: rename, retype, one observation, ending a relation, one editor Save,
+(``core.history.undo``: rename, retype, one observation, ending a relation, one editor Save,
 undo of any change_log row) run on, and the editor's reads.
 
 Every write runs inside the caller's transaction (the store holds its lock and an ``atomic``
-block) and records its change_log row in the shapes ``core.storage.undo`` lists.
+block) and records its change_log row in the shapes ``core.history.undo`` lists.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import NotFound
-from core.model import GROUP_OPS, RELATION_OPS, Change, EntityPlan, ObservationDeletion, ObservationInput, Relation
-from core.storage import undo as rules
-from core.storage.changes import entity_history
+from core.history import undo as rules
+from core.history.changes import entity_history
+from core.history.editing import EditingRules
+from core.model import GROUP_OPS, RELATION_OPS, Change, ObservationDeletion, ObservationInput, Relation
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
 
 if TYPE_CHECKING:
+    from core.protocols import GraphStore
     from core.storage.sqlite.database import Database
-    from core.storage.sqlite.store import SqliteGraphStore
 
 Row = Change
 T = TypeVar("T")
@@ -33,7 +35,7 @@ def _rows(conn: Connection, where: str, args: Sequence[Any]) -> list[Change]:
 
 
 class ChangeReads:
-    """``core.storage.undo.ChangeReads`` over one connection."""
+    """``core.history.undo.ChangeReads`` over one connection."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
@@ -60,9 +62,9 @@ class ChangeReads:
 
 
 class Session(ChangeReads):
-    """``core.storage.undo.EditSession`` inside one SQLite write transaction."""
+    """``core.history.undo.EditSession`` inside one SQLite write transaction."""
 
-    def __init__(self, store: SqliteGraphStore, conn: Connection, actor: str, now: str) -> None:
+    def __init__(self, store: GraphStore, conn: Connection, actor: str, now: str) -> None:
         super().__init__(conn)
         self.store, self.actor, self.now = store, actor, now
         self.start = history.latest_change_id(conn)
@@ -218,7 +220,7 @@ def relation_type_counts(conn: Connection) -> dict[str, int]:
 
 
 class HistoryReads:
-    """``core.storage.changes.HistoryReads`` over one connection."""
+    """``core.history.changes.HistoryReads`` over one connection."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
@@ -248,9 +250,9 @@ def last_deletion(conn: Connection, name: str) -> Change | None:
     return found[0] if found else None
 
 
-class EditsMixin:
-    """The single edits and the editor's reads of ``SqliteGraphStore`` (which provides ``db``,
-    and the writes a Save or an undo is made of)."""
+class EditsMixin(EditingRules):
+    """The editor's reads of ``SqliteGraphStore`` (which provides ``db``, and the writes a Save or an
+    undo is made of), and the hooks the editing rules (``EditingRules``) run on."""
 
     db: Database
 
@@ -258,39 +260,10 @@ class EditsMixin:
         with self.db.write() as conn:
             return work(Session(self, conn, actor, self.db.now()))  # type: ignore[arg-type]  # the mixin is a store
 
-    def rename_entity(self, old: str, new: str, actor: str) -> bool:
-        """Rename ``old`` to ``new``, keeping its relations; a taken name → Conflict."""
-        return self._edit(lambda s: rules.rename_entity(s, old, new), actor)
-
-    def set_entity_type(self, name: str, entity_type: str, actor: str) -> bool:
-        return self._edit(lambda s: rules.set_entity_type(s, name, entity_type), actor)
-
-    def replace_observation(self, name: str, old: str, new: str, actor: str) -> bool:
-        return self._edit(lambda s: rules.replace_observation(s, name, old, new), actor)
-
-    def end_relation(self, from_name: str, to_name: str, rel_type: str, ended_at: str | None, actor: str) -> bool:
-        """End a current relation at ``ended_at`` (default now); it stays, no longer current."""
-        return self._edit(lambda s: rules.set_relation_end(s, from_name, to_name, rel_type, ended_at or s.now), actor)
-
-    def save_entity(self, name: str, plan: EntityPlan, expected_version: int | None, actor: str) -> int | None:
-        """One editor Save, all or nothing (see ``core.storage.undo.save_entity``)."""
-        return self._edit(lambda s: rules.save_entity(s, name, plan, expected_version), actor)
-
-    def undo_change(self, change_id: int | None, entity: str | None, by: str | None, actor: str) -> Change:
-        """Undo change ``change_id`` (default: the newest undoable one); returns the undo row."""
-        def work(s: Session) -> Row:
-            row = rules.undoable(s, entity, by) if change_id is None else s.change(change_id)
-            if row is None:
-                raise NotFound("There is no change left to undo. Nothing was changed." if change_id is None
-                               else f"There is no change #{change_id}. Nothing was changed.")
-            found = s.change(rules.undo(s, row))
-            assert found is not None
-            return found
-        return self._edit(work, actor)
-
-    def undoable_change(self, entity: str | None, by: str | None) -> Change | None:
+    @contextlib.contextmanager
+    def _change_log(self) -> Iterator[ChangeReads]:
         with self.db.locked() as conn:
-            return rules.undoable(ChangeReads(conn), entity, by)
+            yield ChangeReads(conn)
 
     def entity_for_edit(self, name: str) -> dict[str, Any]:
         """The entity, every relation touching it (ended ones too), and the change_log id it was read at."""

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from core.model import Entity, GraphCommunities, GraphOverview, KnowledgeGraph, Node, Relation
-from core.storage.overview import Partition, Partitions
+from core.overview import Partition, Partitions
 from core.storage.sqlite import overview, reads
 from core.storage.sqlite.database import Database
 

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from core.history.rewind import rewind
 from core.model import Change, KnowledgeGraph
-from core.storage.rewind import rewind
+from core.storage.common import dumps as dumps  # the change_log's JSON, read as history.dumps too
 from core.storage.sqlite import activity as activity_log
 from core.storage.sqlite import turns
 from core.storage.sqlite.connection import Connection
@@ -21,10 +22,6 @@ from core.storage.sqlite.database import Database
 from core.storage.sqlite.reads import IDS, id_chunks
 
 LogRow = tuple[str, str, str, str | None, str | None, str | None]  # at, actor, op, entity, before, after
-
-
-def dumps(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 # The import this thread is running, if any: its change_log rows carry its id (see imports.py).

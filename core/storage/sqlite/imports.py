@@ -15,16 +15,24 @@ import logging
 import os
 import socket
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.errors import Conflict, NotFound
+from core.history import undo  # the undo of each kind of change lives there
 from core.model import Change
 from core.processes import pid_alive
 from core.storage.sqlite import history, turns
 from core.storage.sqlite.connection import Connection, atomic
+from core.storage.sqlite.edits import Session
 
 if TYPE_CHECKING:
-    from core.storage.sqlite.store import SqliteGraphStore
+    from core.protocols import GraphStore
+    from core.storage.sqlite.database import Database
+
+    class RollbackStore(GraphStore, Protocol):
+        """What an import's rollback needs: the store's writes and its database."""
+
+        db: Database
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +64,8 @@ def running(conn: Connection) -> dict[str, dict[str, Any]]:
     return {key[len(PREFIX):]: json.loads(value) for key, value in rows}
 
 
-def rollback(store: SqliteGraphStore, import_id: str, actor: str) -> int:
+def rollback(store: RollbackStore, import_id: str, actor: str) -> int:
     """Undo everything import ``import_id`` wrote; returns how many of its changes were undone."""
-    from core.storage import undo  # the undo of each kind of change lives there
-    from core.storage.sqlite.edits import Session
-
     previous = getattr(history.current_import, "id", None)
     history.current_import.id = import_id  # what the rollback writes is removed with the rest
     try:
@@ -103,7 +108,7 @@ def _restore_sequences(conn: Connection, recorded: dict[str, int]) -> None:
                          (max(recorded.get(table, 0), top or 0), table))
 
 
-def recover(store: SqliteGraphStore) -> None:
+def recover(store: RollbackStore) -> None:
     """Roll back imports whose process died mid-way (on this machine), as the file is opened."""
     with store.db.locked() as conn:
         found = running(conn)

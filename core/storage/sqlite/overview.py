@@ -12,9 +12,9 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from core import overview as rules
 from core.model import GraphCommunities, GraphOverview, Relation
-from core.storage import overview as rules
-from core.storage.overview import graph_overview as ranked_overview
+from core.overview import graph_overview as ranked_overview
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.reads import IDS, ids_by_name, relation
 
@@ -57,7 +57,7 @@ def degrees(conn: Connection) -> dict[int, int]:
 
 
 class _Source:
-    """The lookups the shared ranking (core/storage/overview.py) asks of a backend, over SQLite."""
+    """The lookups the shared ranking (core/overview.py) asks of a backend, over SQLite."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
@@ -80,7 +80,7 @@ class _Source:
 
 
 class _CommunitySource(_Source):
-    """What the shared community rule (core/storage/overview.py) asks of a backend, over SQLite."""
+    """What the shared community rule (core/overview.py) asks of a backend, over SQLite."""
 
     def entities(self) -> list[tuple[int, str]]:
         return self.conn.execute("SELECT id, entity_type FROM entities WHERE archived_at IS NULL").fetchall()
@@ -101,12 +101,12 @@ def reading(conn: Connection) -> Iterator[tuple[_CommunitySource, tuple[int, int
 
 def graph_communities(conn: Connection, part: rules.Partition, *, limit: int,
                       totals: tuple[int, int]) -> GraphCommunities:
-    """See ``core.storage.overview.graph_communities``."""
+    """See ``core.overview.graph_communities``."""
     return rules.graph_communities(_CommunitySource(conn), part, limit=limit, totals=totals)
 
 
 def graph_community(conn: Connection, part: rules.Partition, name: str, *, limit: int) -> GraphOverview:
-    """See ``core.storage.overview.graph_community``."""
+    """See ``core.overview.graph_community``."""
     return rules.graph_community(_CommunitySource(conn), part, name, limit=limit)
 
 

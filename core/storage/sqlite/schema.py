@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
+from core import files
 from core.errors import StorageError
-from core.storage import files
 from core.storage.sqlite import backups, indexing
 from core.storage.sqlite.connection import (
     BUSY_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 """A whole SQLite memory as backend-neutral rows, read in pages and written back with their ids
-(``core.storage.migrate`` moves a memory between backends with these)."""
+(``core.io.migrate`` moves a memory between backends with these)."""
 
 from __future__ import annotations
 

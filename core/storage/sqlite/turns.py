@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from core.storage.files import FILE_MODE
+from core.files import FILE_MODE
 
 if TYPE_CHECKING:
     from sqlite3 import Connection  # what connection.Connection is to the type checker, without a circle

@@ -23,23 +23,12 @@ from core.model import (
     ObservationInput,
     Relation,
 )
+from core.storage.common import PLACEHOLDER_KEY, PLACEHOLDER_TYPE, unique_relations
 from core.storage.sqlite import history, reads
 from core.storage.sqlite import touched as touch
 from core.storage.sqlite.database import Database
 from core.storage.sqlite.reads import IDS
 from core.storage.sqlite.vector_cache import VectorCache
-
-# A relation end that does not exist yet: an entity of this type, marked in its properties.
-PLACEHOLDER_TYPE = "Unknown"
-PLACEHOLDER_KEY = "placeholder"
-
-
-def _unique(relations: Sequence[Relation]) -> list[Relation]:
-    """``relations`` without repeats (same from, to and type), first occurrence kept."""
-    seen: dict[tuple[str, str, str], Relation] = {}
-    for r in relations:
-        seen.setdefault(r.key(), r)
-    return list(seen.values())
 
 
 class GraphWrites:
@@ -245,7 +234,7 @@ class GraphWrites:
                             history.dumps({"entityType": PLACEHOLDER_TYPE, "props": {PLACEHOLDER_KEY: True}})))
             touch.created(conn, [ids[n] for n in missing])
             ends: list[int] = []
-            for r in _unique(relations):
+            for r in unique_relations(relations):
                 cur = conn.execute(
                     "INSERT INTO relations(from_entity, to_entity, relation_type, created_at) "
                     "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -266,7 +255,7 @@ class GraphWrites:
         with self.db.write() as conn:
             ids = reads.ids_by_name(conn, [n for r in relations for n in (r.from_, r.to)])
             log: list[history.LogRow] = []
-            for r in _unique(relations):
+            for r in unique_relations(relations):
                 if r.from_ not in ids or r.to not in ids:
                     continue
                 gone = conn.execute(

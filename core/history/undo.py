@@ -2,7 +2,7 @@
 
 The rules, refusals and change_log rows live here; a backend supplies an ``EditSession``: what
 one write transaction sees (an entity, a relation, a change) and the single writes, each of
-which records its own change_log row in the shapes ``core.storage.changes`` documents:
+which records its own change_log row in the shapes ``core.history.changes`` documents:
 
 - ``rename_entity``      entity=new name, before ``{"name": old}``, after ``{"name": new}``
 - ``set_entity_type``    before/after ``{"entityType": …}``
@@ -25,10 +25,10 @@ from typing import Any, Protocol
 
 from core.change_words import describe
 from core.errors import Conflict, NotFound
+from core.history.changes import SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
+from core.history.changes import describe_relation as _rel_words
+from core.history.changes import short as _short
 from core.model import GROUP_OPS, Change, EntityPlan, Relation
-from core.storage.changes import SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
-from core.storage.changes import describe_relation as _rel_words
-from core.storage.changes import short as _short
 
 Row = Change
 PAGE = 200  # change_log rows read at a time while looking for the change to undo

@@ -4,6 +4,7 @@ and the editor's history read the same on SQLite and on a graph server."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from core.model import GROUP_OPS, RELATION_OPS, Change  # noqa: F401 - defined with Change, read from here too
@@ -59,15 +60,15 @@ def short(text: str, at_most: int = 60) -> str:
     return text if len(text) <= at_most else text[: at_most - 1] + "…"
 
 
-def touched_names(rows: list[dict[str, Any]]) -> set[str]:
+def touched_names(rows: Sequence[Change]) -> set[str]:
     """Every entity name a batch of change_log rows concerns (both ends of a relation, a rename's two
     names): the names ``touches`` would say yes to."""
     names: set[str] = set()
     for row in rows:
-        if isinstance(row.get("entity"), str):
-            names.add(row["entity"])
-        for side in (row.get("before"), row.get("after")):
-            if row.get("op") == "create_relation" and isinstance(side, list) and side and isinstance(side[0], str):
+        if isinstance(row.entity, str):
+            names.add(row.entity)
+        for side in (row.before, row.after):
+            if row.op == "create_relation" and isinstance(side, list) and side and isinstance(side[0], str):
                 names.add(side[0])
             if isinstance(side, dict):
                 names.update(v for v in (side.get("from"), side.get("to"), side.get("name")) if isinstance(v, str))
