@@ -2,11 +2,14 @@
 
 Every observation is a fact with its own words (BM25) and its own vector; every entity has a
 vector of its own (name, type, summary, first facts, relations) and its own words (name, type,
-properties). A fact's two signals make one list by score, not rank: half its cosine above what the
-query reaches with unrelated sentences (as a share of the best fact's), half its full-text score (as
-a share of the best) — so a strong match in one signal is not levelled with a weak one that happens
-to rank the same in the other (LoCoMo: bench/RESULTS.md, "Recall: FalkorDB's facts, facts fused by
-score"). That list, entities by cosine and entities by their own words are fused by reciprocal rank
+properties). A fact's vector is of its text after its entity's name and type
+(``core.embeddings.text.fact_text``). A fact's two signals make one list by score, not rank: half its
+cosine above what the query reaches with unrelated sentences (as a share of the best fact's), half its
+full-text score (as a share of the best, times the share of the question's words the best word match
+holds) — so a strong match in one signal is not levelled with a weak one that happens to rank the
+same in the other, and a word shared by chance is not a strong match (LoCoMo: bench/RESULTS.md,
+"Recall: FalkorDB's facts, facts fused by score" and "Recall: facts in context"). That list,
+entities by cosine and entities by their own words are fused by reciprocal rank
 (k = 60). An entity scores by its best fact plus its own ranks, its vector's rank counting as a list
 of its own (it holds the name, summary and first facts together: what a question whose answer is
 spread over several facts matches, and what still matches across languages where words cannot),
@@ -19,8 +22,9 @@ Cypher backends have one.
 The score is one relevance in 0–1, and the results are in its order: half the fused rank (1 when
 first in every list) and half how well the best fact or the entity matches on its own (its cosine
 above what the query reaches with unrelated sentences, ``core.search.calibration``, or the share of
-the query's words it holds, cubed). Where facts are indexed, a query nothing matches on its own gets an
-empty answer (``no_good_match``) rather than the least bad. The bounded limbic lift
+the query's words it holds, cubed), counted in full from ``FULL_MATCH`` on. Where facts are
+indexed, a query nothing matches on its own gets an empty answer (``no_good_match``) rather than
+the least bad. The bounded limbic lift
 (``core.search.limbic``) re-orders near-equals only. An entity whose name is the query comes
 first. After each search the top results' access counts and co-occurrences are recorded.
 """
@@ -56,7 +60,9 @@ ENTITIES_PER_LIMIT = 3
 # facts' words against their vectors. The entity's vector counts in full: at half weight a
 # multi-part question in another language, whose answer is spread over several facts (no one fact
 # matching it well), lost to single-fact near misses (bench/RESULTS.md, "Cross-lingual recall").
-ENTITY_WEIGHT = 0.5
+# An entity's own words count a quarter: its name and type are in each of its facts' vectors too
+# (bench/RESULTS.md, "Recall: facts in context").
+ENTITY_WEIGHT = 0.25
 ENTITY_VECTOR_WEIGHT = 1.0
 TEXT_WEIGHT = 1.0
 WORDS_POWER = 1.0
@@ -350,7 +356,10 @@ class HybridSearcher:
                 e.text_rank and node.observations) else e.words
             best = e.facts[0] if e.facts else None
             held = cover.get(e.id, 1.0)
-            own = (ENTITY_VECTOR_WEIGHT * held * rrf_score(e.vector_rank)
+            # The vector of an entity of one fact says what that fact's own vector says (its name and
+            # type are in both): counted once, as the fact's.
+            alone = self._fact_vectors and sizes.get(e.id) == 1
+            own = ((0.0 if alone else ENTITY_VECTOR_WEIGHT) * held * rrf_score(e.vector_rank)
                    + ENTITY_WEIGHT * held * TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank))
             e.rrf = (best.rrf if best else 0.0) + own
             quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]
