@@ -19,6 +19,7 @@ cloud model here). Latency is the wall time of ``call_tool`` (p50/p95).
     .venv/bin/python bench/locomo_bench.py --conversations 0   # the quick subset
     .venv/bin/python bench/locomo_bench.py --shape speaker --keep /tmp/locomo  # reuse databases
     .venv/bin/python bench/locomo_bench.py --falkordb --conversations 0-1   # on FalkorDB
+    .venv/bin/python bench/locomo_bench.py --dated   # each fact after its session's date
 
 The data is read from ``<repo>/../shared/data/locomo-dev.json`` (``--data`` or
 ``HIPOCAMPO_LOCOMO`` to point elsewhere); it is never copied into the repository.
@@ -52,17 +53,27 @@ def default_data() -> Path:
     return Path(os.environ.get("HIPOCAMPO_LOCOMO", ROOT.parent / "shared" / "data" / "locomo-dev.json"))
 
 
+DATED = False  # --dated: each fact written after its session's date, "(8 May, 2023) …"
+
+
+def session_date(conv: dict[str, Any], number: int) -> str:
+    """The day of session ``number`` as the data writes it ("1:56 pm on 8 May, 2023" → "8 May, 2023")."""
+    stamp = str(conv.get("conversation", {}).get(f"session_{number}_date_time", ""))
+    return stamp.split(" on ", 1)[-1].strip()
+
+
 def facts_of(conv: dict[str, Any]) -> list[tuple[str, str, str, int]]:
     """(speaker, text, dia_id, session) for every observation, in session order."""
     out = []
     sessions = sorted(conv["observation"], key=lambda k: int(k.split("_")[1]))
     for key in sessions:
         number = int(key.split("_")[1])
+        day = session_date(conv, number) if DATED else ""
         for speaker, items in conv["observation"][key].items():
             for text, dia in items:
                 for d in str(dia).replace(",", ";").split(";"):
                     if d.strip():
-                        out.append((speaker, text.strip(), d.strip(), number))
+                        out.append((speaker, f"({day}) {text.strip()}" if day else text.strip(), d.strip(), number))
     return out
 
 
@@ -223,6 +234,8 @@ def parse_range(text: str) -> list[int]:
 
 
 async def main_async(args: argparse.Namespace) -> int:
+    global DATED
+    DATED = args.dated
     data = json.loads(Path(args.data).read_text(encoding="utf-8"))
     convs = [data[i] for i in parse_range(args.conversations)]
     shapes = ["chunk", "speaker"] if args.shape == "both" else [args.shape]
@@ -270,6 +283,8 @@ def main() -> int:
     parser.add_argument("--json", default="", help="also write the figures here")
     parser.add_argument("--falkordb", action="store_true",
                         help="on a FalkorDB server started for the bench (each memory written afresh)")
+    parser.add_argument("--dated", action="store_true",
+                        help="write each fact after its session's date, as dated observations are written")
     parser.add_argument("--direct", action="store_true",
                         help="query kept databases in this process (no MCP, nothing recorded): for tuning")
     return anyio.run(main_async, parser.parse_args())

@@ -20,11 +20,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
+from core.embeddings.context import in_context
 from core.embeddings.foreground import Foreground
 from core.embeddings.text import text_hash
 from core.errors import EmbeddingError, EmbeddingInterrupted, StorageError
 from core.processes import pid_alive, release_freed_memory
-from core.protocols import EmbeddingProvider, FactVectors, VectorStore
+from core.protocols import EmbeddingProvider, FactVectors, GraphStore, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +71,12 @@ class EmbeddingIndexer:
     """Embeds due entities with ``provider`` into ``vectors``; one background thread at most."""
 
     def __init__(self, vectors: VectorStore, provider: EmbeddingProvider, *, batch_size: int = 32,
-                 idle_check_seconds: float = 30.0, foreground: Foreground | None = None) -> None:
+                 idle_check_seconds: float = 30.0, foreground: Foreground | None = None,
+                 graph: GraphStore | None = None) -> None:
         self.vectors = vectors
+        # Facts are embedded in context (their entity's name and type, read from ``graph``); without
+        # a graph, as their bare text.
+        self.graph = graph
         self.provider = provider
         self.batch_size = batch_size  # due entities read per run_once
         # Background passes wait for quiet and are interrupted by foreground calls.
@@ -122,21 +127,23 @@ class EmbeddingIndexer:
         model = self.provider.model_id
         due = self._db(self.vectors.pending, model, self.batch_size)
         store = self.vectors.store_embedded
+        shown = due  # what is embedded; the hash stored is that of ``due``'s text
         pending_facts = getattr(self.vectors, "pending_facts", None)  # backends with a fact index
         if not due and pending_facts is not None:
             due = self._db(pending_facts, model, self.batch_size * FACTS_PER_ENTITY_BATCH)
             store = cast(FactVectors, self.vectors).store_facts  # it has pending_facts: the fact index
+            shown = self._db(in_context, due, self.vectors, self.graph) if due else due
         if not due:
             return 0
         stored = 0
-        for ids in _calls(sorted(due, key=lambda i: len(due[i])), due):
+        for ids in _calls(sorted(shown, key=lambda i: len(shown[i])), shown):
             while True:
                 if background and self.foreground is not None:
                     self.foreground.wait_quiet(cancel)
                 if cancel is not None and cancel.is_set():
                     return stored  # stopping: the rest stays due
                 try:
-                    vectors = self.provider.embed_documents([due[i] for i in ids])  # slow: no lock held
+                    vectors = self.provider.embed_documents([shown[i] for i in ids])  # slow: no lock held
                     break
                 except EmbeddingInterrupted:  # a foreground call wanted the cores: this pass again
                     continue

@@ -1,8 +1,17 @@
-"""The text an entity is embedded from (seed 000's recipe), within the model's token budget.
+"""The text an entity is embedded from (seed 000's recipe), within the model's token budget, and
+the text each of its facts is.
 
 ``"{name} ({type}) | {summary} | obs1 | obs2 … | Rel: type → target; …"``. When it is too long,
 its head and its tail are kept: the name and first facts say what the entity is, the latest facts
 and relations say what it has become.
+
+A fact is embedded after what it is about, ``"{name} ({type}): {fact}"`` ("contextual retrieval"):
+"Tuvimos una caída en junio" alone says nothing of *Redis*, and a question about the key-value
+store's crash finds it only with its entity named (bench/RESULTS.md, "Recall: facts in context").
+The context is the entity's name and type only, never its other facts: bounded, so a write costs
+the same on an entity of 5,000 facts as on one of 10. The vector stays the fact's own; the fact's
+stored text hash is still that of its text alone (a rename leaves facts' vectors as they were
+until ``hipocampo reindex --all``).
 """
 
 from __future__ import annotations
@@ -37,6 +46,11 @@ def entity_text(
         rels = "; ".join(f"{rtype} {arrow} {other}" for arrow, rtype, other in relations[:_MAX_RELATIONS])
         parts.append(f"Rel: {rels}")
     return clip(" | ".join(parts), max_chars)
+
+
+def fact_text(name: str, entity_type: str, fact: str) -> str:
+    """The text a fact is embedded from: the fact after its entity's name and type."""
+    return f"{name} ({entity_type}): {fact}"
 
 
 def clip(text: str, max_chars: int = MAX_CHARS) -> str:

@@ -39,7 +39,7 @@ class Embedding:
         # Calls marked busy() make the background embedder step aside (see core.embeddings.foreground).
         self.foreground = Foreground()
         self.indexer: EmbeddingIndexer | None = (
-            EmbeddingIndexer(vectors, self.embedder, foreground=self.foreground)
+            EmbeddingIndexer(vectors, self.embedder, foreground=self.foreground, graph=graph)
             if self.embedder is not None and vectors is not None else None
         )
         self.vectors = vectors

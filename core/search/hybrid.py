@@ -2,11 +2,14 @@
 
 Every observation is a fact with its own words (BM25) and its own vector; every entity has a
 vector of its own (name, type, summary, first facts, relations) and its own words (name, type,
-properties). A fact's two signals make one list by score, not rank: half its cosine above what the
-query reaches with unrelated sentences (as a share of the best fact's), half its full-text score (as
-a share of the best) — so a strong match in one signal is not levelled with a weak one that happens
-to rank the same in the other (LoCoMo: bench/RESULTS.md, "Recall: FalkorDB's facts, facts fused by
-score"). That list, entities by cosine and entities by their own words are fused by reciprocal rank
+properties). A fact's vector is of its text after its entity's name and type
+(``core.embeddings.text.fact_text``). A fact's two signals make one list by score, not rank: half its
+cosine above what the query reaches with unrelated sentences (as a share of the best fact's), half its
+full-text score (as a share of the best, times the share of the question's words the best word match
+holds) — so a strong match in one signal is not levelled with a weak one that happens to rank the
+same in the other, and a word shared by chance is not a strong match (LoCoMo: bench/RESULTS.md,
+"Recall: FalkorDB's facts, facts fused by score" and "Recall: facts in context"). That list,
+entities by cosine and entities by their own words are fused by reciprocal rank
 (k = 60). An entity scores by its best fact plus its own ranks, its vector's rank counting as a list
 of its own (it holds the name, summary and first facts together: what a question whose answer is
 spread over several facts matches, and what still matches across languages where words cannot),
@@ -19,8 +22,9 @@ Cypher backends have one.
 The score is one relevance in 0–1, and the results are in its order: half the fused rank (1 when
 first in every list) and half how well the best fact or the entity matches on its own (its cosine
 above what the query reaches with unrelated sentences, ``core.search.calibration``, or the share of
-the query's words it holds, cubed). Where facts are indexed, a query nothing matches on its own gets an
-empty answer (``no_good_match``) rather than the least bad. The bounded limbic lift
+the query's words it holds, cubed), counted in full from ``FULL_MATCH`` on. Where facts are
+indexed, a query nothing matches on its own gets an empty answer (``no_good_match``) rather than
+the least bad. The bounded limbic lift
 (``core.search.limbic``) re-orders near-equals only. An entity whose name is the query comes
 first. After each search the top results' access counts and co-occurrences are recorded.
 """
@@ -33,6 +37,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from core.embeddings.context import in_context
 from core.embeddings.text import HEAD_FACTS
 from core.errors import EmbeddingError
 from core.model import Node
@@ -55,7 +60,9 @@ ENTITIES_PER_LIMIT = 3
 # facts' words against their vectors. The entity's vector counts in full: at half weight a
 # multi-part question in another language, whose answer is spread over several facts (no one fact
 # matching it well), lost to single-fact near misses (bench/RESULTS.md, "Cross-lingual recall").
-ENTITY_WEIGHT = 0.5
+# An entity's own words count a quarter: its name and type are in each of its facts' vectors too
+# (bench/RESULTS.md, "Recall: facts in context").
+ENTITY_WEIGHT = 0.25
 ENTITY_VECTOR_WEIGHT = 1.0
 TEXT_WEIGHT = 1.0
 WORDS_POWER = 1.0
@@ -63,8 +70,12 @@ WORDS_POWER = 1.0
 COSINE_FLOOR = 0.80
 # Share of the relevance that is the fused rank (the rest is the match quality).
 RANK_SHARE = 0.5
-# Below this match quality nothing is a good match.
+# Below this match quality nothing is a good match; from this one on, a match is as good as any
+# (the score's quality half saturates): among good matches the fused rank decides, as LoCoMo wants,
+# and a weak match still falls below them, as the labelled set wants (bench/RESULTS.md, "Recall:
+# facts in context").
 GOOD_MATCH = 0.05
+FULL_MATCH = 0.7
 PER_ENTITY = 3
 # Facts' two signals are one list by score: WORDS_SHARE of it their words, the rest their cosine.
 WORDS_SHARE = 0.5
@@ -250,7 +261,8 @@ class HybridSearcher:
             facts[fid].distance = dist
         waiting = sorted((f for f in facts.values() if f.distance is None), key=lambda f: f.text_rank or 0)
         if waiting[:EMBED_ON_THE_FLY]:
-            now = self._embed_now(qv, {f.id: f.text for f in waiting[:EMBED_ON_THE_FLY]})
+            now = self._embed_now(qv, in_context({f.id: f.text for f in waiting[:EMBED_ON_THE_FLY]},
+                                                 self.vectors, self.graph))
             for fid, dist in now.items():
                 facts[fid].distance = dist
 
@@ -263,7 +275,7 @@ class HybridSearcher:
         due = self.vectors.newest_pending_facts(self.provider.model_id, FRESH_WINDOW)
         if not due or len(due) > FRESH_AT_MOST:
             return knn
-        fresh = self._embed_now(qv, self.vectors.fact_texts(due))
+        fresh = self._embed_now(qv, in_context(self.vectors.fact_texts(due), self.vectors, self.graph))
         merged = [(i, d) for i, d in knn if i not in fresh] + list(fresh.items())
         return sorted(merged, key=lambda pair: pair[1])
 
@@ -344,7 +356,10 @@ class HybridSearcher:
                 e.text_rank and node.observations) else e.words
             best = e.facts[0] if e.facts else None
             held = cover.get(e.id, 1.0)
-            own = (ENTITY_VECTOR_WEIGHT * held * rrf_score(e.vector_rank)
+            # The vector of an entity of one fact says what that fact's own vector says (its name and
+            # type are in both): counted once, as the fact's.
+            alone = self._fact_vectors and sizes.get(e.id) == 1
+            own = ((0.0 if alone else ENTITY_VECTOR_WEIGHT) * held * rrf_score(e.vector_rank)
                    + ENTITY_WEIGHT * held * TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank))
             e.rrf = (best.rrf if best else 0.0) + own
             quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]
@@ -352,22 +367,30 @@ class HybridSearcher:
                              held * calibration.cosine_quality(e.distance, self._floor),
                              e.words,
                              *([1.0] if e.id in named else [])])
-            e.relevance = RANK_SHARE * min(1.0, e.rrf / best_possible) + (1 - RANK_SHARE) * e.quality
+            e.relevance = (RANK_SHARE * min(1.0, e.rrf / best_possible)
+                           + (1 - RANK_SHARE) * min(1.0, e.quality / FULL_MATCH))
 
     def _fuse_facts(self, facts: list[_Fact]) -> None:
         """One list of facts from their two signals, by score rather than rank: a fact's cosine
         above the query's unrelated similarity as a share of the best fact's, and its full-text
-        score as a share of the best (``WORDS_SHARE`` of the sum). Fused by score, a strong match
-        in one signal is not levelled with a weak one ranked the same in the other."""
+        score as a share of the best, that share scaled by how much of the question the best
+        word match holds (``WORDS_SHARE`` of the sum). Fused by score, a strong match in one
+        signal is not levelled with a weak one ranked the same in the other; scaled, a word or
+        two a long question shares by chance with some fact (across languages: a name, "API")
+        does not weigh as a fact that holds the question's words. Facts whose cosines differ by
+        the model's noise (``DISTANCE_TIE``) and whose words score the same share a rank."""
         sims = [1.0 - f.distance for f in facts if f.distance is not None]
         span = max(max(sims, default=0.0) - self._floor, 1e-6)
         top = max((f.bm25 for f in facts if f.bm25 is not None), default=0.0)
+        best_words = max((f for f in facts if f.bm25 is not None), key=lambda f: f.bm25 or 0.0, default=None)
+        held = best_words.words if best_words is not None else 0.0
         for f in facts:
             near = 0.0 if f.distance is None else min(1.0, max(0.0, (1.0 - f.distance - self._floor) / span))
-            words = 0.0 if f.bm25 is None or top <= 0 else max(0.0, f.bm25) / top
+            words = 0.0 if f.bm25 is None or top <= 0 else held * max(0.0, f.bm25) / top
             f.fused = (1 - WORDS_SHARE) * near + WORDS_SHARE * words
         ordered = sorted(facts, key=lambda f: -f.fused)
-        for rank, f in zip(_tied_ranks([-f.fused for f in ordered]), ordered, strict=True):
+        tie = (1 - WORDS_SHARE) * DISTANCE_TIE / span
+        for rank, f in zip(_tied_ranks([-f.fused for f in ordered], tie), ordered, strict=True):
             f.rrf = (1 + TEXT_WEIGHT) * rrf_score(rank) if f.fused > 0 else 0.0
 
     # -- the answer ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from core.embeddings.indexer import EmbeddingIndexer
-from core.embeddings.text import MAX_CHARS, entity_text, text_hash
+from core.embeddings.text import MAX_CHARS, entity_text, fact_text, text_hash
 from core.errors import InvalidInput
 from core.memory import Memory
 from core.settings import Settings
@@ -81,7 +81,9 @@ def test_vector_matches_the_current_text(semantic: Memory) -> None:
     semantic.embed_pending()
     semantic.add_observations([{"entityName": "Ana", "contents": ["plays the cello"]}])
     semantic.embed_pending()
-    own, fact = semantic.embedder.embed_documents(["Ana (Generic) | likes tea | plays the cello", "plays the cello"])
+    # A fact is embedded after its entity's name and type (core.embeddings.text.fact_text).
+    own, fact = semantic.embedder.embed_documents(["Ana (Generic) | likes tea | plays the cello",
+                                                   fact_text("Ana", "Generic", "plays the cello")])
     eid = semantic.get_node("Ana").id
     assert semantic.vectors.distances(own, [eid])[eid] < 1e-4  # the entity's own text
     (fid, distance), = [(i, d) for i, d in semantic.vectors.search_facts(fact, 2) if d < 0.01]

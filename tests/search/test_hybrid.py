@@ -115,8 +115,9 @@ def test_limbic_feedback_cannot_lock_in_a_frequent_result(filled: Memory) -> Non
 
 def test_limbic_reorders_near_equals(semantic: Memory) -> None:
     semantic.create_entities([
-        {"name": "Notes #41", "observations": ["meeting notes from the weekly sync"]},
-        {"name": "Notes #42", "observations": ["meeting notes from the weekly sync"]},
+        # Facts are embedded after their entity's name: two names the model sees as near-equals.
+        {"name": "Notes (a)", "observations": ["meeting notes from the weekly sync"]},
+        {"name": "Notes (b)", "observations": ["meeting notes from the weekly sync"]},
     ])
     semantic.embed_pending()
     first = top(semantic, "weekly sync meeting notes", 2)
