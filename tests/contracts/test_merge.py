@@ -117,7 +117,6 @@ def test_reflect_proposes_and_approving_merges(mem: Memory) -> None:
 
 def test_a_merge_that_fails_half_way_leaves_everything_as_it_was(mem: Memory) -> None:
     from core.hygiene.merge import apply_merge, plan_merge
-    from core.storage.aliases import hygiene_store
 
     _people(mem)
     before, version = _state(mem), mem.latest_change_id()
@@ -126,6 +125,6 @@ def test_a_merge_that_fails_half_way_leaves_everything_as_it_was(mem: Memory) ->
     plan["rewire_relations"].append({"from": "Ana García", "to": "Gone", "relationType": "knows",
                                      "props": {"since": 2020}, "ended_at": None, "was": {}})
     with pytest.raises(NotFound):
-        apply_merge(mem.graph, hygiene_store(mem.graph), plan, "test")
+        apply_merge(mem.graph, plan, "test")
     assert _state(mem) == before and mem.latest_change_id() == version
     assert mem.resolve_aliases(["Ana_Garcia"]) == {}

@@ -35,6 +35,10 @@ class EditsMixin:
         done: T = self.write(write)  # type: ignore[attr-defined]
         return done
 
+    def run_edit(self, work: Callable[[Session], T], actor: str) -> T:
+        """``work`` on one ``core.storage.undo.EditSession``, sent as one atomic write (no graph copy)."""
+        return self._edit(work, actor)
+
     def rename_entity(self, old: str, new: str, actor: str) -> bool:
         """Rename ``old`` to ``new``; relations, observations and history stay with it."""
         return self._edit(lambda s: rules.rename_entity(s, old, new), actor)

@@ -9,6 +9,7 @@ from typing import Any
 
 from core.storage.sqlite import history, reads
 from core.storage.sqlite.reads import IDS
+from core.storage.undo import InsightState
 
 _LIVE = "archived_at IS NULL AND entity_type <> 'Insight'"
 
@@ -70,3 +71,27 @@ class SqliteHygiene:
             history.write(conn, [(self.db.now(), actor, op, entity, None, history.dumps({**extra, "rows": ids}))])
             return history.latest_change_id(conn)
 
+
+
+# -- an insight's review state inside an edit session (``core.storage.undo.EditSession``) -------
+
+def insight_state(conn: Any, title: str) -> InsightState | None:
+    """The review state of the insight ``title``, read in the session's transaction."""
+    row = conn.execute(
+        "SELECT i.status, e.archived_at IS NOT NULL, i.decided_at, i.decided_by, i.confirmed_at, i.confidence, "
+        "i.stale, i.base_confidence FROM insights i JOIN entities e ON e.id = i.entity_id WHERE e.name = ?",
+        (title,)).fetchone()
+    if row is None:
+        return None
+    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = row
+    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence),
+                        bool(stale), float(base))
+
+
+def set_insight_state(conn: Any, title: str, state: InsightState, now: str) -> None:
+    """Write ``state`` (review fields, archived or not) on the insight ``title``."""
+    conn.execute("UPDATE entities SET archived_at = CASE WHEN ? THEN coalesce(archived_at, ?) ELSE NULL END, "
+                 "updated_at = ? WHERE name = ?", (state.archived, now, now, title))
+    conn.execute("UPDATE insights SET status = ?, decided_at = ?, decided_by = ?, confirmed_at = ?, confidence = ? "
+                 "WHERE entity_id = (SELECT id FROM entities WHERE name = ?)",
+                 (state.status, state.decided_at, state.decided_by, state.confirmed_at, state.confidence, title))
