@@ -264,11 +264,17 @@ def filter_hits(graph: Any, hits: Sequence[dict[str, Any]], *, keep: bool) -> li
     named = [h for h in hits if isinstance(h.get("name"), str)]
     if not named:
         return list(hits)
+    from core.hygiene.supersede_relations import listed
+
     ids = graph.ids_for([h["name"] for h in named])
-    found = {n.name: marks(n.props) for n in graph.nodes_by_id(list(ids.values()))}
+    nodes = graph.nodes_by_id(list(ids.values()))
+    found = {n.name: marks(n.props) for n in nodes}
+    retired = {n.name: listed(n.props) for n in nodes} if keep else {}
     out = []
     for hit in hits:
         gone = found.get(hit.get("name"), {})
+        if retired.get(hit.get("name")):  # explain: the relations an approval superseded, with their end
+            hit = {**hit, "superseded_relations": retired[hit["name"]]}
         if not gone:
             out.append(hit)
             continue

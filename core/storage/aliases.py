@@ -15,6 +15,21 @@ from typing import Any, Protocol
 
 ALIASES_KEY = "aliases"  # the props key holding an entity's former names
 MERGE_OP = "merge_entities"  # the change_log row grouping one merge's rows (undone whole)
+# The props key holding an entity's superseded relations (core.hygiene.supersede_relations):
+# ``{relation_key(type, to): {"relationType", "to", "by", "ended_at", "insight"}}``. Read here too,
+# by each backend's embedding text (a superseded relation no longer says what the entity is).
+SUPERSEDED_RELATIONS = "superseded_relations"
+
+
+def relation_key(rtype: str, to: str) -> str:
+    """The key of one outgoing relation in ``SUPERSEDED_RELATIONS``."""
+    return f"{rtype} → {to}"
+
+
+def current_relation(props: dict[str, Any] | None, rtype: str, to: str) -> bool:
+    """Whether the outgoing relation ``-rtype-> to`` of the entity with ``props`` is not superseded."""
+    marks = (props or {}).get(SUPERSEDED_RELATIONS)
+    return not (isinstance(marks, dict) and relation_key(rtype, to) in marks)
 
 
 class HygieneStore(Protocol):
@@ -42,6 +57,16 @@ class HygieneStore(Protocol):
 
     def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
         """Write one change_log row listing every row written after ``since`` (undone whole); its id."""
+        ...
+
+    def typed_relations(self, types: Sequence[str]) -> list[tuple[int, str, str, str, str, int]]:
+        """(from id, from props JSON, type, to name, created_at, relation id) of every current relation
+        whose type is one of ``types`` (stored spelling) from a live non-Insight entity, by from id."""
+        ...
+
+    def facts_since(self, since: dict[int, str]) -> dict[int, list[tuple[str, str]]]:
+        """For each entity id in ``since``: its (observation, created_at) written at or after that
+        time, oldest first (only those: a long entity costs what it gained since)."""
         ...
 
 

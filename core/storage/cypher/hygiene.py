@@ -64,6 +64,24 @@ class CypherHygiene:
         self.store.write(lambda tx: self.store.log_changes(tx, [row]))
         return int(self.store.latest_change_id())
 
+    def typed_relations(self, types: Sequence[str]) -> list[tuple[int, str, str, str, str, int]]:
+        if not types:
+            return []
+        found = self.db.read(
+            "MATCH (e:Entity)-[r:REL]->(t:Entity) WHERE r.type IN $types AND r.ended_at IS NULL AND "
+            f"{_LIVE} RETURN e.id, e.props, r.type, t.name, r.created_at, r.id ORDER BY e.id, r.id",
+            {"types": list(types)})
+        return [(int(i), p or "{}", ty, n, c, int(r)) for i, p, ty, n, c, r in found]
+
+    def facts_since(self, since: dict[int, str]) -> dict[int, list[tuple[str, str]]]:
+        out: dict[int, list[tuple[str, str]]] = {i: [] for i in since}
+        if not since:
+            return out
+        for eid, obs, obs_at in self.db.read("UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.obs, e.obs_at",
+                                             {"ids": list(since)}):
+            out[int(eid)] = [(o, t) for o, t in zip(obs or [], obs_at or [], strict=False) if t >= since[int(eid)]]
+        return out
+
 
 # -- an insight's review state inside an edit session (``core.storage.undo.EditSession``) -------
 

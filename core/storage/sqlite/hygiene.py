@@ -71,6 +71,18 @@ class SqliteHygiene:
             history.write(conn, [(self.db.now(), actor, op, entity, None, history.dumps({**extra, "rows": ids}))])
             return history.latest_change_id(conn)
 
+    def typed_relations(self, types: Sequence[str]) -> list[tuple[int, str, str, str, str, int]]:
+        if not types:
+            return []
+        with self.db.locked() as conn:
+            return _typed_relations(conn, types)
+
+    def facts_since(self, since: dict[int, str]) -> dict[int, list[tuple[str, str]]]:
+        if not since:
+            return {}
+        with self.db.locked() as conn:
+            return _facts_since(conn, since)
+
 
 
 # -- an insight's review state inside an edit session (``core.storage.undo.EditSession``) -------
@@ -95,3 +107,22 @@ def set_insight_state(conn: Any, title: str, state: InsightState, now: str) -> N
     conn.execute("UPDATE insights SET status = ?, decided_at = ?, decided_by = ?, confirmed_at = ?, confidence = ? "
                  "WHERE entity_id = (SELECT id FROM entities WHERE name = ?)",
                  (state.status, state.decided_at, state.decided_by, state.confirmed_at, state.confidence, title))
+
+
+def _typed_relations(conn: Any, types: Sequence[str]) -> list[tuple[int, str, str, str, str, int]]:
+    return [tuple(r) for r in conn.execute(
+        "SELECT r.from_entity, f.props, r.relation_type, t.name, r.created_at, r.id FROM relations r "
+        "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
+        "WHERE r.relation_type IN (SELECT value FROM json_each(?)) AND r.ended_at IS NULL "
+        f"AND f.{_LIVE.replace(' AND ', ' AND f.')} ORDER BY r.from_entity, r.id", (json.dumps(list(types)),))]
+
+
+def _facts_since(conn: Any, since: dict[int, str]) -> dict[int, list[tuple[str, str]]]:
+    out: dict[int, list[tuple[str, str]]] = {i: [] for i in since}
+    pairs = json.dumps([[i, t] for i, t in since.items()])
+    for eid, content, at in conn.execute(
+            "SELECT o.entity_id, o.content, o.created_at FROM json_each(?) p JOIN observations o "
+            "ON o.entity_id = json_extract(p.value, '$[0]') AND o.created_at >= json_extract(p.value, '$[1]') "
+            "ORDER BY o.entity_id, o.id", (pairs,)):
+        out[eid].append((content, at))
+    return out

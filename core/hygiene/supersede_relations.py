@@ -1,0 +1,253 @@
+"""Superseded relations: within one entity, a newer relation of a single-valued kind (or a newer
+fact saying the same) replaces an older one; reflect proposes it, a person approves, nothing is
+deleted.
+
+* **Which kinds.** Only relations one entity has one of at a time: an employer, a home, a
+  manager, a place, a spouse (``FAMILIES``: one small list, English and Spanish names, folded for
+  case, accents and separators, so ``WORKS_AT``, ``worksAt``, ``works at`` and ``trabaja_en`` are
+  the same kind). Many-valued ones (``knows``, ``uses`` …) are never proposed.
+* **Proposing.** ``find_rows`` reads only the current relations of those kinds (``HygieneStore.
+  typed_relations``, by type) and, for the entities that have one, only the facts written since
+  it (``facts_since``). Two relations of one kind from one entity to different targets: the older
+  is superseded by the newer. A fact newer than a relation that names another target ("now works
+  at Nubia", "se mudó a Sevilla") or says it ended ("no longer works at Acme"): the relation is
+  superseded by the fact. Same moment and no word saying which is newer: nothing is proposed.
+* **The mark.** Approving writes, on the entity, the property ``superseded_relations`` =
+  ``{"TYPE → target": {"relationType", "to", "by", "ended_at", "insight"}}`` in the same change as
+  the approval (``supersede.approve_marking``): one undo takes both back. The relation itself is
+  untouched, so ``read_graph``, ``open_nodes`` and ``search_nodes`` return it exactly as the
+  official server would, and as-of reads and history keep it; the entity's embedding text leaves
+  it out (``core.storage.aliases.current_relation``) and ``search_semantic``'s explain lists it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.errors import Conflict, NotFound
+from core.hygiene import supersede
+from core.reflect import lifecycle, patterns
+from core.reflect.model import Candidate, InsightDraft, ReflectRules
+from core.reflect.patterns import Names, Reading, Row, Spec, clip
+from core.search.folding import fold
+from core.storage.aliases import SUPERSEDED_RELATIONS, hygiene_store, relation_key
+
+PATTERN = "superseded_relations"
+_MARKER = r"(?:now|currently|no longer|anymore|moved|joined|new|ahora|actualmente|ya no|se mudo|se ha mudado|nuevo|nueva)"
+_UPDATE_WORDS = re.compile(rf"\b{_MARKER}\b")
+_NEGATION = re.compile(r"\b(?:no longer|not anymore|ya no|dejo de)\b")
+_CUT = re.compile(r"\s*(?:[,.;:()!?]|\b(?:since|from|until|as|and|desde|hasta|como|y|pero|but)\b).*$")
+
+# Single-valued kinds: folded relation type names, and how a fact says the same (the target follows).
+FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "employer": (frozenset({
+        "works_at", "works_for", "work_at", "work_for", "employed_at", "employed_by", "employer", "job_at",
+        "trabaja_en", "trabaja_para", "empleado_en", "empleada_en", "empleado_de", "empleada_de", "empresa"}),
+        (r"\b(?:works?|working|employed|trabaja|trabajando|empleado|empleada)\s+(?:now\s+|ahora\s+)?"
+         r"(?:at|for|by|en|para|de)\s+", r"\b(?:joined|se unio a|se ha unido a|ficho por|entro en)\s+")),
+    "home": (frozenset({"lives_in", "live_in", "resides_in", "lives_at", "home", "vive_en", "reside_en"}),
+             (r"\b(?:lives|living|resides|vive|reside)\s+(?:now\s+|ahora\s+)?(?:in|at|en)\s+",
+              r"\b(?:moved|relocated|se mudo|se ha mudado|se traslado|se muda)\s+(?:to|a)\s+")),
+    "manager": (frozenset({"reports_to", "managed_by", "manager", "boss", "reporta_a", "jefe", "jefa"}),
+                (r"\b(?:reports|reporta)\s+(?:now\s+|ahora\s+)?(?:to|a)\s+",
+                 r"\b(?:new manager is|su nuevo jefe es|su nueva jefa es)\s+")),
+    "place": (frozenset({"located_in", "based_in", "headquartered_in", "located_at", "ubicado_en", "ubicada_en",
+                         "situado_en", "situada_en", "sede_en", "con_sede_en"}),
+              (r"\b(?:located|based|headquartered|ubicad[oa]|situad[oa]|con sede)\s+(?:now\s+|ahora\s+)?"
+               r"(?:in|at|en)\s+", r"\b(?:moved|relocated|se traslado|se mudo)\s+(?:to|a)\s+")),
+    "spouse": (frozenset({"married_to", "spouse", "spouse_of", "wife_of", "husband_of", "casado_con",
+                          "casada_con", "conyuge", "conyuge_de", "esposa_de", "esposo_de"}),
+               (r"\b(?:married|casad[oa]|se caso)\s+(?:to|with|con)\s+",)),
+}
+_KIND = {name: family for family, (names, _) in FAMILIES.items() for name in names}
+_SAYS = {family: [re.compile(p) for p in phrases] for family, (_, phrases) in FAMILIES.items()}
+
+
+def fold_type(rtype: str) -> str:
+    """A relation type folded for comparing kinds: ``WORKS_AT``, ``worksAt``, ``works-at`` → ``works_at``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", rtype)
+    return re.sub(r"[^0-9a-z]+", "_", fold(spaced)).strip("_")
+
+
+def kind_of(rtype: str) -> str | None:
+    """The single-valued kind of ``rtype`` (``employer``, ``home`` …), None for any other."""
+    return _KIND.get(fold_type(rtype))
+
+
+def _same_target(said: str, target: str) -> bool:
+    a, b = fold(said).strip(), fold(target).strip()
+    return bool(a and b) and (a.startswith(b) or b.startswith(a))
+
+
+def fact_says(family: str, fact: str) -> tuple[str, bool] | None:
+    """What ``fact`` says about an entity's relation of ``family``: (the target it names, whether
+    it says the relation ended), or None when it is not about one."""
+    text = fold(fact)
+    for phrase in _SAYS[family]:
+        found = phrase.search(text)
+        if found:
+            target = _CUT.sub("", text[found.end():]).strip()
+            ended = bool(_NEGATION.search(text[: found.end()]))
+            return target, ended
+    return None
+
+
+# -- proposing ---------------------------------------------------------------------------------
+
+def find_rows(graph: Any) -> list[Row]:
+    """Candidate rows, best first: ``(entity id, older type, older target, successor, reason,
+    confidence)``; the successor is ``{"relationType", "to"}`` or ``{"fact"}``."""
+    hs = hygiene_store(graph)
+    stored = [t for t in graph.relation_type_counts() if kind_of(t) is not None]
+    rels = hs.typed_relations(stored)
+    by_entity: dict[int, dict[str, list[tuple[str, str, str, int]]]] = {}
+    props: dict[int, dict[str, Any]] = {}
+    for eid, raw, rtype, to, created, rid in rels:
+        family = kind_of(rtype)
+        assert family is not None
+        by_entity.setdefault(eid, {}).setdefault(family, []).append((rtype, to, created, rid))
+        if eid not in props:
+            props[eid] = json.loads(raw or "{}")
+    rows: list[Row] = []
+    since: dict[int, str] = {}
+    for eid, families in by_entity.items():
+        done = props[eid].get(SUPERSEDED_RELATIONS) or {}
+        for family, found in families.items():
+            found.sort(key=lambda r: (r[2], r[3]))
+            newest = found[-1]
+            for rtype, to, created, _ in found[:-1]:
+                if created < newest[2] and newest[1] != to and relation_key(rtype, to) not in done:
+                    rows.append((eid, rtype, to, {"relationType": newest[0], "to": newest[1]},
+                                 f"a newer {family} relation", 0.85))
+            oldest = found[0][2]
+            since[eid] = min(since.get(eid, oldest), oldest)
+    facts = hs.facts_since(since)
+    for eid, families in by_entity.items():
+        done = props[eid].get(SUPERSEDED_RELATIONS) or {}
+        for family, found in families.items():
+            rtype, to, created, _ = found[-1]  # the current one of its kind: only it can be replaced by a fact
+            if relation_key(rtype, to) in done:
+                continue
+            for fact, at in reversed(facts.get(eid, [])):  # the newest fact about it decides
+                said = fact_says(family, fact)
+                if said is None or at < created:
+                    continue
+                target, ended = said
+                marked = bool(_UPDATE_WORDS.search(fold(fact)))
+                if ended and _same_target(target, to):
+                    rows.append((eid, rtype, to, {"fact": fact}, "a newer fact says it ended", 0.9))
+                elif not ended and target and not _same_target(target, to) and (at > created or marked):
+                    rows.append((eid, rtype, to, {"fact": fact}, f"a newer fact names another {family}",
+                                 0.9 if marked else 0.8))
+                break
+    rows.sort(key=lambda r: (-r[5], -r[0], r[1], r[2]))
+    return rows
+
+
+def _successor(by: Mapping[str, Any]) -> str:
+    return f"“{by['fact']}”" if "fact" in by else f"{by['relationType']} → {by['to']}"
+
+
+def _key(row: Row) -> tuple[int, int]:
+    digest = hashlib.sha1(f"{row[1]}\x1f{row[2]}\x1f{_successor(row[3])}".encode()).hexdigest()[:12]
+    return row[0], int(digest, 16)
+
+
+def _title(row: Row, names: Names) -> str:
+    name = names.get(row[0], (f"#{row[0]}", ""))[0]
+    return f"Superseded relation on {clip(name)}: {clip(row[1])} → {clip(row[2])} by {clip(_successor(row[3]), 60)}"
+
+
+def _draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    eid, rtype, to, by, reason, _ = c.row
+    name, label = names.get(eid, (f"#{eid}", ""))
+    summary = (f'On "{name}", {_successor(by)} seems to replace the relation {rtype} → {to} ({reason}). '
+               "Approving keeps the relation, marked as superseded with today as its end; the official reads "
+               "still return it, search no longer answers with it, and one undo takes it back.")
+    evidence = {"key": list(c.key), "entities": [{"id": eid, "name": name, "label": label, "role": "entity"}],
+                "path": [{"from": name, "rel": rtype, "to": to}], "total": 1,
+                "relation": {"entity": name, "relationType": rtype, "to": to, "by": dict(by), "reason": reason}}
+    return InsightDraft(c.title, c.pattern, c.confidence, summary, evidence)
+
+
+SPEC = Spec(key=_key, confidence=lambda r: r[5], weight=lambda r: r[0], anchors=lambda r: [r[0]],
+            title=_title, draft=_draft, find=lambda reading: reading.once(PATTERN, lambda: find_rows(reading.graph)))
+
+
+# -- approving ---------------------------------------------------------------------------------
+
+def _check(graph: Any, insight: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The entity's name now (found by id, so a rename does not matter) and the relation facts,
+    if the old relation is still current and its successor still there; Conflict otherwise."""
+    about = dict((insight.get("evidence") or {}).get("relation") or {})
+    ids = [e.get("id") for e in (insight.get("evidence") or {}).get("entities") or [] if isinstance(e.get("id"), int)]
+    nodes = graph.nodes_by_id(ids[:1]) if ids else []
+    if not about or not nodes:
+        raise NotFound(f"The entity of {insight.get('title')!r} no longer exists. Dismiss the insight. "
+                       "Nothing was changed.")
+    name = nodes[0].name
+    rels = {(r["relationType"], r["to"]): r for r in graph.entity_for_edit(name)["relations"] if r["from"] == name}
+    old = rels.get((about["relationType"], about["to"]))
+    if old is None or old.get("ended_at"):
+        raise Conflict(f"The relation {about['relationType']} → {about['to']} of {name!r} is gone or ended since. "
+                       "Run reflect again, or dismiss the insight. Nothing was changed.")
+    by = about["by"]
+    still = by["fact"] in nodes[0].observations if "fact" in by else (by["relationType"], by["to"]) in rels
+    if not still:
+        raise Conflict(f"What replaced it ({_successor(by)}) is no longer on {name!r}. Run reflect again, or "
+                       "dismiss the insight. Nothing was changed.")
+    return name, about
+
+
+def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: lifecycle.Decide) -> dict[str, Any]:
+    if insight.get("status") != "pending":
+        return decide()  # another move: refused by the lifecycle with its reason
+    name, about = _check(host.graph, insight)
+    key = relation_key(about["relationType"], about["to"])
+    patch = {key: {"relationType": about["relationType"], "to": about["to"], "by": about["by"], "ended_at": None,
+                   "insight": insight["title"]}}
+    change_id = supersede.approve_marking(host, insight["title"], name, SUPERSEDED_RELATIONS, patch, actor)
+    decided: dict[str, Any] = host.surface_insights(limit=1, title=insight["title"], status="all")[0]
+    return {**decided, "applied": {"change_id": change_id}}
+
+
+def _reopen(host: lifecycle.Host, insight: dict[str, Any], actor: str) -> bool:
+    """Back to review: the relation is current again (if the mark is still this insight's)."""
+    about = (insight.get("evidence") or {}).get("relation") or {}
+    node = host.graph.get_node(about.get("entity", "")) if about else None
+    if node is None:
+        return False
+    key = relation_key(about["relationType"], about["to"])
+    if (marks(node.props).get(key) or {}).get("insight") != insight.get("title"):
+        return False
+    host.graph.merge_node(node.label, node.name, {SUPERSEDED_RELATIONS: {key: None}}, actor)
+    return True
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+def marks(props: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """The superseded relations an entity's properties record, by ``relation_key``."""
+    raw = (props or {}).get(SUPERSEDED_RELATIONS)
+    if not isinstance(raw, Mapping):
+        return {}
+    return {k: dict(v) for k, v in raw.items() if isinstance(k, str) and isinstance(v, Mapping)}
+
+
+def listed(props: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The superseded relations as a list (what explain shows): ``{relationType, to, by, ended_at}``."""
+    return [{k: v for k, v in m.items() if k != "insight"} for m in marks(props).values()]
+
+
+def current(props: Mapping[str, Any] | None, relations: Sequence[Any]) -> list[Any]:
+    """``relations`` (``core.model.Relation``) without the outgoing ones an approval superseded."""
+    gone = marks(props)
+    return [r for r in relations if relation_key(r.relationType, r.to) not in gone]
+
+
+patterns.register(PATTERN, SPEC, self_evident=True)
+lifecycle.carry_out(PATTERN, approve=_approve, reopen=_reopen)
