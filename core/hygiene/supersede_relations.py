@@ -32,15 +32,23 @@ from core.errors import Conflict, NotFound
 from core.hygiene import supersede
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
-from core.reflect.patterns import Names, Reading, Row, Spec, clip
+from core.reflect.patterns import Names, Row, Spec, clip
 from core.search.folding import fold
 from core.storage.aliases import SUPERSEDED_RELATIONS, hygiene_store, relation_key
 
 PATTERN = "superseded_relations"
-_MARKER = r"(?:now|currently|no longer|anymore|moved|joined|new|ahora|actualmente|ya no|se mudo|se ha mudado|nuevo|nueva)"
-_UPDATE_WORDS = re.compile(rf"\b{_MARKER}\b")
-_NEGATION = re.compile(r"\b(?:no longer|not anymore|ya no|dejo de)\b")
-_CUT = re.compile(r"\s*(?:[,.;:()!?]|\b(?:since|from|until|as|and|desde|hasta|como|y|pero|but)\b).*$")
+_I = re.IGNORECASE
+_UPDATE_WORDS = re.compile(r"\b(?:now|currently|no longer|anymore|moved|joined|new|recently|ahora|actualmente|ya no|"
+                           r"se mud[oó]|se ha mudado|nuev[oa]|reci[eé]n)\b", _I)
+_NEGATION = re.compile(r"\b(?:no longer|not anymore|ya no|dej[oó] de)\b", _I)
+# Not about the entity now: someone else's ("her husband works at …"), the past, or a wish.
+_NOT_NOW = re.compile(
+    r"\b(?:his|her|their|its|wife|husband|brother|sister|mother|father|son|daughter|friend|colleague|partner|"
+    r"sus?|esposa|esposo|marido|mujer|herman[oa]|madre|padre|hij[oa]|amig[oa]|compa[nñ]er[oa]|"
+    r"used to|formerly|previously|before|once|antes|sol[ií]a|anteriormente|"
+    r"wants? to|would like to|plans? to|planning to|might|may|could|hopes? to|considering|if|"
+    r"quiere|quisiera|planea|piensa|podr[ií]a|le gustar[ií]a|espera|si)\b", _I)
+_CUT = re.compile(r"\s*(?:[,.;:()!?]|\b(?:since|from|until|as|and|with|desde|hasta|como|y|con|pero|but)\b).*$", _I)
 
 # Single-valued kinds: folded relation type names, and how a fact says the same (the target follows).
 FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
@@ -48,23 +56,23 @@ FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
         "works_at", "works_for", "work_at", "work_for", "employed_at", "employed_by", "employer", "job_at",
         "trabaja_en", "trabaja_para", "empleado_en", "empleada_en", "empleado_de", "empleada_de", "empresa"}),
         (r"\b(?:works?|working|employed|trabaja|trabajando|empleado|empleada)\s+(?:now\s+|ahora\s+)?"
-         r"(?:at|for|by|en|para|de)\s+", r"\b(?:joined|se unio a|se ha unido a|ficho por|entro en)\s+")),
+         r"(?:at|for|by|en|para|de)\s+", r"\b(?:joined|se uni[oó] a|se ha unido a|fich[oó] por|entr[oó] en)\s+")),
     "home": (frozenset({"lives_in", "live_in", "resides_in", "lives_at", "home", "vive_en", "reside_en"}),
              (r"\b(?:lives|living|resides|vive|reside)\s+(?:now\s+|ahora\s+)?(?:in|at|en)\s+",
-              r"\b(?:moved|relocated|se mudo|se ha mudado|se traslado|se muda)\s+(?:to|a)\s+")),
+              r"\b(?:moved|relocated|se mud[oó]|se ha mudado|se trasl[aá]d[oó]|se muda)\s+(?:to|a)\s+")),
     "manager": (frozenset({"reports_to", "managed_by", "manager", "boss", "reporta_a", "jefe", "jefa"}),
                 (r"\b(?:reports|reporta)\s+(?:now\s+|ahora\s+)?(?:to|a)\s+",
-                 r"\b(?:new manager is|su nuevo jefe es|su nueva jefa es)\s+")),
+                 r"\b(?:new manager is|nuev[oa] jef[ea] es)\s+")),
     "place": (frozenset({"located_in", "based_in", "headquartered_in", "located_at", "ubicado_en", "ubicada_en",
                          "situado_en", "situada_en", "sede_en", "con_sede_en"}),
               (r"\b(?:located|based|headquartered|ubicad[oa]|situad[oa]|con sede)\s+(?:now\s+|ahora\s+)?"
-               r"(?:in|at|en)\s+", r"\b(?:moved|relocated|se traslado|se mudo)\s+(?:to|a)\s+")),
+               r"(?:in|at|en)\s+", r"\b(?:moved|relocated|se trasl[aá]d[oó]|se mud[oó])\s+(?:to|a)\s+")),
     "spouse": (frozenset({"married_to", "spouse", "spouse_of", "wife_of", "husband_of", "casado_con",
                           "casada_con", "conyuge", "conyuge_de", "esposa_de", "esposo_de"}),
-               (r"\b(?:married|casad[oa]|se caso)\s+(?:to|with|con)\s+",)),
+               (r"\b(?:married|casad[oa]|se cas[oó])\s+(?:to|with|con)\s+",)),
 }
 _KIND = {name: family for family, (names, _) in FAMILIES.items() for name in names}
-_SAYS = {family: [re.compile(p) for p in phrases] for family, (_, phrases) in FAMILIES.items()}
+_SAYS = {family: [re.compile(p, _I) for p in phrases] for family, (_, phrases) in FAMILIES.items()}
 
 
 def fold_type(rtype: str) -> str:
@@ -84,66 +92,81 @@ def _same_target(said: str, target: str) -> bool:
 
 
 def fact_says(family: str, fact: str) -> tuple[str, bool] | None:
-    """What ``fact`` says about an entity's relation of ``family``: (the target it names, whether
-    it says the relation ended), or None when it is not about one."""
-    text = fold(fact)
+    """What ``fact`` says about the entity's own relation of ``family`` now: (the target it names,
+    folded; whether it says the relation ended), or None when it is not about one (another
+    person's, the past, a wish, or no name after the words)."""
     for phrase in _SAYS[family]:
-        found = phrase.search(text)
+        found = phrase.search(fact)
         if found:
-            target = _CUT.sub("", text[found.end():]).strip()
-            ended = bool(_NEGATION.search(text[: found.end()]))
-            return target, ended
+            ended = bool(_NEGATION.search(fact[: found.end()]))
+            target = _CUT.sub("", fact[found.end():]).strip()
+            if _NOT_NOW.search(fact[: found.start()]) or not target or not (target[0].isupper() or target[0].isdigit()):
+                return None
+            return fold(target), ended
     return None
+
+
+def _about_target(fact: str, to: str) -> bool:
+    """Whether ``fact`` speaks of the relation's target before its verb ("Marta reports to Luis"):
+    then it is about the target, not about this entity."""
+    name = fold(to).strip()
+    return bool(name) and any(name in fold(fact[: m.start()]) for p in _SAYS.values() for m in
+                              (x for x in (ph.search(fact) for ph in p) if x))
+
+
+def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, str]],
+          done: Mapping[str, Any] = {}) -> list[tuple[str, str, dict[str, str], str, float]]:  # noqa: B006 - read only
+    """Within one entity: which of its current ``relations`` (type, target, created_at; oldest
+    first) of single-valued kinds are superseded, by a newer one of the same kind or by a newer
+    fact (``facts``: (text, created_at), oldest first). ``done``: relation keys marked already.
+    Returns (type, target, successor, reason, confidence)."""
+    kinds: dict[str, list[tuple[str, str, str]]] = {}
+    for rel in relations:
+        family = kind_of(rel[0])
+        if family is not None:
+            kinds.setdefault(family, []).append(rel)
+    out: list[tuple[str, str, dict[str, str], str, float]] = []
+    for family, found in kinds.items():
+        found = sorted(found, key=lambda r: r[2])
+        newest = found[-1]
+        for rtype, to, created in found[:-1]:
+            if created < newest[2] and fold(newest[1]) != fold(to) and relation_key(rtype, to) not in done:
+                out.append((rtype, to, {"relationType": newest[0], "to": newest[1]}, f"a newer {family} relation",
+                            0.85))
+        rtype, to, created = newest  # only the current one of its kind can be replaced by a fact
+        if relation_key(rtype, to) in done:
+            continue
+        for fact, at in reversed(facts):  # the newest fact about it decides
+            said = fact_says(family, fact)
+            if said is None or at < created or _about_target(fact, to):
+                continue
+            target, ended = said
+            marked = bool(_UPDATE_WORDS.search(fact))
+            if ended and _same_target(target, to):
+                out.append((rtype, to, {"fact": fact}, "a newer fact says it ended", 0.9))
+            elif not ended and not _same_target(target, to) and (at > created or marked):
+                out.append((rtype, to, {"fact": fact}, f"a newer fact names another {family}", 0.9 if marked else 0.8))
+            break
+    return out
 
 
 # -- proposing ---------------------------------------------------------------------------------
 
 def find_rows(graph: Any) -> list[Row]:
     """Candidate rows, best first: ``(entity id, older type, older target, successor, reason,
-    confidence)``; the successor is ``{"relationType", "to"}`` or ``{"fact"}``."""
+    confidence)``; the successor is ``{"relationType", "to"}`` or ``{"fact"}``. Reads only the
+    current relations of single-valued kinds and the facts their entities gained since."""
     hs = hygiene_store(graph)
-    stored = [t for t in graph.relation_type_counts() if kind_of(t) is not None]
-    rels = hs.typed_relations(stored)
-    by_entity: dict[int, dict[str, list[tuple[str, str, str, int]]]] = {}
-    props: dict[int, dict[str, Any]] = {}
-    for eid, raw, rtype, to, created, rid in rels:
-        family = kind_of(rtype)
-        assert family is not None
-        by_entity.setdefault(eid, {}).setdefault(family, []).append((rtype, to, created, rid))
-        if eid not in props:
-            props[eid] = json.loads(raw or "{}")
-    rows: list[Row] = []
-    since: dict[int, str] = {}
-    for eid, families in by_entity.items():
-        done = props[eid].get(SUPERSEDED_RELATIONS) or {}
-        for family, found in families.items():
-            found.sort(key=lambda r: (r[2], r[3]))
-            newest = found[-1]
-            for rtype, to, created, _ in found[:-1]:
-                if created < newest[2] and newest[1] != to and relation_key(rtype, to) not in done:
-                    rows.append((eid, rtype, to, {"relationType": newest[0], "to": newest[1]},
-                                 f"a newer {family} relation", 0.85))
-            oldest = found[0][2]
-            since[eid] = min(since.get(eid, oldest), oldest)
-    facts = hs.facts_since(since)
-    for eid, families in by_entity.items():
-        done = props[eid].get(SUPERSEDED_RELATIONS) or {}
-        for family, found in families.items():
-            rtype, to, created, _ = found[-1]  # the current one of its kind: only it can be replaced by a fact
-            if relation_key(rtype, to) in done:
-                continue
-            for fact, at in reversed(facts.get(eid, [])):  # the newest fact about it decides
-                said = fact_says(family, fact)
-                if said is None or at < created:
-                    continue
-                target, ended = said
-                marked = bool(_UPDATE_WORDS.search(fold(fact)))
-                if ended and _same_target(target, to):
-                    rows.append((eid, rtype, to, {"fact": fact}, "a newer fact says it ended", 0.9))
-                elif not ended and target and not _same_target(target, to) and (at > created or marked):
-                    rows.append((eid, rtype, to, {"fact": fact}, f"a newer fact names another {family}",
-                                 0.9 if marked else 0.8))
-                break
+    rels = hs.typed_relations([t for t in graph.relation_type_counts() if kind_of(t) is not None])
+    by_entity: dict[int, list[tuple[str, str, str]]] = {}
+    done: dict[int, Mapping[str, Any]] = {}
+    for eid, raw, rtype, to, created, _ in rels:
+        by_entity.setdefault(eid, []).append((rtype, to, created))
+        if eid not in done:
+            done[eid] = json.loads(raw or "{}").get(SUPERSEDED_RELATIONS) or {}
+    facts = hs.facts_since({eid: min(r[2] for r in found) for eid, found in by_entity.items()})
+    rows: list[Row] = [(eid, *found) for eid, held in by_entity.items()
+                       for found in judge(held, facts.get(eid, []), done[eid])]
     rows.sort(key=lambda r: (-r[5], -r[0], r[1], r[2]))
     return rows
 
