@@ -14,8 +14,8 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
-from core.storage.aliases import current_relation
 from core.errors import InvalidInput
+from core.storage.aliases import current_relation
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
 from core.storage.cypher.facts import FactVectorsMixin
