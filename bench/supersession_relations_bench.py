@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -27,7 +28,7 @@ from core.hygiene.supersede_relations import judge  # noqa: E402
 CASES = ROOT / "tests" / "data" / "supersession_relations.json"
 
 
-def evaluate(cases: list[dict]) -> dict:
+def evaluate(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """Proposals right, proposed, expected, and the cases got wrong."""
     right = proposed = expected = 0
     wrong = []

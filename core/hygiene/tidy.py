@@ -78,15 +78,14 @@ def _spec(pattern: str) -> Spec:
 
 def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: lifecycle.Decide) -> dict[str, Any]:
     """Approving a pending hygiene insight carries it out: the decision and what it does are one
-    change in one atomic write (``apply(…, approving=title)``), so one undo takes both back and
+    change in one atomic write (the kind's ``approve``), so one undo takes both back and
     the insight is pending again."""
     kind = KINDS.get(insight["pattern"])
     if kind is None or insight["status"] != "pending":
         return decide()  # nothing to carry out (another move is refused by the lifecycle)
     if kind.approve is None:
         with host.transaction():
-            decided = decide()
-            return {**decided, "applied": kind.apply(host, insight["evidence"], actor)}
+            return {**decide(), "applied": kind.apply(host, insight["evidence"], actor)}
     applied = kind.approve(host, insight["evidence"], actor, insight["title"])
     decided: dict[str, Any] = host.surface_insights(limit=1, title=insight["title"], status="all")[0]
     return {**decided, "applied": applied}

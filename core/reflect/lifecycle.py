@@ -184,7 +184,7 @@ class Host(Protocol):
     @property
     def graph(self) -> Any: ...  # the backend's ``core.protocols.GraphStore`` (it imports this module)
     def transaction(self) -> contextlib.AbstractContextManager[Any]: ...
-    def surface_insights(self, limit: int = 10, *, title: str | None = None, query: str | None = None,
+    def surface_insights(self, *, limit: int = 10, title: str | None = None, query: str | None = None,
                          status: str | None = "pending") -> list[dict[str, Any]]: ...
 
 
