@@ -110,7 +110,7 @@ def apply_merge(graph: Any, plan: dict[str, Any], actor: str, *, approving: str 
             settled.append(approving)
         for title in resolves:
             state = s.insight(title)
-            if title != approving and state is not None and state.status == "pending":
+            if title != approving and state is not None and state.status == "pending" and not state.stale:
                 lifecycle.approve_in(s, title, f"{actor} ({MERGED_DIRECTLY})",
                                      {"note": f"{MERGED_DIRECTLY}: {', '.join(plan['merged'])} into {plan['into']}"})
                 settled.append(title)

@@ -50,7 +50,7 @@ def covered_proposals(memory: Any, merged: Sequence[str]) -> list[str]:
     for insight in memory.surface_insights(limit=1000, query="Possible duplicates", status="pending"):
         plan = (insight.get("evidence") or {}).get("merge") or {}
         names = {plan.get("into"), *(plan.get("names") or [])}
-        if insight["pattern"] == DUPLICATES and None not in names and names <= wanted:
+        if insight["pattern"] == DUPLICATES and not insight["stale"] and None not in names and names <= wanted:
             out.append(insight["title"])
     return out
 
