@@ -73,3 +73,6 @@ def test_preview_then_approve_merges_and_undo_takes_it_back(qtbot, memory: Memor
         "Works at Acme", "Lives in Madrid", "Likes green tea"]
     memory.undo_change()
     assert memory.open_nodes(["Ana_Garcia"]).entities[0].observations == ["works at acme.", "Likes green tea"]
+    # The undo took the approval back with the merge: the pane lists the proposal for review again.
+    qtbot.waitUntil(lambda: pane.pending_model.row_of(TITLE) >= 0
+                    and (pane.preview.title is None or pane.preview.preview is not None), timeout=30_000)
