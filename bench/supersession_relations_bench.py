@@ -2,7 +2,7 @@
 them costs at scale.
 
     python bench/supersession_relations_bench.py                    # tests/data/supersession_relations.json
-    python bench/supersession_relations_bench.py --entities 100000  # also: the detector's reads on a big SQLite graph
+    python bench/supersession_relations_bench.py --entities 100000 [--backend falkordb]  # the detector's reads at scale
 
 A case is one entity's current relations and facts with when each was written, labelled with the
 relations a newer relation or fact of a single-valued kind replaces (``update``) or with none (a
@@ -45,14 +45,24 @@ def evaluate(cases: list[dict[str, Any]]) -> dict[str, Any]:
             "proposed": proposed, "expected": expected, "wrong": wrong}
 
 
-def time_detector(n: int) -> None:
-    """Reflect's read for this detector on a SQLite graph of ``n`` people, a tenth with a second
-    employer and a tenth with a newer fact naming one."""
+def time_detector(n: int, backend: str) -> None:
+    """Reflect's read for this detector on a graph of ``n`` people, a tenth with a second employer
+    and a tenth with a newer fact naming one (``backend``: sqlite, or falkordb on a server of its own)."""
+    import contextlib
+
     from core.hygiene.supersede_relations import find_rows
     from core.memory import Memory
     from core.settings import Settings
 
-    with tempfile.TemporaryDirectory() as tmp, Memory(Settings(db=Path(tmp) / "b.db", embeddings="none")) as mem:
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        extra: dict[str, Any] = {}
+        if backend == "falkordb":
+            from tests.graph_server import falkordb_server
+
+            extra = {"backend": "falkordb", "graph_url": stack.enter_context(falkordb_server(tmp / "server")),
+                     "graph_name": "relations-bench"}
+        mem = stack.enter_context(Memory(Settings(db=tmp / "b.db", embeddings="none", **extra)))
         companies = [f"Company {i}" for i in range(200)]
         mem.create_entities([{"name": c, "entityType": "Company"} for c in companies])
         for start in range(0, n, 5000):
@@ -69,14 +79,15 @@ def time_detector(n: int) -> None:
         t0 = time.perf_counter()
         rows = find_rows(mem.graph)
         cold = time.perf_counter() - t0
-        print(f"\n| entities | relations read | proposals | find_rows (s) |\n|---|---|---|---|\n"
-              f"| {n:,} | {n + n // 10:,} | {len(rows):,} | {cold:.3f} |")
+        print(f"\n| backend | entities | relations read | proposals | find_rows (s) |\n|---|---|---|---|---|\n"
+              f"| {backend} | {n:,} | {n + n // 10:,} | {len(rows):,} | {cold:.3f} |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--entities", type=int, default=0, help="also time the detector on N entities")
+    parser.add_argument("--backend", choices=("sqlite", "falkordb"), default="sqlite")
     args = parser.parse_args()
     cases = json.loads(args.cases.read_text(encoding="utf-8"))["cases"]
     result = evaluate(cases)
@@ -88,7 +99,7 @@ def main() -> None:
     for cid, note, got, want in result["wrong"]:
         print(f"  #{cid} ({note}): got {got}, want {want}")
     if args.entities:
-        time_detector(args.entities)
+        time_detector(args.entities, args.backend)
 
 
 if __name__ == "__main__":

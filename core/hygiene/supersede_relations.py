@@ -8,7 +8,7 @@ deleted.
   the same kind). Many-valued ones (``knows``, ``uses`` …) are never proposed.
 * **Proposing.** ``find_rows`` reads only the current relations of those kinds (``HygieneStore.
   typed_relations``, by type) and, for the entities that have one, only the facts written since
-  it (``facts_since``). Two relations of one kind from one entity to different targets: the older
+  it (``facts_after_relations``). Two relations of one kind from one entity to different targets: the older
   is superseded by the newer. A fact newer than a relation that names another target ("now works
   at Nubia", "se mudó a Sevilla") or says it ended ("no longer works at Acme"): the relation is
   superseded by the fact. Same moment and no word saying which is newer: nothing is proposed.
@@ -22,6 +22,7 @@ deleted.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -81,6 +82,7 @@ def fold_type(rtype: str) -> str:
     return re.sub(r"[^0-9a-z]+", "_", fold(spaced)).strip("_")
 
 
+@functools.lru_cache(maxsize=4096)  # a graph has few relation types; each is looked up once per row
 def kind_of(rtype: str) -> str | None:
     """The single-valued kind of ``rtype`` (``employer``, ``home`` …), None for any other."""
     return _KIND.get(fold_type(rtype))
@@ -95,6 +97,12 @@ def fact_says(family: str, fact: str) -> tuple[str, bool] | None:
     """What ``fact`` says about the entity's own relation of ``family`` now: (the target it names,
     folded; whether it says the relation ended), or None when it is not about one (another
     person's, the past, a wish, or no name after the words)."""
+    said = _said(family, fact)
+    return None if said is None else said[:2]
+
+
+def _said(family: str, fact: str) -> tuple[str, bool, str] | None:
+    """``fact_says``, and the folded words before the verb (who or what the fact is about)."""
     for phrase in _SAYS[family]:
         found = phrase.search(fact)
         if found:
@@ -102,16 +110,8 @@ def fact_says(family: str, fact: str) -> tuple[str, bool] | None:
             target = _CUT.sub("", fact[found.end():]).strip()
             if _NOT_NOW.search(fact[: found.start()]) or not target or not (target[0].isupper() or target[0].isdigit()):
                 return None
-            return fold(target), ended
+            return fold(target), ended, fold(fact[: found.start()])
     return None
-
-
-def _about_target(fact: str, to: str) -> bool:
-    """Whether ``fact`` speaks of the relation's target before its verb ("Marta reports to Luis"):
-    then it is about the target, not about this entity."""
-    name = fold(to).strip()
-    return bool(name) and any(name in fold(fact[: m.start()]) for p in _SAYS.values() for m in
-                              (x for x in (ph.search(fact) for ph in p) if x))
 
 
 def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, str]],
@@ -137,10 +137,11 @@ def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, 
         if relation_key(rtype, to) in done:
             continue
         for fact, at in reversed(facts):  # the newest fact about it decides
-            said = fact_says(family, fact)
-            if said is None or at < created or _about_target(fact, to):
+            said = _said(family, fact)
+            # "Marta reports to Luis" on an entity that reports to Marta is about Marta, not about it.
+            if said is None or at < created or (fold(to).strip() and fold(to).strip() in said[2]):
                 continue
-            target, ended = said
+            target, ended, _ = said
             marked = bool(_UPDATE_WORDS.search(fact))
             if ended and _same_target(target, to):
                 out.append((rtype, to, {"fact": fact}, "a newer fact says it ended", 0.9))
@@ -157,16 +158,19 @@ def find_rows(graph: Any) -> list[Row]:
     confidence)``; the successor is ``{"relationType", "to"}`` or ``{"fact"}``. Reads only the
     current relations of single-valued kinds and the facts their entities gained since."""
     hs = hygiene_store(graph)
-    rels = hs.typed_relations([t for t in graph.relation_type_counts() if kind_of(t) is not None])
+    types = [t for t in graph.relation_type_counts() if kind_of(t) is not None]
     by_entity: dict[int, list[tuple[str, str, str]]] = {}
     done: dict[int, Mapping[str, Any]] = {}
-    for eid, raw, rtype, to, created, _ in rels:
+    for eid, raw, rtype, to, created, _ in hs.typed_relations(types):
         by_entity.setdefault(eid, []).append((rtype, to, created))
-        if eid not in done:
-            done[eid] = json.loads(raw or "{}").get(SUPERSEDED_RELATIONS) or {}
-    facts = hs.facts_since({eid: min(r[2] for r in found) for eid, found in by_entity.items()})
-    rows: list[Row] = [(eid, *found) for eid, held in by_entity.items()
-                       for found in judge(held, facts.get(eid, []), done[eid])]
+        if SUPERSEDED_RELATIONS in (raw or ""):  # most entities have no marks: no JSON to decode
+            done[eid] = json.loads(raw).get(SUPERSEDED_RELATIONS) or {}
+    facts = hs.facts_after_relations(types)
+    rows: list[Row] = []
+    for eid, held in by_entity.items():
+        said = facts.get(eid, [])
+        if len(held) > 1 or said:  # one relation and no fact since: nothing can replace it
+            rows.extend((eid, *found) for found in judge(held, said, done.get(eid, {})))
     rows.sort(key=lambda r: (-r[5], -r[0], r[1], r[2]))
     return rows
 

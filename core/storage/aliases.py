@@ -64,9 +64,10 @@ class HygieneStore(Protocol):
         whose type is one of ``types`` (stored spelling) from a live non-Insight entity, by from id."""
         ...
 
-    def facts_since(self, since: dict[int, str]) -> dict[int, list[tuple[str, str]]]:
-        """For each entity id in ``since``: its (observation, created_at) written at or after that
-        time, oldest first (only those: a long entity costs what it gained since)."""
+    def facts_after_relations(self, types: Sequence[str]) -> dict[int, list[tuple[str, str]]]:
+        """For each live entity with a current relation of one of ``types``: its (observation,
+        created_at) written at or after the oldest such relation, oldest first; entities with none
+        are left out (a long entity costs what it gained since)."""
         ...
 
 

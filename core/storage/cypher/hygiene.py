@@ -73,13 +73,17 @@ class CypherHygiene:
             {"types": list(types)})
         return [(int(i), p or "{}", ty, n, c, int(r)) for i, p, ty, n, c, r in found]
 
-    def facts_since(self, since: dict[int, str]) -> dict[int, list[tuple[str, str]]]:
-        out: dict[int, list[tuple[str, str]]] = {i: [] for i in since}
-        if not since:
-            return out
-        for eid, obs, obs_at in self.db.read("UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.obs, e.obs_at",
-                                             {"ids": list(since)}):
-            out[int(eid)] = [(o, t) for o, t in zip(obs or [], obs_at or [], strict=False) if t >= since[int(eid)]]
+    def facts_after_relations(self, types: Sequence[str]) -> dict[int, list[tuple[str, str]]]:
+        if not types:
+            return {}
+        out: dict[int, list[tuple[str, str]]] = {}
+        for eid, since, obs, obs_at in self.db.read(
+                "MATCH (e:Entity)-[r:REL]->(:Entity) WHERE r.type IN $types AND r.ended_at IS NULL AND "
+                f"{_LIVE} WITH e, min(r.created_at) AS since "
+                "RETURN e.id, since, e.obs, e.obs_at", {"types": list(types)}):
+            found = [(o, t) for o, t in zip(obs or [], obs_at or [], strict=False) if t >= since]
+            if found:
+                out[int(eid)] = found
         return out
 
 

@@ -77,12 +77,11 @@ class SqliteHygiene:
         with self.db.locked() as conn:
             return _typed_relations(conn, types)
 
-    def facts_since(self, since: dict[int, str]) -> dict[int, list[tuple[str, str]]]:
-        if not since:
+    def facts_after_relations(self, types: Sequence[str]) -> dict[int, list[tuple[str, str]]]:
+        if not types:
             return {}
         with self.db.locked() as conn:
-            return _facts_since(conn, since)
-
+            return _facts_after_relations(conn, types)
 
 
 # -- an insight's review state inside an edit session (``core.storage.undo.EditSession``) -------
@@ -117,12 +116,12 @@ def _typed_relations(conn: Any, types: Sequence[str]) -> list[tuple[int, str, st
         f"AND f.{_LIVE.replace(' AND ', ' AND f.')} ORDER BY r.from_entity, r.id", (json.dumps(list(types)),))]
 
 
-def _facts_since(conn: Any, since: dict[int, str]) -> dict[int, list[tuple[str, str]]]:
-    out: dict[int, list[tuple[str, str]]] = {i: [] for i in since}
-    pairs = json.dumps([[i, t] for i, t in since.items()])
+def _facts_after_relations(conn: Any, types: Sequence[str]) -> dict[int, list[tuple[str, str]]]:
+    out: dict[int, list[tuple[str, str]]] = {}
     for eid, content, at in conn.execute(
-            "SELECT o.entity_id, o.content, o.created_at FROM json_each(?) p JOIN observations o "
-            "ON o.entity_id = json_extract(p.value, '$[0]') AND o.created_at >= json_extract(p.value, '$[1]') "
-            "ORDER BY o.entity_id, o.id", (pairs,)):
-        out[eid].append((content, at))
+            "SELECT o.entity_id, o.content, o.created_at FROM (SELECT from_entity AS eid, min(created_at) AS since "
+            "FROM relations WHERE relation_type IN (SELECT value FROM json_each(?)) AND ended_at IS NULL "
+            "GROUP BY from_entity) r JOIN observations o ON o.entity_id = r.eid AND o.created_at >= r.since "
+            "ORDER BY o.entity_id, o.id", (json.dumps(list(types)),)):
+        out.setdefault(eid, []).append((content, at))
     return out
