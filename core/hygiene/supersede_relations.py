@@ -6,12 +6,12 @@ deleted.
   manager, a place, a spouse (``FAMILIES``: one small list, English and Spanish names, folded for
   case, accents and separators, so ``WORKS_AT``, ``worksAt``, ``works at`` and ``trabaja_en`` are
   the same kind). Many-valued ones (``knows``, ``uses`` …) are never proposed.
-* **Proposing.** ``find_rows`` reads only the current relations of those kinds (``HygieneStore.
-  typed_relations``, by type) and, for the entities that have one, only the facts written since
-  it (``facts_after_relations``). Two relations of one kind from one entity to different targets: the older
-  is superseded by the newer. A fact newer than a relation that names another target ("now works
-  at Nubia", "se mudó a Sevilla") or says it ended ("no longer works at Acme"): the relation is
-  superseded by the fact. Same moment and no word saying which is newer: nothing is proposed.
+* **Proposing.** ``find_rows`` reads only the entities that could have a finding
+  (``HygieneStore.single_valued``: two current relations of those kinds, or facts written since
+  the oldest of them), with just those relations and facts. Two relations of one kind from one
+  entity to different targets: the older is superseded by the newer. A fact newer than a relation
+  that names another target ("now works at Nubia", "se mudó a Sevilla") or says it ended ("no
+  longer works at Acme"): the relation is superseded by the fact. Same moment and no word saying which is newer: nothing is proposed.
 * **The mark.** Approving writes, on the entity, the property ``superseded_relations`` =
   ``{"TYPE → target": {"relationType", "to", "by", "ended_at", "insight"}}`` in the same change as
   the approval (``supersede.approve_marking``): one undo takes both back. The relation itself is
@@ -156,21 +156,13 @@ def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, 
 def find_rows(graph: Any) -> list[Row]:
     """Candidate rows, best first: ``(entity id, older type, older target, successor, reason,
     confidence)``; the successor is ``{"relationType", "to"}`` or ``{"fact"}``. Reads only the
-    current relations of single-valued kinds and the facts their entities gained since."""
-    hs = hygiene_store(graph)
+    entities with two current relations of single-valued kinds, or with facts newer than one."""
     types = [t for t in graph.relation_type_counts() if kind_of(t) is not None]
-    by_entity: dict[int, list[tuple[str, str, str]]] = {}
-    done: dict[int, Mapping[str, Any]] = {}
-    for eid, raw, rtype, to, created, _ in hs.typed_relations(types):
-        by_entity.setdefault(eid, []).append((rtype, to, created))
-        if SUPERSEDED_RELATIONS in (raw or ""):  # most entities have no marks: no JSON to decode
-            done[eid] = json.loads(raw).get(SUPERSEDED_RELATIONS) or {}
-    facts = hs.facts_after_relations(types)
     rows: list[Row] = []
-    for eid, held in by_entity.items():
-        said = facts.get(eid, [])
-        if len(held) > 1 or said:  # one relation and no fact since: nothing can replace it
-            rows.extend((eid, *found) for found in judge(held, said, done.get(eid, {})))
+    for eid, raw, held, facts in hygiene_store(graph).single_valued(types):
+        # Most entities have no marks: no JSON to decode.
+        done = (json.loads(raw).get(SUPERSEDED_RELATIONS) or {}) if SUPERSEDED_RELATIONS in (raw or "") else {}
+        rows.extend((eid, *found) for found in judge(held, facts, done))
     rows.sort(key=lambda r: (-r[5], -r[0], r[1], r[2]))
     return rows
 

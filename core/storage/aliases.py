@@ -59,15 +59,13 @@ class HygieneStore(Protocol):
         """Write one change_log row listing every row written after ``since`` (undone whole); its id."""
         ...
 
-    def typed_relations(self, types: Sequence[str]) -> list[tuple[int, str, str, str, str, int]]:
-        """(from id, from props JSON, type, to name, created_at, relation id) of every current relation
-        whose type is one of ``types`` (stored spelling) from a live non-Insight entity, by from id."""
-        ...
-
-    def facts_after_relations(self, types: Sequence[str]) -> dict[int, list[tuple[str, str]]]:
-        """For each live entity with a current relation of one of ``types``: its (observation,
-        created_at) written at or after the oldest such relation, oldest first; entities with none
-        are left out (a long entity costs what it gained since)."""
+    def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                                 list[tuple[str, str]]]]:
+        """For each live non-Insight entity with two current relations or more of ``types`` (stored
+        spellings), or with facts written at or after the oldest of them: (id, props JSON, those
+        relations as (type, target, created_at) oldest first, those facts as (text, created_at)
+        oldest first). Entities with one such relation and nothing newer are left out: nothing
+        can replace it, and at 100k entities most are those."""
         ...
 
 

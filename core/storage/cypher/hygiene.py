@@ -64,26 +64,22 @@ class CypherHygiene:
         self.store.write(lambda tx: self.store.log_changes(tx, [row]))
         return int(self.store.latest_change_id())
 
-    def typed_relations(self, types: Sequence[str]) -> list[tuple[int, str, str, str, str, int]]:
+    def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                                 list[tuple[str, str]]]]:
         if not types:
             return []
-        found = self.db.read(
-            "MATCH (e:Entity)-[r:REL]->(t:Entity) WHERE r.type IN $types AND r.ended_at IS NULL AND "
-            f"{_LIVE} RETURN e.id, e.props, r.type, t.name, r.created_at, r.id ORDER BY e.id, r.id",
-            {"types": list(types)})
-        return [(int(i), p or "{}", ty, n, c, int(r)) for i, p, ty, n, c, r in found]
-
-    def facts_after_relations(self, types: Sequence[str]) -> dict[int, list[tuple[str, str]]]:
-        if not types:
-            return {}
-        out: dict[int, list[tuple[str, str]]] = {}
-        for eid, since, obs, obs_at in self.db.read(
-                "MATCH (e:Entity)-[r:REL]->(:Entity) WHERE r.type IN $types AND r.ended_at IS NULL AND "
-                f"{_LIVE} WITH e, min(r.created_at) AS since "
-                "RETURN e.id, since, e.obs, e.obs_at", {"types": list(types)}):
-            found = [(o, t) for o, t in zip(obs or [], obs_at or [], strict=False) if t >= since]
-            if found:
-                out[int(eid)] = found
+        # Filtered on the server: only entities that could have a finding come back (updated_at
+        # moves when facts are added, so a fact newer than the relations implies a newer updated_at).
+        out = []
+        for eid, props, rels, since, obs, obs_at in self.db.read(
+                "MATCH (e:Entity)-[r:REL]->(t:Entity) WHERE r.type IN $types AND r.ended_at IS NULL AND "
+                f"{_LIVE} WITH e, collect([r.id, r.type, t.name, r.created_at]) AS rels, min(r.created_at) AS since "
+                "WHERE size(rels) > 1 OR e.updated_at >= since RETURN e.id, e.props, rels, since, e.obs, e.obs_at",
+                {"types": list(types)}):
+            facts = [(o, t) for o, t in zip(obs or [], obs_at or [], strict=False) if t >= since]
+            if len(rels) > 1 or facts:
+                held = [(ty, to, c) for _, ty, to, c in sorted(rels, key=lambda r: r[0])]
+                out.append((int(eid), props or "{}", held, facts))
         return out
 
 

@@ -71,17 +71,12 @@ class SqliteHygiene:
             history.write(conn, [(self.db.now(), actor, op, entity, None, history.dumps({**extra, "rows": ids}))])
             return history.latest_change_id(conn)
 
-    def typed_relations(self, types: Sequence[str]) -> list[tuple[int, str, str, str, str, int]]:
+    def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                                 list[tuple[str, str]]]]:
         if not types:
             return []
         with self.db.locked() as conn:
-            return _typed_relations(conn, types)
-
-    def facts_after_relations(self, types: Sequence[str]) -> dict[int, list[tuple[str, str]]]:
-        if not types:
-            return {}
-        with self.db.locked() as conn:
-            return _facts_after_relations(conn, types)
+            return _single_valued(conn, types)
 
 
 # -- an insight's review state inside an edit session (``core.storage.undo.EditSession``) -------
@@ -108,20 +103,26 @@ def set_insight_state(conn: Any, title: str, state: InsightState, now: str) -> N
                  (state.status, state.decided_at, state.decided_by, state.confirmed_at, state.confidence, title))
 
 
-def _typed_relations(conn: Any, types: Sequence[str]) -> list[tuple[int, str, str, str, str, int]]:
-    return [tuple(r) for r in conn.execute(
-        "SELECT r.from_entity, f.props, r.relation_type, t.name, r.created_at, r.id FROM relations r "
-        "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
-        "WHERE r.relation_type IN (SELECT value FROM json_each(?)) AND r.ended_at IS NULL "
-        f"AND f.{_LIVE.replace(' AND ', ' AND f.')} ORDER BY r.from_entity, r.id", (json.dumps(list(types)),))]
-
-
-def _facts_after_relations(conn: Any, types: Sequence[str]) -> dict[int, list[tuple[str, str]]]:
-    out: dict[int, list[tuple[str, str]]] = {}
+def _single_valued(conn: Any, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                                list[tuple[str, str]]]]:
+    kinds = json.dumps(list(types))
+    facts: dict[int, list[tuple[str, str]]] = {}
     for eid, content, at in conn.execute(
             "SELECT o.entity_id, o.content, o.created_at FROM (SELECT from_entity AS eid, min(created_at) AS since "
             "FROM relations WHERE relation_type IN (SELECT value FROM json_each(?)) AND ended_at IS NULL "
             "GROUP BY from_entity) r JOIN observations o ON o.entity_id = r.eid AND o.created_at >= r.since "
-            "ORDER BY o.entity_id, o.id", (json.dumps(list(types)),)):
-        out.setdefault(eid, []).append((content, at))
-    return out
+            "ORDER BY o.entity_id, o.id", (kinds,)):
+        facts.setdefault(eid, []).append((content, at))
+    ids = sorted({*facts, *(r[0] for r in conn.execute(
+        "SELECT from_entity FROM relations WHERE relation_type IN (SELECT value FROM json_each(?)) "
+        "AND ended_at IS NULL GROUP BY from_entity HAVING count(*) > 1", (kinds,)))})
+    out: dict[int, tuple[int, str, list[tuple[str, str, str]], list[tuple[str, str]]]] = {}
+    for chunk in reads.id_chunks(ids):
+        for eid, props, rtype, name, created in conn.execute(
+                "SELECT r.from_entity, f.props, r.relation_type, t.name, r.created_at FROM relations r "
+                "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
+                f"WHERE r.from_entity IN ({IDS}) AND r.relation_type IN (SELECT value FROM json_each(?)) "
+                f"AND r.ended_at IS NULL AND f.{_LIVE.replace(' AND ', ' AND f.')} ORDER BY r.from_entity, r.id",
+                (chunk, kinds)):
+            out.setdefault(eid, (eid, props, [], facts.get(eid, [])))[2].append((rtype, name, created))
+    return list(out.values())
