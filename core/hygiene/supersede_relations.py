@@ -11,7 +11,8 @@ deleted.
   the oldest of them), with just those relations and facts. Two relations of one kind from one
   entity to different targets: the older is superseded by the newer. A fact newer than a relation
   that names another target ("now works at Nubia", "se mudó a Sevilla") or says it ended ("no
-  longer works at Acme"): the relation is superseded by the fact. Same moment and no word saying which is newer: nothing is proposed.
+  longer works at Acme"): the relation is superseded by the fact. Same moment and no word saying
+  which is newer: nothing is proposed.
 * **The mark.** Approving writes, on the entity, the property ``superseded_relations`` =
   ``{"TYPE → target": {"relationType", "to", "by", "ended_at", "insight"}}`` in the same change as
   the approval (``supersede.approve_marking``): one undo takes both back. The relation itself is
