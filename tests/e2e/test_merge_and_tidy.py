@@ -54,11 +54,17 @@ def test_cli_previews_merges_refuses_and_undoes(tmp_path: Path, backend: Backend
     assert names(db, backend) == {"Ana García", "Ana_Garcia", "Acme"}
     listed = json.loads(cli(db, hub_file, backend, "tidy", "--json").stdout)
     assert [p["id"] for p in listed["proposals"]] == ["Possible duplicates: Ana García and Ana_Garcia"]
+    with backend.open(db) as memory:
+        memory.reflect()  # the pair is proposed: merging it directly settles the proposal
     done = cli(db, hub_file, backend, "merge", "Ana_Garcia", "--into", "Ana García", "--apply")
     assert done.returncode == 0 and "`hipocampo undo" in done.stdout
-    assert names(db, backend) == {"Ana García", "Acme"}
+    assert "Settled the proposal 'Possible duplicates: Ana García and Ana_Garcia'" in done.stdout
+    assert people(db, backend) == {"Ana García", "Acme"}
     assert cli(db, hub_file, backend, "undo").returncode == 0
-    assert names(db, backend) == {"Ana García", "Ana_Garcia", "Acme"}
+    assert people(db, backend) == {"Ana García", "Ana_Garcia", "Acme"}
+    with backend.open(db) as memory:
+        assert memory.surface_insights(limit=1, title="Possible duplicates: Ana García and Ana_Garcia",
+                                       status="all")[0]["status"] == "pending"
 
 
 @pytest.mark.anyio
