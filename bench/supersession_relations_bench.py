@@ -45,9 +45,10 @@ def evaluate(cases: list[dict[str, Any]]) -> dict[str, Any]:
             "proposed": proposed, "expected": expected, "wrong": wrong}
 
 
-def time_detector(n: int, backend: str) -> None:
-    """Reflect's read for this detector on a graph of ``n`` people, a tenth with a second employer
-    and a tenth with a newer fact naming one (``backend``: sqlite, or falkordb on a server of its own)."""
+def time_detector(n: int, backend: str, every: int = 10) -> None:
+    """Reflect's read for this detector on a graph of ``n`` people, one in ``every`` with a second
+    employer and one in ``every`` with a newer fact naming one (``backend``: sqlite, or falkordb on
+    a server of its own)."""
     import contextlib
 
     from core.hygiene.supersede_relations import find_rows
@@ -73,14 +74,14 @@ def time_detector(n: int, backend: str) -> None:
                                   for i in people] + [{"from": f"Person {i}", "to": f"Person {i + 1}",
                                                        "relationType": "knows"} for i in people if i + 1 < n])
         mem.create_relations([{"from": f"Person {i}", "to": companies[(i + 1) % 200], "relationType": "WORKS_AT"}
-                              for i in range(0, n, 10)])
+                              for i in range(0, n, every)])
         mem.add_observations([{"entityName": f"Person {i}", "contents": [f"Now works at Company {(i + 7) % 200}"]}
-                              for i in range(5, n, 10)])
+                              for i in range(every // 2, n, every)])
         t0 = time.perf_counter()
         rows = find_rows(mem.graph)
         cold = time.perf_counter() - t0
         print(f"\n| backend | entities | relations read | proposals | find_rows (s) |\n|---|---|---|---|---|\n"
-              f"| {backend} | {n:,} | {n + n // 10:,} | {len(rows):,} | {cold:.3f} |")
+              f"| {backend} | {n:,} | {n + n // every:,} | {len(rows):,} | {cold:.3f} |")
 
 
 def main() -> None:
@@ -88,6 +89,7 @@ def main() -> None:
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--entities", type=int, default=0, help="also time the detector on N entities")
     parser.add_argument("--backend", choices=("sqlite", "falkordb"), default="sqlite")
+    parser.add_argument("--every", type=int, default=10, help="one person in EVERY changes employer (twice)")
     args = parser.parse_args()
     cases = json.loads(args.cases.read_text(encoding="utf-8"))["cases"]
     result = evaluate(cases)
@@ -99,7 +101,7 @@ def main() -> None:
     for cid, note, got, want in result["wrong"]:
         print(f"  #{cid} ({note}): got {got}, want {want}")
     if args.entities:
-        time_detector(args.entities, args.backend)
+        time_detector(args.entities, args.backend, args.every)
 
 
 if __name__ == "__main__":
