@@ -6,6 +6,7 @@
   undoable change built from the stores' own writes, the same on every backend.
 * ``supersede`` / ``supersede_relations`` — superseded facts and relations: proposed, kept with an
   end and a successor once approved.
+* ``approval``   — an approval and the mark it makes (a superseded fact or relation) as one change.
 * ``tidy``       — the one list of what hygiene proposes (a registry of kinds), and applying chosen ones.
 """
 

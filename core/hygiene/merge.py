@@ -21,6 +21,7 @@ from typing import Any
 
 from core.errors import InvalidInput, NotFound
 from core.hygiene import names as N
+from core.hygiene.duplicates import DUPLICATES
 from core.model import Relation
 from core.reflect import lifecycle
 from core.storage.aliases import ALIASES_KEY, MERGE_OP
@@ -121,6 +122,29 @@ def apply_merge(graph: Any, plan: dict[str, Any], actor: str, *, approving: str 
         return int(done)
     done: int = graph.run_edit(work, actor)
     return done
+
+
+def carry_out(memory: Any, plan: dict[str, Any], actor: str, *, approving: str | None = None) -> dict[str, Any]:
+    """Merge as ``plan`` says (``apply_merge``), settling the pending duplicate proposals it covers;
+    what ``Memory.merge_entities`` answers (with ``resolved_insights`` when it settled any)."""
+    settles = covered_proposals(memory, [plan["into"], *plan["merged"]])
+    change_id = apply_merge(memory.graph, plan, actor, approving=approving, resolves=settles)
+    done = {"dry_run": False, "preview": plan, "text": describe_plan(plan), "change_id": change_id}
+    settled = [t for t in settles if t != approving]
+    return {**done, "resolved_insights": settled} if settled else done
+
+
+def covered_proposals(memory: Any, merged: Sequence[str]) -> list[str]:
+    """Titles of the pending (not stale) duplicate proposals a merge of ``merged`` carries out:
+    each of their names is one of ``merged``."""
+    wanted = set(merged)
+    out = []
+    for insight in memory.surface_insights(limit=1000, query="Possible duplicates", status="pending"):
+        proposal = (insight.get("evidence") or {}).get("merge") or {}
+        names = {proposal.get("into"), *(proposal.get("names") or [])}
+        if insight["pattern"] == DUPLICATES and not insight["stale"] and None not in names and names <= wanted:
+            out.append(insight["title"])
+    return out
 
 
 def write_merge(s: Any, plan: dict[str, Any]) -> None:

@@ -33,26 +33,7 @@ def merge_entities(memory: Any, names: Any, into: str | None, dry_run: bool, act
     plan = M.plan_merge(memory.graph, list(names), into)
     if dry_run:
         return {"dry_run": True, "preview": plan, "text": M.describe_plan(plan)}
-    settles = covered_proposals(memory, [plan["into"], *plan["merged"]])
-    change_id = M.apply_merge(memory.graph, plan, actor, approving=approving, resolves=settles)
-    done = {"dry_run": False, "preview": plan, "text": M.describe_plan(plan), "change_id": change_id}
-    settled = [t for t in settles if t != approving]
-    return {**done, "resolved_insights": settled} if settled else done
-
-
-def covered_proposals(memory: Any, merged: Sequence[str]) -> list[str]:
-    """Titles of the pending duplicate proposals a merge of ``merged`` carries out (each of their
-    names is one of ``merged``)."""
-    from core.hygiene.duplicates import DUPLICATES
-
-    wanted = set(merged)
-    out = []
-    for insight in memory.surface_insights(limit=1000, query="Possible duplicates", status="pending"):
-        plan = (insight.get("evidence") or {}).get("merge") or {}
-        names = {plan.get("into"), *(plan.get("names") or [])}
-        if insight["pattern"] == DUPLICATES and not insight["stale"] and None not in names and names <= wanted:
-            out.append(insight["title"])
-    return out
+    return M.carry_out(memory, plan, actor, approving=approving)
 
 
 def proposals(memory: Any) -> list[dict[str, Any]]:

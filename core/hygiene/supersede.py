@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.errors import Conflict, NotFound
+from core.hygiene import approval
 from core.hygiene.supersede_rules import CONTRADICTION, RULES_VERSION, UPDATE, scan
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
@@ -222,31 +223,6 @@ def mark(graph: Any, node: Any, facts: Mapping[str, Any], title: str, ended_at: 
     return graph.merge_node(node.label, node.name, patch, actor)
 
 
-def approve_marking(host: Any, title: str, entity: str, key: str, patch: Mapping[str, Any], actor: str) -> int:
-    """Approve the insight ``title`` and write ``patch`` (``{key: {…, "ended_at": None}}``, the end
-    filled with the approval's moment) into the props of ``entity`` under ``key``: one
-    ``approve_insight`` change in one atomic write, so one undo takes the mark back and puts the
-    insight back to review. Returns the change's id."""
-    APPROVE_OP = "approve_insight"  # noqa: N806 - as core.hygiene.tidy names it
-
-    def work(s: Any) -> int:
-        lifecycle.approve_in(s, title, actor)
-        node = s.entity(entity)
-        if node is None:
-            raise NotFound(f"The entity {entity!r} of {title!r} no longer exists. Dismiss the insight. "
-                           "Nothing was changed.")
-        marked = dict(node.props.get(key) or {})
-        marked.update({k: {**v, "ended_at": v.get("ended_at") or s.now} for k, v in patch.items()})
-        s.update_entity(entity, {"entityType": node.type, "props": node.props},
-                        {"entityType": node.type, "props": {**node.props, key: marked}})
-        # ``name``: the entity it concerns (``core.storage.changes.touches``: its editor undoes it too)
-        done = s.finish(APPROVE_OP, title, {"insight": title, "name": entity})
-        assert done is not None
-        return int(done)
-    done: int = host.graph.run_edit(work, actor)
-    return done
-
-
 def unmark(graph: Any, insight: Mapping[str, Any], actor: str) -> bool:
     """Take back the mark ``insight`` made, if it still stands (an insight sent back to review)."""
     facts = facts_of(insight)
@@ -302,7 +278,7 @@ def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: 
         return decide()  # another move: refused by the lifecycle with its reason
     node, facts = target
     patch = {facts["older"]: {"by": facts["newer"], "ended_at": None, "insight": insight["title"]}}
-    change_id = approve_marking(host, insight["title"], node.name, SUPERSEDED, patch, actor)
+    change_id = approval.approve_marking(host, insight["title"], node.name, SUPERSEDED, patch, actor)
     decided: dict[str, Any] = host.surface_insights(limit=1, title=insight["title"], status="all")[0]
     return {**decided, "applied": {"change_id": change_id}}
 

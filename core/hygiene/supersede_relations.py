@@ -15,7 +15,7 @@ deleted.
   which is newer: nothing is proposed.
 * **The mark.** Approving writes, on the entity, the property ``superseded_relations`` =
   ``{"TYPE → target": {"relationType", "to", "by", "ended_at", "insight"}}`` in the same change as
-  the approval (``supersede.approve_marking``): one undo takes both back. The relation itself is
+  the approval (``approval.approve_marking``): one undo takes both back. The relation itself is
   untouched, so ``read_graph``, ``open_nodes`` and ``search_nodes`` return it exactly as the
   official server would, and as-of reads and history keep it; the entity's embedding text leaves
   it out (``core.storage.aliases.current_relation``) and ``search_semantic``'s explain lists it.
@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.errors import Conflict, NotFound
-from core.hygiene import supersede
+from core.hygiene import approval
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
 from core.reflect.patterns import Names, Row, Spec, clip
@@ -230,7 +230,7 @@ def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: 
     key = relation_key(about["relationType"], about["to"])
     patch = {key: {"relationType": about["relationType"], "to": about["to"], "by": about["by"], "ended_at": None,
                    "insight": insight["title"]}}
-    change_id = supersede.approve_marking(host, insight["title"], name, SUPERSEDED_RELATIONS, patch, actor)
+    change_id = approval.approve_marking(host, insight["title"], name, SUPERSEDED_RELATIONS, patch, actor)
     decided: dict[str, Any] = host.surface_insights(limit=1, title=insight["title"], status="all")[0]
     return {**decided, "applied": {"change_id": change_id}}
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.hygiene import duplicates
+from core.hygiene import approval, duplicates, merge
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
 from core.reflect.patterns import Names, Reading, Row, Spec
@@ -42,7 +42,6 @@ class HygieneKind:
 
 
 KINDS: dict[str, HygieneKind] = {}
-APPROVE_OP = "approve_insight"  # the change grouping an approval and what it did (undone whole)
 
 
 def register(kind: HygieneKind) -> None:
@@ -98,10 +97,9 @@ def _merge_preview(memory: Any, evidence: dict[str, Any]) -> dict[str, Any]:
 
 
 def _merge_apply(memory: Any, evidence: dict[str, Any], actor: str, approving: str | None) -> dict[str, Any]:
-    from core.hygiene import service
-
     m = evidence["merge"]
-    return service.merge_entities(memory, m["names"], m["into"], False, actor, approving=approving)
+    return merge.carry_out(memory, merge.plan_merge(memory.graph, list(m["names"]), m["into"]), actor,
+                           approving=approving)
 
 
 def _repeats_preview(memory: Any, evidence: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +121,8 @@ def _repeats_apply(memory: Any, evidence: dict[str, Any], actor: str, approving:
         if removed:
             s.delete_observations(preview["entity"], list(removed))
         grouped = approving is not None
-        done: int | None = s.finish(APPROVE_OP if grouped else None, approving if grouped else preview["entity"],
+        done: int | None = s.finish(approval.APPROVE_OP if grouped else None,
+                                    approving if grouped else preview["entity"],
                                     {"insight": approving, "name": preview["entity"]} if grouped else None)
         return done
     change_id = memory.graph.run_edit(work, actor)
