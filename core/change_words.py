@@ -84,6 +84,8 @@ def words(change: Change, known: Mapping[int, Change] | None = None) -> Words:  
         if original is not None:
             return Words("undid", op, this, about, inner=words(original, known))
         return Words("undid_unknown", op, this, about)
+    if op == "approve_insight":  # the approval and what it did, one change: said as the approval
+        return w("insight_approved")
     if op == "decide_insight":
         return w(_INSIGHT_DECISIONS.get(_dict(after).get("status") or "", "insight_reviewed"))
     if op == "mark_insight_stale":

@@ -192,7 +192,8 @@ class EntityPlan(TypedDict):
     end_relations: list[tuple[Relation, str | None]]  # (relation, ended_at as stored; None: now)
 # -- what was written: one change_log row ---------------------------------------------------------
 
-GROUP_OPS = ("save_entity", "merge_entities", "undo")  # a Save, a merge, an undo: each lists its rows, undone whole
+# A Save, a merge, an approved insight with what approving it did, an undo: each lists its rows, undone whole.
+GROUP_OPS = ("save_entity", "merge_entities", "approve_insight", "undo")
 RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation")
 _CHANGE_KEYS = ("id", "at", "actor", "op", "entity", "before", "after")
 

@@ -22,6 +22,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
         print("Nothing was changed: run again with --apply to merge.")
     else:
         print(f"Merged as change #{result['change_id']}; `hipocampo undo {result['change_id']}` takes it back.")
+        for title in result.get("resolved_insights", []):
+            print(f"Settled the proposal {title!r} (approved with the merge; undo puts it back to review).")
     return 0
 
 

@@ -13,7 +13,7 @@ UNDOABLE = frozenset({
     "create_entity", "delete_entity", "restore_entity", "add_observations", "delete_observations",
     "create_relation", "delete_relation", "update_entity", "archive_entity", "unarchive_entity",
     "rename_entity", "set_entity_type", "replace_observation", "end_relation", "reopen_relation",
-    "save_entity", "merge_entities", "undo",
+    "save_entity", "merge_entities", "approve_insight", "undo",
 })
 SCAN_LIMIT = 5000  # how far back the default undo looks for something undoable
 

@@ -11,6 +11,8 @@ which records its own change_log row in the shapes ``core.history.changes`` docu
   "created_at", "ended_at"}`` (only ``ended_at`` differs)
 - ``unarchive_entity``   no payload (the inverse of ``archive_entity``)
 - ``save_entity``        a group: after ``{"rows": [ids]}``, the rows one editor Save wrote
+- ``decide_insight``     entity=title, before/after an ``InsightState`` (``as_dict``): undone only
+  inside a group (a merge or ``approve_insight``: the approval and what it did, undone whole)
 - ``undo``               after ``{"undo_of": id, "op": …, "rows": [ids]}``: the rows that undid it
 
 An undo is the inverse operation written like any other change (so history and
@@ -50,6 +52,31 @@ class RelationState:
     created_at: str
     ended_at: str | None
     props: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class InsightState:
+    """An insight's review state as a decision sets it (``stale`` and ``base_confidence`` are read,
+    never written by a decision)."""
+
+    status: str
+    archived: bool
+    decided_at: str | None
+    decided_by: str | None
+    confirmed_at: str | None
+    confidence: float
+    stale: bool = False
+    base_confidence: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """What a ``decide_insight`` row keeps (enough to set it back)."""
+        return {"status": self.status, "archived": self.archived, "decided_at": self.decided_at,
+                "decided_by": self.decided_by, "confirmed_at": self.confirmed_at, "confidence": self.confidence}
+
+    @classmethod
+    def of(cls, saved: dict[str, Any]) -> InsightState:
+        return cls(saved["status"], bool(saved["archived"]), saved.get("decided_at"), saved.get("decided_by"),
+                   saved.get("confirmed_at"), float(saved.get("confidence") or 0.0))
 
 
 class ChangeReads(Protocol):
@@ -97,6 +124,13 @@ class EditSession(ChangeReads, Protocol):
     def set_relation_state(self, src: str, dst: str, rtype: str, props: dict[str, Any],
                            ended_at: str | None) -> None:
         """Props and end of an existing relation, not logged (an undone deletion's old state)."""
+        ...
+    def insight(self, title: str) -> InsightState | None:
+        """The review state of the insight ``title`` (None: no such insight)."""
+        ...
+    def set_insight(self, title: str, state: InsightState, note: dict[str, Any] | None = None) -> None:
+        """Set the insight's review state (and archive it or not), logged as ``decide_insight``:
+        before = the state it had, after = ``state`` plus ``note``."""
         ...
     def last_entity(self) -> str | None:
         """The entity of the last change_log row this write recorded (None: none yet)."""
@@ -344,6 +378,24 @@ def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per k
     elif op in ("archive_entity", "unarchive_entity"):
         _live(s, name)
         s.set_archived(name, op == "unarchive_entity")
+    elif op == "decide_insight":
+        _undo_decision(s, row)
+
+
+def _undo_decision(s: EditSession, row: Row) -> None:
+    """An insight back to the state it had before a decision made inside a group (a merge, an
+    approval and what it did): approved → pending again, so it shows in review as before."""
+    name, before, after = row.entity or "", row.before, row.after
+    if not isinstance(before, dict) or "archived" not in before or not isinstance(after, dict):
+        raise Conflict(f"Change #{row.id} (an insight decision) cannot be undone on its own; reopen the insight "
+                       "instead. Nothing was changed.")
+    now = s.insight(name)
+    if now is None:
+        raise Conflict(f"The insight {name!r} no longer exists; this change cannot be undone. Nothing was changed.")
+    if now.status != after.get("status"):
+        raise Conflict(f"The insight {name!r} was decided again since (it is {now.status} now); this change "
+                       "cannot be undone. Nothing was changed.")
+    s.set_insight(name, InsightState.of(before))
 
 
 def _relation(src: str, dst: str, rtype: str) -> Relation:

@@ -4,9 +4,12 @@
 * ``duplicates`` — possible duplicate entities and near-identical observations, as insight drafts.
 * ``merge``      — the merge of duplicates: a preview (what will change) and its application, one
   undoable change built from the stores' own writes, the same on every backend.
+* ``supersede`` / ``supersede_relations`` — superseded facts and relations: proposed, kept with an
+  end and a successor once approved.
+* ``approval``   — an approval and the mark it makes (a superseded fact or relation) as one change.
 * ``tidy``       — the one list of what hygiene proposes (a registry of kinds), and applying chosen ones.
 """
 
 # Registering the kinds with reflect (its one registry of detectors, and what approving does), in
-# the order reflect runs them: superseded and contradicting facts, then tidy's kinds.
-from core.hygiene import supersede, tidy  # noqa: E402, F401
+# the order reflect runs them: superseded and contradicting facts, superseded relations, then tidy's kinds.
+from core.hygiene import supersede, supersede_relations, tidy  # noqa: E402, F401

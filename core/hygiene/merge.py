@@ -1,8 +1,9 @@
 """Merging duplicate entities, written once for every backend from the stores' own writes.
 
 ``plan_merge`` reads the entities and says exactly what a merge will do (the preview);
-``apply_merge`` does that inside one transaction, then writes one ``merge_entities`` change_log
-row grouping every row it wrote, so one undo takes the whole merge back:
+``apply_merge`` does that in one atomic write of an edit session (``core.history.undo``), ending
+with one ``merge_entities`` change_log row grouping every row it wrote (and the decisions on the
+proposals it carries out or settles), so one undo takes the whole merge back:
 
 * the duplicates' observations join the kept entity's, except exact and near-exact repeats of
   one it has (``names.near_same_fact``); each dropped one is listed with the fact it repeats;
@@ -20,8 +21,12 @@ from typing import Any
 
 from core.errors import InvalidInput, NotFound
 from core.hygiene import names as N
-from core.model import ObservationInput, Relation
-from core.storage.aliases import ALIASES_KEY, MERGE_OP, HygieneStore
+from core.hygiene.duplicates import DUPLICATES
+from core.model import Relation
+from core.reflect import lifecycle
+from core.storage.aliases import ALIASES_KEY, MERGE_OP
+
+MERGED_DIRECTLY = "merged directly"  # how a proposal settled by a direct merge is marked
 
 
 def plan_merge(graph: Any, names: Sequence[str], into: str) -> dict[str, Any]:
@@ -90,24 +95,83 @@ def _aliases(node: Any) -> list[str]:
     return [a for a in found if isinstance(a, str)] if isinstance(found, list) else []
 
 
-def apply_merge(graph: Any, hs: HygieneStore, plan: dict[str, Any], actor: str) -> int:
-    """Carry out ``plan`` (from ``plan_merge``) as one change; returns the change's id."""
+def apply_merge(graph: Any, plan: dict[str, Any], actor: str, *, approving: str | None = None,
+                resolves: Sequence[str] = ()) -> int:
+    """Carry out ``plan`` (from ``plan_merge``) as one change, in one atomic write of the backend
+    (on a graph server too: only what the merge changes is written, the graph is not copied).
+
+    ``approving``: the title of the pending insight this merge carries out (approved with it);
+    ``resolves``: other pending proposals the merge settles (approved, noted as merged directly).
+    Their decisions are rows of the same change: one undo takes the merge back and puts them
+    back to review. Returns the change's id."""
+    def work(s: Any) -> int:
+        settled = []
+        if approving is not None:
+            lifecycle.approve_in(s, approving, actor)
+            settled.append(approving)
+        for title in resolves:
+            state = s.insight(title)
+            if title != approving and state is not None and state.status == "pending" and not state.stale:
+                lifecycle.approve_in(s, title, f"{actor} ({MERGED_DIRECTLY})",
+                                     {"note": f"{MERGED_DIRECTLY}: {', '.join(plan['merged'])} into {plan['into']}"})
+                settled.append(title)
+        write_merge(s, plan)
+        extra = {"into": plan["into"], "merged": plan["merged"], **({"insights": settled} if settled else {})}
+        done = s.finish(MERGE_OP, plan["into"], extra)
+        assert done is not None  # a merge always writes rows
+        return int(done)
+    done: int = graph.run_edit(work, actor)
+    return done
+
+
+def carry_out(memory: Any, plan: dict[str, Any], actor: str, *, approving: str | None = None) -> dict[str, Any]:
+    """Merge as ``plan`` says (``apply_merge``), settling the pending duplicate proposals it covers;
+    what ``Memory.merge_entities`` answers (with ``resolved_insights`` when it settled any)."""
+    settles = covered_proposals(memory, [plan["into"], *plan["merged"]])
+    change_id = apply_merge(memory.graph, plan, actor, approving=approving, resolves=settles)
+    done = {"dry_run": False, "preview": plan, "text": describe_plan(plan), "change_id": change_id}
+    settled = [t for t in settles if t != approving]
+    return {**done, "resolved_insights": settled} if settled else done
+
+
+def covered_proposals(memory: Any, merged: Sequence[str]) -> list[str]:
+    """Titles of the pending (not stale) duplicate proposals a merge of ``merged`` carries out:
+    each of their names is one of ``merged``."""
+    wanted = set(merged)
+    out = []
+    for insight in memory.surface_insights(limit=1000, query="Possible duplicates", status="pending"):
+        proposal = (insight.get("evidence") or {}).get("merge") or {}
+        names = {proposal.get("into"), *(proposal.get("names") or [])}
+        if insight["pattern"] == DUPLICATES and not insight["stale"] and None not in names and names <= wanted:
+            out.append(insight["title"])
+    return out
+
+
+def write_merge(s: Any, plan: dict[str, Any]) -> None:
+    """The merge's writes on one ``core.history.undo.EditSession`` (each records its own row)."""
     into = plan["into"]
-    with graph.transaction():
-        start = graph.latest_change_id()
-        if plan["add_observations"]:
-            graph.add_observations([ObservationInput(entityName=into, contents=plan["add_observations"])], actor)
-        plain = [r for r in plan["rewire_relations"] if not r["props"]]
-        if plain:
-            graph.create_relations([_relation(r) for r in plain], actor)
-        for r in plan["rewire_relations"]:
-            if r["props"]:
-                graph.merge_relation(r["from"], r["relationType"], r["to"], r["props"], actor)
-            if r["ended_at"]:
-                graph.end_relation(r["from"], r["to"], r["relationType"], r["ended_at"], actor)
-        graph.merge_node(plan["entity_type"], into, {**plan["add_properties"], ALIASES_KEY: plan["aliases"]}, actor)
-        graph.delete_entities(plan["delete_entities"], actor)
-        return hs.group_changes(start, MERGE_OP, into, {"into": into, "merged": plan["merged"]}, actor)
+    for name in (into, *plan["delete_entities"]):
+        if s.entity(name) is None:
+            raise NotFound(f"Entity {name!r} no longer exists (changed since the preview); nothing was merged.")
+    for r in plan["rewire_relations"]:
+        for end in (r["from"], r["to"]):
+            if s.entity(end) is None:
+                raise NotFound(f"Entity {end!r} (in a relation to rewire) no longer exists; nothing was merged. "
+                               "Preview the merge again.")
+    if plan["add_observations"]:
+        s.add_observations(into, list(plan["add_observations"]))
+    if plan["rewire_relations"]:
+        s.create_relations([_relation(r) for r in plan["rewire_relations"]])
+    for r in plan["rewire_relations"]:
+        if r["props"]:
+            s.set_relation_state(r["from"], r["to"], r["relationType"], dict(r["props"]), None)
+        if r["ended_at"]:
+            s.set_relation_end(r["from"], r["to"], r["relationType"], r["ended_at"])
+    kept = s.entity(into)
+    props = {**plan["add_properties"], **kept.props, ALIASES_KEY: plan["aliases"]}
+    s.update_entity(into, {"entityType": kept.type, "props": kept.props}, {"entityType": kept.type, "props": props})
+    for name in plan["delete_entities"]:
+        s.delete_entity(name)
 
 
 def _relation(r: dict[str, Any]) -> Relation:

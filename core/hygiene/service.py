@@ -14,8 +14,14 @@ from core.search.folding import fold
 from core.storage.aliases import hygiene_store
 
 
-def merge_entities(memory: Any, names: Any, into: str | None, dry_run: bool, actor: str) -> dict[str, Any]:
-    """The merge's preview, or (``dry_run=False``) the merge itself with the preview it followed."""
+def merge_entities(memory: Any, names: Any, into: str | None, dry_run: bool, actor: str, *,
+                   approving: str | None = None) -> dict[str, Any]:
+    """The merge's preview, or (``dry_run=False``) the merge itself with the preview it followed.
+
+    A merge settles the pending duplicate proposals it covers (every name they would merge is
+    among the merged ones): they are approved in the same change, marked as merged directly,
+    and one undo puts them back to review. ``approving``: the proposal being approved (its
+    approval carries the merge out)."""
     if isinstance(names, str) or not isinstance(names, Sequence) or not names:
         raise InvalidInput("names must be a non-empty list of entity names. Nothing was changed.")
     if any(not isinstance(n, str) or not n.strip() for n in names):
@@ -27,8 +33,7 @@ def merge_entities(memory: Any, names: Any, into: str | None, dry_run: bool, act
     plan = M.plan_merge(memory.graph, list(names), into)
     if dry_run:
         return {"dry_run": True, "preview": plan, "text": M.describe_plan(plan)}
-    change_id = M.apply_merge(memory.graph, hygiene_store(memory.graph), plan, actor)
-    return {"dry_run": False, "preview": plan, "text": M.describe_plan(plan), "change_id": change_id}
+    return M.carry_out(memory, plan, actor, approving=approving)
 
 
 def proposals(memory: Any) -> list[dict[str, Any]]:
@@ -56,10 +61,18 @@ def tidy(memory: Any, apply: Any, actor: str) -> dict[str, Any]:
     if missing:
         raise NotFound(f"No current proposal has the id {missing[0]!r}; run tidy without apply to list them. "
                        "Nothing was changed.")
-    done = []
-    with memory.transaction():
+    done: list[dict[str, Any]] = []
+    # Each proposal is one change of its own (on a graph server a merge writes only what it
+    # changes, never copying the graph); if one fails, those applied before it are undone, newest
+    # first, so the call lands whole or leaves the memory as it was.
+    try:
         for a in dict.fromkeys(apply):
             done.append({"id": a, "kind": by_id[a]["kind"], **_carry_out(memory, by_id[a], actor)})
+    except Exception:
+        for applied in reversed(done):
+            if applied.get("change_id"):
+                memory.undo_change(applied["change_id"], actor=actor)
+        raise
     return {"dry_run": False, "applied": done}
 
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.errors import Conflict, NotFound
+from core.hygiene import approval
 from core.hygiene.supersede_rules import CONTRADICTION, RULES_VERSION, UPDATE, scan
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
@@ -239,11 +240,17 @@ def filter_hits(graph: Any, hits: Sequence[dict[str, Any]], *, keep: bool) -> li
     named = [h for h in hits if isinstance(h.get("name"), str)]
     if not named:
         return list(hits)
+    from core.hygiene.supersede_relations import listed
+
     ids = graph.ids_for([h["name"] for h in named])
-    found = {n.name: marks(n.props) for n in graph.nodes_by_id(list(ids.values()))}
+    nodes = graph.nodes_by_id(list(ids.values()))
+    found = {n.name: marks(n.props) for n in nodes}
+    retired = {n.name: listed(n.props) for n in nodes} if keep else {}
     out = []
     for hit in hits:
         gone = found.get(hit.get("name"), {})
+        if retired.get(hit.get("name")):  # explain: the relations an approval superseded, with their end
+            hit = {**hit, "superseded_relations": retired[hit["name"]]}
         if not gone:
             out.append(hit)
             continue
@@ -264,13 +271,16 @@ def filter_hits(graph: Any, hits: Sequence[dict[str, Any]], *, keep: bool) -> li
 # -- registered with reflect: found over the graph store, approving marks, reopening unmarks ----
 
 def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: lifecycle.Decide) -> dict[str, Any]:
-    """Both facts must still be there (checked first); the older kept, with an end and its
-    successor, after the decision: one undo takes the mark back."""
+    """Both facts must still be there (checked first); the approval and the older fact's mark
+    (kept, with an end and its successor) are one change: one undo takes both back."""
     target = check(host.graph, insight)
-    decided = decide()
-    if target is not None:
-        mark(host.graph, *target, insight["title"], decided.get("decided_at") or host.graph.now(), actor)
-    return decided
+    if target is None or insight.get("status") != "pending":
+        return decide()  # another move: refused by the lifecycle with its reason
+    node, facts = target
+    patch = {facts["older"]: {"by": facts["newer"], "ended_at": None, "insight": insight["title"]}}
+    change_id = approval.approve_marking(host, insight["title"], node.name, SUPERSEDED, patch, actor)
+    decided: dict[str, Any] = host.surface_insights(limit=1, title=insight["title"], status="all")[0]
+    return {**decided, "applied": {"change_id": change_id}}
 
 
 def _reopen(host: lifecycle.Host, insight: dict[str, Any], actor: str) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.hygiene import duplicates
+from core.hygiene import approval, duplicates, merge
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
 from core.reflect.patterns import Names, Reading, Row, Spec
@@ -27,7 +27,10 @@ class HygieneKind:
 
     ``detect(hs, graph)`` → insight drafts (evidence JSON-ready, with a ``key``);
     ``preview(memory, evidence)`` → what applying it would change, changing nothing;
-    ``apply(memory, evidence, actor)`` → what it changed (one undoable change).
+    ``apply(memory, evidence, actor)`` → what it changed (one undoable change);
+    ``approve(memory, evidence, actor, title)`` (optional) → the same, with the approval of the
+    pending insight ``title`` in the same change (one undo takes both back, the insight pending
+    again). A kind without one is approved, then applied, in one ``Memory.transaction``.
     """
 
     pattern: str
@@ -35,6 +38,7 @@ class HygieneKind:
     detect: Callable[[HygieneStore, Any], list[InsightDraft]]
     preview: Callable[[Any, dict[str, Any]], dict[str, Any]]
     apply: Callable[[Any, dict[str, Any], str], dict[str, Any]]
+    approve: Callable[[Any, dict[str, Any], str, str], dict[str, Any]] | None = None
 
 
 KINDS: dict[str, HygieneKind] = {}
@@ -72,14 +76,17 @@ def _spec(pattern: str) -> Spec:
 
 
 def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: lifecycle.Decide) -> dict[str, Any]:
-    """Approving a pending hygiene insight carries it out, in one transaction with the decision
-    (the decision first, so the change it makes is the newest: the next undo takes it back)."""
+    """Approving a pending hygiene insight carries it out: the decision and what it does are one
+    change in one atomic write (the kind's ``approve``), so one undo takes both back and
+    the insight is pending again."""
     kind = KINDS.get(insight["pattern"])
     if kind is None or insight["status"] != "pending":
         return decide()  # nothing to carry out (another move is refused by the lifecycle)
-    with host.transaction():
-        decided = decide()
-        applied = kind.apply(host, insight["evidence"], actor)
+    if kind.approve is None:
+        with host.transaction():
+            return {**decide(), "applied": kind.apply(host, insight["evidence"], actor)}
+    applied = kind.approve(host, insight["evidence"], actor, insight["title"])
+    decided: dict[str, Any] = host.surface_insights(limit=1, title=insight["title"], status="all")[0]
     return {**decided, "applied": applied}
 
 
@@ -89,10 +96,10 @@ def _merge_preview(memory: Any, evidence: dict[str, Any]) -> dict[str, Any]:
     return {**found["preview"], "text": found["text"]}
 
 
-def _merge_apply(memory: Any, evidence: dict[str, Any], actor: str) -> dict[str, Any]:
+def _merge_apply(memory: Any, evidence: dict[str, Any], actor: str, approving: str | None) -> dict[str, Any]:
     m = evidence["merge"]
-    merged: dict[str, Any] = memory.merge_entities(m["names"], into=m["into"], dry_run=False, actor=actor)
-    return merged
+    return merge.carry_out(memory, merge.plan_merge(memory.graph, list(m["names"]), m["into"]), actor,
+                           approving=approving)
 
 
 def _repeats_preview(memory: Any, evidence: dict[str, Any]) -> dict[str, Any]:
@@ -101,17 +108,33 @@ def _repeats_preview(memory: Any, evidence: dict[str, Any]) -> dict[str, Any]:
             "kept": [r["keep"] for r in evidence["repeats"]]}
 
 
-def _repeats_apply(memory: Any, evidence: dict[str, Any], actor: str) -> dict[str, Any]:
+def _repeats_apply(memory: Any, evidence: dict[str, Any], actor: str, approving: str | None) -> dict[str, Any]:
     preview = _repeats_preview(memory, evidence)
-    removed = memory.delete_observations(
-        [{"entityName": preview["entity"], "observations": preview["delete_observations"]}], actor=actor)
-    return {**preview, "removed": removed, "change_id": memory.latest_change_id() if removed else None}
+    removed: list[str] = []
+
+    def work(s: Any) -> int | None:
+        removed.clear()  # a graph server may run the write again (another writer came first)
+        if approving is not None:
+            lifecycle.approve_in(s, approving, actor)
+        have = s.entity(preview["entity"])
+        removed.extend(o for o in preview["delete_observations"] if have is not None and o in have.observations)
+        if removed:
+            s.delete_observations(preview["entity"], list(removed))
+        grouped = approving is not None
+        done: int | None = s.finish(approval.APPROVE_OP if grouped else None,
+                                    approving if grouped else preview["entity"],
+                                    {"insight": approving, "name": preview["entity"]} if grouped else None)
+        return done
+    change_id = memory.graph.run_edit(work, actor)
+    return {**preview, "removed": len(removed), "change_id": change_id}
 
 
 register(HygieneKind(duplicates.DUPLICATES, "possible duplicate entities",
-                     lambda hs, graph: duplicates.duplicate_drafts(hs, graph), _merge_preview, _merge_apply))
+                     lambda hs, graph: duplicates.duplicate_drafts(hs, graph), _merge_preview,
+                     lambda m, e, a: _merge_apply(m, e, a, None), _merge_apply))
 register(HygieneKind(duplicates.REPEATS, "near-identical observations",
-                     lambda hs, graph: duplicates.repeat_drafts(hs), _repeats_preview, _repeats_apply))
+                     lambda hs, graph: duplicates.repeat_drafts(hs), _repeats_preview,
+                     lambda m, e, a: _repeats_apply(m, e, a, None), _repeats_apply))
 
 
 def detect_all(hs: HygieneStore, graph: Any) -> dict[str, list[InsightDraft]]:

@@ -184,6 +184,8 @@ class Host(Protocol):
     @property
     def graph(self) -> Any: ...  # the backend's ``core.protocols.GraphStore`` (it imports this module)
     def transaction(self) -> contextlib.AbstractContextManager[Any]: ...
+    def surface_insights(self, *, limit: int = 10, title: str | None = None, query: str | None = None,
+                         status: str | None = "pending") -> list[dict[str, Any]]: ...
 
 
 Decide = Callable[[], dict[str, Any]]  # records the decision; returns the insight decided
@@ -211,6 +213,36 @@ def carry_out(kind: str, *, approve: OnApprove | None = None, reopen: OnReopen |
     """Register what approving (``approve``, which must call ``decide``) or reopening an insight
     of ``kind`` does through the ``Memory``; replaces an earlier registration of ``kind``."""
     CARRY_OUT[kind] = CarryOut(approve, reopen, auto_approve)
+
+
+def check_move(title: str, status: str | None, stale: bool, action: str) -> str:
+    """The status ``action`` moves an insight in ``status`` to; ``NotFound`` (no such insight) or
+    ``Conflict`` (a move the lifecycle refuses, or approving a stale one) otherwise."""
+    if status is None:
+        raise NotFound(f"There is no insight titled {title!r}; surface_insights lists them "
+                       "(titles must match exactly).")
+    new = TRANSITIONS.get((status, action))
+    if new is None:
+        raise Conflict(refusal(title, status, action))
+    if action == "approve" and stale:
+        raise Conflict(
+            f"The insight {title!r} is stale: the evidence it was built from has changed "
+            "(deleted, archived, or the pattern no longer holds). Run reflect again to "
+            "refresh it, or dismiss it.")
+    return new
+
+
+def approve_in(session: Any, title: str, actor: str, note: dict[str, Any] | None = None) -> None:
+    """Approve the insight ``title`` inside one edit session (``core.history.undo.EditSession``),
+    as ``decide`` approves it: un-archived, decided now by ``actor``, confirmed now at its base
+    confidence. Its ``decide_insight`` row keeps the state before, so the group it belongs to (a
+    merge, an ``approve_insight``) is undone whole and the insight is pending again."""
+    from core.history.undo import InsightState  # storage imports this module: imported when used
+
+    state = session.insight(title)
+    check_move(title, None if state is None else state.status, bool(state and state.stale), "approve")
+    session.set_insight(title, InsightState("approved", False, session.now, actor, session.now,
+                                            state.base_confidence), note)
 
 
 # -- the lifecycle ------------------------------------------------------------------------------
@@ -260,17 +292,8 @@ class InsightLifecycle:
 
         def work(tx: InsightWrites) -> None:
             r = tx.record(title)
-            if r is None:
-                raise NotFound(f"There is no insight titled {title!r}; surface_insights lists them "
-                               "(titles must match exactly).")
-            new = TRANSITIONS.get((r.status, action))
-            if new is None:
-                raise Conflict(refusal(title, r.status, action))
-            if action == "approve" and r.stale:
-                raise Conflict(
-                    f"The insight {title!r} is stale: the evidence it was built from has changed "
-                    "(deleted, archived, or the pattern no longer holds). Run reflect again to "
-                    "refresh it, or dismiss it.")
+            new = check_move(title, None if r is None else r.status, r is not None and r.stale, action)
+            assert r is not None  # check_move refused a missing insight
             after: dict[str, Any] = {"status": new}
             if action == "approve":
                 tx.set_archived(r.entity_id, False, now, touch=True)

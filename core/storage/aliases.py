@@ -15,6 +15,21 @@ from typing import Any, Protocol
 
 ALIASES_KEY = "aliases"  # the props key holding an entity's former names
 MERGE_OP = "merge_entities"  # the change_log row grouping one merge's rows (undone whole)
+# The props key holding an entity's superseded relations (core.hygiene.supersede_relations):
+# ``{relation_key(type, to): {"relationType", "to", "by", "ended_at", "insight"}}``. Read here too,
+# by each backend's embedding text (a superseded relation no longer says what the entity is).
+SUPERSEDED_RELATIONS = "superseded_relations"
+
+
+def relation_key(rtype: str, to: str) -> str:
+    """The key of one outgoing relation in ``SUPERSEDED_RELATIONS``."""
+    return f"{rtype} → {to}"
+
+
+def current_relation(props: dict[str, Any] | None, rtype: str, to: str) -> bool:
+    """Whether the outgoing relation ``-rtype-> to`` of the entity with ``props`` is not superseded."""
+    marks = (props or {}).get(SUPERSEDED_RELATIONS)
+    return not (isinstance(marks, dict) and relation_key(rtype, to) in marks)
 
 
 class HygieneStore(Protocol):
@@ -42,6 +57,15 @@ class HygieneStore(Protocol):
 
     def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
         """Write one change_log row listing every row written after ``since`` (undone whole); its id."""
+        ...
+
+    def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                                 list[tuple[str, str]]]]:
+        """For each live non-Insight entity with two current relations or more of ``types`` (stored
+        spellings), or with facts written at or after the oldest of them: (id, props JSON, those
+        relations as (type, target, created_at) oldest first, those facts as (text, created_at)
+        oldest first). Entities with one such relation and nothing newer are left out: nothing
+        can replace it, and at 100k entities most are those."""
         ...
 
 

@@ -39,6 +39,7 @@ def pattern_label(pattern: str) -> str:
         "repeated_observations": InsightListModel.tr("Repeated facts"),
         "superseded_facts": InsightListModel.tr("Updated fact"),
         "contradicting_facts": InsightListModel.tr("Facts that disagree"),
+        "superseded_relations": InsightListModel.tr("Updated relation"),
     }
     return labels.get(pattern, pattern.replace("_", " ").capitalize())
 

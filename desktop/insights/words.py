@@ -81,6 +81,9 @@ def insight_summary(insight: dict[str, Any]) -> str:
     facts = evidence.get("facts")
     if isinstance(facts, dict) and {"entity", "older", "newer"} <= facts.keys():
         return _facts_summary(str(insight.get("pattern")), facts) or english
+    relation = evidence.get("relation")
+    if isinstance(relation, dict) and {"entity", "relationType", "to", "by"} <= relation.keys():
+        return _relation_summary(relation) or english
     try:
         said = _say(str(insight.get("pattern") or ""), _by_role(evidence), int(evidence.get("total") or 0), english)
     except (KeyError, IndexError, TypeError, ValueError):
@@ -101,6 +104,19 @@ def _facts_summary(pattern: str, facts: dict[str, Any]) -> str | None:
             'On "{entity}", "{older}" and "{newer}" disagree, and nothing says which is newer. Neither was '
             "retired: edit the entity to keep the one that is true.").format(**words)
     return None
+
+
+def _relation_summary(relation: dict[str, Any]) -> str | None:
+    """Memory hygiene's superseded relation (core.hygiene.supersede_relations)."""
+    by = relation["by"]
+    if not isinstance(by, dict):
+        return None
+    successor = f"“{by['fact']}”" if "fact" in by else f"{by.get('relationType')} → {by.get('to')}"
+    return InsightWords.tr(
+        'On "{entity}", {successor} seems to replace the relation {old} → {target}. Approving keeps the '
+        "relation, marked as superseded with today as its end; the official reads still return it, search "
+        "no longer answers with it, and one undo takes it back.").format(
+            entity=relation["entity"], successor=successor, old=relation["relationType"], target=relation["to"])
 
 
 def _say(pattern: str, roles: dict[str, list[dict[str, Any]]], total: int, english: str) -> str | None:  # noqa: PLR0911

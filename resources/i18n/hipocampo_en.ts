@@ -117,7 +117,7 @@
 <context>
     <name>InsightWords</name>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="116"/>
+        <location filename="../../desktop/insights/words.py" line="132"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>%n more solved problem shares its concepts.</numerusform>
@@ -125,7 +125,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="120"/>
+        <location filename="../../desktop/insights/words.py" line="136"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>&quot;{technology}&quot; is used by %n entity: {users}. Consider sharing knowledge, fixes or materials with it.</numerusform>
@@ -133,7 +133,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="125"/>
+        <location filename="../../desktop/insights/words.py" line="141"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>The concept &quot;{concept}&quot; connects %n entity: {members}. This cluster may reveal a pattern worth exploring.</numerusform>
@@ -141,7 +141,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="141"/>
+        <location filename="../../desktop/insights/words.py" line="157"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</numerusform>
@@ -149,7 +149,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="160"/>
+        <location filename="../../desktop/insights/words.py" line="176"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(%n more active entity is linked to it.)</numerusform>
@@ -157,7 +157,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="175"/>
+        <location filename="../../desktop/insights/words.py" line="191"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entity has fewer than 2 real connections: {listed}. Linking it (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes it easier to find and reason about.</numerusform>

@@ -308,7 +308,7 @@
     </message>
     <message>
         <location filename="../../desktop/activity/pane.py" line="132"/>
-        <location filename="../../desktop/activity/pane.py" line="324"/>
+        <location filename="../../desktop/activity/pane.py" line="331"/>
         <source>All clients</source>
         <translation>Todos los clientes</translation>
     </message>
@@ -349,13 +349,13 @@
     </message>
     <message>
         <location filename="../../desktop/activity/pane.py" line="148"/>
-        <location filename="../../desktop/activity/pane.py" line="462"/>
+        <location filename="../../desktop/activity/pane.py" line="469"/>
         <source>Undo</source>
         <translation>Deshacer</translation>
     </message>
     <message>
         <location filename="../../desktop/activity/pane.py" line="149"/>
-        <location filename="../../desktop/activity/pane.py" line="474"/>
+        <location filename="../../desktop/activity/pane.py" line="481"/>
         <source>Take back the selected change (it can be redone)</source>
         <translation>Deshacer el cambio seleccionado (se puede rehacer)</translation>
     </message>
@@ -365,87 +365,87 @@
         <translation>Ocultar este mensaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="327"/>
+        <location filename="../../desktop/activity/pane.py" line="334"/>
         <source>{client} ({count})</source>
         <translation>{client} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="364"/>
+        <location filename="../../desktop/activity/pane.py" line="371"/>
         <source>The activity could not be read: {message}</source>
         <translation>No se pudo leer la actividad: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="400"/>
+        <location filename="../../desktop/activity/pane.py" line="407"/>
         <source>“{name}” no longer exists. Undo its deletion to bring it back.</source>
         <translation>«{name}» ya no existe. Deshaz su eliminación para recuperarla.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="414"/>
+        <location filename="../../desktop/activity/pane.py" line="421"/>
         <source>change #{id}</source>
         <translation>cambio n.º {id}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="415"/>
+        <location filename="../../desktop/activity/pane.py" line="422"/>
         <source>Undone: {what}</source>
         <translation>Deshecho: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="420"/>
+        <location filename="../../desktop/activity/pane.py" line="427"/>
         <source>Could not undo: {message}</source>
         <translation>No se pudo deshacer: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="430"/>
+        <location filename="../../desktop/activity/pane.py" line="437"/>
         <source>Open “{name}”</source>
         <translation>Abrir «{name}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="437"/>
+        <location filename="../../desktop/activity/pane.py" line="444"/>
         <source>Only changes by {client}</source>
         <translation>Solo cambios de {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="462"/>
+        <location filename="../../desktop/activity/pane.py" line="469"/>
         <source>Redo</source>
         <translation>Rehacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="470"/>
+        <location filename="../../desktop/activity/pane.py" line="477"/>
         <source>This kind of change cannot be undone from here</source>
         <translation>Este tipo de cambio no se puede deshacer desde aquí</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="472"/>
+        <location filename="../../desktop/activity/pane.py" line="479"/>
         <source>Already undone: the row of its undo can redo it</source>
         <translation>Ya está deshecho: se puede rehacer desde la fila que lo deshizo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="505"/>
+        <location filename="../../desktop/activity/pane.py" line="512"/>
         <source>Nothing has been written yet</source>
         <translation>Todavía no se ha escrito nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="506"/>
+        <location filename="../../desktop/activity/pane.py" line="513"/>
         <source>What your assistants write to this memory — Claude, Cursor, any MCP client — appears here as it happens, newest first, with who wrote it. Any change can be undone from here.</source>
         <translation>Lo que tus asistentes escriben en esta memoria —Claude, Cursor, cualquier cliente MCP— aparece aquí en el momento, lo más reciente primero y con quién lo escribió. Cualquier cambio se puede deshacer desde aquí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="511"/>
+        <location filename="../../desktop/activity/pane.py" line="518"/>
         <source>No changes by {client} in this time span.</source>
         <translation>No hay cambios de {client} en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="514"/>
+        <location filename="../../desktop/activity/pane.py" line="521"/>
         <source>No changes by {client} yet.</source>
         <translation>Todavía no hay cambios de {client}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="516"/>
+        <location filename="../../desktop/activity/pane.py" line="523"/>
         <source>No changes in this time span.</source>
         <translation>No hay cambios en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="517"/>
+        <location filename="../../desktop/activity/pane.py" line="524"/>
         <source>Show everything</source>
         <translation>Mostrar todo</translation>
     </message>
@@ -470,12 +470,12 @@
         <translation>Lecturas</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="500"/>
+        <location filename="../../desktop/activity/pane.py" line="507"/>
         <source>No assistant has recalled anything yet</source>
         <translation>Ningún asistente ha recordado nada todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="501"/>
+        <location filename="../../desktop/activity/pane.py" line="508"/>
         <source>Each search and read an assistant makes through MCP appears here, with what it found. Settings can turn this log off.</source>
         <translation>Cada búsqueda y lectura que un asistente hace por MCP aparece aquí, con lo que encontró. Los ajustes pueden desactivar este registro.</translation>
     </message>
@@ -2009,112 +2009,117 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Hechos que no concuerdan</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="48"/>
+        <location filename="../../desktop/insights/model.py" line="42"/>
+        <source>Updated relation</source>
+        <translation>Relación actualizada</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/model.py" line="49"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="48"/>
+        <location filename="../../desktop/insights/model.py" line="49"/>
         <source>Approved</source>
         <translation>Aprobada</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="49"/>
+        <location filename="../../desktop/insights/model.py" line="50"/>
         <source>Dismissed</source>
         <translation>Descartada</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="50"/>
+        <location filename="../../desktop/insights/model.py" line="51"/>
         <source>Approved, written out</source>
         <translation>Aprobada y guardada por escrito</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="56"/>
+        <location filename="../../desktop/insights/model.py" line="57"/>
         <source>open problem</source>
         <translation>problema abierto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="57"/>
+        <location filename="../../desktop/insights/model.py" line="58"/>
         <source>solved problem</source>
         <translation>problema resuelto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="58"/>
+        <location filename="../../desktop/insights/model.py" line="59"/>
         <source>project</source>
         <translation>proyecto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="59"/>
+        <location filename="../../desktop/insights/model.py" line="60"/>
         <source>source project</source>
         <translation>proyecto de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="60"/>
+        <location filename="../../desktop/insights/model.py" line="61"/>
         <source>concept</source>
         <translation>concepto</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="61"/>
+        <location filename="../../desktop/insights/model.py" line="62"/>
         <source>decision</source>
         <translation>decisión</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="62"/>
+        <location filename="../../desktop/insights/model.py" line="63"/>
         <source>technology</source>
         <translation>tecnología</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="63"/>
+        <location filename="../../desktop/insights/model.py" line="64"/>
         <source>user</source>
         <translation>usuario</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="64"/>
+        <location filename="../../desktop/insights/model.py" line="65"/>
         <source>member</source>
         <translation>miembro</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="65"/>
+        <location filename="../../desktop/insights/model.py" line="66"/>
         <source>issue</source>
         <translation>incidencia</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="66"/>
+        <location filename="../../desktop/insights/model.py" line="67"/>
         <source>course</source>
         <translation>curso</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="67"/>
+        <location filename="../../desktop/insights/model.py" line="68"/>
         <source>technique</source>
         <translation>técnica</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="68"/>
+        <location filename="../../desktop/insights/model.py" line="69"/>
         <source>target domain</source>
         <translation>dominio de destino</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="69"/>
+        <location filename="../../desktop/insights/model.py" line="70"/>
         <source>home domain</source>
         <translation>dominio de origen</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="70"/>
+        <location filename="../../desktop/insights/model.py" line="71"/>
         <source>example</source>
         <translation>ejemplo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="71"/>
+        <location filename="../../desktop/insights/model.py" line="72"/>
         <source>stale</source>
         <translation>desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="72"/>
+        <location filename="../../desktop/insights/model.py" line="73"/>
         <source>active</source>
         <translation>activo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="73"/>
+        <location filename="../../desktop/insights/model.py" line="74"/>
         <source>under-connected</source>
         <translation>poco conectado</translation>
     </message>
@@ -2175,7 +2180,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>hace {n} minutos</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="190"/>
+        <location filename="../../desktop/insights/model.py" line="191"/>
         <source>evidence changed</source>
         <translation>las pruebas cambiaron</translation>
     </message>
@@ -2190,17 +2195,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Hechos repetidos</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="74"/>
+        <location filename="../../desktop/insights/model.py" line="75"/>
         <source>kept</source>
         <translation>se conserva</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="75"/>
+        <location filename="../../desktop/insights/model.py" line="76"/>
         <source>duplicate</source>
         <translation>duplicado</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/model.py" line="76"/>
+        <location filename="../../desktop/insights/model.py" line="77"/>
         <source>holds the repeats</source>
         <translation>tiene las repeticiones</translation>
     </message>
@@ -2341,12 +2346,17 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>{shown} y {rest} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="110"/>
+        <location filename="../../desktop/insights/words.py" line="116"/>
+        <source>On &quot;{entity}&quot;, {successor} seems to replace the relation {old} → {target}. Approving keeps the relation, marked as superseded with today as its end; the official reads still return it, search no longer answers with it, and one undo takes it back.</source>
+        <translation>En «{entity}», {successor} parece sustituir a la relación {old} → {target}. Al aprobarlo, la relación se conserva, marcada como sustituida con fecha de fin de hoy; las lecturas oficiales la siguen devolviendo, la búsqueda ya no responde con ella, y deshacer una vez la recupera.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/insights/words.py" line="126"/>
         <source>The open problem &quot;{problem}&quot; (project &quot;{project}&quot;) shares the concept &quot;{concept}&quot; with &quot;{solved}&quot; (project &quot;{source}&quot;), which was solved by the decision &quot;{decision}&quot;. That decision may apply here.</source>
         <translation>El problema abierto “{problem}” (proyecto “{project}”) comparte el concepto “{concept}” con “{solved}” (proyecto “{source}”), que se resolvió con la decisión “{decision}”. Esa decisión podría servir aquí.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="116"/>
+        <location filename="../../desktop/insights/words.py" line="132"/>
         <source>%n more solved problem(s) share its concepts.</source>
         <translation>
             <numerusform>Otro problema resuelto comparte sus conceptos (%n).</numerusform>
@@ -2354,7 +2364,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="120"/>
+        <location filename="../../desktop/insights/words.py" line="136"/>
         <source>&quot;{technology}&quot; is used by %n entities: {users}. Consider sharing knowledge, fixes or materials between them.</source>
         <translation>
             <numerusform>“{technology}” lo usa %n entidad: {users}. Piensa en compartir conocimientos, soluciones o materiales.</numerusform>
@@ -2362,7 +2372,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="125"/>
+        <location filename="../../desktop/insights/words.py" line="141"/>
         <source>The concept &quot;{concept}&quot; connects %n entities: {members}. This cluster may reveal a pattern worth exploring.</source>
         <translation>
             <numerusform>El concepto “{concept}” conecta %n entidad: {members}. Este grupo puede revelar un patrón que vale la pena explorar.</numerusform>
@@ -2370,22 +2380,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="131"/>
+        <location filename="../../desktop/insights/words.py" line="147"/>
         <source>The problem &quot;{issue}&quot; involves the concept &quot;{concept}&quot;, which the course &quot;{course}&quot; covers. Reviewing it may help.</source>
         <translation>El problema “{issue}” tiene que ver con el concepto “{concept}”, que trata el curso “{course}”. Repasarlo puede ayudar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="136"/>
+        <location filename="../../desktop/insights/words.py" line="152"/>
         <source>Other courses: {courses}.</source>
         <translation>Otros cursos: {courses}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="139"/>
+        <location filename="../../desktop/insights/words.py" line="155"/>
         <source>its domain</source>
         <translation>su dominio</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="141"/>
+        <location filename="../../desktop/insights/words.py" line="157"/>
         <source>The technique &quot;{technique}&quot; (used in {homes}) shares %n concept(s) with work in &quot;{domain}&quot;, where it is not used yet: {concepts}. It may apply there.</source>
         <translation>
             <numerusform>La técnica “{technique}” (usada en {homes}) comparte %n concepto con el trabajo en “{domain}”, donde aún no se usa: {concepts}. Podría servir allí.</numerusform>
@@ -2393,22 +2403,22 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="149"/>
+        <location filename="../../desktop/insights/words.py" line="165"/>
         <source>its confidence is low ({confidence})</source>
         <translation>su confianza es baja ({confidence})</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="151"/>
+        <location filename="../../desktop/insights/words.py" line="167"/>
         <source>it has not been updated since {date}</source>
         <translation>no se actualiza desde el {date}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="156"/>
+        <location filename="../../desktop/insights/words.py" line="172"/>
         <source>&quot;{node}&quot; is linked to the active {label} &quot;{active}&quot;, but {reason}. Consider updating or archiving it.</source>
         <translation>“{node}” está enlazado con “{active}” ({label}, activo), pero {reason}. Piensa en actualizarlo o archivarlo.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="160"/>
+        <location filename="../../desktop/insights/words.py" line="176"/>
         <source>(%n more active entities are linked to it.)</source>
         <translation>
             <numerusform>(Está enlazado con %n entidad activa más.)</numerusform>
@@ -2416,7 +2426,7 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/words.py" line="175"/>
+        <location filename="../../desktop/insights/words.py" line="191"/>
         <source>%n entities have fewer than 2 real connections: {listed}. Linking them (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) makes them easier to find and reason about.</source>
         <translation>
             <numerusform>%n entidad tiene menos de 2 conexiones reales: {listed}. Enlazarla (INSTANCE_OF, BELONGS_TO, IN_DOMAIN …) la hace más fácil de encontrar y de razonar sobre ella.</numerusform>
@@ -2434,12 +2444,12 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Hechos repetidos en </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="165"/>
+        <location filename="../../desktop/insights/words.py" line="181"/>
         <source>{others} may be the same as &quot;{kept}&quot;. Approving merges them into &quot;{kept}&quot;: facts and relations are kept, the other names stay as aliases, and one undo takes it back.</source>
         <translation>{others} puede ser lo mismo que &quot;{kept}&quot;. Al aprobar se fusionan en &quot;{kept}&quot;: se conservan los hechos y las relaciones, los otros nombres quedan como alias y un solo deshacer lo revierte.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="170"/>
+        <location filename="../../desktop/insights/words.py" line="186"/>
         <source>&quot;{name}&quot; holds facts that repeat another almost word for word. Approving removes the repeats (one undo brings them back).</source>
         <translation>&quot;{name}&quot; tiene hechos que repiten otro casi palabra por palabra. Al aprobar se eliminan las repeticiones (un solo deshacer las recupera).</translation>
     </message>
@@ -2454,12 +2464,12 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Contradicción en </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="96"/>
+        <location filename="../../desktop/insights/words.py" line="99"/>
         <source>On &quot;{entity}&quot;, the newer fact &quot;{newer}&quot; seems to update the older &quot;{older}&quot;. Approving keeps the older fact, marked as superseded by the newer, with today as its end; search then answers with the newer one.</source>
         <translation>En «{entity}», el hecho más nuevo «{newer}» parece actualizar el anterior «{older}». Al aprobarlo se conserva el anterior, marcado como sustituido por el nuevo, con hoy como fecha de fin; la búsqueda responde entonces con el nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/words.py" line="101"/>
+        <location filename="../../desktop/insights/words.py" line="104"/>
         <source>On &quot;{entity}&quot;, &quot;{older}&quot; and &quot;{newer}&quot; disagree, and nothing says which is newer. Neither was retired: edit the entity to keep the one that is true.</source>
         <translation>En «{entity}», «{older}» y «{newer}» no concuerdan, y nada dice cuál es más nuevo. No se retiró ninguno: edita la entidad para quedarte con el que es cierto.</translation>
     </message>

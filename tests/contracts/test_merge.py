@@ -117,7 +117,6 @@ def test_reflect_proposes_and_approving_merges(mem: Memory) -> None:
 
 def test_a_merge_that_fails_half_way_leaves_everything_as_it_was(mem: Memory) -> None:
     from core.hygiene.merge import apply_merge, plan_merge
-    from core.storage.aliases import hygiene_store
 
     _people(mem)
     before, version = _state(mem), mem.latest_change_id()
@@ -126,6 +125,29 @@ def test_a_merge_that_fails_half_way_leaves_everything_as_it_was(mem: Memory) ->
     plan["rewire_relations"].append({"from": "Ana García", "to": "Gone", "relationType": "knows",
                                      "props": {"since": 2020}, "ended_at": None, "was": {}})
     with pytest.raises(NotFound):
-        apply_merge(mem.graph, hygiene_store(mem.graph), plan, "test")
+        apply_merge(mem.graph, plan, "test")
     assert _state(mem) == before and mem.latest_change_id() == version
     assert mem.resolve_aliases(["Ana_Garcia"]) == {}
+
+
+def test_a_merge_on_a_graph_server_writes_only_what_it_changes(mem: Memory, backend: str) -> None:
+    """FalkorDB: no copy of the graph (GRAPH.COPY, what ``transaction()`` takes to put a graph back)
+    for a merge, its approval or its undo: each is one atomic write of what it changes."""
+    if backend != "falkordb":
+        pytest.skip("the graph copy is FalkorDB's all-or-nothing transaction")
+    redis = mem.graph.db.redis
+
+    def copies() -> int:
+        return int(redis.info("commandstats").get("cmdstat_graph.COPY", {}).get("calls", 0)) + int(
+            redis.info("commandstats").get("cmdstat_graph.copy", {}).get("calls", 0))
+
+    _people(mem)
+    mem.reflect()
+    before = copies()
+    mem.merge_entities(["ana garcia"], into="Ana García", dry_run=False)
+    mem.undo_change()
+    title = next(i["title"] for i in mem.surface_insights(limit=100) if i["pattern"] == "duplicate_entities")
+    mem.decide_insight(title, "approve")
+    mem.undo_change()
+    assert copies() == before
+    assert {e.name for e in mem.read_graph().entities} >= {"Ana García", "Ana_Garcia", "ana garcia"}

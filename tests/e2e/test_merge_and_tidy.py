@@ -34,6 +34,12 @@ def names(db: Path, backend: Backend) -> set[str]:
         return {e.name for e in memory.read_graph().entities}
 
 
+def people(db: Path, backend: Backend) -> set[str]:
+    """The names of the entities, approved insights aside (they join the graph as entities)."""
+    with backend.open(db) as memory:
+        return {e.name for e in memory.read_graph().entities if e.entityType != "Insight"}
+
+
 def test_cli_previews_merges_refuses_and_undoes(tmp_path: Path, backend: Backend) -> None:
     db, hub_file = tmp_path / "m.db", tmp_path / "endpoint.json"
     seed(db, backend)
@@ -48,11 +54,17 @@ def test_cli_previews_merges_refuses_and_undoes(tmp_path: Path, backend: Backend
     assert names(db, backend) == {"Ana García", "Ana_Garcia", "Acme"}
     listed = json.loads(cli(db, hub_file, backend, "tidy", "--json").stdout)
     assert [p["id"] for p in listed["proposals"]] == ["Possible duplicates: Ana García and Ana_Garcia"]
+    with backend.open(db) as memory:
+        memory.reflect()  # the pair is proposed: merging it directly settles the proposal
     done = cli(db, hub_file, backend, "merge", "Ana_Garcia", "--into", "Ana García", "--apply")
     assert done.returncode == 0 and "`hipocampo undo" in done.stdout
-    assert names(db, backend) == {"Ana García", "Acme"}
+    assert "Settled the proposal 'Possible duplicates: Ana García and Ana_Garcia'" in done.stdout
+    assert people(db, backend) == {"Ana García", "Acme"}
     assert cli(db, hub_file, backend, "undo").returncode == 0
-    assert names(db, backend) == {"Ana García", "Ana_Garcia", "Acme"}
+    assert people(db, backend) == {"Ana García", "Ana_Garcia", "Acme"}
+    with backend.open(db) as memory:
+        assert memory.surface_insights(limit=1, title="Possible duplicates: Ana García and Ana_Garcia",
+                                       status="all")[0]["status"] == "pending"
 
 
 @pytest.mark.anyio
@@ -79,3 +91,36 @@ async def test_tools_over_stdio(tmp_path: Path, backend: Backend) -> None:
     with backend.open(db) as memory:
         assert memory.history(limit=1)[0].actor == "claude-code"
         assert memory.history(limit=1)[0].op == "merge_entities"
+
+
+@pytest.mark.anyio
+async def test_undo_puts_an_approved_or_settled_proposal_back_to_review_over_stdio(tmp_path: Path,
+                                                                                   backend: Backend) -> None:
+    db, hub_file = tmp_path / "m.db", tmp_path / "endpoint.json"
+    seed(db, backend)
+    title = "Possible duplicates: Ana García and Ana_Garcia"
+
+    async def status(client: object) -> str:
+        found = await client.call_tool("engrama_surface_insights", {"title": title, "status": "all"})  # type: ignore[attr-defined]
+        return str(found.structured_content["insights"][0]["status"])
+
+    async with stdio_client_for(db, hub_file, "claude-code", **backend.env) as client:
+        assert not (await client.call_tool("engrama_reflect", {})).is_error
+        approved = await client.call_tool("engrama_approve_insight", {"title": title})
+        assert not approved.is_error and approved.structured_content["status"] == "approved"
+        assert people(db, backend) == {"Ana García", "Acme"}
+        assert cli(db, hub_file, backend, "undo").returncode == 0  # one undo: the merge and the approval
+        assert people(db, backend) == {"Ana García", "Ana_Garcia", "Acme"}
+        assert await status(client) == "pending"
+        listed = await client.call_tool("engrama_surface_insights", {})
+        assert title in [i["title"] for i in listed.structured_content["insights"]]
+        again = await client.call_tool("engrama_approve_insight", {"title": title})  # reapproval merges anew
+        assert not again.is_error and people(db, backend) == {"Ana García", "Acme"}
+        assert cli(db, hub_file, backend, "undo").returncode == 0
+        # A direct merge of the proposed pair settles the proposal in the same step.
+        merged = await client.call_tool("merge_entities", {"names": ["Ana_Garcia"], "into": "Ana García",
+                                                           "dry_run": False})
+        assert not merged.is_error and merged.structured_content["resolved_insights"] == [title]
+        assert await status(client) == "approved"
+        assert cli(db, hub_file, backend, "undo").returncode == 0
+        assert await status(client) == "pending"

@@ -124,3 +124,27 @@ def test_a_proposal_found_again_is_confirmed_like_any_other_insight(mem: Memory)
     assert again["created"] == 0 and not again["incremental"]
     assert title in {i["title"] for i in again["insights"]}
     assert [i["title"] for i in mem.surface_insights(limit=100)].count(title) == 1
+
+
+def test_applying_several_lands_whole_or_undoes_those_before_the_failure(mem: Memory) -> None:
+    def detect(hs: Any, graph: Any) -> list[InsightDraft]:
+        return [InsightDraft("Zz breaks", "always_fails", 0.01, "It fails.",
+                             {"key": [1], "entities": [], "path": [], "total": 0})]
+
+    def fail(m: Memory, e: dict[str, Any], a: str) -> dict[str, Any]:
+        raise InvalidInput("this kind always fails")
+
+    T.register(T.HygieneKind("always_fails", "a kind that fails", detect, lambda m, e: {}, fail))
+    try:
+        mem.reflect()
+        before = facts(mem)
+        dupes = "Possible duplicates: Ana García and Ana_Garcia"
+        with pytest.raises(InvalidInput, match="always fails"):
+            mem.tidy(apply=[dupes, "Zz breaks"])
+        assert facts(mem) == before  # the merge applied first was undone
+        assert mem.surface_insights(limit=1, title=dupes, status="all")[0]["status"] == "pending"
+    finally:
+        T.KINDS.pop("always_fails")
+        patterns.SPECS.pop("always_fails")
+        patterns.SELF_EVIDENT.discard("always_fails")
+        lifecycle.CARRY_OUT.pop("always_fails")

@@ -25,7 +25,9 @@ MERGE_OUT = _object({
     "preview": {"type": "object", "description": "{into, merged, add_observations, dropped_observations, "
                 "rewire_relations, dropped_relations, add_properties, aliases, delete_entities}"},
     "text": {"type": "string", "description": "the preview in words"},
-}, {"change_id": {"type": "integer", "description": "the change that did it (undo takes it back whole)"}})
+}, {"change_id": {"type": "integer", "description": "the change that did it (undo takes it back whole)"},
+    "resolved_insights": _array("titles of the pending duplicate proposals this merge settled (approved with it; "
+                                "undo puts them back to review)")})
 TIDY_OUT = _object({"dry_run": {"type": "boolean"}}, {
     "proposals": _array("on a dry run, best first: objects {id, kind, label, confidence, summary, evidence, preview}"),
     "kinds": {"type": "object", "description": "every kind of proposal tidy knows, with what it is"},

@@ -37,6 +37,10 @@ class EditsMixin(EditingRules):
         done: T = self.write(write)  # type: ignore[attr-defined]
         return done
 
+    def run_edit(self, work: Callable[[Session], T], actor: str) -> T:
+        """``work`` on one ``core.history.undo.EditSession``, sent as one atomic write (no graph copy)."""
+        return self._edit(work, actor)
+
     @contextlib.contextmanager
     def _change_log(self) -> Iterator[ChangeReads]:
         yield ChangeReads(self.db)  # the server answers each read whole: nothing to hold

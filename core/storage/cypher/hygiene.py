@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.storage.cypher import rows as R
+from core.history.undo import InsightState
 
 _LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"
 
@@ -62,3 +63,44 @@ class CypherHygiene:
         row = (now, actor, op, entity, None, R.dumps({**extra, "rows": [int(i) for i in ids]}))
         self.store.write(lambda tx: self.store.log_changes(tx, [row]))
         return int(self.store.latest_change_id())
+
+    def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                                 list[tuple[str, str]]]]:
+        if not types:
+            return []
+        # Filtered on the server: only entities that could have a finding come back (updated_at
+        # moves when facts are added, so a fact newer than the relations implies a newer updated_at).
+        out = []
+        for eid, props, rels, since, obs, obs_at in self.db.read(
+                "MATCH (e:Entity)-[r:REL]->(t:Entity) WHERE r.type IN $types AND r.ended_at IS NULL AND "
+                f"{_LIVE} WITH e, collect([r.id, r.type, t.name, r.created_at]) AS rels, min(r.created_at) AS since "
+                "WHERE size(rels) > 1 OR e.updated_at >= since RETURN e.id, e.props, rels, since, e.obs, e.obs_at",
+                {"types": list(types)}):
+            facts = [(o, t) for o, t in zip(obs or [], obs_at or [], strict=False) if t >= since]
+            if len(rels) > 1 or facts:
+                held = [(ty, to, c) for _, ty, to, c in sorted(rels, key=lambda r: r[0])]
+                out.append((int(eid), props or "{}", held, facts))
+        return out
+
+
+# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
+
+def insight_state(tx: Any, title: str) -> InsightState | None:
+    """The review state of the insight ``title`` as stored (a write's own queued writes are not seen)."""
+    found = tx.read("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL RETURN e.ins_status, "
+                    "e.archived_at IS NOT NULL, e.ins_decided_at, e.ins_decided_by, e.ins_confirmed_at, "
+                    "e.ins_confidence, e.ins_stale, e.ins_base", {"t": title})
+    if not found:
+        return None
+    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = found[0]
+    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence or 0.0),
+                        bool(stale), float(base or 0.0))
+
+
+def set_insight_state(tx: Any, title: str, state: InsightState, now: str) -> None:
+    """Queue ``state`` (review fields, archived or not) on the insight ``title``."""
+    tx.write("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL SET "
+             "e.archived_at = CASE WHEN $archived THEN coalesce(e.archived_at, $now) ELSE null END, "
+             "e.updated_at = $now, e.ins_status = $status, e.ins_decided_at = $decided_at, "
+             "e.ins_decided_by = $decided_by, e.ins_confirmed_at = $confirmed_at, e.ins_confidence = $confidence",
+             {"t": title, "now": now, **state.as_dict()})

@@ -11,6 +11,7 @@ from typing import Any
 from core.errors import Conflict, NotFound
 from core.history import undo as rules
 from core.model import GROUP_OPS, Change, Relation
+from core.storage.cypher import hygiene
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
 from core.storage.cypher.work import Work
@@ -54,6 +55,7 @@ class Session(ChangeReads):
         super().__init__(w.tx)
         self.w, self.now = w, w.now
         self._finished: tuple[int | None] | None = None
+        self._insights: dict[str, rules.InsightState] = {}  # set by this write (its writes wait for the commit)
 
     def _row(self, name: str) -> Row:
         row = self.w.find(name)
@@ -194,6 +196,18 @@ class Session(ChangeReads):
     def set_relation_state(self, src: str, dst: str, rtype: str, props: dict[str, Any], ended_at: str | None) -> None:
         a, b = self._ends(src, dst)  # type: ignore[misc]
         self.w.set_relation(a, b, rtype, props=props, ended_at=ended_at)
+
+    def insight(self, title: str) -> rules.InsightState | None:
+        if title in self._insights:
+            return self._insights[title]
+        return hygiene.insight_state(self.w.tx, title)
+
+    def set_insight(self, title: str, state: rules.InsightState, note: dict[str, Any] | None = None) -> None:
+        before = self.insight(title)
+        hygiene.set_insight_state(self.w.tx, title, state, self.now)
+        self._insights[title] = state
+        self.w.record("decide_insight", title, before.as_dict() if before else None,
+                      {**state.as_dict(), **(note or {})})
 
     def finish(self, group: str | None, entity: str | None = None,
                extra: dict[str, Any] | None = None) -> int | None:

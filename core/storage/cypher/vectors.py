@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
 from core.errors import InvalidInput
+from core.storage.aliases import current_relation
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
 from core.storage.cypher.facts import FactVectorsMixin
@@ -72,14 +73,16 @@ class CypherVectorStore(FactVectorsMixin):
         for eid, name, etype, props, obs in reader.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.name, e.type, e.props, e.obs", {"ids": ids}
         ):
-            summary = json.loads(props or "{}").get("summary")
+            decoded = json.loads(props or "{}")
+            summary = decoded.get("summary")
             found[eid] = {"name": name, "type": etype, "summary": summary if isinstance(summary, str) else None,
-                          "obs": list(obs or [])[:HEAD_FACTS], "rels": []}
+                          "obs": list(obs or [])[:HEAD_FACTS], "rels": [], "props": decoded}
         for eid, arrow, rtype, other in reader.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i})-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL "
             "RETURN i, CASE WHEN startNode(r) = e THEN '→' ELSE '←' END, r.type, o.name ORDER BY r.id", {"ids": ids}
         ):
-            found[eid]["rels"].append((arrow, rtype, other))
+            if arrow != "→" or current_relation(found[eid]["props"], rtype, other):  # superseded: left out
+                found[eid]["rels"].append((arrow, rtype, other))
         # SQLite lists outgoing relations before incoming ones
         return {eid: entity_text(r["name"], r["type"], r["obs"],
                                  sorted(r["rels"], key=lambda x: x[0] != "→"), r["summary"])

@@ -18,7 +18,7 @@ from core.history import undo as rules
 from core.history.changes import entity_history
 from core.history.editing import EditingRules
 from core.model import GROUP_OPS, RELATION_OPS, Change, ObservationDeletion, ObservationInput, Relation
-from core.storage.sqlite import embedding_state, history, indexing, reads
+from core.storage.sqlite import embedding_state, history, hygiene, indexing, reads
 from core.storage.sqlite.connection import Connection
 
 if TYPE_CHECKING:
@@ -192,6 +192,14 @@ class Session(ChangeReads):
             "AND to_entity = (SELECT id FROM entities WHERE name = ?) AND relation_type = ?",
             (json.dumps(props, ensure_ascii=False), ended_at, src, dst, rtype))
 
+    def insight(self, title: str) -> rules.InsightState | None:
+        return hygiene.insight_state(self.conn, title)
+
+    def set_insight(self, title: str, state: rules.InsightState, note: dict[str, Any] | None = None) -> None:
+        before = hygiene.insight_state(self.conn, title)
+        hygiene.set_insight_state(self.conn, title, state, self.now)
+        self._log("decide_insight", title, before.as_dict() if before else None, {**state.as_dict(), **(note or {})})
+
     def finish(self, group: str | None, entity: str | None = None,
                extra: dict[str, Any] | None = None) -> int | None:
         ids = [r[0] for r in self.conn.execute("SELECT id FROM change_log WHERE id > ? ORDER BY id", (self.start,))]
@@ -259,6 +267,10 @@ class EditsMixin(EditingRules):
     def _edit(self, work: Callable[[Session], T], actor: str) -> T:
         with self.db.write() as conn:
             return work(Session(self, conn, actor, self.db.now()))  # type: ignore[arg-type]  # the mixin is a store
+
+    def run_edit(self, work: Callable[[Session], T], actor: str) -> T:
+        """``work`` on one ``core.history.undo.EditSession``: one atomic write (it ends with ``finish``)."""
+        return self._edit(work, actor)
 
     @contextlib.contextmanager
     def _change_log(self) -> Iterator[ChangeReads]:

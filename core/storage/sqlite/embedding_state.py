@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
+from core.storage.aliases import current_relation
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
 from core.storage.sqlite.vector_cache import bump_version
@@ -44,9 +45,10 @@ def texts_for(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
         for eid, name, etype, props in conn.execute(
             f"SELECT id, name, entity_type, props FROM entities WHERE id IN ({IDS})", (chunk,)
         ):
-            summary = json.loads(props).get("summary")
+            decoded = json.loads(props)
+            summary = decoded.get("summary")
             rows[eid] = {"name": name, "type": etype, "summary": summary if isinstance(summary, str) else None,
-                         "obs": [], "rels": []}
+                         "obs": [], "rels": [], "props": decoded}
         for eid, content in conn.execute(
             "SELECT entity_id, content FROM (SELECT entity_id, content, row_number() OVER "
             f"(PARTITION BY entity_id ORDER BY id) AS n FROM observations WHERE entity_id IN ({IDS})) "
@@ -58,7 +60,8 @@ def texts_for(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
             f"ON t.id = r.to_entity WHERE r.from_entity IN ({IDS}) AND r.ended_at IS NULL ORDER BY r.id",
             (chunk,),
         ):
-            rows[eid]["rels"].append(("→", rtype, other))
+            if current_relation(rows[eid]["props"], rtype, other):  # a superseded one no longer says what it is
+                rows[eid]["rels"].append(("→", rtype, other))
         for eid, rtype, other in conn.execute(
             f"SELECT r.to_entity, r.relation_type, f.name FROM relations r JOIN entities f "
             f"ON f.id = r.from_entity WHERE r.to_entity IN ({IDS}) AND r.ended_at IS NULL ORDER BY r.id",

@@ -9,6 +9,7 @@ from typing import Any
 
 from core.storage.sqlite import history, reads
 from core.storage.sqlite.reads import IDS
+from core.history.undo import InsightState
 
 _LIVE = "archived_at IS NULL AND entity_type <> 'Insight'"
 
@@ -70,3 +71,58 @@ class SqliteHygiene:
             history.write(conn, [(self.db.now(), actor, op, entity, None, history.dumps({**extra, "rows": ids}))])
             return history.latest_change_id(conn)
 
+    def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                                 list[tuple[str, str]]]]:
+        if not types:
+            return []
+        with self.db.locked() as conn:
+            return _single_valued(conn, types)
+
+
+# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
+
+def insight_state(conn: Any, title: str) -> InsightState | None:
+    """The review state of the insight ``title``, read in the session's transaction."""
+    row = conn.execute(
+        "SELECT i.status, e.archived_at IS NOT NULL, i.decided_at, i.decided_by, i.confirmed_at, i.confidence, "
+        "i.stale, i.base_confidence FROM insights i JOIN entities e ON e.id = i.entity_id WHERE e.name = ?",
+        (title,)).fetchone()
+    if row is None:
+        return None
+    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = row
+    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence),
+                        bool(stale), float(base))
+
+
+def set_insight_state(conn: Any, title: str, state: InsightState, now: str) -> None:
+    """Write ``state`` (review fields, archived or not) on the insight ``title``."""
+    conn.execute("UPDATE entities SET archived_at = CASE WHEN ? THEN coalesce(archived_at, ?) ELSE NULL END, "
+                 "updated_at = ? WHERE name = ?", (state.archived, now, now, title))
+    conn.execute("UPDATE insights SET status = ?, decided_at = ?, decided_by = ?, confirmed_at = ?, confidence = ? "
+                 "WHERE entity_id = (SELECT id FROM entities WHERE name = ?)",
+                 (state.status, state.decided_at, state.decided_by, state.confirmed_at, state.confidence, title))
+
+
+def _single_valued(conn: Any, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                                list[tuple[str, str]]]]:
+    kinds = json.dumps(list(types))
+    facts: dict[int, list[tuple[str, str]]] = {}
+    for eid, content, at in conn.execute(
+            "SELECT o.entity_id, o.content, o.created_at FROM (SELECT from_entity AS eid, min(created_at) AS since "
+            "FROM relations WHERE relation_type IN (SELECT value FROM json_each(?)) AND ended_at IS NULL "
+            "GROUP BY from_entity) r JOIN observations o ON o.entity_id = r.eid AND o.created_at >= r.since "
+            "ORDER BY o.entity_id, o.id", (kinds,)):
+        facts.setdefault(eid, []).append((content, at))
+    ids = sorted({*facts, *(r[0] for r in conn.execute(
+        "SELECT from_entity FROM relations WHERE relation_type IN (SELECT value FROM json_each(?)) "
+        "AND ended_at IS NULL GROUP BY from_entity HAVING count(*) > 1", (kinds,)))})
+    out: dict[int, tuple[int, str, list[tuple[str, str, str]], list[tuple[str, str]]]] = {}
+    for chunk in reads.id_chunks(ids):
+        for eid, props, rtype, name, created in conn.execute(
+                "SELECT r.from_entity, f.props, r.relation_type, t.name, r.created_at FROM relations r "
+                "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
+                f"WHERE r.from_entity IN ({IDS}) AND r.relation_type IN (SELECT value FROM json_each(?)) "
+                f"AND r.ended_at IS NULL AND f.{_LIVE.replace(' AND ', ' AND f.')} ORDER BY r.from_entity, r.id",
+                (chunk, kinds)):
+            out.setdefault(eid, (eid, props, [], facts.get(eid, [])))[2].append((rtype, name, created))
+    return list(out.values())

@@ -1,0 +1,273 @@
+"""Superseded relations: within one entity, a newer relation of a single-valued kind (or a newer
+fact saying the same) replaces an older one; reflect proposes it, a person approves, nothing is
+deleted.
+
+* **Which kinds.** Only relations one entity has one of at a time: an employer, a home, a
+  manager, a place, a spouse (``FAMILIES``: one small list, English and Spanish names, folded for
+  case, accents and separators, so ``WORKS_AT``, ``worksAt``, ``works at`` and ``trabaja_en`` are
+  the same kind). Many-valued ones (``knows``, ``uses`` …) are never proposed.
+* **Proposing.** ``find_rows`` reads only the entities that could have a finding
+  (``HygieneStore.single_valued``: two current relations of those kinds, or facts written since
+  the oldest of them), with just those relations and facts. Two relations of one kind from one
+  entity to different targets: the older is superseded by the newer. A fact newer than a relation
+  that names another target ("now works at Nubia", "se mudó a Sevilla") or says it ended ("no
+  longer works at Acme"): the relation is superseded by the fact. Same moment and no word saying
+  which is newer: nothing is proposed.
+* **The mark.** Approving writes, on the entity, the property ``superseded_relations`` =
+  ``{"TYPE → target": {"relationType", "to", "by", "ended_at", "insight"}}`` in the same change as
+  the approval (``approval.approve_marking``): one undo takes both back. The relation itself is
+  untouched, so ``read_graph``, ``open_nodes`` and ``search_nodes`` return it exactly as the
+  official server would, and as-of reads and history keep it; the entity's embedding text leaves
+  it out (``core.storage.aliases.current_relation``) and ``search_semantic``'s explain lists it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.errors import Conflict, NotFound
+from core.hygiene import approval
+from core.reflect import lifecycle, patterns
+from core.reflect.model import Candidate, InsightDraft, ReflectRules
+from core.reflect.patterns import Names, Row, Spec, clip
+from core.search.folding import fold
+from core.storage.aliases import SUPERSEDED_RELATIONS, hygiene_store, relation_key
+
+PATTERN = "superseded_relations"
+_I = re.IGNORECASE
+_UPDATE_WORDS = re.compile(r"\b(?:now|currently|no longer|anymore|moved|joined|new|recently|ahora|actualmente|ya no|"
+                           r"se mud[oó]|se ha mudado|nuev[oa]|reci[eé]n)\b", _I)
+_NEGATION = re.compile(r"\b(?:no longer|not anymore|ya no|dej[oó] de)\b", _I)
+# Not about the entity now: someone else's ("her husband works at …"), the past, or a wish.
+_NOT_NOW = re.compile(
+    r"\b(?:his|her|their|its|wife|husband|brother|sister|mother|father|son|daughter|friend|colleague|partner|"
+    r"sus?|esposa|esposo|marido|mujer|herman[oa]|madre|padre|hij[oa]|amig[oa]|compa[nñ]er[oa]|"
+    r"used to|formerly|previously|before|once|antes|sol[ií]a|anteriormente|"
+    r"wants? to|would like to|plans? to|planning to|might|may|could|hopes? to|considering|if|"
+    r"quiere|quisiera|planea|piensa|podr[ií]a|le gustar[ií]a|espera|si)\b", _I)
+_CUT = re.compile(r"\s*(?:[,.;:()!?]|\b(?:since|from|until|as|and|with|desde|hasta|como|y|con|pero|but)\b).*$", _I)
+
+# Single-valued kinds: folded relation type names, and how a fact says the same (the target follows).
+FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "employer": (frozenset({
+        "works_at", "works_for", "work_at", "work_for", "employed_at", "employed_by", "employer", "job_at",
+        "trabaja_en", "trabaja_para", "empleado_en", "empleada_en", "empleado_de", "empleada_de", "empresa"}),
+        (r"\b(?:works?|working|employed|trabaja|trabajando|empleado|empleada)\s+(?:now\s+|ahora\s+)?"
+         r"(?:at|for|by|en|para|de)\s+", r"\b(?:joined|se uni[oó] a|se ha unido a|fich[oó] por|entr[oó] en)\s+")),
+    "home": (frozenset({"lives_in", "live_in", "resides_in", "lives_at", "home", "vive_en", "reside_en"}),
+             (r"\b(?:lives|living|resides|vive|reside)\s+(?:now\s+|ahora\s+)?(?:in|at|en)\s+",
+              r"\b(?:moved|relocated|se mud[oó]|se ha mudado|se trasl[aá]d[oó]|se muda)\s+(?:to|a)\s+")),
+    "manager": (frozenset({"reports_to", "managed_by", "manager", "boss", "reporta_a", "jefe", "jefa"}),
+                (r"\b(?:reports|reporta)\s+(?:now\s+|ahora\s+)?(?:to|a)\s+",
+                 r"\b(?:new manager is|nuev[oa] jef[ea] es)\s+")),
+    "place": (frozenset({"located_in", "based_in", "headquartered_in", "located_at", "ubicado_en", "ubicada_en",
+                         "situado_en", "situada_en", "sede_en", "con_sede_en"}),
+              (r"\b(?:located|based|headquartered|ubicad[oa]|situad[oa]|con sede)\s+(?:now\s+|ahora\s+)?"
+               r"(?:in|at|en)\s+", r"\b(?:moved|relocated|se trasl[aá]d[oó]|se mud[oó])\s+(?:to|a)\s+")),
+    "spouse": (frozenset({"married_to", "spouse", "spouse_of", "wife_of", "husband_of", "casado_con",
+                          "casada_con", "conyuge", "conyuge_de", "esposa_de", "esposo_de"}),
+               (r"\b(?:married|casad[oa]|se cas[oó])\s+(?:to|with|con)\s+",)),
+}
+_KIND = {name: family for family, (names, _) in FAMILIES.items() for name in names}
+_SAYS = {family: [re.compile(p, _I) for p in phrases] for family, (_, phrases) in FAMILIES.items()}
+
+
+def fold_type(rtype: str) -> str:
+    """A relation type folded for comparing kinds: ``WORKS_AT``, ``worksAt``, ``works-at`` → ``works_at``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", rtype)
+    return re.sub(r"[^0-9a-z]+", "_", fold(spaced)).strip("_")
+
+
+@functools.lru_cache(maxsize=4096)  # a graph has few relation types; each is looked up once per row
+def kind_of(rtype: str) -> str | None:
+    """The single-valued kind of ``rtype`` (``employer``, ``home`` …), None for any other."""
+    return _KIND.get(fold_type(rtype))
+
+
+def _same_target(said: str, target: str) -> bool:
+    a, b = fold(said).strip(), fold(target).strip()
+    return bool(a and b) and (a.startswith(b) or b.startswith(a))
+
+
+def fact_says(family: str, fact: str) -> tuple[str, bool] | None:
+    """What ``fact`` says about the entity's own relation of ``family`` now: (the target it names,
+    folded; whether it says the relation ended), or None when it is not about one (another
+    person's, the past, a wish, or no name after the words)."""
+    said = _said(family, fact)
+    return None if said is None else said[:2]
+
+
+def _said(family: str, fact: str) -> tuple[str, bool, str] | None:
+    """``fact_says``, and the folded words before the verb (who or what the fact is about)."""
+    for phrase in _SAYS[family]:
+        found = phrase.search(fact)
+        if found:
+            ended = bool(_NEGATION.search(fact[: found.end()]))
+            target = _CUT.sub("", fact[found.end():]).strip()
+            if _NOT_NOW.search(fact[: found.start()]) or not target or not (target[0].isupper() or target[0].isdigit()):
+                return None
+            return fold(target), ended, fold(fact[: found.start()])
+    return None
+
+
+def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, str]],
+          done: Mapping[str, Any] = {}) -> list[tuple[str, str, dict[str, str], str, float]]:  # noqa: B006 - read only
+    """Within one entity: which of its current ``relations`` (type, target, created_at; oldest
+    first) of single-valued kinds are superseded, by a newer one of the same kind or by a newer
+    fact (``facts``: (text, created_at), oldest first). ``done``: relation keys marked already.
+    Returns (type, target, successor, reason, confidence)."""
+    kinds: dict[str, list[tuple[str, str, str]]] = {}
+    for rel in relations:
+        family = kind_of(rel[0])
+        if family is not None:
+            kinds.setdefault(family, []).append(rel)
+    out: list[tuple[str, str, dict[str, str], str, float]] = []
+    for family, found in kinds.items():
+        found = sorted(found, key=lambda r: r[2])
+        newest = found[-1]
+        for rtype, to, created in found[:-1]:
+            if created < newest[2] and fold(newest[1]) != fold(to) and relation_key(rtype, to) not in done:
+                out.append((rtype, to, {"relationType": newest[0], "to": newest[1]}, f"a newer {family} relation",
+                            0.85))
+        rtype, to, created = newest  # only the current one of its kind can be replaced by a fact
+        if relation_key(rtype, to) in done:
+            continue
+        for fact, at in reversed(facts):  # the newest fact about it decides
+            said = _said(family, fact)
+            # "Marta reports to Luis" on an entity that reports to Marta is about Marta, not about it.
+            if said is None or at < created or (fold(to).strip() and fold(to).strip() in said[2]):
+                continue
+            target, ended, _ = said
+            marked = bool(_UPDATE_WORDS.search(fact))
+            if ended and _same_target(target, to):
+                out.append((rtype, to, {"fact": fact}, "a newer fact says it ended", 0.9))
+            elif not ended and not _same_target(target, to) and (at > created or marked):
+                out.append((rtype, to, {"fact": fact}, f"a newer fact names another {family}", 0.9 if marked else 0.8))
+            break
+    return out
+
+
+# -- proposing ---------------------------------------------------------------------------------
+
+def find_rows(graph: Any) -> list[Row]:
+    """Candidate rows, best first: ``(entity id, older type, older target, successor, reason,
+    confidence)``; the successor is ``{"relationType", "to"}`` or ``{"fact"}``. Reads only the
+    entities with two current relations of single-valued kinds, or with facts newer than one."""
+    types = [t for t in graph.relation_type_counts() if kind_of(t) is not None]
+    rows: list[Row] = []
+    for eid, raw, held, facts in hygiene_store(graph).single_valued(types):
+        # Most entities have no marks: no JSON to decode.
+        done = (json.loads(raw).get(SUPERSEDED_RELATIONS) or {}) if SUPERSEDED_RELATIONS in (raw or "") else {}
+        rows.extend((eid, *found) for found in judge(held, facts, done))
+    rows.sort(key=lambda r: (-r[5], -r[0], r[1], r[2]))
+    return rows
+
+
+def _successor(by: Mapping[str, Any]) -> str:
+    return f"“{by['fact']}”" if "fact" in by else f"{by['relationType']} → {by['to']}"
+
+
+def _key(row: Row) -> tuple[int, int]:
+    digest = hashlib.sha1(f"{row[1]}\x1f{row[2]}\x1f{_successor(row[3])}".encode()).hexdigest()[:12]
+    return row[0], int(digest, 16)
+
+
+def _title(row: Row, names: Names) -> str:
+    name = names.get(row[0], (f"#{row[0]}", ""))[0]
+    return f"Superseded relation on {clip(name)}: {clip(row[1])} → {clip(row[2])} by {clip(_successor(row[3]), 60)}"
+
+
+def _draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
+    eid, rtype, to, by, reason, _ = c.row
+    name, label = names.get(eid, (f"#{eid}", ""))
+    summary = (f'On "{name}", {_successor(by)} seems to replace the relation {rtype} → {to} ({reason}). '
+               "Approving keeps the relation, marked as superseded with today as its end; the official reads "
+               "still return it, search no longer answers with it, and one undo takes it back.")
+    evidence = {"key": list(c.key), "entities": [{"id": eid, "name": name, "label": label, "role": "entity"}],
+                "path": [{"from": name, "rel": rtype, "to": to}], "total": 1,
+                "relation": {"entity": name, "relationType": rtype, "to": to, "by": dict(by), "reason": reason}}
+    return InsightDraft(c.title, c.pattern, c.confidence, summary, evidence)
+
+
+SPEC = Spec(key=_key, confidence=lambda r: r[5], weight=lambda r: r[0], anchors=lambda r: [r[0]],
+            title=_title, draft=_draft, find=lambda reading: reading.once(PATTERN, lambda: find_rows(reading.graph)))
+
+
+# -- approving ---------------------------------------------------------------------------------
+
+def _check(graph: Any, insight: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The entity's name now (found by id, so a rename does not matter) and the relation facts,
+    if the old relation is still current and its successor still there; Conflict otherwise."""
+    about = dict((insight.get("evidence") or {}).get("relation") or {})
+    ids = [e.get("id") for e in (insight.get("evidence") or {}).get("entities") or [] if isinstance(e.get("id"), int)]
+    nodes = graph.nodes_by_id(ids[:1]) if ids else []
+    if not about or not nodes:
+        raise NotFound(f"The entity of {insight.get('title')!r} no longer exists. Dismiss the insight. "
+                       "Nothing was changed.")
+    name = nodes[0].name
+    rels = {(r["relationType"], r["to"]): r for r in graph.entity_for_edit(name)["relations"] if r["from"] == name}
+    old = rels.get((about["relationType"], about["to"]))
+    if old is None or old.get("ended_at"):
+        raise Conflict(f"The relation {about['relationType']} → {about['to']} of {name!r} is gone or ended since. "
+                       "Run reflect again, or dismiss the insight. Nothing was changed.")
+    by = about["by"]
+    still = by["fact"] in nodes[0].observations if "fact" in by else (by["relationType"], by["to"]) in rels
+    if not still:
+        raise Conflict(f"What replaced it ({_successor(by)}) is no longer on {name!r}. Run reflect again, or "
+                       "dismiss the insight. Nothing was changed.")
+    return name, about
+
+
+def _approve(host: lifecycle.Host, insight: dict[str, Any], actor: str, decide: lifecycle.Decide) -> dict[str, Any]:
+    if insight.get("status") != "pending":
+        return decide()  # another move: refused by the lifecycle with its reason
+    name, about = _check(host.graph, insight)
+    key = relation_key(about["relationType"], about["to"])
+    patch = {key: {"relationType": about["relationType"], "to": about["to"], "by": about["by"], "ended_at": None,
+                   "insight": insight["title"]}}
+    change_id = approval.approve_marking(host, insight["title"], name, SUPERSEDED_RELATIONS, patch, actor)
+    decided: dict[str, Any] = host.surface_insights(limit=1, title=insight["title"], status="all")[0]
+    return {**decided, "applied": {"change_id": change_id}}
+
+
+def _reopen(host: lifecycle.Host, insight: dict[str, Any], actor: str) -> bool:
+    """Back to review: the relation is current again (if the mark is still this insight's)."""
+    about = (insight.get("evidence") or {}).get("relation") or {}
+    node = host.graph.get_node(about.get("entity", "")) if about else None
+    if node is None:
+        return False
+    key = relation_key(about["relationType"], about["to"])
+    if (marks(node.props).get(key) or {}).get("insight") != insight.get("title"):
+        return False
+    host.graph.merge_node(node.label, node.name, {SUPERSEDED_RELATIONS: {key: None}}, actor)
+    return True
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+def marks(props: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """The superseded relations an entity's properties record, by ``relation_key``."""
+    raw = (props or {}).get(SUPERSEDED_RELATIONS)
+    if not isinstance(raw, Mapping):
+        return {}
+    return {k: dict(v) for k, v in raw.items() if isinstance(k, str) and isinstance(v, Mapping)}
+
+
+def listed(props: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The superseded relations as a list (what explain shows): ``{relationType, to, by, ended_at}``."""
+    return [{k: v for k, v in m.items() if k != "insight"} for m in marks(props).values()]
+
+
+def current(props: Mapping[str, Any] | None, relations: Sequence[Any]) -> list[Any]:
+    """``relations`` (``core.model.Relation``) without the outgoing ones an approval superseded."""
+    gone = marks(props)
+    return [r for r in relations if relation_key(r.relationType, r.to) not in gone]
+
+
+patterns.register(PATTERN, SPEC, self_evident=True)
+lifecycle.carry_out(PATTERN, approve=_approve, reopen=_reopen)
