@@ -104,7 +104,7 @@ class SqliteVecStore:
 
         with self.db.locked() as conn:
             self.cache.refresh(conn, self.dimensions)
-            return self.cache.distances(np.asarray(vector, dtype=np.float32).reshape(-1), [int(i) for i in ids])
+            return self.cache.distances(np.asarray(vector, dtype=np.float32).reshape(-1), [int(i) for i in ids], conn)
 
     def upsert(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         import numpy as np
@@ -127,7 +127,7 @@ class SqliteVecStore:
             raise InvalidInput(f"expected a vector of {self.dimensions} floats, got {query.shape}")
         with self.db.locked() as conn:
             self.cache.refresh(conn, self.dimensions)
-            return self.cache.search(query, k)
+            return self.cache.search(query, k, conn)
 
     def delete(self, ids: Sequence[int]) -> None:
         with self.db.write() as conn:
