@@ -151,14 +151,19 @@ class VectorCache:
         """Cosines with the float vectors vec0 holds for ``ids`` (ids it has not are absent)."""
         import numpy as np
 
-        out: dict[int, float] = {}
+        found: list[int] = []
+        blobs: list[bytes] = []
+        width = self._dims * 4
         for eid in ids:
             row = conn.execute("SELECT embedding FROM entity_embeddings WHERE rowid = ?", (eid,)).fetchone()
-            if row is not None:
-                vector = np.frombuffer(row[0], dtype=np.float32)
-                if vector.shape[0] == self._dims:
-                    out[eid] = float(_unit(vector) @ q)
-        return out
+            if row is not None and len(row[0]) == width:
+                found.append(eid)
+                blobs.append(row[0])
+        if not found:
+            return {}
+        vectors = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(found), -1)
+        sims = (vectors @ q) / np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
+        return dict(zip(found, sims.tolist(), strict=True))
 
     # -- loading -----------------------------------------------------------------------------
 
