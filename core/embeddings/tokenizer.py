@@ -74,7 +74,9 @@ _B1, _B2 = 1_000_003, 911_382_323
 def _code_points(text: str) -> np.ndarray:
     import numpy as np
 
-    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.int32) + 1  # at most 0x110000
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.int32)
+    points += 1  # at most 0x110000; in place: one copy of the text at a time
+    return points
 
 
 class Pieces:
@@ -84,7 +86,7 @@ class Pieces:
     longer piece may still start with a substring. A wrong id would need two different strings
     of one length to collide in both hashes (the vocabulary's own keys are checked distinct)."""
 
-    def __init__(self, vocab: Sequence[tuple[str, float]]) -> None:
+    def __init__(self, vocab: Sequence[Sequence[Any]]) -> None:
         import numpy as np
 
         count = len(vocab)
@@ -169,7 +171,9 @@ class UnigramTokenizer:
         if model.get("type") != "Unigram" or model.get("byte_fallback") or config.get("added_tokens"):
             raise ValueError(f"{path}: only a plain Unigram tokenizer (no byte fallback, no added tokens) "
                              "is supported")
-        vocab = [(str(piece), float(score)) for piece, score in model["vocab"]]
+        vocab: list[list[Any]] = model["vocab"]  # [piece, score] pairs, used as parsed (no copy)
+        if not all(isinstance(piece, str) and isinstance(score, int | float) for piece, score in vocab):
+            raise ValueError(f"{path}: a Unigram vocabulary of [piece, score] pairs was expected")
         unk_id = int(model["unk_id"])
         del model, config["model"]
         self._before, self._after = _template_ids(config.get("post_processor"))
