@@ -1,4 +1,4 @@
-"""The model's tokenizer, lean: ``tokenizer.json``'s own rules, its Unigram lattice in ~10 MB.
+"""The model's tokenizer, lean: ``tokenizer.json``'s own rules, its Unigram lattice in ~8 MB.
 
 ``tokenizers`` holds a Unigram vocabulary in a trie of hash maps: XLM-R's 250,002 pieces
 (8.8 MB on disk) take ~280 MB resident once loaded, more than the ONNX session and
@@ -10,10 +10,13 @@ is built from every piece, and every piece is reachable). SentencePiece's double
   special-token template of ``tokenizer.json``, loaded with its vocabulary cut to one piece;
 * each word is segmented here, by ``tokenizers``' own Viterbi (``Unigram::encode_optimized``:
   the same lattice, the same float64 scores, the same order of visits so ties are settled
-  alike, a run of unknown characters fused into one ``<unk>``), over :class:`Pieces` — the
-  vocabulary as sorted 64-bit hashes with each piece's id, score and UTF-8 text (~10 MB): every
-  substring of a word up to the longest piece is hashed, found by one ``searchsorted`` for a
-  whole batch, and its text compared, so a hash collision cannot give a wrong id.
+  alike, a run of unknown characters fused into one ``<unk>``), over :class:`Pieces` -- the
+  vocabulary as flat arrays (~8 MB): each piece's 62-bit key (two polynomial hashes modulo
+  primes), id, score and length, and the keys of every proper prefix of a piece. numpy hashes
+  every substring of a batch's words a length at a time, growing a substring only while some
+  piece starts with it, and finds them with ``searchsorted``; the best paths are then walked a
+  character at a time in every word together. A wrong id would need a substring and a piece of
+  the same length to collide in both hashes (the vocabulary's own keys are checked distinct).
 
 ``tokenizer.json`` stays the model folder's one tokenizer file.
 ``tests/embeddings/test_tokenizer.py`` checks ids against ``tokenizers`` on every code point
