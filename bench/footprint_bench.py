@@ -21,6 +21,13 @@ steady). Then, over ``--idle`` seconds of doing nothing:
    entities (so the model and the indexer have both worked), then stayed connected and silent.
 3. **server**: ``hipocampo mcp --no-bridge`` on stdio, the same calls.
 
+``--search N`` instead times search on the same memory in a fresh process of the ``--code``
+checkout, the model loaded and every vector in memory: the entity vector search alone
+(``vectors.search``, k = 40, the query vectors of the quality set's questions) and
+``search_semantic`` whole (query embedding included), N rounds over the questions; medians and
+95th percentiles in ms (wall time, and for ``search_semantic`` also the process's CPU time, which
+a loaded machine disturbs less), and the process's RSS after.
+
 Figures go in ``bench/RESULTS.md`` by hand; nothing asserts on them.
 """
 
@@ -344,6 +351,55 @@ def _server_pid(db: Path) -> int:
     raise RuntimeError(f"no server process for {db}")
 
 
+# -- search latency ------------------------------------------------------------------------------------
+
+
+def child_search(db: Path, rounds: int) -> None:
+    """Run in a fresh process: time vector search and search_semantic on ``db`` (a copy)."""
+    from core.memory import Memory
+    from core.settings import Settings
+
+    queries = [q["query"] for q in json.loads((ROOT / "tests" / "quality" / "dataset.json").read_text())["queries"]]
+    with Memory(Settings(db=db, embeddings="onnx", actor="bench")) as mem:
+        mem.search_semantic(queries[0], 10, record=False)  # the model and every vector load
+        assert mem.embedder is not None
+        vectors = [mem.embedder.embed_query(q) for q in queries]
+        knn: list[float] = []
+        whole: list[float] = []
+        whole_cpu: list[float] = []
+        for _ in range(rounds):
+            for qv in vectors:
+                start = time.perf_counter()
+                mem.vectors.search(qv, 40)
+                knn.append((time.perf_counter() - start) * 1000)
+            for query in queries:
+                start, cpu = time.perf_counter(), time.process_time()
+                mem.search_semantic(query, 10, record=False)
+                whole.append((time.perf_counter() - start) * 1000)
+                whole_cpu.append((time.process_time() - cpu) * 1000)
+
+        def cut(values: list[float]) -> dict[str, float]:
+            values = sorted(values)
+            if not values:
+                return {}
+            return {"median": round(values[len(values) // 2], 2), "p95": round(values[int(len(values) * 0.95)], 2)}
+
+        print(json.dumps({"vector_search_ms": cut(knn), "search_semantic_ms": cut(whole),
+                          "search_semantic_cpu_ms": cut(whole_cpu),
+                          "rss_mib": round(status("self")["VmRSS"] / 1024, 1), "queries": len(queries)}))
+
+
+def bench_search(db: Path, code: Path, rounds: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = copy_of(db, Path(tmp))
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child-search", str(copy),
+                              "--search", str(rounds)],
+                             capture_output=True, text=True, env=child_env(code), timeout=900, cwd=code)
+        if out.returncode != 0:
+            raise SystemExit(f"the search child failed:\n{out.stderr[-3000:]}")
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 # -- main -------------------------------------------------------------------------------------------------
 
 
@@ -354,13 +410,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", type=Path, help="an embedded memory to use instead of the generated one")
     parser.add_argument("--idle", type=float, default=30.0, help="seconds of idleness to watch")
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose code runs (default: this one)")
+    parser.add_argument("--search", type=int, metavar="N", help="time search instead (N rounds of the questions)")
     parser.add_argument("--child-app", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--child-search", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child_app:
         child_app(args.child_app, args.idle)
         return 0
+    if args.child_search:
+        child_search(args.child_search, args.search)
+        return 0
     code = args.code.resolve()
     db = args.db or embedded_memory(args.entities, code)
+    if args.search:
+        print(json.dumps({"code": str(code), **bench_search(db, code, args.search)}))
+        return 0
     rows = []
     for what in args.only or ["app", "hub", "server"]:
         if what == "app":

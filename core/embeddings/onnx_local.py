@@ -51,7 +51,7 @@ def _open_tokenizer(tokenizer_path: Path, max_tokens: int) -> Any:
     """Load ``tokenizer.json`` with truncation to ``max_tokens`` (specials included).
 
     A Unigram vocabulary (the model's) loads as :class:`UnigramTokenizer`: the same ids in
-    ~40 MB instead of ~280 MB."""
+    ~17 MB instead of ~280 MB."""
     from core.embeddings.tokenizer import UnigramTokenizer
 
     try:

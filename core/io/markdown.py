@@ -26,7 +26,10 @@ A note looks like this (front matter optional; Hipocampo's own export writes exa
   as plain text.
 - Each paragraph (text between blank lines) becomes one observation, and each item of a bullet
   list one observation of its own (``- ``, ``* ``, ``+ `` or ``1. ``; its wrapped lines stay with
-  it); a paragraph that is only a heading is structure, not a fact, and is left out.
+  it); a paragraph that is only a heading is structure, not a fact, and is left out. A paragraph
+  starting with a Markdown backslash escape (``\\- not a bullet``, ``1\\. not a list``, ``\\# not a
+  heading``) is one observation, read without that backslash: the export writes a fact that itself
+  starts like a bullet, a numbered item or a heading that way, so it round-trips unchanged.
 - Under a ``## Relations`` heading, lines ``- TYPE → [[Target]]`` (or ``->``) become relations;
   their targets must exist once the whole import is done.
 
@@ -55,6 +58,13 @@ _HEADING = re.compile(r"^#{1,6}\s")
 _TITLE = re.compile(r"^#\s+(\S.*)$")
 _RELATIONS_HEADING = re.compile(r"^#{1,6}\s+relations\s*$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+(?=\S)")
+# A paragraph that would read back as structure (a bullet, a numbered item, a heading) is written
+# with a Markdown backslash escape (``\- x``, ``1\. x``, ``\# x``), and read back without it; a
+# text that starts with such an escape already gets one backslash more, so it comes back as it was.
+_LEAD_MARKER = re.compile(r"^(?:[-*+]|#{1,6})\s|^\\+[-*+#]")
+_NUMBER_MARKER = re.compile(r"^(\d{1,3})(?:[.)]\s|\\+[.)])")
+_LEAD_ESCAPED = re.compile(r"^\\(?=\\*[-*+#])")
+_NUMBER_ESCAPED = re.compile(r"^(\d{1,3})\\(?=\\*[.)])")
 PAGE = 2000
 
 
@@ -89,7 +99,7 @@ def parse_note(text: str, stem: str, default_type: str = DEFAULT_TYPE) -> tuple[
                 relations.extend({"from": name, "to": m["target"], "relationType": m["type"]} for m in found)
                 continue
             in_relations = False
-        observations.extend(_bullets(paragraph) or [paragraph])
+        observations.extend(_bullets(paragraph) or [_unescape(paragraph)])
     return {"name": name, "entityType": etype, "observations": observations}, front, relations
 
 
@@ -108,6 +118,23 @@ def _bullets(paragraph: str) -> list[str]:
         else:
             return []  # prose after a list line: keep the paragraph whole
     return [" ".join(item) for item in items if any(item)]
+
+
+def _escape(text: str) -> str:
+    """``text`` as a paragraph that ``parse_note`` reads back as ``text`` (see ``_LEAD_MARKER``)."""
+    if _LEAD_MARKER.match(text):
+        return "\\" + text
+    if number := _NUMBER_MARKER.match(text):
+        return number[1] + "\\" + text[number.end(1):]
+    return text
+
+
+def _unescape(paragraph: str) -> str:
+    if _LEAD_ESCAPED.match(paragraph):
+        return paragraph[1:]
+    if number := _NUMBER_ESCAPED.match(paragraph):
+        return number[1] + paragraph[number.end():]
+    return paragraph
 
 
 def _split_front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -225,7 +252,7 @@ def render_note(
     lines += ["---", ""]
     for o in observations:
         # A blank line inside an observation would split it in two on the way back.
-        lines += [re.sub(r"\n\s*\n", "\n", o.strip()), ""]
+        lines += [_escape(re.sub(r"\n\s*\n", "\n", o.strip())), ""]
     if relations:
         lines += ["## Relations", ""]
         lines += [f"- {rtype} → [[{target}]]" for rtype, target in relations]

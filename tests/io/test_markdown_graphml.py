@@ -118,6 +118,25 @@ def test_markdown_round_trip(mem: Memory, open_memory: Callable[[str], Memory], 
     assert copy.get_node("Canción").archived_at is not None  # archived stays archived
 
 
+def test_markdown_round_trip_keeps_facts_that_look_like_markdown(
+        mem: Memory, open_memory: Callable[[str], Memory], tmp_path: Path) -> None:
+    """A fact that itself starts with a bullet, a number, a heading or a backslash comes back as
+    it was: one observation, its marker kept (a note's own bullets still become one fact each)."""
+    facts = ["- buy milk", "* starred", "+ plus", "1. first", "2) second", "# not a heading", "## Relations",
+             "\\- already escaped", "\\plain backslash", "- a\n- b (one fact on two lines)", "plain"]
+    mem.create_entities([{"name": "Lists", "entityType": "note", "observations": facts}])
+    mem.create_entities([{"name": "Target", "entityType": "note"}])
+    mem.create_relations([{"from": "Lists", "to": "Target", "relationType": "links"}])
+    folder = tmp_path / "export"
+    export_graph(mem, "markdown", folder)
+    copy = open_memory("copy")
+    assert import_path(copy, folder).errors == 0
+    assert copy.get_node("Lists").observations == facts
+    assert [(r.from_, r.to, r.relationType) for r in copy.read_graph().relations] == [("Lists", "Target", "links")]
+    entity, _, _ = parse_note("- one\n- two\n\n\\- three", "n")  # a hand-written note
+    assert entity["observations"] == ["one", "two", "- three"]
+
+
 def test_markdown_export_needs_a_folder(mem: Memory) -> None:
     import io
 

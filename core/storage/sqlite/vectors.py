@@ -99,7 +99,8 @@ class SqliteVecStore:
             return embedding_state.counts(conn, model_id)
 
     def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
-        """Cosine distance from ``vector`` to the stored vectors of ``ids`` (from the in-memory copy)."""
+        """Cosine distance from ``vector`` to the stored vectors of ``ids`` (from the in-memory int8
+        copy: within ~1e-3 of the float distance; ``search`` answers exactly)."""
         import numpy as np
 
         with self.db.locked() as conn:
@@ -127,7 +128,7 @@ class SqliteVecStore:
             raise InvalidInput(f"expected a vector of {self.dimensions} floats, got {query.shape}")
         with self.db.locked() as conn:
             self.cache.refresh(conn, self.dimensions)
-            return self.cache.search(query, k)
+            return self.cache.search(query, k, conn)
 
     def delete(self, ids: Sequence[int]) -> None:
         with self.db.write() as conn:
