@@ -21,21 +21,23 @@ over the names (a dict per rule) plus the neighbours of the few candidate pairs.
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.hygiene import name_index as NI
 from core.hygiene import names as N
 from core.processes import collector_paused
-from core.reflect.model import InsightDraft, vocabulary_key
+from core.reflect.model import InsightDraft
 from core.search.folding import fold
 from core.storage.aliases import HygieneStore
 
 DUPLICATES = "duplicate_entities"
 REPEATS = "repeated_observations"
-WILDCARD_TYPES = frozenset({"unknown", "generic", "entity", "thing", "other", ""})
-BLOCK_CAP = 40  # a word or prefix shared by more names than this is too common to pair them by
+WILDCARD_TYPES = NI.WILDCARD_TYPES
+BLOCK_CAP = NI.BLOCK_CAP
 PAIRWISE_FACTS = 40  # near-identical facts are compared pairwise on entities with at most this many
 
 
@@ -47,58 +49,39 @@ class Pair:
     confidence: float
 
 
-def _family(etype: str) -> str:
-    key = vocabulary_key(etype)
-    return "*" if key in WILDCARD_TYPES else key
-
-
 def _compatible(t1: str, t2: str) -> bool:
     return t1 == t2 or "*" in (t1, t2)
 
 
-def find_duplicate_groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
-    """Groups of entity ids that are probably one thing: ``[(ids, rule, confidence)]``."""
+def find_duplicate_groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore,
+                          index: NI.NameIndex | None = None) -> list[tuple[list[int], str, float]]:
+    """Groups of entity ids that are probably one thing: ``[(ids, rule, confidence)]``.
+
+    ``index`` is the names as the last run left them (``name_index.for_graph``): only the rows
+    that changed since are folded again; None folds them all."""
     with collector_paused():  # a few hundred thousand small lists, no cycles: a collection would only walk them
-        return _groups(rows, hs)
+        index = index if index is not None else NI.NameIndex()
+        index.update(list(rows))
+        return _groups(index, hs)
 
 
-def _groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
-    families: dict[str, str] = {}
-    tokens = N.tokens
-    info: dict[int, tuple[str, str, list[str]]] = {}
-    same: dict[str, list[int]] = defaultdict(list)  # one pass: both keys and the tokens for later
-    order: dict[str, list[int]] = defaultdict(list)
-    for i, n, t in rows:
-        family = families.get(t)
-        if family is None:
-            family = families[t] = _family(t)
-        toks = tokens(n)
-        info[i] = (n, family, toks)
-        if not toks:
-            continue
-        same["".join(toks)].append(i)
-        if len(toks) == 2:
-            x, y = toks
-            order[f"{x} {y}" if x < y else f"{y} {x}"].append(i)
-        elif len(toks) > 2:
-            order[" ".join(sorted(toks))].append(i)
+def _groups(index: NI.NameIndex, hs: HygieneStore) -> list[tuple[list[int], str, float]]:
+    info = index.info
     groups: list[tuple[list[int], str, float]] = []
     grouped: set[int] = set()
-    for rule, conf, blocks in (("same name", 0.95, same), ("same words", 0.9, order)):
-        for ids in blocks.values():
-            if len(ids) < 2:
-                continue
-            free = [i for i in ids if i not in grouped]
+    for rule, conf, keyed in (("same name", 0.95, index.same), ("same words", 0.9, index.order)):
+        for ids in keyed.many.values():
+            free = sorted(i for i in ids if i not in grouped)
             for part in _by_type(free, info) if len(free) > 1 else ():
                 if len(part) > 1:
                     groups.append((sorted(part), rule, conf))
                     grouped.update(part)
-    pairs = _loose_pairs(info, grouped, hs)
+    pairs = _loose_pairs(index, grouped, hs)
     groups += [([p.a, p.b], p.rule, p.confidence) for p in pairs]
     return groups
 
 
-def _by_type(ids: list[int], info: dict[int, tuple[str, str, list[str]]]) -> list[list[int]]:
+def _by_type(ids: list[int], info: dict[int, tuple[str, str, tuple[str, ...]]]) -> list[list[int]]:
     """``ids`` split into sets of compatible types (placeholders join the first)."""
     parts: dict[str, list[int]] = defaultdict(list)
     wild: list[int] = []
@@ -111,33 +94,49 @@ def _by_type(ids: list[int], info: dict[int, tuple[str, str, list[str]]]) -> lis
     return out
 
 
-def _loose_pairs(info: dict[int, tuple[str, str, list[str]]], grouped: set[int], hs: HygieneStore) -> list[Pair]:
-    """Initials, slips and contained names: candidates paired by a shared rare word or prefix,
-    kept only with neighbours in common; an entity in two such pairs is ambiguous and left out."""
-    blocks: dict[str, list[int]] = defaultdict(list)
-    for i, (_n, _f, toks) in info.items():
-        if len(toks) == 1 and len(toks[0]) >= 8:  # a slip in a one-word name: paired by its start or end
-            blocks["p:" + toks[0][:4]].append(i)
-            blocks["s:" + toks[0][-4:]].append(i)
-        for t in toks:  # paired by a word they share (a number alone names nothing)
-            if len(t) >= 3 and not t.isdigit():
-                blocks["w:" + t].append(i)
-    candidates: dict[tuple[int, int], tuple[str, float, int]] = {}
-    for ids in blocks.values():
+# Per name index: each small block's candidate pairs (by names alone), kept while the block's
+# members do not change.
+_BLOCK_PAIRS: weakref.WeakKeyDictionary[NI.NameIndex, dict[str, dict[tuple[int, int], tuple[str, float, int]]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _block_pairs(index: NI.NameIndex) -> dict[str, dict[tuple[int, int], tuple[str, float, int]]]:
+    cached = _BLOCK_PAIRS.get(index)
+    if cached is None:
+        cached = _BLOCK_PAIRS[index] = {}
+        dirty: Iterable[str] = index.blocks.many.keys()
+    else:
+        dirty = index.dirty_blocks
+    info = index.info
+    for key in list(dirty):
+        ids = index.blocks.get(key)
+        cached.pop(key, None)
         if len(ids) < 2 or len(ids) > BLOCK_CAP:
             continue
+        found: dict[tuple[int, int], tuple[str, float, int]] = {}
         for x in range(len(ids)):
             for y in range(x + 1, len(ids)):
                 a, b = sorted((ids[x], ids[y]))
-                if (a, b) in candidates or not _compatible(info[a][1], info[b][1]):
+                if not _compatible(info[a][1], info[b][1]):
                     continue
-                found = _loose_rule(info[a][2], info[b][2])
-                if found is not None:
-                    candidates[(a, b)] = found
+                rule = _loose_rule(list(info[a][2]), list(info[b][2]))
+                if rule is not None:
+                    found[(a, b)] = rule
+        if found:
+            cached[key] = found
+    return cached
+
+
+def _loose_pairs(index: NI.NameIndex, grouped: set[int], hs: HygieneStore) -> list[Pair]:
+    """Initials, slips and contained names: candidates paired by a shared rare word or prefix,
+    kept only with neighbours in common; an entity in two such pairs is ambiguous and left out."""
+    candidates: dict[tuple[int, int], tuple[str, float, int]] = {}
+    for found in _block_pairs(index).values():
+        candidates.update(found)
     if not candidates:
         return []
     near = hs.neighbours(sorted({i for pair in candidates for i in pair}))
-    kept = [Pair(a, b, rule, conf) for (a, b), (rule, conf, need) in candidates.items()
+    kept = [Pair(a, b, rule, conf) for (a, b), (rule, conf, need) in sorted(candidates.items())
             if len((near[a] & near[b]) - {a, b}) >= need]
     seen: dict[int, int] = defaultdict(int)
     for p in kept:
@@ -173,7 +172,7 @@ def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
     """One insight draft per group of probable duplicates, with its evidence and merge plan."""
     with collector_paused():
         rows = hs.entity_rows()
-    groups = find_duplicate_groups(rows, hs)
+    groups = find_duplicate_groups(rows, hs, NI.for_graph(graph))
     if not groups:
         return []
     by_id = {i: (n, t) for i, n, t in rows}
