@@ -53,6 +53,7 @@ def test_a_kept_index_proposes_what_a_fresh_one_does_after_every_write(memory: M
         got = _groups(memory, kept)
         assert got == _groups(memory, NI.NameIndex())
         seen.append(got)
-    assert seen[0] == [(["Ana García", "Ana_Garcia"], "same name"), (["Kuberentes", "Kubernetes"], "a slip in the name")]
+    assert seen[0] == [(["Ana García", "Ana_Garcia"], "same name"),
+                       (["Kuberentes", "Kubernetes"], "a slip in the name")]
     assert any(g == (["Bob Smith", "robert smith"], "same name") for g in seen[1])
     assert seen[-1] == [(["Ana García", "ana garcia"], "same name")]
