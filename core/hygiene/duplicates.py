@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.hygiene import meaning
 from core.hygiene import name_index as NI
 from core.hygiene import names as N
 from core.processes import collector_paused
@@ -38,6 +39,7 @@ DUPLICATES = "duplicate_entities"
 REPEATS = "repeated_observations"
 WILDCARD_TYPES = NI.WILDCARD_TYPES
 BLOCK_CAP = NI.BLOCK_CAP
+MEANING_RULE = "close in meaning"  # core.hygiene.meaning
 PAIRWISE_FACTS = 40  # near-identical facts are compared pairwise on entities with at most this many
 
 
@@ -172,9 +174,13 @@ def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
     """One insight draft per group of probable duplicates, with its evidence and merge plan."""
     with collector_paused():
         rows = hs.entity_rows()
-    groups = find_duplicate_groups(rows, hs, NI.for_graph(graph))
+    index = NI.for_graph(graph)
+    groups = find_duplicate_groups(rows, hs, index)
+    by_meaning = {(v.a, v.b): v for v in meaning.find(index, hs, graph, {i for ids, _, _ in groups for i in ids})}
+    groups += [([a, b], MEANING_RULE, v.confidence) for (a, b), v in by_meaning.items()]
     if not groups:
         return []
+    linked = {n.id: n.name for n in graph.nodes_by_id(sorted({i for v in by_meaning.values() for i in v.shared}))}
     by_id = {i: (n, t) for i, n, t in rows}
     names = [by_id[i][0] for ids, _, _ in groups for i in ids]
     opened = graph.open_nodes(names)
@@ -193,17 +199,32 @@ def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
         # The title names the group, not the choice of the kept one (which may change as they grow):
         # a dismissed group is never proposed again.
         listed = sorted((n["name"] for n in nodes), key=lambda n: (fold(n), n))
+        why, extra = rule, dict[str, Any]()
+        verdict = by_meaning.get((ids[0], ids[1])) if rule == MEANING_RULE else None
+        if verdict is not None:
+            why, extra = _meaning_evidence(verdict, linked)
         drafts.append(InsightDraft(
             title=f"Possible duplicates: {' and '.join(listed)}",
             pattern=DUPLICATES, confidence=conf,
-            summary=(f"{shown} may be the same as “{into}” ({rule}). Approving merges "
+            summary=(f"{shown} may be the same as “{into}” ({why}). Approving merges "
                      f"{'them' if len(others) > 1 else 'it'} into “{into}”: facts and relations are kept, "
                      "the other names stay as aliases, and one undo takes it back."),
-            evidence={"key": list(ids), "total": len(ids), "path": [], "rule": rule,
+            evidence={"key": list(ids), "total": len(ids), "path": [], "rule": rule, **extra,
                       "merge": {"into": into, "names": others},
                       "entities": [{"id": i, "name": by_id[i][0], "label": by_id[i][1],
                                     "role": "keep" if by_id[i][0] == into else "duplicate"} for i in ids]}))
     return drafts
+
+
+def _meaning_evidence(v: meaning.Verdict, linked: dict[int, str]) -> tuple[str, dict[str, Any]]:
+    """The words of a by-meaning proposal's reason, and its evidence: which neighbours are shared,
+    how alike the names, their words and their facts are."""
+    shared = [linked.get(i, f"#{i}") for i in v.shared]
+    listed = ", ".join(f"“{n}”" for n in shared[:5]) + (f" and {len(shared) - 5} more" if len(shared) > 5 else "")
+    facts = f", facts {v.facts:.2f}" if v.facts is not None else ""
+    why = (f"close in meaning: names {v.names:.2f}, words {v.words:.2f}{facts}; "
+           f"both linked to {listed}")
+    return why, {"meaning": {"names": v.names, "words": v.words, "facts": v.facts, "shared": shared}}
 
 
 def repeat_drafts(hs: HygieneStore) -> list[InsightDraft]:

@@ -56,11 +56,11 @@ def _bulk_tokens(names: Sequence[str]) -> list[list[str]]:
         return []
     text = _SEP.join(names)
     # camelCase is split before folding, as tokens() does; an all-lowercase name has nothing to split.
-    text = N._CAMEL.sub(" ", text)
+    text = N.CAMEL.sub(" ", text)
     if text.isascii():
         text = text.lower()
     else:
-        text = _SEP.join(fold(part).translate(N._LETTERS) if not part.isascii() else part.lower()
+        text = _SEP.join(fold(part).translate(N.LETTERS) if not part.isascii() else part.lower()
                          for part in text.split(_SEP))
     out: list[list[str]] = []
     special = _SPECIAL
