@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from core.hygiene import written
 from core.hygiene.name_index import NameIndex
 
 HUB_CAP = 50  # a neighbour linked to more entities than this says little about any two of them
@@ -135,26 +136,10 @@ def _state(graph: Any) -> _State:
 def _touched(graph: Any, state: _State, index: NameIndex) -> set[int] | None:
     """Ids written since the last run (names, facts, relations), or None: judge everything."""
     latest = int(graph.latest_change_id())
-    if state.last_change < 0:
-        state.last_change = latest
+    after, state.last_change = state.last_change, latest
+    names = written.names_since(graph, after, latest, MAX_JUDGED) if after >= 0 else None
+    if names is None:
         return None
-    names: set[str] = set()
-    after = state.last_change
-    while after < latest:
-        changes = graph.changes_since(after, limit=2000)
-        if not changes:
-            break
-        for c in changes:
-            if c.entity:
-                names.add(c.entity)
-            for side in (c.before, c.after):
-                if isinstance(side, dict):
-                    names.update(v for k, v in side.items() if k in ("from", "to", "name") and isinstance(v, str))
-        after = changes[-1].id
-        if len(names) > MAX_JUDGED:
-            state.last_change = latest
-            return None
-    state.last_change = latest
     ids = set(graph.ids_for(sorted(names)).values()) if names else set()
     return ids | index.changed
 
