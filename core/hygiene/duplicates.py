@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.hygiene import meaning
+from core.hygiene import meaning, written
 from core.hygiene import name_index as NI
 from core.hygiene import names as N
 from core.processes import collector_paused
@@ -172,16 +172,20 @@ def choose_into(nodes: list[dict[str, Any]]) -> str:
 
 def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
     """One insight draft per group of probable duplicates, with its evidence and merge plan."""
-    with collector_paused():
-        rows = hs.entity_rows()
     index = NI.for_graph(graph)
-    groups = find_duplicate_groups(rows, hs, index)
+    if _written_rows(index, graph) is None:
+        with collector_paused():
+            rows = hs.entity_rows()
+        groups = find_duplicate_groups(rows, hs, index)
+    else:
+        with collector_paused():
+            groups = _groups(index, hs)
     by_meaning = {(v.a, v.b): v for v in meaning.find(index, hs, graph, {i for ids, _, _ in groups for i in ids})}
     groups += [([a, b], MEANING_RULE, v.confidence) for (a, b), v in by_meaning.items()]
     if not groups:
         return []
     linked = {n.id: n.name for n in graph.nodes_by_id(sorted({i for v in by_meaning.values() for i in v.shared}))}
-    by_id = {i: (n, t) for i, n, t in rows}
+    by_id = {i: index.rows[i] for ids, _, _ in groups for i in ids}
     names = [by_id[i][0] for ids, _, _ in groups for i in ids]
     opened = graph.open_nodes(names)
     weight: dict[str, int] = {e.name: len(e.observations) for e in opened.entities}
@@ -214,6 +218,26 @@ def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
                       "entities": [{"id": i, "name": by_id[i][0], "label": by_id[i][1],
                                     "role": "keep" if by_id[i][0] == into else "duplicate"} for i in ids]}))
     return drafts
+
+
+MAX_WRITTEN = 5000  # entities written since the last run read one by one; more: every name is read
+# Writes after which entities may be gone without their id in the log: every name is read again.
+_REMOVING = frozenset({"delete_entity", "merge_entities", "undo"})
+
+
+def _written_rows(index: NI.NameIndex, graph: Any) -> list[tuple[int, str, str]] | None:
+    """Bring ``index`` up to date from the entities written since its last update (by the change
+    log): the rows changed, or None when every row must be read (a first run in this process, a
+    deletion, a merge, an undo, or thousands of writes)."""
+    latest = int(graph.latest_change_id())
+    after, index.last_change = index.last_change, latest
+    names = written.names_since(graph, after, latest, MAX_WRITTEN, _REMOVING) if after >= 0 and index.rows else None
+    if names is None:
+        return None
+    nodes = graph.nodes_by_id(sorted(set(graph.ids_for(sorted(names)).values()))) if names else []
+    live = [(n.id, n.name, n.label) for n in nodes if n.archived_at is None and n.label != "Insight"]
+    index.update_some(live, [n.id for n in nodes if n.archived_at is not None or n.label == "Insight"])
+    return live
 
 
 def _meaning_evidence(v: meaning.Verdict, linked: dict[int, str]) -> tuple[str, dict[str, Any]]:

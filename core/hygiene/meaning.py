@@ -161,7 +161,7 @@ def find(index: NameIndex, hs: Any, graph: Any, grouped: set[int]) -> list[Verdi
     for pair in [p for p in state.verdicts if p[0] in judged or p[1] in judged
                  or p[0] not in info or p[1] not in info]:
         del state.verdicts[pair]
-    pairs = _candidates(hs, info, judged)
+    pairs = _candidates(hs, info, judged, grouped)
     fresh = [(a, b, shared) for (a, b), shared in pairs.items() if (a, b) not in state.verdicts]
     for (a, b), verdict in _judge(fresh, info, graph, embedder, state).items():
         state.verdicts[(a, b)] = verdict
@@ -179,9 +179,9 @@ def _compatible(fa: str, fb: str) -> bool:
 
 
 def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
-                judged: set[int]) -> dict[tuple[int, int], set[int]]:
+                judged: set[int], grouped: set[int]) -> dict[tuple[int, int], set[int]]:
     """(a, b) → neighbours in common, for pairs with an entity in ``judged``, through non-hub
-    neighbours, not vetoed."""
+    neighbours, not vetoed, neither of them proposed by the spelling rules already (``grouped``)."""
     if not judged:
         return {}
     near = hs.neighbours(sorted(judged))
@@ -189,14 +189,15 @@ def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
     second = hs.neighbours(sorted(hubs_of))
     out: dict[tuple[int, int], set[int]] = {}
     vetoed: set[tuple[int, int]] = set()
-    for x in judged:
+    for x in judged - grouped:
         fx = info[x][1]
         for n in near.get(x, ()):
             others = second.get(n, set())
             if len(others) > HUB_CAP:
                 continue
             for y in others:
-                if y == x or y not in info or info[y][1] in PERSON_FAMILIES or not _compatible(fx, info[y][1]):
+                if y == x or y not in info or y in grouped or info[y][1] in PERSON_FAMILIES \
+                        or not _compatible(fx, info[y][1]):
                     continue
                 pair = (x, y) if x < y else (y, x)
                 if pair in vetoed:

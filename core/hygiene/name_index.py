@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from core.hygiene import names as N
@@ -155,6 +155,7 @@ class NameIndex:
         self.dirty_blocks: set[str] = set()  # block keys whose members changed in the last update
         self._last: list[tuple[int, str, str]] = []
         self.families: dict[str, str] = {}
+        self.last_change = -1  # the change log id the index was last brought to (``duplicates``)
 
     def update(self, rows: list[tuple[int, str, str]]) -> None:
         """Bring the index to ``rows`` (every live entity's id, name, type)."""
@@ -171,6 +172,17 @@ class NameIndex:
                 self._remove(i)
             self._add_all([(i, n, t) for i, (n, t) in now.items() if i not in self.rows])
         self._last = rows
+
+    def update_some(self, rows: list[tuple[int, str, str]], gone: Iterable[int]) -> None:
+        """Bring the entities ``rows`` (id, name, type) up to date and drop the ids ``gone``; the
+        others are as the last update left them."""
+        self.changed = set()
+        self.dirty_blocks = set()
+        for i in {*gone, *(r[0] for r in rows if self.rows.get(r[0]) != (r[1], r[2]))}:
+            if i in self.rows:
+                self._remove(i)
+        self._add_all([r for r in rows if r[0] not in self.rows])
+        self._last = []  # the next full update compares every row
 
     def _build(self, rows: list[tuple[int, str, str]]) -> None:
         """The first pass over every name: keys made and indexed in bulk."""
@@ -252,3 +264,11 @@ def for_graph(graph: Any) -> NameIndex:
     if index is None:
         index = _INDEXES[graph] = NameIndex()
     return index
+
+
+def forget(graph: Any) -> None:
+    """Drop the index kept for ``graph``: the next run reads every name again."""
+    try:
+        _INDEXES.pop(graph, None)
+    except TypeError:
+        pass

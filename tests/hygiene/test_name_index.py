@@ -57,3 +57,32 @@ def test_a_kept_index_proposes_what_a_fresh_one_does_after_every_write(memory: M
                        (["Kuberentes", "Kubernetes"], "a slip in the name")]
     assert any(g == (["Bob Smith", "robert smith"], "same name") for g in seen[1])
     assert seen[-1] == [(["Ana García", "ana garcia"], "same name")]
+
+
+def test_the_drafts_follow_the_change_log_as_a_full_read_does(memory: Memory) -> None:
+    """Between runs only the entities written since are read again (by the change log); after
+    every kind of write the proposals equal those of a first run."""
+    memory.create_entities([{"name": n, "entityType": t} for n, t in (
+        ("Ana García", "Person"), ("Ana_Garcia", "Person"), ("Kubernetes", "Tool"), ("Kuberentes", "Tool"),
+        ("Shared", "Thing"), ("Bob Smith", "Person"))])
+    memory.create_relations([{"from": x, "to": "Shared", "relationType": "uses"} for x in ("Kubernetes", "Kuberentes")])
+    hs = hygiene_store(memory.graph)
+
+    def drafts() -> list[tuple[str, str]]:
+        return sorted((d.title, d.summary) for d in D.duplicate_drafts(hs, memory.graph))
+
+    steps = [
+        lambda: None,
+        lambda: memory.create_entities([{"name": "robert smith", "entityType": "Person"}]),
+        lambda: memory.rename_entity("Kuberentes", "Prometheus"),
+        lambda: memory.rename_entity("Prometheus", "Kuberentes"),
+        lambda: memory.archive_node("Ana_Garcia"),
+        lambda: memory.set_entity_type("robert smith", "Robot"),
+        lambda: memory.delete_entities(["Bob Smith"]),
+        lambda: memory.create_entities([{"name": "ana garcia", "entityType": "Person"}]),
+    ]
+    for step in steps:
+        step()
+        kept = drafts()
+        NI.forget(memory.graph)
+        assert kept == drafts()
