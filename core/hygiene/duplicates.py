@@ -9,14 +9,18 @@ separators, or one a placeholder such as ``Unknown``):
 * **an initial or a slip** (``A. García`` / ``Ana García``, ``Kubernetes`` / ``Kuberentes``) and at
   least one neighbour in common — 0.8;
 * **one name inside the other** (``Atlas`` / ``Project Atlas``) with two neighbours in common or
-  more — 0.7.
+  more — 0.7;
+* **close in meaning** (``Billing service`` / ``Servicio de facturación``): names, words and facts
+  alike by the memory's embedder, neighbours in common, no near-miss veto (``core.hygiene.meaning``)
+  — 0.6–0.75, the evidence (shared neighbours, similarities) in the insight.
 
 A near miss (``Ana García`` / ``Ana Gardner``, ``Project Atlas`` / ``Atlas Copco``) matches none of
 these. Observations (``repeated_observations``): facts of one entity that differ only in case,
 accents, punctuation or spacing, or by one word (never by a number).
 
-Everything here reads through ``core.storage.aliases.HygieneStore``; the time is a few passes
-over the names (a dict per rule) plus the neighbours of the few candidate pairs.
+Everything here reads through ``core.storage.aliases.HygieneStore`` and the graph store. The names
+are kept folded between runs (``name_index``); a later run reads only the entities written since
+(``written``), plus the neighbours of the few candidate pairs.
 """
 
 from __future__ import annotations
