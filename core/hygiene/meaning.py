@@ -8,7 +8,10 @@ A name's vector alone cannot tell them from near misses: with the bundled model 
 * **candidates** — two entities of compatible types (``name_index.family``; people's names are left
   to the spelling rules: they are not translated) linked to a common neighbour that is not a hub
   (at most ``HUB_CAP`` links). Only pairs with an entity written since the last run are judged
-  (its name, facts or relations); the verdicts of the others are remembered;
+  (its name, facts or relations); the verdicts of the others are remembered. A process's first run
+  judges the newest ``MAX_JUDGED`` entities (a duplicate is made when its second entity is
+  written), not every old pair: at 100k entities that costs ~0.1 s once, where judging everything
+  would cost seconds;
 * **vetoes**, on the folded words — the numbers differ (``Sprint 41`` / ``42``, ``v1`` / ``v2``,
   ``Q3`` / ``Q4``); the names share words and exactly one word differs on each side, not a cognate
   (``Project Apollo`` / ``Project Artemis``, ``Frontend team`` / ``Backend team``, ``Acme Corp`` /
@@ -38,7 +41,7 @@ from core.hygiene import written
 from core.hygiene.name_index import NameIndex
 
 HUB_CAP = 50  # a neighbour linked to more entities than this says little about any two of them
-MAX_JUDGED = 4000  # entities whose pairs one run judges; the rest wait for the next run
+MAX_JUDGED = 2000  # entities judged by a process's first run (the newest) or written since the last
 NAME_MIN = 0.88
 WORDS_MIN = 0.86
 FACTS_MIN = 0.88
@@ -116,7 +119,6 @@ class _State:
 
     last_change: int = -1
     verdicts: dict[tuple[int, int], Verdict | None] = field(default_factory=dict)
-    waiting: set[int] = field(default_factory=set)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # text → unit vector
 
 
@@ -155,9 +157,8 @@ def find(index: NameIndex, hs: Any, graph: Any, grouped: set[int]) -> list[Verdi
     if touched is None:
         state.verdicts.clear()
         touched = set(info)
-    touched = {i for i in touched | state.waiting if i in info and info[i][1] not in PERSON_FAMILIES}
-    judged = set(sorted(touched, reverse=True)[:MAX_JUDGED])  # newest first; the rest next time
-    state.waiting = touched - judged
+    touched = {i for i in touched if i in info and info[i][1] not in PERSON_FAMILIES}
+    judged = set(sorted(touched, reverse=True)[:MAX_JUDGED])  # newest first
     for pair in [p for p in state.verdicts if p[0] in judged or p[1] in judged
                  or p[0] not in info or p[1] not in info]:
         del state.verdicts[pair]
