@@ -339,16 +339,19 @@ class CypherDetection:
         return set(kept[: 2 * cap])
 
     def _members(self, ids: list[int], where: str) -> dict[int, list[list[Any]]]:
-        """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward first)."""
+        """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward
+        first, then by relation id). Cut per hub on the server: a popular concept has thousands of
+        links, and sending them all to be cut here cost seconds (3k entities: 14 s of 20)."""
+        found = self._read(
+            f"UNWIND $ids AS hid CALL {{ WITH hid MATCH (h:Entity {{id: hid}})-[r:REL]-(n:Entity) "
+            f"WHERE {CURRENT} AND {_live('n')} AND n.id <> hid {where} "
+            "WITH n, r, CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out "
+            "RETURN n.id AS mid, n.name AS name, n.type AS label, r.type AS rel, out, r.id AS rid "
+            "ORDER BY out, rid LIMIT $most } RETURN hid, mid, name, label, rel, out, rid",
+            ids=ids, most=2 * int(self._p["cap"]))
         out: dict[int, list[list[Any]]] = {}
-        for hub, mid, name, label, rel, outward in self._read(
-            f"UNWIND $ids AS hid MATCH (h:Entity {{id: hid}})-[r:REL]-(n:Entity) WHERE {CURRENT} AND {_live('n')} "
-            f"AND n.id <> hid {where} RETURN hid, n.id, n.name, n.type, r.type, "
-            "CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out ORDER BY hid, out, r.id", ids=ids,
-        ):
-            members = out.setdefault(hub, [])
-            if len(members) < 2 * self._p["cap"]:
-                members.append([mid, name, label, rel, outward])
+        for hub, mid, name, label, rel, outward, _rid in sorted(found, key=lambda r: (r[0], r[5], r[6])):
+            out.setdefault(hub, []).append([mid, name, label, rel, outward])
         return out
 
     def _shared_technology_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
