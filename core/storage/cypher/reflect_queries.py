@@ -340,14 +340,15 @@ class CypherDetection:
 
     def _members(self, ids: list[int], where: str) -> dict[int, list[list[Any]]]:
         """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward
-        first, then by relation id). Cut per hub on the server: a popular concept has thousands of
-        links, and sending them all to be cut here cost seconds (3k entities: 14 s of 20)."""
+        first, then by relation id), cut per hub on the server. One MATCH over the hubs, not an
+        UNWIND of lookups: FalkorDB ran the UNWIND form hub by hub (3k entities: 12 s of a 20 s
+        reflect; this form 0.4 s)."""
         found = self._read(
-            f"UNWIND $ids AS hid CALL {{ WITH hid MATCH (h:Entity {{id: hid}})-[r:REL]-(n:Entity) "
-            f"WHERE {CURRENT} AND {_live('n')} AND n.id <> hid {where} "
-            "WITH n, r, CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out "
-            "RETURN n.id AS mid, n.name AS name, n.type AS label, r.type AS rel, out, r.id AS rid "
-            "ORDER BY out, rid LIMIT $most } RETURN hid, mid, name, label, rel, out, rid",
+            f"MATCH (h:Entity)-[r:REL]-(n:Entity) WHERE h.id IN $ids AND {CURRENT} AND {_live('n')} "
+            f"AND n.id <> h.id {where} "
+            "WITH h.id AS hid, n, r, CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out ORDER BY hid, out, r.id "
+            "WITH hid, collect([n.id, n.name, n.type, r.type, out, r.id])[0..$most] AS kept "
+            "UNWIND kept AS k RETURN hid, k[0], k[1], k[2], k[3], k[4], k[5]",
             ids=ids, most=2 * int(self._p["cap"]))
         out: dict[int, list[list[Any]]] = {}
         for hub, mid, name, label, rel, outward, _rid in sorted(found, key=lambda r: (r[0], r[5], r[6])):
