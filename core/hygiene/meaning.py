@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from core.errors import HipocampoError
 from core.hygiene import written
 from core.hygiene.name_index import NameIndex
 
@@ -164,7 +165,10 @@ def find(index: NameIndex, hs: Any, graph: Any, grouped: set[int]) -> list[Verdi
         del state.verdicts[pair]
     pairs = _candidates(hs, info, judged, grouped)
     fresh = [(a, b, shared) for (a, b), shared in pairs.items() if (a, b) not in state.verdicts]
-    for (a, b), verdict in _judge(fresh, info, graph, embedder, state).items():
+    judged_now = _judge(fresh, info, graph, embedder, state)
+    if fresh and not judged_now:
+        state.last_change = -1  # the model failed: judge these again next time
+    for (a, b), verdict in judged_now.items():
         state.verdicts[(a, b)] = verdict
     found = [v for v in state.verdicts.values() if v is not None and v.a not in grouped and v.b not in grouped]
     seen: dict[int, int] = {}
@@ -223,7 +227,10 @@ def _judge(pairs: list[tuple[int, int, set[int]]], info: dict[int, tuple[str, st
     texts = list(names.values())
     texts += [w for i in ids for w in _content(info[i][2])]
     texts += [f for fs in facts.values() for f in fs]
-    vec = _embed(texts, embedder, state)
+    try:
+        vec = _embed(texts, embedder, state)
+    except HipocampoError:  # no model (missing, unreachable, interrupted): nothing proposed by meaning
+        return {}
     out: dict[tuple[int, int], Verdict | None] = {}
     for a, b, shared in pairs:
         out[(a, b)] = _verdict(a, b, shared, info, names, facts, vec)

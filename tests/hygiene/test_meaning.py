@@ -95,3 +95,11 @@ def test_merges_meet_the_goals_with_the_model(local_embedder: Any) -> None:
     assert result["all merges"]["precision"] >= 0.95, result["misses"]
     assert result["all merges"]["recall"] >= 0.8, result["misses"]
     assert result["meaning, held out"]["recall"] >= 0.8, result["misses"]
+
+
+def test_without_a_model_reflect_still_runs_and_proposes_nothing_by_meaning(tmp_path: Path) -> None:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=tmp_path / "nowhere")) as m:
+        _pair(m, "Billing service", ["Sends the monthly invoices"],
+              "Servicio de facturación", ["Envía las facturas mensuales"], "Service", 2)
+        m.reflect()
+        assert _duplicates(m) == []
