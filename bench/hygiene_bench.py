@@ -23,15 +23,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.memory import Memory  # noqa: E402
 
 LABELLED = Path(__file__).resolve().parents[1] / "tests" / "data" / "hygiene_labelled.json"
+MEANING = Path(__file__).resolve().parents[1] / "tests" / "data" / "meaning_duplicates.json"
 
 
-def _entity_case(case: dict[str, Any]) -> bool:
+def _entity_case(case: dict[str, Any], embedder: Any = None) -> bool:
+    """Whether reflect proposes the case's two entities as duplicates (``embedder``: with the
+    duplicates by meaning, which embed names and facts with it)."""
     a, b = case["a"], case["b"]
     with Memory.open(":memory:", embeddings="none") as mem:
+        if embedder is not None:
+            from core.hygiene import meaning
+
+            meaning.attach(mem.graph, embedder)
         shared = [f"Shared {i}" for i in range(case["shared_neighbours"])]
         mem.create_entities([
-            {"name": a["name"], "entityType": a["type"], "observations": ["one fact"]},
-            {"name": b["name"], "entityType": b["type"], "observations": ["another fact"]},
+            {"name": a["name"], "entityType": a["type"], "observations": a.get("facts") or ["one fact"]},
+            {"name": b["name"], "entityType": b["type"], "observations": b.get("facts") or ["another fact"]},
             *({"name": n, "entityType": "Thing"} for n in [*shared, "Own of a", "Own of b"])])
         mem.create_relations([
             *({"from": x, "to": n, "relationType": "related_to"} for n in shared for x in (a["name"], b["name"])),
@@ -68,6 +75,30 @@ def evaluate(path: Path = LABELLED) -> dict[str, Any]:
     misses += [f"{'FP' if got else 'FN'} fact {c['a']!r} / {c['b']!r}"
                for c, (truth, got) in zip(data["facts"], facts, strict=True) if truth != got]
     return {"entities": _scores(ent), "facts": _scores(facts), "misses": misses}
+
+
+def evaluate_meaning(labelled: Path = LABELLED, meaning_set: Path = MEANING, embedder: Any = None) -> dict[str, Any]:
+    """Merges with the bundled model attached (or ``embedder``): the spelling set, the by-meaning
+    set's tuned part and its held-out part, each scored, and all together."""
+    if embedder is None:
+        from core.embeddings.factory import create_embedder
+        from core.settings import Settings
+
+        embedder = create_embedder(Settings(embeddings="onnx"))
+    parts = {"spelling (hygiene_labelled)": json.loads(labelled.read_text(encoding="utf-8"))["entities"]}
+    data = json.loads(meaning_set.read_text(encoding="utf-8"))
+    parts["meaning, tuned on"] = data["tune"]
+    parts["meaning, held out"] = data["holdout"]
+    out: dict[str, Any] = {"misses": []}
+    every: list[tuple[bool, bool]] = []
+    for label, cases in parts.items():
+        got = [(c["duplicate"], _entity_case(c, embedder)) for c in cases]
+        every += got
+        out[label] = _scores(got)
+        out["misses"] += [f"{label}: {'FP' if g else 'FN'} {c['a']['name']!r} / {c['b']['name']!r} ({c.get('why', '')})"
+                          for c, (t, g) in zip(cases, got, strict=True) if t != g]
+    out["all merges"] = _scores(every)
+    return out
 
 
 def scale(n: int, db: Path, pairs: int) -> None:
@@ -142,7 +173,19 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=0, help="also time reflect at this many entities")
     parser.add_argument("--pairs", type=int, default=200, help="duplicates added to the scale graph")
     parser.add_argument("--db", type=Path, default=None, help="the scale graph's file (default: a temp file)")
+    parser.add_argument("--meaning", action="store_true",
+                        help="merges with the bundled model, by meaning too (tests/data/meaning_duplicates.json)")
     args = parser.parse_args()
+    if args.meaning:
+        found = evaluate_meaning(args.labelled)
+        print("| merges | cases | true | TP | FP | FN | precision | recall |\n|---|---|---|---|---|---|---|---|")
+        for label, s in found.items():
+            if label != "misses":
+                print(f"| {label} | {s['cases']} | {s['positives']} | {s['tp']} | {s['fp']} | {s['fn']} | "
+                      f"{s['precision']:.3f} | {s['recall']:.3f} |")
+        for miss in found["misses"]:
+            print("-", miss)
+        return
     if args.scale:
         scale(args.scale, args.db, args.pairs)
         return

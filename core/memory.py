@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.errors import InvalidInput, NotFound
+from core.hygiene import meaning as duplicates_by_meaning
 from core.memory_parts.checks import names as names_of
 from core.memory_parts.context import MemoryContext
 from core.memory_parts.editing import Editing
@@ -72,6 +73,7 @@ class Memory:
         self.vectors: VectorStore | None = vectors
         self._embedding = Embedding(self.settings, graph, vectors, embedder)
         self.embedder: EmbeddingProvider | None = self._embedding.embedder
+        duplicates_by_meaning.attach(graph, self.embedder)  # reflect's duplicates by meaning embed with it
         self.indexer: EmbeddingIndexer | None = self._embedding.indexer
         self.foreground = self._embedding.foreground
         self._clock = clock

@@ -9,33 +9,41 @@ separators, or one a placeholder such as ``Unknown``):
 * **an initial or a slip** (``A. García`` / ``Ana García``, ``Kubernetes`` / ``Kuberentes``) and at
   least one neighbour in common — 0.8;
 * **one name inside the other** (``Atlas`` / ``Project Atlas``) with two neighbours in common or
-  more — 0.7.
+  more — 0.7;
+* **close in meaning** (``Billing service`` / ``Servicio de facturación``): names, words and facts
+  alike by the memory's embedder, neighbours in common, no near-miss veto (``core.hygiene.meaning``)
+  — 0.6–0.75, the evidence (shared neighbours, similarities) in the insight.
 
 A near miss (``Ana García`` / ``Ana Gardner``, ``Project Atlas`` / ``Atlas Copco``) matches none of
 these. Observations (``repeated_observations``): facts of one entity that differ only in case,
 accents, punctuation or spacing, or by one word (never by a number).
 
-Everything here reads through ``core.storage.aliases.HygieneStore``; the time is a few passes
-over the names (a dict per rule) plus the neighbours of the few candidate pairs.
+Everything here reads through ``core.storage.aliases.HygieneStore`` and the graph store. The names
+are kept folded between runs (``name_index``); a later run reads only the entities written since
+(``written``), plus the neighbours of the few candidate pairs.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.hygiene import meaning, written
+from core.hygiene import name_index as NI
 from core.hygiene import names as N
 from core.processes import collector_paused
-from core.reflect.model import InsightDraft, vocabulary_key
+from core.reflect.model import InsightDraft
 from core.search.folding import fold
 from core.storage.aliases import HygieneStore
 
 DUPLICATES = "duplicate_entities"
 REPEATS = "repeated_observations"
-WILDCARD_TYPES = frozenset({"unknown", "generic", "entity", "thing", "other", ""})
-BLOCK_CAP = 40  # a word or prefix shared by more names than this is too common to pair them by
+WILDCARD_TYPES = NI.WILDCARD_TYPES
+BLOCK_CAP = NI.BLOCK_CAP
+MEANING_RULE = "close in meaning"  # core.hygiene.meaning
 PAIRWISE_FACTS = 40  # near-identical facts are compared pairwise on entities with at most this many
 
 
@@ -47,58 +55,39 @@ class Pair:
     confidence: float
 
 
-def _family(etype: str) -> str:
-    key = vocabulary_key(etype)
-    return "*" if key in WILDCARD_TYPES else key
-
-
 def _compatible(t1: str, t2: str) -> bool:
     return t1 == t2 or "*" in (t1, t2)
 
 
-def find_duplicate_groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
-    """Groups of entity ids that are probably one thing: ``[(ids, rule, confidence)]``."""
+def find_duplicate_groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore,
+                          index: NI.NameIndex | None = None) -> list[tuple[list[int], str, float]]:
+    """Groups of entity ids that are probably one thing: ``[(ids, rule, confidence)]``.
+
+    ``index`` is the names as the last run left them (``name_index.for_graph``): only the rows
+    that changed since are folded again; None folds them all."""
     with collector_paused():  # a few hundred thousand small lists, no cycles: a collection would only walk them
-        return _groups(rows, hs)
+        index = index if index is not None else NI.NameIndex()
+        index.update(list(rows))
+        return _groups(index, hs)
 
 
-def _groups(rows: Sequence[tuple[int, str, str]], hs: HygieneStore) -> list[tuple[list[int], str, float]]:
-    families: dict[str, str] = {}
-    tokens = N.tokens
-    info: dict[int, tuple[str, str, list[str]]] = {}
-    same: dict[str, list[int]] = defaultdict(list)  # one pass: both keys and the tokens for later
-    order: dict[str, list[int]] = defaultdict(list)
-    for i, n, t in rows:
-        family = families.get(t)
-        if family is None:
-            family = families[t] = _family(t)
-        toks = tokens(n)
-        info[i] = (n, family, toks)
-        if not toks:
-            continue
-        same["".join(toks)].append(i)
-        if len(toks) == 2:
-            x, y = toks
-            order[f"{x} {y}" if x < y else f"{y} {x}"].append(i)
-        elif len(toks) > 2:
-            order[" ".join(sorted(toks))].append(i)
+def _groups(index: NI.NameIndex, hs: HygieneStore) -> list[tuple[list[int], str, float]]:
+    info = index.info
     groups: list[tuple[list[int], str, float]] = []
     grouped: set[int] = set()
-    for rule, conf, blocks in (("same name", 0.95, same), ("same words", 0.9, order)):
-        for ids in blocks.values():
-            if len(ids) < 2:
-                continue
-            free = [i for i in ids if i not in grouped]
+    for rule, conf, keyed in (("same name", 0.95, index.same), ("same words", 0.9, index.order)):
+        for ids in keyed.many.values():
+            free = sorted(i for i in ids if i not in grouped)
             for part in _by_type(free, info) if len(free) > 1 else ():
                 if len(part) > 1:
                     groups.append((sorted(part), rule, conf))
                     grouped.update(part)
-    pairs = _loose_pairs(info, grouped, hs)
+    pairs = _loose_pairs(index, grouped, hs)
     groups += [([p.a, p.b], p.rule, p.confidence) for p in pairs]
     return groups
 
 
-def _by_type(ids: list[int], info: dict[int, tuple[str, str, list[str]]]) -> list[list[int]]:
+def _by_type(ids: list[int], info: dict[int, tuple[str, str, tuple[str, ...]]]) -> list[list[int]]:
     """``ids`` split into sets of compatible types (placeholders join the first)."""
     parts: dict[str, list[int]] = defaultdict(list)
     wild: list[int] = []
@@ -111,33 +100,49 @@ def _by_type(ids: list[int], info: dict[int, tuple[str, str, list[str]]]) -> lis
     return out
 
 
-def _loose_pairs(info: dict[int, tuple[str, str, list[str]]], grouped: set[int], hs: HygieneStore) -> list[Pair]:
-    """Initials, slips and contained names: candidates paired by a shared rare word or prefix,
-    kept only with neighbours in common; an entity in two such pairs is ambiguous and left out."""
-    blocks: dict[str, list[int]] = defaultdict(list)
-    for i, (_n, _f, toks) in info.items():
-        if len(toks) == 1 and len(toks[0]) >= 8:  # a slip in a one-word name: paired by its start or end
-            blocks["p:" + toks[0][:4]].append(i)
-            blocks["s:" + toks[0][-4:]].append(i)
-        for t in toks:  # paired by a word they share (a number alone names nothing)
-            if len(t) >= 3 and not t.isdigit():
-                blocks["w:" + t].append(i)
-    candidates: dict[tuple[int, int], tuple[str, float, int]] = {}
-    for ids in blocks.values():
+# Per name index: each small block's candidate pairs (by names alone), kept while the block's
+# members do not change.
+_BLOCK_PAIRS: weakref.WeakKeyDictionary[NI.NameIndex, dict[str, dict[tuple[int, int], tuple[str, float, int]]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _block_pairs(index: NI.NameIndex) -> dict[str, dict[tuple[int, int], tuple[str, float, int]]]:
+    cached = _BLOCK_PAIRS.get(index)
+    if cached is None:
+        cached = _BLOCK_PAIRS[index] = {}
+        dirty: Iterable[str] = index.blocks.many.keys()
+    else:
+        dirty = index.dirty_blocks
+    info = index.info
+    for key in list(dirty):
+        ids = index.blocks.get(key)
+        cached.pop(key, None)
         if len(ids) < 2 or len(ids) > BLOCK_CAP:
             continue
+        found: dict[tuple[int, int], tuple[str, float, int]] = {}
         for x in range(len(ids)):
             for y in range(x + 1, len(ids)):
                 a, b = sorted((ids[x], ids[y]))
-                if (a, b) in candidates or not _compatible(info[a][1], info[b][1]):
+                if not _compatible(info[a][1], info[b][1]):
                     continue
-                found = _loose_rule(info[a][2], info[b][2])
-                if found is not None:
-                    candidates[(a, b)] = found
+                rule = _loose_rule(list(info[a][2]), list(info[b][2]))
+                if rule is not None:
+                    found[(a, b)] = rule
+        if found:
+            cached[key] = found
+    return cached
+
+
+def _loose_pairs(index: NI.NameIndex, grouped: set[int], hs: HygieneStore) -> list[Pair]:
+    """Initials, slips and contained names: candidates paired by a shared rare word or prefix,
+    kept only with neighbours in common; an entity in two such pairs is ambiguous and left out."""
+    candidates: dict[tuple[int, int], tuple[str, float, int]] = {}
+    for found in _block_pairs(index).values():
+        candidates.update(found)
     if not candidates:
         return []
     near = hs.neighbours(sorted({i for pair in candidates for i in pair}))
-    kept = [Pair(a, b, rule, conf) for (a, b), (rule, conf, need) in candidates.items()
+    kept = [Pair(a, b, rule, conf) for (a, b), (rule, conf, need) in sorted(candidates.items())
             if len((near[a] & near[b]) - {a, b}) >= need]
     seen: dict[int, int] = defaultdict(int)
     for p in kept:
@@ -171,12 +176,20 @@ def choose_into(nodes: list[dict[str, Any]]) -> str:
 
 def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
     """One insight draft per group of probable duplicates, with its evidence and merge plan."""
-    with collector_paused():
-        rows = hs.entity_rows()
-    groups = find_duplicate_groups(rows, hs)
+    index = NI.for_graph(graph)
+    if _written_rows(index, graph) is None:
+        with collector_paused():
+            rows = hs.entity_rows()
+        groups = find_duplicate_groups(rows, hs, index)
+    else:
+        with collector_paused():
+            groups = _groups(index, hs)
+    by_meaning = {(v.a, v.b): v for v in meaning.find(index, hs, graph, {i for ids, _, _ in groups for i in ids})}
+    groups += [([a, b], MEANING_RULE, v.confidence) for (a, b), v in by_meaning.items()]
     if not groups:
         return []
-    by_id = {i: (n, t) for i, n, t in rows}
+    linked = {n.id: n.name for n in graph.nodes_by_id(sorted({i for v in by_meaning.values() for i in v.shared}))}
+    by_id = {i: index.rows[i] for ids, _, _ in groups for i in ids}
     names = [by_id[i][0] for ids, _, _ in groups for i in ids]
     opened = graph.open_nodes(names)
     weight: dict[str, int] = {e.name: len(e.observations) for e in opened.entities}
@@ -194,17 +207,52 @@ def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
         # The title names the group, not the choice of the kept one (which may change as they grow):
         # a dismissed group is never proposed again.
         listed = sorted((n["name"] for n in nodes), key=lambda n: (fold(n), n))
+        why, extra = rule, dict[str, Any]()
+        verdict = by_meaning.get((ids[0], ids[1])) if rule == MEANING_RULE else None
+        if verdict is not None:
+            why, extra = _meaning_evidence(verdict, linked)
         drafts.append(InsightDraft(
             title=f"Possible duplicates: {' and '.join(listed)}",
             pattern=DUPLICATES, confidence=conf,
-            summary=(f"{shown} may be the same as “{into}” ({rule}). Approving merges "
+            summary=(f"{shown} may be the same as “{into}” ({why}). Approving merges "
                      f"{'them' if len(others) > 1 else 'it'} into “{into}”: facts and relations are kept, "
                      "the other names stay as aliases, and one undo takes it back."),
-            evidence={"key": list(ids), "total": len(ids), "path": [], "rule": rule,
+            evidence={"key": list(ids), "total": len(ids), "path": [], "rule": rule, **extra,
                       "merge": {"into": into, "names": others},
                       "entities": [{"id": i, "name": by_id[i][0], "label": by_id[i][1],
                                     "role": "keep" if by_id[i][0] == into else "duplicate"} for i in ids]}))
     return drafts
+
+
+MAX_WRITTEN = 5000  # entities written since the last run read one by one; more: every name is read
+# Writes after which entities may be gone without their id in the log: every name is read again.
+_REMOVING = frozenset({"delete_entity", "merge_entities", "undo"})
+
+
+def _written_rows(index: NI.NameIndex, graph: Any) -> list[tuple[int, str, str]] | None:
+    """Bring ``index`` up to date from the entities written since its last update (by the change
+    log): the rows changed, or None when every row must be read (a first run in this process, a
+    deletion, a merge, an undo, or thousands of writes)."""
+    latest = int(graph.latest_change_id())
+    after, index.last_change = index.last_change, latest
+    names = written.names_since(graph, after, latest, MAX_WRITTEN, _REMOVING) if after >= 0 and index.rows else None
+    if names is None:
+        return None
+    nodes = graph.nodes_by_id(sorted(set(graph.ids_for(sorted(names)).values()))) if names else []
+    live = [(n.id, n.name, n.label) for n in nodes if n.archived_at is None and n.label != "Insight"]
+    index.update_some(live, [n.id for n in nodes if n.archived_at is not None or n.label == "Insight"])
+    return live
+
+
+def _meaning_evidence(v: meaning.Verdict, linked: dict[int, str]) -> tuple[str, dict[str, Any]]:
+    """The words of a by-meaning proposal's reason, and its evidence: which neighbours are shared,
+    how alike the names, their words and their facts are."""
+    shared = [linked.get(i, f"#{i}") for i in v.shared]
+    listed = ", ".join(f"“{n}”" for n in shared[:5]) + (f" and {len(shared) - 5} more" if len(shared) > 5 else "")
+    facts = f", facts {v.facts:.2f}" if v.facts is not None else ""
+    why = (f"close in meaning: names {v.names:.2f}, words {v.words:.2f}{facts}; "
+           f"both linked to {listed}")
+    return why, {"meaning": {"names": v.names, "words": v.words, "facts": v.facts, "shared": shared}}
 
 
 def repeat_drafts(hs: HygieneStore) -> list[InsightDraft]:

@@ -35,6 +35,9 @@ VARIANT: dict[str, str] = {v: canon for canon, vs in _VARIANTS.items() for v in 
 _LETTERS = str.maketrans({"ð": "d", "đ": "d", "þ": "th", "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "ß": "ss"})
 
 
+CAMEL, LETTERS = _CAMEL, _LETTERS  # for folding many names at once (core.hygiene.name_index)
+
+
 def tokens(name: str) -> list[str]:
     """The folded words of ``name`` (camelCase split), titles dropped, name variants mapped."""
     text = fold(name if name.islower() else _CAMEL.sub(" ", name))

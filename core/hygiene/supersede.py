@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import Conflict, NotFound
-from core.hygiene import approval
+from core.hygiene import approval, written
 from core.hygiene.supersede_rules import CONTRADICTION, RULES_VERSION, UPDATE, scan
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
@@ -145,13 +147,50 @@ SPECS: dict[str, Spec] = {
 
 
 REMEMBERED_KEY = f"supersede_findings:{RULES_VERSION}"  # db_metadata: findings by digest of facts
+MAX_WRITTEN = 5000  # entities written since the last run judged one by one; more: everything is read
+# Writes after which entities may be gone without their id in the log: the next run reads everything.
+_REMOVING = frozenset({"delete_entity", "merge_entities", "undo"})
+
+
+@dataclass
+class _Kept:
+    """One graph's entities with two facts or more as the last run read them, in this process:
+    id → (label, props, facts, digest, findings)."""
+
+    last_change: int = -1
+    entities: dict[int, tuple[str, dict[str, Any], list[str], str, list[list[Any]]]] = field(default_factory=dict)
+    unsaved: bool = True
+
+
+_KEPT: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
+
+
+def _kept(graph: Any) -> _Kept:
+    try:
+        kept = _KEPT.get(graph)
+        if kept is None:
+            kept = _KEPT[graph] = _Kept()
+        return kept
+    except TypeError:  # not weakly referable: nothing is kept between runs
+        return _Kept()
+
+
+def _judged(facts: list[str], remembered: Mapping[str, list[list[Any]]]) -> tuple[str, list[list[Any]]]:
+    digest = _digest(facts)
+    found = remembered.get(digest)
+    if found is None:
+        found = [[f.older, f.newer, f.kind, f.reason, f.confidence] for f in scan(facts)]
+    return digest, found
 
 
 class Detector:
     """Reflect's neutral patterns: candidate rows read once per run, through the graph store.
 
-    What each entity's facts yielded is remembered in the database's bookkeeping (``save``, after
-    the run), so the next reflect judges again only the entities whose facts changed."""
+    The entities read are kept for the next run in this process, which reads again only those
+    written since (by the change log; a deletion, merge or undo, or thousands of writes, and it
+    reads everything). What each entity's facts yielded is also remembered in the database's
+    bookkeeping (``save``, after the run), so a new process judges again only the entities whose
+    facts changed."""
 
     patterns: tuple[str, ...] = PATTERNS
     specs = SPECS
@@ -159,22 +198,67 @@ class Detector:
     def __init__(self, graph: Any) -> None:
         self._graph = graph
         self._rows: dict[str, list[Row]] | None = None
-        self._found: dict[str, list[list[Any]]] = {}
+        self._kept = _kept(graph)
 
     def candidates(self, pattern: str) -> list[Row]:
         if self._rows is None:
-            raw = self._graph.get_metadata(REMEMBERED_KEY)
+            self._read()
+            self._rows = _rows(self._kept)
+        return self._rows[pattern]
+
+    def _read(self) -> None:
+        kept, graph = self._kept, self._graph
+        latest = int(graph.latest_change_id())
+        names = (written.names_since(graph, kept.last_change, latest, MAX_WRITTEN, _REMOVING)
+                 if kept.last_change >= 0 else None)
+        kept.last_change = latest
+        if names is None:
+            raw = graph.get_metadata(REMEMBERED_KEY)
             try:
                 remembered = json.loads(raw) if raw else {}
             except ValueError:  # damaged bookkeeping: judge everything again
                 remembered = {}
-            self._rows = find_rows(self._graph, remembered if isinstance(remembered, dict) else {}, self._found)
-        return self._rows[pattern]
+            if not isinstance(remembered, dict):
+                remembered = {}
+            kept.entities = {eid: (label, props, facts, *_judged(facts, remembered))
+                             for eid, label, props, facts in graph.fact_lists(2) if label not in _SKIP_TYPES}
+            kept.unsaved = True
+            return
+        if not names:
+            return
+        ids = sorted(set(graph.ids_for(sorted(names)).values()))
+        for node in graph.nodes_by_id(ids):
+            old = kept.entities.pop(node.id, None)
+            facts = list(node.observations)
+            if node.archived_at is not None or node.label in _SKIP_TYPES or len(facts) < 2:
+                kept.unsaved |= old is not None
+                continue
+            known = {old[3]: old[4]} if old is not None else {}
+            kept.entities[node.id] = (node.label, dict(node.props), facts, *_judged(facts, known))
+            kept.unsaved |= old is None or old[3] != kept.entities[node.id][3]
 
     def save(self) -> None:
         """Remember this run's findings (only the entities that exist now: bounded by the memory)."""
-        if self._rows is not None:
-            self._graph.set_metadata(REMEMBERED_KEY, json.dumps(self._found, separators=(",", ":")))
+        kept = self._kept
+        if self._rows is not None and kept.unsaved:
+            found = {digest: f for _l, _p, _f, digest, f in kept.entities.values()}
+            self._graph.set_metadata(REMEMBERED_KEY, json.dumps(found, separators=(",", ":")))
+            kept.unsaved = False
+
+
+def _rows(kept: _Kept) -> dict[str, list[Row]]:
+    rows: dict[str, list[Row]] = {SUPERSEDED: [], CONTRADICTING: []}
+    for eid, (_label, props, facts, _digest, found) in kept.entities.items():
+        if not found:
+            continue
+        done = marks(props)
+        for i, j, kind, reason, confidence in found:
+            older, newer = facts[i], facts[j]
+            if older not in done:
+                rows[SUPERSEDED if kind == UPDATE else CONTRADICTING].append((eid, older, newer, reason, confidence))
+    for listed in rows.values():
+        listed.sort(key=lambda r: (-r[4], -r[0], r[1]))
+    return rows
 
 
 def _detector(reading: Reading) -> Detector:

@@ -13,6 +13,7 @@ refresh them) and the best new ones while the pattern's review queue has room.
 from __future__ import annotations
 
 import contextlib
+from operator import itemgetter
 from typing import Any, Protocol
 
 from core.reflect import patterns
@@ -101,9 +102,15 @@ class _Chooser:
         found = spec.find(reading) if spec.find is not None else self.det.candidates(pattern)
         # Best first, for every backend and detector alike: by confidence, then weight, then key
         # (or as the spec ranks them).
-        rank = spec.rank or (lambda r: (-spec.confidence(r), -spec.weight(r), spec.key(r)))
-        found = sorted(found, key=rank) if len(found) > 1 else list(found)
-        self.rows = {spec.key(r): r for r in found}
+        if spec.order is not None:
+            found = spec.order(list(found))
+        else:
+            rank = spec.rank or (lambda r: (-spec.confidence(r), -spec.weight(r), spec.key(r)))
+            found = sorted(found, key=rank) if len(found) > 1 else list(found)
+        if spec.key_columns is not None:
+            self.rows = dict(zip(map(itemgetter(*spec.key_columns), found), found, strict=True))
+        else:
+            self.rows = {spec.key(r): r for r in found}
         self.found = frozenset(self.rows)
         self.held_back = 0
 

@@ -93,10 +93,28 @@ class Spec:
     time_dependent: bool = False  # runs on every reflect, even when the graph did not change
     # Best first; None: by confidence, then weight (bigger first), then key.
     rank: Callable[[Row], Any] | None = None
+    # The same order as ``rank`` (or the default), sorted at C speed: a pattern with tens of
+    # thousands of candidates (technique transfer finds ~70k at 100k entities) spent ~0.1 s in
+    # Python key functions. ``key_columns``: the columns ``key`` reads (a tuple key for several).
+    order: Callable[[list[Row]], list[Row]] | None = None
+    key_columns: tuple[int, ...] | None = None
     # False: an insight found again is refreshed but not confirmed (its decay does not restart),
     # and a reflect that skips the pattern leaves its insights alone. Hygiene's tidy kinds, as
     # they were before they joined this registry.
     confirms: bool = True
+
+
+def by_weight(column: int) -> Callable[[list[Row]], list[Row]]:
+    """Rows best first by ``column`` (bigger first), then by the whole row: the default rank of a
+    spec whose confidence never falls as its weight (``column``) grows and whose key is the row's
+    leading, unique columns."""
+    from operator import itemgetter
+
+    def order(rows: list[Row]) -> list[Row]:
+        rows.sort()
+        rows.sort(key=itemgetter(column), reverse=True)  # stable: ties keep the key order
+        return rows
+    return order
 
 
 # -- evidence helpers --------------------------------------------------------------------------
@@ -171,7 +189,7 @@ def _cross_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 
 CROSS = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.85, weight=lambda r: r[0],  # newest problems first
-    anchors=lambda r: [r[0]],
+    anchors=lambda r: [r[0]], order=by_weight(0), key_columns=(0,),
     title=lambda r, names: f"Cross-project solution for {clip(_name(names, r[0]))}",
     draft=_cross_draft,
 )
@@ -227,6 +245,7 @@ def _training_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Refle
 
 TRAINING = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.65, weight=lambda r: r[0], anchors=lambda r: [r[0]],
+    order=by_weight(0), key_columns=(0,),
     title=lambda r, names: f"Training opportunity: {clip(_name(names, r[0]))}",
     draft=_training_draft,
 )
@@ -255,7 +274,7 @@ def _technique_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Refl
 
 TECHNIQUE = Spec(
     key=lambda r: (r[0], r[1]), confidence=lambda r: round(min(0.5 + 0.1 * r[2], 0.9), 4),
-    weight=lambda r: r[2], anchors=lambda r: [r[0], r[1]],
+    weight=lambda r: r[2], anchors=lambda r: [r[0], r[1]], order=by_weight(2), key_columns=(0, 1),
     title=lambda r, names: f"Technique transfer: {clip(_name(names, r[0]))} → {clip(_name(names, r[1]))}",
     draft=_technique_draft,
 )
@@ -272,7 +291,7 @@ def _cluster_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Reflec
 
 CLUSTER = Spec(
     key=lambda r: r[0], confidence=lambda r: round(min(0.5 + 0.05 * r[1], 0.9), 4),
-    weight=lambda r: r[1], anchors=lambda r: [r[0]],
+    weight=lambda r: r[1], anchors=lambda r: [r[0]], order=by_weight(1), key_columns=(0,),
     title=lambda r, names: f"Concept cluster: {clip(_name(names, r[0]))}",
     draft=_cluster_draft,
 )
@@ -300,6 +319,7 @@ def _stale_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 
 STALE = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.5, weight=lambda r: r[1], anchors=lambda r: [r[0]],
+    order=by_weight(1), key_columns=(0,),
     title=lambda r, names: f"Stale knowledge: {clip(_name(names, r[0]))}",
     draft=_stale_draft,
 )

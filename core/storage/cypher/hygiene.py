@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.storage.cypher import rows as R
 from core.history.undo import InsightState
+from core.storage.cypher import rows as R
 
 _LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"
 

@@ -339,16 +339,20 @@ class CypherDetection:
         return set(kept[: 2 * cap])
 
     def _members(self, ids: list[int], where: str) -> dict[int, list[list[Any]]]:
-        """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward first)."""
+        """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward
+        first, then by relation id), cut per hub on the server. One MATCH over the hubs, not an
+        UNWIND of lookups: FalkorDB ran the UNWIND form hub by hub (3k entities: 12 s of a 20 s
+        reflect; this form 0.4 s)."""
+        found = self._read(
+            f"MATCH (h:Entity)-[r:REL]-(n:Entity) WHERE h.id IN $ids AND {CURRENT} AND {_live('n')} "
+            f"AND n.id <> h.id {where} "
+            "WITH h.id AS hid, n, r, CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out ORDER BY hid, out, r.id "
+            "WITH hid, collect([n.id, n.name, n.type, r.type, out, r.id])[0..$most] AS kept "
+            "UNWIND kept AS k RETURN hid, k[0], k[1], k[2], k[3], k[4], k[5]",
+            ids=ids, most=2 * int(self._p["cap"]))
         out: dict[int, list[list[Any]]] = {}
-        for hub, mid, name, label, rel, outward in self._read(
-            f"UNWIND $ids AS hid MATCH (h:Entity {{id: hid}})-[r:REL]-(n:Entity) WHERE {CURRENT} AND {_live('n')} "
-            f"AND n.id <> hid {where} RETURN hid, n.id, n.name, n.type, r.type, "
-            "CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out ORDER BY hid, out, r.id", ids=ids,
-        ):
-            members = out.setdefault(hub, [])
-            if len(members) < 2 * self._p["cap"]:
-                members.append([mid, name, label, rel, outward])
+        for hub, mid, name, label, rel, outward, _rid in sorted(found, key=lambda r: (r[0], r[5], r[6])):
+            out.setdefault(hub, []).append([mid, name, label, rel, outward])
         return out
 
     def _shared_technology_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:

@@ -7,9 +7,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from core.history.undo import InsightState
 from core.storage.sqlite import history, reads
 from core.storage.sqlite.reads import IDS
-from core.history.undo import InsightState
 
 _LIVE = "archived_at IS NULL AND entity_type <> 'Insight'"
 

@@ -1,0 +1,282 @@
+"""Duplicates by meaning: two names that share no spelling but say the same thing, with neighbours
+in common (``Billing service`` / ``Servicio de facturación``, ``Proyecto Atlas`` / ``Project Atlas``).
+
+A name's vector alone cannot tell them from near misses: with the bundled model translations score
+0.90–0.96 and so do ``Project Atlas`` / ``Project Apollo`` (0.94) or ``Sprint 41`` / ``Sprint 42``
+(0.97). So a pair is proposed only when every kind of evidence agrees, and never when a veto holds:
+
+* **candidates** — two entities of compatible types (``name_index.family``; people's names are left
+  to the spelling rules: they are not translated) linked to a common neighbour that is not a hub
+  (at most ``HUB_CAP`` links). Only pairs with an entity written since the last run are judged
+  (its name, facts or relations); the verdicts of the others are remembered. A process's first run
+  judges the newest ``MAX_JUDGED`` entities (a duplicate is made when its second entity is
+  written), not every old pair: at 100k entities that costs ~0.1 s once, where judging everything
+  would cost seconds;
+* **vetoes**, on the folded words — the numbers differ (``Sprint 41`` / ``42``, ``v1`` / ``v2``,
+  ``Q3`` / ``Q4``); the names share words and exactly one word differs on each side, not a cognate
+  (``Project Apollo`` / ``Project Artemis``, ``Frontend team`` / ``Backend team``, ``Acme Corp`` /
+  ``Acme Labs``); both are one word that is not a cognate of the other (``Frontend`` / ``Backend``);
+  one name's words are all in the other (``React`` / ``React Native``: the spelling rules judge those);
+* **evidence** — the names close in meaning (cosine of the names embedded alone ≥ ``NAME_MIN``), the
+  words of each name matched by meaning in the other (``WORDS_MIN``), and the facts agreeing (best
+  cosine between a fact of each ≥ ``FACTS_MIN``) or two neighbours or more in common.
+
+The insight says which neighbours are shared and the similarities. Embeddings come from the
+memory's embedder (``attach``); without one (``embeddings = none``) nothing is proposed by meaning
+and nothing is read.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import Any
+
+import numpy as np
+
+from core.errors import HipocampoError
+from core.hygiene import written
+from core.hygiene.name_index import NameIndex
+
+HUB_CAP = 50  # a neighbour linked to more entities than this says little about any two of them
+MAX_JUDGED = 2000  # entities judged by a process's first run (the newest) or written since the last
+NAME_MIN = 0.88
+WORDS_MIN = 0.86
+FACTS_MIN = 0.88
+FACTS_READ = 6  # facts of each entity compared
+PERSON_FAMILIES = frozenset({"person", "persona", "people", "contact", "user", "human", "employee"})
+# Words that carry no meaning of their own in a name (English and Spanish).
+_STOP = frozenset("the a an of for and to in on at by de del la el los las y para en un una al con".split())
+_DIGITS = re.compile(r"\d+")
+
+_EMBEDDERS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def attach(graph: Any, embedder: Any) -> None:
+    """Let the duplicate detector over ``graph`` embed names and facts with ``embedder`` (a provider
+    with no dimensions, the ``none`` one, is ignored)."""
+    if embedder is not None and int(getattr(embedder, "dimensions", 0) or 0) > 0:
+        try:
+            _EMBEDDERS[graph] = embedder
+        except TypeError:
+            pass
+
+
+def embedder_for(graph: Any) -> Any:
+    try:
+        return _EMBEDDERS.get(graph)
+    except TypeError:
+        return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A pair judged the same by meaning, with the evidence the insight shows."""
+
+    a: int
+    b: int
+    names: float
+    words: float
+    facts: float | None
+    shared: tuple[int, ...]
+    confidence: float
+
+
+def _content(toks: Sequence[str]) -> list[str]:
+    return [t for t in toks if t not in _STOP and len(t) > 1]
+
+
+def cognate(x: str, y: str) -> bool:
+    """Spelled alike across languages (``service`` / ``servicio``, ``proyecto`` / ``project``)."""
+    if x == y:
+        return True
+    if min(len(x), len(y)) < 4 or x[:2] != y[:2]:
+        return False
+    return SequenceMatcher(None, x, y).ratio() >= 0.7
+
+
+def veto(ta: Sequence[str], tb: Sequence[str]) -> str | None:
+    """Why two names (their folded words) are not one thing whatever their meaning, or None."""
+    if sorted(_DIGITS.findall(" ".join(ta))) != sorted(_DIGITS.findall(" ".join(tb))):
+        return "their numbers differ"
+    ca, cb = _content(ta) or list(ta), _content(tb) or list(tb)
+    shared = set(ca) & set(cb)
+    only_a, only_b = [t for t in ca if t not in shared], [t for t in cb if t not in shared]
+    if shared and len(only_a) == 1 and len(only_b) == 1 and not cognate(only_a[0], only_b[0]):
+        return "one word differs"
+    if len(ca) == 1 and len(cb) == 1 and not cognate(ca[0], cb[0]):
+        return "two different words"
+    if shared and (not only_a or not only_b):
+        return "one name inside the other"  # the spelling rules' case (``Ruby`` / ``Ruby on Rails``)
+    return None
+
+
+@dataclass
+class _State:
+    """What one graph's detector remembers between runs in this process."""
+
+    last_change: int = -1
+    verdicts: dict[tuple[int, int], Verdict | None] = field(default_factory=dict)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)  # text → unit vector
+
+
+_STATES: weakref.WeakKeyDictionary[Any, _State] = weakref.WeakKeyDictionary()
+
+
+def _state(graph: Any) -> _State:
+    try:
+        state = _STATES.get(graph)
+        if state is None:
+            state = _STATES[graph] = _State()
+        return state
+    except TypeError:
+        return _State()
+
+
+def _touched(graph: Any, state: _State, index: NameIndex) -> set[int] | None:
+    """Ids written since the last run (names, facts, relations), or None: judge everything."""
+    latest = int(graph.latest_change_id())
+    after, state.last_change = state.last_change, latest
+    names = written.names_since(graph, after, latest, MAX_JUDGED) if after >= 0 else None
+    if names is None:
+        return None
+    ids = set(graph.ids_for(sorted(names)).values()) if names else set()
+    return ids | index.changed
+
+
+def find(index: NameIndex, hs: Any, graph: Any, grouped: set[int]) -> list[Verdict]:
+    """Pairs the same by meaning (see the module docstring), best first."""
+    embedder = embedder_for(graph)
+    if embedder is None:
+        return []
+    state = _state(graph)
+    touched = _touched(graph, state, index)
+    info = index.info
+    if touched is None:
+        state.verdicts.clear()
+        touched = set(info)
+    touched = {i for i in touched if i in info and info[i][1] not in PERSON_FAMILIES}
+    judged = set(sorted(touched, reverse=True)[:MAX_JUDGED])  # newest first
+    for pair in [p for p in state.verdicts if p[0] in judged or p[1] in judged
+                 or p[0] not in info or p[1] not in info]:
+        del state.verdicts[pair]
+    pairs = _candidates(hs, info, judged, grouped)
+    fresh = [(a, b, shared) for (a, b), shared in pairs.items() if (a, b) not in state.verdicts]
+    judged_now = _judge(fresh, info, graph, embedder, state)
+    if fresh and not judged_now:
+        state.last_change = -1  # the model failed: judge these again next time
+    for (a, b), verdict in judged_now.items():
+        state.verdicts[(a, b)] = verdict
+    found = [v for v in state.verdicts.values() if v is not None and v.a not in grouped and v.b not in grouped]
+    seen: dict[int, int] = {}
+    for v in found:
+        seen[v.a] = seen.get(v.a, 0) + 1
+        seen[v.b] = seen.get(v.b, 0) + 1
+    # An entity close to two others is ambiguous: a person should look (nothing is proposed).
+    return sorted((v for v in found if seen[v.a] == 1 and seen[v.b] == 1), key=lambda v: (-v.confidence, v.a, v.b))
+
+
+def _compatible(fa: str, fb: str) -> bool:
+    return fa == fb or "*" in (fa, fb)
+
+
+def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
+                judged: set[int], grouped: set[int]) -> dict[tuple[int, int], set[int]]:
+    """(a, b) → neighbours in common, for pairs with an entity in ``judged``, through non-hub
+    neighbours, not vetoed, neither of them proposed by the spelling rules already (``grouped``)."""
+    if not judged:
+        return {}
+    near = hs.neighbours(sorted(judged))
+    hubs_of = {n for ns in near.values() for n in ns}
+    second = hs.neighbours(sorted(hubs_of))
+    out: dict[tuple[int, int], set[int]] = {}
+    vetoed: set[tuple[int, int]] = set()
+    for x in judged - grouped:
+        fx = info[x][1]
+        for n in near.get(x, ()):
+            others = second.get(n, set())
+            if len(others) > HUB_CAP:
+                continue
+            for y in others:
+                if y == x or y not in info or y in grouped or info[y][1] in PERSON_FAMILIES \
+                        or not _compatible(fx, info[y][1]):
+                    continue
+                pair = (x, y) if x < y else (y, x)
+                if pair in vetoed:
+                    continue
+                if pair not in out:
+                    if veto(info[pair[0]][2], info[pair[1]][2]) is not None:
+                        vetoed.add(pair)
+                        continue
+                    out[pair] = set()
+                out[pair].add(n)
+    return out
+
+
+def _judge(pairs: list[tuple[int, int, set[int]]], info: dict[int, tuple[str, str, tuple[str, ...]]],
+           graph: Any, embedder: Any, state: _State) -> dict[tuple[int, int], Verdict | None]:
+    if not pairs:
+        return {}
+    ids = sorted({i for a, b, _ in pairs for i in (a, b)})
+    names = {i: info[i][0] for i in ids}
+    facts: dict[str, list[str]] = {e.name: list(e.observations)[:FACTS_READ]
+                                   for e in graph.open_nodes(sorted(names.values())).entities}
+    texts = list(names.values())
+    texts += [w for i in ids for w in _content(info[i][2])]
+    texts += [f for fs in facts.values() for f in fs]
+    try:
+        vec = _embed(texts, embedder, state)
+    except HipocampoError:  # no model (missing, unreachable, interrupted): nothing proposed by meaning
+        return {}
+    out: dict[tuple[int, int], Verdict | None] = {}
+    for a, b, shared in pairs:
+        out[(a, b)] = _verdict(a, b, shared, info, names, facts, vec)
+    return out
+
+
+def _embed(texts: Iterable[str], embedder: Any, state: _State) -> Callable[[str], np.ndarray]:
+    cache = state.vectors
+    missing = sorted({t for t in texts if t not in cache})
+    if missing:
+        for start in range(0, len(missing), 64):
+            chunk = missing[start : start + 64]
+            for t, v in zip(chunk, np.asarray(embedder.embed_documents(chunk), dtype=np.float32), strict=True):
+                n = float(np.linalg.norm(v))
+                cache[t] = v / n if n else v
+    if len(cache) > 50_000:  # bounded: the oldest texts go first
+        for t in list(cache)[: len(cache) - 50_000]:
+            del cache[t]
+    return lambda t: cache[t] if t in cache else _embed([t], embedder, state)(t)
+
+
+def _word_match(wa: list[str], wb: list[str], vec: Callable[[str], np.ndarray]) -> float:
+    """How well each word of one name is matched by meaning by a word of the other (the worse way)."""
+    if not wa or not wb:
+        return 0.0
+    ma = np.stack([vec(w) for w in wa])
+    mb = np.stack([vec(w) for w in wb])
+    sims = ma @ mb.T
+    return float(min(sims.max(axis=1).mean(), sims.max(axis=0).mean()))
+
+
+def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, tuple[str, ...]]],
+             names: dict[int, str], facts: dict[str, list[str]],
+             vec: Callable[[str], np.ndarray]) -> Verdict | None:
+    name_sim = float(vec(names[a]) @ vec(names[b]))
+    if name_sim < NAME_MIN:
+        return None
+    words = _word_match(_content(info[a][2]), _content(info[b][2]), vec)
+    if words < WORDS_MIN:
+        return None
+    fa, fb = facts.get(names[a], []), facts.get(names[b], [])
+    fact_sim = None
+    if fa and fb:
+        fact_sim = float((np.stack([vec(f) for f in fa]) @ np.stack([vec(f) for f in fb]).T).max())
+    if not ((fact_sim is not None and fact_sim >= FACTS_MIN) or len(shared) >= 2):
+        return None
+    confidence = round(min(0.75, 0.55 + 0.05 * len(shared) + (0.1 if fact_sim and fact_sim >= FACTS_MIN else 0)), 2)
+    return Verdict(a, b, round(name_sim, 3), round(words, 3), None if fact_sim is None else round(fact_sim, 3),
+                   tuple(sorted(shared)), confidence)

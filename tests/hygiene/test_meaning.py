@@ -1,0 +1,105 @@
+"""Duplicates by meaning (core.hygiene.meaning): the vetoes on the words, and reflect proposing a
+translated name with shared neighbours, its evidence in the insight, on both backends, with the
+bundled model; near misses never; the labelled set's goals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.hygiene import meaning
+from core.hygiene.name_index import tokens_many
+from core.memory import Memory
+from core.settings import Settings
+from tests.conftest import SteppingClock
+
+
+@pytest.mark.parametrize(("a", "b", "why"), [
+    ("Sprint 41", "Sprint 42", "their numbers differ"),
+    ("Payments API v1", "Payments API v2", "their numbers differ"),
+    ("Project Apollo", "Project Artemis", "one word differs"),
+    ("Frontend team", "Backend team", "one word differs"),
+    ("Frontend", "Backend", "two different words"),
+    ("React", "React Native", "one name inside the other"),
+    ("Billing service", "Servicio de facturación", None),
+    ("Proyecto Atlas", "Project Atlas", None),
+    ("Inventory", "Inventario", None),
+])
+def test_vetoes_on_the_words(a: str, b: str, why: str | None) -> None:
+    ta, tb = tokens_many([a, b])
+    assert meaning.veto(ta, tb) == why
+
+
+@pytest.fixture(params=["sqlite", "falkordb"])
+def mem(tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest,
+        local_embedder: Any) -> Iterator[Memory]:
+    server = request.getfixturevalue("graph_settings") if request.param != "sqlite" else {}
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none", **server), clock=clock) as m:
+        meaning.attach(m.graph, local_embedder)
+        yield m
+
+
+def _pair(mem: Memory, a: str, fa: list[str], b: str, fb: list[str], etype: str, shared: int) -> None:
+    neighbours = [f"{a} neighbour {i}" for i in range(shared)]
+    mem.create_entities([{"name": a, "entityType": etype, "observations": fa},
+                         {"name": b, "entityType": etype, "observations": fb},
+                         *({"name": n, "entityType": "Team"} for n in neighbours)])
+    mem.create_relations([{"from": x, "to": n, "relationType": "owned_by"} for n in neighbours for x in (a, b)])
+
+
+def _duplicates(mem: Memory) -> list[dict[str, Any]]:
+    return [i for i in mem.surface_insights(limit=100, status="all") if i["pattern"] == "duplicate_entities"]
+
+
+def test_a_translated_name_with_shared_neighbours_is_proposed_with_its_evidence(mem: Memory) -> None:
+    _pair(mem, "Billing service", ["Sends the monthly invoices"],
+          "Servicio de facturación", ["Envía las facturas mensuales"], "Service", 2)
+    _pair(mem, "Project Apollo", ["Rewrite of the mobile app"], "Project Artemis", ["Rewrite of the web app"],
+          "Project", 2)
+    _pair(mem, "Marketing plan", ["For the spring launch"], "Plan de ventas", ["Para el lanzamiento"], "Document", 0)
+    mem.reflect()
+    found = _duplicates(mem)
+    assert [i["title"] for i in found] == ["Possible duplicates: Billing service and Servicio de facturación"]
+    insight = found[0]
+    shared = ["Billing service neighbour 0", "Billing service neighbour 1"]
+    assert insight["evidence"]["rule"] == "close in meaning"
+    assert insight["evidence"]["meaning"]["shared"] == shared
+    assert insight["evidence"]["meaning"]["names"] >= meaning.NAME_MIN
+    assert "close in meaning: names 0." in insight["summary"] and "facts 0." in insight["summary"]
+    assert all(f"“{n}”" in insight["summary"] for n in shared)
+    # Approving it merges them, like any duplicate proposal.
+    mem.decide_insight(insight["title"], "approve")
+    kept = {e.name for e in mem.open_nodes(["Billing service", "Servicio de facturación"]).entities}
+    assert len(kept) == 1
+
+
+def test_a_pair_is_judged_again_only_when_one_of_them_is_written(mem: Memory) -> None:
+    _pair(mem, "Price list", ["Updated every January"], "Lista de precios", ["Impresa en papel azul"],
+          "Document", 1)
+    mem.reflect()
+    assert _duplicates(mem) == []  # one neighbour in common and facts that do not agree: not enough
+    mem.create_entities([{"name": "Sales team", "entityType": "Team"}])
+    mem.create_relations([{"from": x, "to": "Sales team", "relationType": "owned_by"}
+                          for x in ("Price list", "Lista de precios")])
+    mem.reflect()
+    assert [i["title"] for i in _duplicates(mem)] == ["Possible duplicates: Lista de precios and Price list"]
+
+
+def test_merges_meet_the_goals_with_the_model(local_embedder: Any) -> None:
+    from bench.hygiene_bench import evaluate_meaning
+
+    result = evaluate_meaning(embedder=local_embedder)
+    assert result["all merges"]["precision"] >= 0.95, result["misses"]
+    assert result["all merges"]["recall"] >= 0.8, result["misses"]
+    assert result["meaning, held out"]["recall"] >= 0.8, result["misses"]
+
+
+def test_without_a_model_reflect_still_runs_and_proposes_nothing_by_meaning(tmp_path: Path) -> None:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=tmp_path / "nowhere")) as m:
+        _pair(m, "Billing service", ["Sends the monthly invoices"],
+              "Servicio de facturación", ["Envía las facturas mensuales"], "Service", 2)
+        m.reflect()
+        assert _duplicates(m) == []
