@@ -33,9 +33,10 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads when a pair is judged: a stdio server starts without it
+    import numpy as np
 
 from core.errors import HipocampoError
 from core.hygiene import written
@@ -238,6 +239,8 @@ def _judge(pairs: list[tuple[int, int, set[int]]], info: dict[int, tuple[str, st
 
 
 def _embed(texts: Iterable[str], embedder: Any, state: _State) -> Callable[[str], np.ndarray]:
+    import numpy as np
+
     cache = state.vectors
     missing = sorted({t for t in texts if t not in cache})
     if missing:
@@ -254,6 +257,8 @@ def _embed(texts: Iterable[str], embedder: Any, state: _State) -> Callable[[str]
 
 def _word_match(wa: list[str], wb: list[str], vec: Callable[[str], np.ndarray]) -> float:
     """How well each word of one name is matched by meaning by a word of the other (the worse way)."""
+    import numpy as np
+
     if not wa or not wb:
         return 0.0
     ma = np.stack([vec(w) for w in wa])
@@ -274,6 +279,8 @@ def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, t
     fa, fb = facts.get(names[a], []), facts.get(names[b], [])
     fact_sim = None
     if fa and fb:
+        import numpy as np
+
         fact_sim = float((np.stack([vec(f) for f in fa]) @ np.stack([vec(f) for f in fb]).T).max())
     if not ((fact_sim is not None and fact_sim >= FACTS_MIN) or len(shared) >= 2):
         return None
