@@ -1,5 +1,6 @@
 """CypherVectorStore: each entity's vector on a ``:Vec {id}`` node of its own, searched by the
-server's vector index (the dialect says why the vector is not on the entity node).
+server's vector index (the dialect says why the vector is not on the entity node); each fact's
+int8 vector on its ``:Fact`` node, searched in this process (``cypher.fact_vectors``).
 
 Which model embedded an entity, and from what text, is kept on the entity node (``emb_model``,
 ``emb_hash``); every write that changes an entity's text clears ``emb_model``, so it is embedded
@@ -17,7 +18,7 @@ from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
 from core.errors import InvalidInput
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
-from core.storage.cypher.facts import FactVectorsMixin
+from core.storage.cypher.fact_vectors import FactVectorsMixin
 from core.storage.cypher.store import CypherGraphStore
 
 if TYPE_CHECKING:  # numpy loads with the first vector
@@ -38,7 +39,7 @@ class CypherVectorStore(FactVectorsMixin):
         self.dimensions = int(stored) if stored else DEFAULT_DIMENSIONS
         if not graph.read_only:
             self._db.create_vector_index(self.dimensions)
-            facts.create_vector_index(self._db, self.dimensions)
+        self._open_facts()  # facts' int8 vectors (a graph with float32 ones is converted)
 
     # -- the embedding lifecycle -------------------------------------------------------------
 
@@ -49,7 +50,6 @@ class CypherVectorStore(FactVectorsMixin):
             rebuilt = dimensions != self.dimensions
             if rebuilt:
                 self._db.drop_vector_index()
-                facts.drop_vector_index(self._db)
 
                 def clear(tx: Any) -> None:
                     tx.write("MATCH (v:Vec) DELETE v")
@@ -58,7 +58,6 @@ class CypherVectorStore(FactVectorsMixin):
 
                 self._graph.write(clear)
                 self._db.create_vector_index(dimensions)
-                facts.create_vector_index(self._db, dimensions)
             self.dimensions = dimensions
         self._graph.set_metadata("embedding_dimensions", str(dimensions))
         self._graph.set_metadata("embedding_model", model_id)
