@@ -221,17 +221,20 @@ class FactTextMixin:
         words = content_words(query)[:16]
         if not words:
             return []
+        # With a type to match, each word's facts are those of entities of that type; without one,
+        # whose entity is gone or archived is checked for the best facts alone (one lookup for a
+        # few dozen, not for every fact a common word is in).
         where = ["true"]
-        if not include_archived:
-            where.append("e.archived_at IS NULL")
         if label is not None:
             where.append("e.type = $label")
+            if not include_archived:
+                where.append("e.archived_at IS NULL")
+        owner = f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} " if label is not None else ""
         hits: dict[str, list[int]] = {w: [] for w in words}
         owners: dict[int, tuple[int, int]] = {}
         lookup = syntax(self.db)
         found = self.db.read(  # every word's facts in one round trip, the newest RANK_AT_MOST of each
-            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} "
-            f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} "
+            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} {owner}"
             "RETURN node ORDER BY node.id DESC LIMIT $cap } RETURN w, node.id, node.eid, size(node.ft)",
             {"words": [lookup.words([w]) for w in words], "label": label, "cap": RANK_AT_MOST})
         query_of = {lookup.words([w]): w for w in words}
@@ -243,8 +246,24 @@ class FactTextMixin:
         counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
         total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
         scores = bm25.score(hits, {f: n for f, (_, n) in owners.items()}, max(total, len(owners)))
-        ranked = sorted(scores, key=lambda f: (-scores[f], f))[:limit]
-        return [(f, owners[f][0], scores[f]) for f in ranked]
+        ranked = sorted(scores, key=lambda f: (-scores[f], f))
+        if label is None:
+            ranked = self._of_live_entities(ranked, owners, limit, include_archived)
+        return [(f, owners[f][0], scores[f]) for f in ranked[:limit]]
+
+    def _of_live_entities(self, ranked: list[int], owners: dict[int, tuple[int, int]], limit: int,
+                          include_archived: bool) -> list[int]:
+        """The first ``limit`` of ``ranked`` whose entity exists (and is not archived)."""
+        kept: list[int] = []
+        start, step = 0, max(limit * 2, 20)
+        archived = "" if include_archived else " WHERE e.archived_at IS NULL"
+        while len(kept) < limit and start < len(ranked):
+            part = ranked[start:start + step]
+            live = {int(r[0]) for r in self.db.read(f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}){archived} RETURN i",
+                                                   {"ids": list({owners[f][0] for f in part})})}
+            kept.extend(f for f in part if owners[f][0] in live)
+            start, step = start + step, step * 4
+        return kept
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
