@@ -18,6 +18,8 @@ and catches it up before each search with one round trip reading the counters:
 A graph whose facts' vectors are float32 ``:FVec`` nodes in the server's vector index (the layout
 before) is converted when opened for writing (``migrate``: a page per write, resumable: a page's
 ``:FVec`` nodes go in the write that stores their codes), then the ``:FVec`` indexes are dropped.
+(Opened read-only before that, such a graph's facts are found by their words and their entity's
+vector only.)
 """
 
 from __future__ import annotations
