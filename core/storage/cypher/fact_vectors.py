@@ -66,6 +66,18 @@ def decode(texts: Sequence[str], dims: int) -> tuple[list[int], np.ndarray]:
     return keep, np.frombuffer(b"".join(raw[k] for k in keep), dtype=np.int8).reshape(len(keep), dims)
 
 
+def newest_due(db: Any, label: str, counter: str, model: str, model_id: str, newest: int) -> list[int]:
+    """Ids among the ``newest`` of ``label`` whose ``model`` property is not ``model_id``. The
+    bound is read first: compared with another node's property the server scans every node (at
+    500k facts 300 ms a search) where a parameter lets it range over the id index."""
+    found = db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": counter})
+    since = int(found[0][0]) - int(newest) if found else 0
+    var = model.split(".")[0]
+    return [int(r[0]) for r in db.read(
+        f"MATCH ({var}:{label}) WHERE {var}.id > $since AND ({model} IS NULL OR {model} <> $m) "
+        f"RETURN {var}.id ORDER BY {var}.id", {"since": since, "m": model_id})]
+
+
 def gone(tx: Any) -> None:
     """Queue the mark that facts were deleted in this write (``cypher.facts`` calls it)."""
     if GONE not in tx.counters:
@@ -151,10 +163,7 @@ class FactVectorsMixin:
 
     def newest_pending_facts(self, model_id: str, newest: int) -> list[int]:
         """The due facts among the ``newest`` facts (what was just written)."""
-        return [int(r[0]) for r in self._db.read(
-            "MATCH (c:Counter {name: $c}) MATCH (f:Fact) WHERE f.id > c.value - $n "
-            "AND (f.emb IS NULL OR f.emb <> $m) RETURN f.id ORDER BY f.id",
-            {"c": COUNTER, "m": model_id, "n": int(newest)})]
+        return newest_due(self._db, "Fact", COUNTER, "f.emb", model_id, newest)
 
     def fact_texts(self, ids: Sequence[int]) -> dict[int, str]:
         return {fid: text for fid, (_, text) in self.fact_owners(ids).items()}

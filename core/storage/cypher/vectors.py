@@ -18,7 +18,7 @@ from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
 from core.errors import InvalidInput
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
-from core.storage.cypher.fact_vectors import FactVectorsMixin
+from core.storage.cypher.fact_vectors import FactVectorsMixin, newest_due
 from core.storage.cypher.store import CypherGraphStore
 
 if TYPE_CHECKING:  # numpy loads with the first vector
@@ -93,10 +93,7 @@ class CypherVectorStore(FactVectorsMixin):
 
     def newest_pending(self, model_id: str, newest: int) -> list[int]:
         """Among the ``newest`` entities, the ids of those lacking a current vector from ``model_id``."""
-        return [r[0] for r in self._db.read(
-            "MATCH (c:Counter {name: 'entity'}) MATCH (e:Entity) WHERE e.id > c.value - $n "
-            "AND (e.emb_model IS NULL OR e.emb_model <> $m) RETURN e.id ORDER BY e.id",
-            {"m": model_id, "n": newest})]
+        return newest_due(self._db, "Entity", "entity", "e.emb_model", model_id, newest)
 
     def texts(self, ids: Sequence[int]) -> dict[int, str]:
         """The current embedding text of each of ``ids``."""
