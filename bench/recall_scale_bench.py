@@ -139,6 +139,16 @@ def graph_memory(url: str, name: str) -> tuple[int, float]:
         client.close()
 
 
+def graph_exists(url: str, name: str) -> bool:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return bool(client.exists(name))
+    finally:
+        client.close()
+
+
 def rss() -> int:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
@@ -192,9 +202,9 @@ async def run(args: argparse.Namespace, work: Path, server: dict[str, str]) -> i
     db = work / f"scale-{args.entities}.db"
     falkordb = bool(server)
     memory_at: dict[str, tuple[int, float]] = {}
-    if falkordb:
+    built = falkordb and graph_exists(server["graph_url"], server["graph_name"])
+    if falkordb and not built:  # (GRAPH.MEMORY USAGE once crashed FalkorDB 4.16 on a graph reopened later)
         memory_at["empty"] = graph_memory(server["graph_url"], server["graph_name"])
-    built = falkordb and graph_memory(server["graph_url"], server["graph_name"])[1] > 0
     if not built and (falkordb or not db.exists()):
         started = time.perf_counter()
         fill(db, args.entities, args.facts_per_entity, server)
@@ -247,7 +257,7 @@ async def run(args: argparse.Namespace, work: Path, server: dict[str, str]) -> i
     print(f"MCP server resident: {before / 1e6:,.0f} MB before the first search, {rss / 1e6:,.0f} MB after")
     print(f"fact matrix in a process: {matrix[0] / facts:,.0f} bytes per fact in its arrays, resident "
           f"+{matrix[1] / facts:,.0f} bytes per fact once loaded ({matrix[2]:.1f} s to load)")
-    if falkordb:
+    if memory_at:
         print("| server, after | Redis used_memory, bytes per fact | GRAPH.MEMORY USAGE, MB |\n|---|---|---|")
         steps = list(memory_at.items())
         for (_, (b0, m0)), (label, (b1, m1)) in zip(steps, steps[1:], strict=False):
