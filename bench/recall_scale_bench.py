@@ -257,7 +257,9 @@ async def run(args: argparse.Namespace, work: Path, server: dict[str, str]) -> i
     print(f"MCP server resident: {before / 1e6:,.0f} MB before the first search, {rss / 1e6:,.0f} MB after")
     print(f"fact matrix in a process: {matrix[0] / facts:,.0f} bytes per fact in its arrays, resident "
           f"+{matrix[1] / facts:,.0f} bytes per fact once loaded ({matrix[2]:.1f} s to load)")
-    if memory_at:
+    if falkordb:
+        if not memory_at:  # a graph built by an earlier run: measured then
+            return 0
         print("| server, after | Redis used_memory, bytes per fact | GRAPH.MEMORY USAGE, MB |\n|---|---|---|")
         steps = list(memory_at.items())
         for (_, (b0, m0)), (label, (b1, m1)) in zip(steps, steps[1:], strict=False):
