@@ -26,6 +26,15 @@ RERANK_AT_LEAST = 4_000
 _BLOCK = 16_384
 
 
+def quantize(vectors: np.ndarray) -> np.ndarray:
+    """Each row scaled to ±127 at its largest component, as int8: the rows every store keeps."""
+    import numpy as np
+
+    vectors = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+    peak = np.maximum(np.abs(vectors).max(axis=1, keepdims=True), 1e-12)
+    return np.clip(np.rint(vectors * (127.0 / peak)), -127, 127).astype(np.int8)
+
+
 class FactMatrix:
     """Unit vectors by fact id. Not thread-safe: callers hold their store's lock."""
 

@@ -10,7 +10,8 @@ import pytest
 
 from core.memory import Memory
 from core.settings import Settings
-from core.storage.cypher import facts
+from core.storage.cypher import fact_vectors, facts
+from core.storage.cypher.falkordb import FalkorDialect
 
 
 def test_an_old_graph_gets_its_facts_resumably(tmp_path: Path, graph_settings: dict[str, object],
@@ -38,3 +39,57 @@ def test_an_old_graph_gets_its_facts_resumably(tmp_path: Path, graph_settings: d
             eid: [f"fact {i} a", f"fact {i} b"] for i, eid in enumerate(ids)}
         assert mem.vectors.fact_progress("any model") == (0, 10)
         assert mem.metadata(facts.MIGRATED_KEY) == "1"
+
+
+PIANO = "Tomás aprendió a tocar el piano de niño en Valparaíso"
+
+
+def to_float32_layout(mem: Memory) -> None:
+    """What a graph written before compact vectors holds: each fact's float32 vector on a ``:FVec``
+    node of its own in the server's vector index, no codes on the facts, no layout mark."""
+    found = mem.graph.db.read("MATCH (f:Fact) WHERE f.q IS NOT NULL RETURN f.id, f.eid, f.text")
+    vectors = mem.embedder.embed_documents([t for _, _, t in found])
+    mem.graph.db.graph.query("CREATE VECTOR INDEX FOR (v:FVec) ON (v.embedding) "
+                             "OPTIONS {dimension: 384, similarityFunction: 'cosine'}")
+    mem.graph.write(lambda tx: (
+        tx.write("UNWIND $rows AS r CREATE (v:FVec {id: r.id, eid: r.eid}) SET v.embedding = vecf32(r.v)",
+                 {"rows": [{"id": f, "eid": e, "v": [float(x) for x in v]}
+                           for (f, e, _), v in zip(found, vectors, strict=True)]}),
+        tx.write("MATCH (f:Fact) SET f.q = null, f.qv = null"),
+        tx.write("MATCH (m:Meta {key: $k}) DELETE m", {"k": fact_vectors.LAYOUT_KEY})))
+
+
+def test_an_old_graphs_float32_fact_vectors_become_int8_resumably(
+        tmp_path: Path, graph_settings: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = Settings(db=tmp_path / "unused.db", **graph_settings)
+    notes = [f"Tomás archived shipping manifest {i} for the port authority" for i in range(5)]
+    with Memory(settings) as mem:
+        mem.create_entities([{"name": "Tomás", "entityType": "Person", "observations": [*notes, PIANO]}])
+        mem.embed_pending()
+        to_float32_layout(mem)
+        assert mem.graph.db.read("MATCH (v:FVec) RETURN count(v)")[0][0] == 6
+    monkeypatch.setattr(fact_vectors, "MIGRATE_PAGE", 4)
+
+    def stop(done: int, total: int) -> None:
+        raise KeyboardInterrupt  # the process stopped after its first page
+
+    monkeypatch.setattr(fact_vectors, "migrate", lambda store, progress=None, real=fact_vectors.migrate:
+                        real(store, progress=stop))
+    with pytest.raises(KeyboardInterrupt), Memory(settings):
+        pass
+    monkeypatch.undo()
+    half = FalkorDialect(str(graph_settings["graph_url"]), str(graph_settings["graph_name"]))
+    assert half.read("MATCH (v:FVec) RETURN count(v)")[0][0] == 2  # one page of 4 done
+    assert half.read("MATCH (f:Fact) WHERE f.q IS NOT NULL RETURN count(f)")[0][0] == 4
+    assert {r[0] for r in half.read("CALL db.indexes() YIELD label RETURN label")} >= {"FVec", "Fact"}
+    half.close()
+    with Memory(settings) as mem:  # opened again: the rest is converted, the old index gone
+        db = mem.graph.db
+        assert db.read("MATCH (v:FVec) RETURN count(v)")[0][0] == 0
+        assert db.read("MATCH (f:Fact) WHERE f.q IS NOT NULL RETURN count(f)")[0][0] == 6
+        assert mem.metadata(fact_vectors.LAYOUT_KEY) == "int8"
+        assert not [r for r in db.read("CALL db.indexes() YIELD label RETURN label") if r[0] == "FVec"]
+        model = mem.embedder.model_id
+        assert mem.vectors.fact_progress(model) == (6, 6)  # nothing to embed again
+        hit = mem.search_semantic("where did Tomás learn the piano as a child?", 1)[0]
+        assert hit["name"] == "Tomás" and hit["observations"][0] == PIANO

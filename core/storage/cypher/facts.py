@@ -1,6 +1,6 @@
-"""Every observation a fact of its own on a Cypher server: a ``:Fact {id, eid, text, ft, emb}`` node
-beside its entity, found by the server's full-text index (``ft``: the folded text, stemmed as
-SQLite's porter table is) and, through a ``:FVec {id, eid}`` node of its own, by its vector index.
+"""Every observation a fact of its own on a Cypher server: a ``:Fact {id, eid, text, ft, emb, q, qv}``
+node beside its entity, found by the server's full-text index (``ft``: the folded text, stemmed as
+SQLite's porter table is) and by its int8 vector (``q``, searched in the process: ``cypher.fact_vectors``).
 
 The entity node keeps its observation list (what the official tools read, byte for byte); the
 facts follow it. Every write that stores an entity row ends in ``sync`` (``CypherGraphStore.put_rows``,
@@ -10,23 +10,20 @@ gone takes its fact and vector with it. So one rule holds on every write path; a
 facts go with ``drop``. A graph written before facts existed is brought in step at open
 (``migrate``: a page of entities per write, resumable from its cursor).
 
-A ``:FVec`` node is only ever created and deleted, never SET (the dialect says why). What the
-rest of search does with facts — the ranking, the freshness rule, the no-good-match gate — is
+What the rest of search does with facts — the ranking, the freshness rule, the no-good-match gate — is
 ``core.search.hybrid``'s, the same for every backend.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.embeddings.text import text_hash
-from core.errors import InvalidInput
 from core.model import Node, ScoredNode
 from core.search import bm25
 from core.search.folding import content_words, fold
+from core.storage.cypher import fact_vectors
 from core.storage.cypher import rows as R
 
 if TYPE_CHECKING:  # numpy loads with the first vector
@@ -51,8 +48,7 @@ class _Falkor:
     schema = [
         "CREATE INDEX FOR (f:Fact) ON (f.id)",
         "CREATE INDEX FOR (f:Fact) ON (f.eid)",
-        "CREATE INDEX FOR (v:FVec) ON (v.id)",
-        "CREATE INDEX FOR (v:FVec) ON (v.eid)",
+        "CREATE INDEX FOR (f:Fact) ON (f.qv)",  # what a process has not read yet (cypher.fact_vectors)
         # Stemmed (English), no stopwords: as SQLite's fact_fts (porter over folded text).
         "CALL db.idx.fulltext.createNodeIndex({label: 'Fact', stopwords: [], language: 'english'}, 'ft')",
     ]
@@ -65,8 +61,6 @@ class _Falkor:
         """Cosine distance computed by the server (a vector read back is 384 floats of text)."""
         return f"vec.cosineDistance({stored}, vecf32({param}))"
 
-    vector = "CALL db.idx.vector.queryNodes('FVec', 'embedding', $k, vecf32($v)) YIELD node, score"
-
     @staticmethod
     def words(words: list[str]) -> str:
         return " | ".join("".join(ch if ch.isalnum() else "\\" + ch for ch in w) for w in words)
@@ -76,20 +70,13 @@ class _Falkor:
         """The entity index's query for these words in the name only."""
         return f"@ft_name:({cls.words(words)})"
 
-    @staticmethod
-    def vector_index(dimensions: int) -> str:
-        return (f"CREATE VECTOR INDEX FOR (v:FVec) ON (v.embedding) "
-                f"OPTIONS {{dimension: {int(dimensions)}, similarityFunction: 'cosine'}}")
-
-    drop_vector_index = "DROP VECTOR INDEX FOR (v:FVec) ON (v.embedding)"
 
 
 class _Neo4j:
     schema = [
         "CREATE INDEX hipocampo_fact_id IF NOT EXISTS FOR (f:Fact) ON (f.id)",
         "CREATE INDEX hipocampo_fact_eid IF NOT EXISTS FOR (f:Fact) ON (f.eid)",
-        "CREATE INDEX hipocampo_fvec_id IF NOT EXISTS FOR (v:FVec) ON (v.id)",
-        "CREATE INDEX hipocampo_fvec_eid IF NOT EXISTS FOR (v:FVec) ON (v.eid)",
+        "CREATE INDEX hipocampo_fact_qv IF NOT EXISTS FOR (f:Fact) ON (f.qv)",
         "CREATE FULLTEXT INDEX hipocampo_fact_text IF NOT EXISTS FOR (f:Fact) ON EACH [f.ft] "
         "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
     ]
@@ -102,9 +89,6 @@ class _Neo4j:
     def distance(stored: str, param: str) -> str:  # Neo4j's similarity is (1 + cos) / 2
         return f"2.0 - 2.0 * vector.similarity.cosine({stored}, {param})"
 
-    vector = ("CALL db.index.vector.queryNodes('hipocampo_fact_vectors', $k, $v) YIELD node, score AS similarity "
-              "WITH node, 2.0 * (1.0 - similarity) AS score")
-
     @staticmethod
     def words(words: list[str]) -> str:
         special = set('+-&|!(){}[]^"~*?:\\/')
@@ -113,14 +97,6 @@ class _Neo4j:
     @classmethod
     def names(cls, words: list[str]) -> str:
         return " OR ".join(f"ft_name:({w})" for w in cls.words(words).split(" OR "))
-
-    @staticmethod
-    def vector_index(dimensions: int) -> str:
-        return ("CREATE VECTOR INDEX hipocampo_fact_vectors IF NOT EXISTS FOR (v:FVec) ON v.embedding OPTIONS "
-                f"{{indexConfig: {{`vector.dimensions`: {int(dimensions)}, "
-                "`vector.similarity_function`: 'cosine'}}")
-
-    drop_vector_index = "DROP INDEX hipocampo_fact_vectors IF EXISTS"
 
 
 def syntax(dialect: Any) -> Any:
@@ -145,23 +121,6 @@ def ensure_schema(dialect: Any) -> None:
             dialect.driver.run(statement)  # DDL outside a transaction (core/storage/cypher/bolt.py)
         return
     _run_schema(dialect, _Falkor.schema)
-
-
-def create_vector_index(dialect: Any, dimensions: int) -> None:
-    if dialect.name == "neo4j":
-        dialect.driver.run(_Neo4j.vector_index(dimensions))
-        return
-    _run_schema(dialect, [_Falkor.vector_index(dimensions)])
-
-
-def drop_vector_index(dialect: Any) -> None:
-    if dialect.name == "neo4j":
-        dialect.driver.run(_Neo4j.drop_vector_index)
-        return
-    from redis.exceptions import ResponseError
-
-    with contextlib.suppress(ResponseError):  # no index yet
-        dialect.graph.query(_Falkor.drop_vector_index)
 
 
 # -- keeping facts in step with the entity rows (inside the caller's write) -------------------------
@@ -201,7 +160,7 @@ def sync(tx: Any, rows: Sequence[dict[str, Any]], *, created: bool = False) -> N
             new.append({"id": fid, "eid": row["id"], "text": text, "ft": fold(text)})
     if gone:
         tx.write("UNWIND $ids AS i MATCH (f:Fact {id: i}) DELETE f", {"ids": gone})
-        tx.write("UNWIND $ids AS i MATCH (v:FVec {id: i}) DELETE v", {"ids": gone})
+        fact_vectors.gone(tx)
     if new:
         tx.write("UNWIND $rows AS r CREATE (f:Fact) SET f = r", {"rows": new})
 
@@ -215,7 +174,7 @@ def drop(tx: Any, entity_ids: Sequence[int]) -> None:
     for eid in ids:
         state[eid] = {}
     tx.write("UNWIND $ids AS i MATCH (f:Fact {eid: i}) DELETE f", {"ids": ids})
-    tx.write("UNWIND $ids AS i MATCH (v:FVec {eid: i}) DELETE v", {"ids": ids})
+    fact_vectors.gone(tx)
 
 
 def migrate(store: Any, progress: Any = None) -> int:
@@ -262,17 +221,20 @@ class FactTextMixin:
         words = content_words(query)[:16]
         if not words:
             return []
+        # With a type to match, each word's facts are those of entities of that type; without one,
+        # whose entity is gone or archived is checked for the best facts alone (one lookup for a
+        # few dozen, not for every fact a common word is in).
         where = ["true"]
-        if not include_archived:
-            where.append("e.archived_at IS NULL")
         if label is not None:
             where.append("e.type = $label")
+            if not include_archived:
+                where.append("e.archived_at IS NULL")
+        owner = f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} " if label is not None else ""
         hits: dict[str, list[int]] = {w: [] for w in words}
         owners: dict[int, tuple[int, int]] = {}
         lookup = syntax(self.db)
         found = self.db.read(  # every word's facts in one round trip, the newest RANK_AT_MOST of each
-            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} "
-            f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} "
+            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} {owner}"
             "RETURN node ORDER BY node.id DESC LIMIT $cap } RETURN w, node.id, node.eid, size(node.ft)",
             {"words": [lookup.words([w]) for w in words], "label": label, "cap": RANK_AT_MOST})
         query_of = {lookup.words([w]): w for w in words}
@@ -284,8 +246,24 @@ class FactTextMixin:
         counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
         total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
         scores = bm25.score(hits, {f: n for f, (_, n) in owners.items()}, max(total, len(owners)))
-        ranked = sorted(scores, key=lambda f: (-scores[f], f))[:limit]
-        return [(f, owners[f][0], scores[f]) for f in ranked]
+        ranked = sorted(scores, key=lambda f: (-scores[f], f))
+        if label is None:
+            ranked = self._of_live_entities(ranked, owners, limit, include_archived)
+        return [(f, owners[f][0], scores[f]) for f in ranked[:limit]]
+
+    def _of_live_entities(self, ranked: list[int], owners: dict[int, tuple[int, int]], limit: int,
+                          include_archived: bool) -> list[int]:
+        """The first ``limit`` of ``ranked`` whose entity exists (and is not archived)."""
+        kept: list[int] = []
+        start, step = 0, max(limit * 2, 20)
+        archived = "" if include_archived else " WHERE e.archived_at IS NULL"
+        while len(kept) < limit and start < len(ranked):
+            part = ranked[start:start + step]
+            live = {int(r[0]) for r in self.db.read(f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}){archived} RETURN i",
+                                                   {"ids": list({owners[f][0] for f in part})})}
+            kept.extend(f for f in part if owners[f][0] in live)
+            start, step = start + step, step * 4
+        return kept
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
@@ -353,85 +331,3 @@ def vector_distances(dialect: Any, label: str, vector: np.ndarray, ids: Sequence
     return {int(i): float(d) for i, d in dialect.read(
         f"UNWIND $ids AS i MATCH (v:{label} {{id: i}}) RETURN i, {syntax(dialect).distance('v.embedding', '$v')}",
         {"ids": [int(i) for i in ids], "v": query})}
-
-
-# -- facts' vectors (CypherVectorStore's FactVectors) -------------------------------------------------
-
-class FactVectorsMixin:
-    """``core.protocols.FactVectors`` for ``CypherVectorStore`` (it provides ``_graph``, ``_db``,
-    ``dimensions``). Vectors are float32 on ``:FVec`` nodes (FalkorDB's vector index takes vecf32)."""
-
-    _graph: Any
-    _db: Any
-    dimensions: int
-
-    def pending_facts(self, model_id: str, limit: int) -> dict[int, str]:
-        """Up to ``limit`` facts (fact id → text) lacking a vector from ``model_id``, oldest first."""
-        return {int(i): t for i, t in self._db.read(
-            "MATCH (f:Fact) WHERE f.emb IS NULL OR f.emb <> $m RETURN f.id, f.text ORDER BY f.id LIMIT $n",
-            {"m": model_id, "n": int(limit)})}
-
-    def newest_pending_facts(self, model_id: str, newest: int) -> list[int]:
-        """The due facts among the ``newest`` facts (what was just written)."""
-        return [int(r[0]) for r in self._db.read(
-            "MATCH (c:Counter {name: $c}) MATCH (f:Fact) WHERE f.id > c.value - $n "
-            "AND (f.emb IS NULL OR f.emb <> $m) RETURN f.id ORDER BY f.id",
-            {"c": COUNTER, "m": model_id, "n": int(newest)})]
-
-    def fact_texts(self, ids: Sequence[int]) -> dict[int, str]:
-        return {fid: text for fid, (_, text) in self.fact_owners(ids).items()}
-
-    def fact_owners(self, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
-        """fact id → (entity id, text), for the facts that still exist."""
-        return {int(f): (int(e), t) for f, e, t in self._db.read(
-            "UNWIND $ids AS i MATCH (f:Fact {id: i}) RETURN f.id, f.eid, f.text", {"ids": [int(i) for i in ids]})}
-
-    def store_facts(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
-        """Store fact vectors (id → (text hash, vector)) of facts that still exist with that text."""
-        if not embedded:
-            return 0
-
-        def write(tx: Any) -> int:
-            current = {int(f): (int(e), t) for f, e, t in tx.read(
-                "UNWIND $ids AS i MATCH (f:Fact {id: i}) RETURN f.id, f.eid, f.text", {"ids": list(embedded)})}
-            fresh = [{"id": fid, "eid": current[fid][0], "v": [float(x) for x in v]}
-                     for fid, (h, v) in embedded.items() if fid in current and text_hash(current[fid][1]) == h]
-            if fresh:
-                ids = [r["id"] for r in fresh]
-                tx.write("UNWIND $ids AS i MATCH (v:FVec {id: i}) DELETE v", {"ids": ids})
-                tx.write(f"UNWIND $rows AS r MATCH (f:Fact {{id: r.id}}) CREATE (v:FVec {{id: r.id, eid: r.eid}}) "
-                         f"SET v.embedding = {self._db.vector_value('r.v')}", {"rows": fresh})
-                tx.write("UNWIND $ids AS i MATCH (f:Fact {id: i}) SET f.emb = $m", {"ids": ids, "m": model_id})
-            return len(fresh)
-
-        return int(self._graph.write(write))
-
-    def fact_progress(self, model_id: str) -> tuple[int, int]:
-        """(facts with a vector from ``model_id``, all facts)."""
-        done, total = self._db.read("MATCH (f:Fact) RETURN sum(CASE WHEN f.emb = $m THEN 1 ELSE 0 END), count(f)",
-                                    {"m": model_id})[0]
-        return int(done or 0), int(total)
-
-    def search_facts(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """The ``k`` nearest facts (fact id, cosine distance), nearest first."""
-        import numpy as np
-
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        if query.shape != (self.dimensions,):
-            raise InvalidInput(f"expected a vector of {self.dimensions} floats, got {query.shape}")
-        if k <= 0:
-            return []
-        found = self._db.read(f"{syntax(self._db).vector} RETURN node.id, score ORDER BY score, node.id",
-                              {"k": int(k), "v": [float(x) for x in query]})
-        return [(int(i), float(s)) for i, s in found]
-
-    def fact_distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
-        """Cosine distance from ``vector`` to the stored vectors of the facts ``ids``."""
-        return vector_distances(self._db, "FVec", vector, ids)
-
-    def _forget_facts(self, tx: Any) -> None:
-        tx.write("MATCH (f:Fact) SET f.emb = null")
-
-    def _drop_fact_vectors(self, tx: Any) -> None:
-        tx.write("MATCH (v:FVec) DELETE v")
-        tx.write("MATCH (f:Fact) SET f.emb = null")

@@ -1,5 +1,6 @@
 """CypherVectorStore: each entity's vector on a ``:Vec {id}`` node of its own, searched by the
-server's vector index (the dialect says why the vector is not on the entity node).
+server's vector index (the dialect says why the vector is not on the entity node); each fact's
+int8 vector on its ``:Fact`` node, searched in this process (``cypher.fact_vectors``).
 
 Which model embedded an entity, and from what text, is kept on the entity node (``emb_model``,
 ``emb_hash``); every write that changes an entity's text clears ``emb_model``, so it is embedded
@@ -18,7 +19,7 @@ from core.errors import InvalidInput
 from core.storage.aliases import current_relation
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
-from core.storage.cypher.facts import FactVectorsMixin
+from core.storage.cypher.fact_vectors import FactVectorsMixin, newest_due
 from core.storage.cypher.store import CypherGraphStore
 
 if TYPE_CHECKING:  # numpy loads with the first vector
@@ -39,7 +40,7 @@ class CypherVectorStore(FactVectorsMixin):
         self.dimensions = int(stored) if stored else DEFAULT_DIMENSIONS
         if not graph.read_only:
             self._db.create_vector_index(self.dimensions)
-            facts.create_vector_index(self._db, self.dimensions)
+        self._open_facts()  # facts' int8 vectors (a graph with float32 ones is converted)
 
     # -- the embedding lifecycle -------------------------------------------------------------
 
@@ -50,7 +51,6 @@ class CypherVectorStore(FactVectorsMixin):
             rebuilt = dimensions != self.dimensions
             if rebuilt:
                 self._db.drop_vector_index()
-                facts.drop_vector_index(self._db)
 
                 def clear(tx: Any) -> None:
                     tx.write("MATCH (v:Vec) DELETE v")
@@ -59,7 +59,6 @@ class CypherVectorStore(FactVectorsMixin):
 
                 self._graph.write(clear)
                 self._db.create_vector_index(dimensions)
-                facts.create_vector_index(self._db, dimensions)
             self.dimensions = dimensions
         self._graph.set_metadata("embedding_dimensions", str(dimensions))
         self._graph.set_metadata("embedding_model", model_id)
@@ -97,10 +96,7 @@ class CypherVectorStore(FactVectorsMixin):
 
     def newest_pending(self, model_id: str, newest: int) -> list[int]:
         """Among the ``newest`` entities, the ids of those lacking a current vector from ``model_id``."""
-        return [r[0] for r in self._db.read(
-            "MATCH (c:Counter {name: 'entity'}) MATCH (e:Entity) WHERE e.id > c.value - $n "
-            "AND (e.emb_model IS NULL OR e.emb_model <> $m) RETURN e.id ORDER BY e.id",
-            {"m": model_id, "n": newest})]
+        return newest_due(self._db, "Entity", "entity", "e.emb_model", model_id, newest)
 
     def texts(self, ids: Sequence[int]) -> dict[int, str]:
         """The current embedding text of each of ``ids``."""

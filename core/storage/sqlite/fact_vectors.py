@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core.embeddings.text import text_hash
+from core.storage.fact_matrix import quantize
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
 
@@ -22,15 +23,6 @@ if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
 VERSION_KEY = "fact_vectors_version"
 MODEL_KEY = "fact_model"
 DIMENSIONS_KEY = "fact_dimensions"
-
-
-def quantize(vectors: np.ndarray) -> np.ndarray:
-    """Each row scaled to ±127 at its largest component, as int8."""
-    import numpy as np
-
-    vectors = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
-    peak = np.maximum(np.abs(vectors).max(axis=1, keepdims=True), 1e-12)
-    return np.clip(np.rint(vectors * (127.0 / peak)), -127, 127).astype(np.int8)
 
 
 def bump_version(conn: Connection) -> None:
