@@ -1,5 +1,5 @@
 """Facts are embedded in context: after their entity's name and type (core.embeddings.text.fact_text),
-by the background embedder and by a search that embeds just-written facts alike; migration 009 makes
+by the background embedder and by a search that embeds just-written facts alike; migration 007 makes
 every fact of an existing memory due again, its old vectors searchable meanwhile."""
 
 from __future__ import annotations
@@ -44,13 +44,13 @@ def test_a_fact_the_search_embeds_itself_is_in_context_too(semantic: Memory) -> 
     assert abs(fact_distance(semantic, query, CRASH) - (1 - float(framed @ q))) < 1e-4
 
 
-def test_migration_009_makes_every_fact_due_and_keeps_old_vectors_searchable(semantic: Memory) -> None:
+def test_migration_007_makes_every_fact_due_and_keeps_old_vectors_searchable(semantic: Memory) -> None:
     semantic.create_entities([REDIS, {"name": "Ana", "observations": ["likes tea", "plays the cello"]}])
     semantic.embed_pending()
     model = semantic.embedder.model_id
     assert semantic.vectors.fact_progress(model) == (4, 4)
     with semantic.graph.db.write() as conn:  # what opening an older file runs, by its number
-        execute_script(conn, MIGRATIONS[9])
+        execute_script(conn, MIGRATIONS[7])
     assert semantic.vectors.fact_progress(model) == (0, 4)
     vector = semantic.embedder.embed_documents([fact_text("Ana", "Generic", "plays the cello")])[0]
     assert semantic.vectors.search_facts(vector, 1)  # the old vectors still answer meanwhile

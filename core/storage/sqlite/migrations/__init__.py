@@ -22,5 +22,5 @@ MIGRATIONS: dict[int, str] = {
     4: read_sql("004_facts.sql"),  # fact_fts, fact_vectors: every observation indexed on its own
     5: read_sql("005_aliases.sql"),  # entity_aliases: names merged into an entity still open it
     6: read_sql("006_pins.sql"),  # pins: what the user pinned for the session brief
-    9: read_sql("009_fact_context.sql"),  # facts embedded in context: every fact due again
+    7: read_sql("007_fact_context.sql"),  # facts embedded in context: every fact due again
 }
