@@ -84,6 +84,13 @@ def gone(tx: Any) -> None:
         tx.next_ids(GONE, 1)
 
 
+def due_of(tx: Any, entity_ids: Sequence[int]) -> None:
+    """Queue making every fact of ``entity_ids`` due (its context, the entity's name or type,
+    changed): ``emb`` cleared, the vector ``q`` kept answering until replaced."""
+    tx.write("UNWIND $ids AS i MATCH (f:Fact {eid: i}) SET f.emb = null",
+             {"ids": [int(i) for i in dict.fromkeys(entity_ids)]})
+
+
 # -- the layout before: :FVec nodes ---------------------------------------------------------------
 
 def migrate(store: Any, progress: Any = None) -> int:
