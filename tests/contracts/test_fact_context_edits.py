@@ -83,3 +83,12 @@ def test_a_refused_rename_leaves_the_facts_as_they_were(server: Memory) -> None:
 def test_an_edit_that_keeps_name_and_type_leaves_the_facts_be(server: Memory) -> None:
     server.save_entity("Servidor 3", add_observations=["Versión 7.2."])
     assert due(server) == 1  # only the new fact
+
+
+def test_engramas_merge_node_with_a_new_label_makes_the_facts_due(server: Memory) -> None:
+    server.merge_node("Machine", "Servidor 3", {"rack": "B"})  # the same label: nothing due
+    assert due(server) == 0
+    server.merge_node("Technology", "Servidor 3", {})
+    assert due(server) == 2
+    server.embed_pending()
+    assert fact_distance(server, fact_text("Servidor 3", "Technology", CRASH)) < 0.003
