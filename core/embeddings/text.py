@@ -10,8 +10,8 @@ A fact is embedded after what it is about, ``"{name} ({type}): {fact}"`` ("conte
 store's crash finds it only with its entity named (bench/RESULTS.md, "Recall: facts in context").
 The context is the entity's name and type only, never its other facts: bounded, so a write costs
 the same on an entity of 5,000 facts as on one of 10. The vector stays the fact's own; the fact's
-stored text hash is still that of its text alone (a rename leaves facts' vectors as they were
-until ``hipocampo reindex --all``).
+stored text hash is still that of its text alone, so a rename or a new type makes the entity's
+facts due again by rule (``core.history.undo``: ``EditSession.facts_due``).
 """
 
 from __future__ import annotations

@@ -112,6 +112,11 @@ class EditSession(ChangeReads, Protocol):
     def replace_observation(self, name: str, old: str, new: str) -> None: ...
     def set_entity_type(self, name: str, entity_type: str) -> None: ...
     def rename_entity(self, old: str, new: str) -> None: ...
+    def facts_due(self, name: str) -> None:
+        """Make the entity's facts due for embedding again: a fact is embedded after its entity's
+        name and type (``core.embeddings.text.fact_text``), so a rename or a new type changes what
+        it says. Their vectors answer until replaced; not logged."""
+        ...
     def update_entity(self, name: str, before: dict[str, Any], after: dict[str, Any]) -> None:
         """Set type and props to ``after`` (``{"entityType", "props"}``), logged as update_entity."""
         ...
@@ -159,6 +164,7 @@ def rename_entity(s: EditSession, old: str, new: str) -> bool:
     if s.entity(new) is not None:
         raise Conflict(f"An entity called {new!r} already exists; choose another name. Nothing was changed.")
     s.rename_entity(old, new)
+    s.facts_due(new)
     return True
 
 
@@ -167,6 +173,7 @@ def set_entity_type(s: EditSession, name: str, entity_type: str) -> bool:
     if _entity(s, name).type == entity_type:
         return False
     s.set_entity_type(name, entity_type)
+    s.facts_due(name)
     return True
 
 
@@ -360,12 +367,14 @@ def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per k
             raise Conflict(f"Another entity is called {before['name']!r} now; the rename cannot be undone. "
                            "Nothing was changed.")
         s.rename_entity(after["name"], before["name"])
+        s.facts_due(before["name"])
     elif op == "set_entity_type":
         current = _live(s, name).type
         if current != after["entityType"]:
             raise Conflict(f"The type of {name!r} was changed again since (it is {current!r} now). "
                            "Nothing was changed.")
         s.set_entity_type(name, before["entityType"])
+        s.facts_due(name)
     elif op == "replace_observation":
         if after["observation"] not in _live(s, name).observations:
             raise Conflict(f"The edited observation of {name!r} was changed or deleted since. Nothing was changed.")
@@ -375,6 +384,8 @@ def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per k
         if target.type != after["entityType"] or target.props != after["props"]:
             raise Conflict(f"{name!r} was changed again since change #{row.id}. Nothing was changed.")
         s.update_entity(name, after, before)
+        if before.get("entityType") != after.get("entityType"):
+            s.facts_due(name)
     elif op in ("archive_entity", "unarchive_entity"):
         _live(s, name)
         s.set_archived(name, op == "unarchive_entity")

@@ -1,6 +1,8 @@
 """A FalkorDB graph written before facts had nodes of their own gets them when it is opened: every
 entity's observations become facts, due for the embedder, a page of entities per write, and an
-interrupted migration resumes where it stopped."""
+interrupted migration resumes where it stopped. So do a graph whose facts' vectors are float32
+``:FVec`` nodes (made int8) and one whose facts were embedded of their bare text (made due once,
+to be embedded in context)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from core.embeddings.text import fact_text, text_hash
 from core.memory import Memory
 from core.settings import Settings
 from core.storage.cypher import fact_vectors, facts
@@ -93,3 +96,55 @@ def test_an_old_graphs_float32_fact_vectors_become_int8_resumably(
         assert mem.vectors.fact_progress(model) == (6, 6)  # nothing to embed again
         hit = mem.search_semantic("where did Tomás learn the piano as a child?", 1)[0]
         assert hit["name"] == "Tomás" and hit["observations"][0] == PIANO
+
+
+def to_bare_vectors(mem: Memory) -> None:
+    """What a graph written before facts were embedded in context holds: each fact's vector of its
+    bare text, no context mark."""
+    found = mem.graph.db.read("MATCH (f:Fact) RETURN f.id, f.text ORDER BY f.id")
+    vectors = mem.embedder.embed_documents([t for _, t in found])
+    assert mem.vectors.store_facts(mem.embedder.model_id, {
+        f: (text_hash(t), v) for (f, t), v in zip(found, vectors, strict=True)}) == len(found)
+    mem.graph.write(lambda tx: tx.write("MATCH (m:Meta) WHERE m.key IN $k DELETE m",
+                                        {"k": [fact_vectors.CONTEXT_KEY, fact_vectors.CONTEXT_CURSOR_KEY]}))
+
+
+def distance_to(mem: Memory, text: str) -> tuple[str, float]:
+    """The fact nearest to ``text``'s document vector, and its distance."""
+    (fid, distance), = mem.vectors.search_facts(mem.embedder.embed_documents([text])[0], 1)
+    return mem.vectors.fact_texts([fid])[fid], distance
+
+
+def test_an_old_graphs_bare_fact_vectors_are_made_again_in_context_once_resumably(
+        tmp_path: Path, graph_settings: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = Settings(db=tmp_path / "unused.db", **graph_settings)
+    notes = [f"Tomás archived shipping manifest {i} for the port authority" for i in range(5)]
+    with Memory(settings) as mem:
+        mem.create_entities([{"name": "Tomás", "entityType": "Person", "observations": [*notes, PIANO]}])
+        mem.embed_pending()
+        to_bare_vectors(mem)
+        model = mem.embedder.model_id
+        assert mem.vectors.fact_progress(model) == (6, 6)
+    monkeypatch.setattr(fact_vectors, "CONTEXT_PAGE", 4)
+
+    def stop(done: int, total: int) -> None:
+        raise KeyboardInterrupt  # the process stopped after its first span
+
+    monkeypatch.setattr(fact_vectors, "in_context", lambda store, progress=None, real=fact_vectors.in_context:
+                        real(store, progress=stop))
+    with pytest.raises(KeyboardInterrupt), Memory(settings):
+        pass
+    monkeypatch.undo()
+    half = FalkorDialect(str(graph_settings["graph_url"]), str(graph_settings["graph_name"]))
+    assert half.read("MATCH (f:Fact) WHERE f.emb IS NULL RETURN count(f)")[0][0] == 4  # one span of 4 done
+    half.close()
+    with Memory(settings) as mem:  # opened again: the rest is made due, nothing of it embedded yet
+        assert mem.vectors.fact_progress(model) == (0, 6)
+        assert mem.metadata(fact_vectors.CONTEXT_KEY) == "1"
+        text, distance = distance_to(mem, PIANO)
+        assert text == PIANO and distance < 0.003  # the old vectors answer meanwhile
+        assert mem.embed_pending() == 6
+        text, distance = distance_to(mem, fact_text("Tomás", "Person", PIANO))
+        assert text == PIANO and distance < 0.003  # made again in context
+    with Memory(settings) as mem:  # once: opened again, nothing is due
+        assert mem.vectors.fact_progress(model) == (6, 6)

@@ -20,6 +20,11 @@ before) is converted when opened for writing (``migrate``: a page per write, res
 ``:FVec`` nodes go in the write that stores their codes), then the ``:FVec`` indexes are dropped.
 (Opened read-only before that, such a graph's facts are found by their words and their entity's
 vector only.)
+
+A graph whose facts were embedded of their bare text (before ``core.embeddings.context``) has every
+fact made due once when opened for writing (``in_context``, as SQLite's migration 009): a span of
+fact ids per write, resumable from its cursor, then the ``fact_vectors_context`` mark. The codes
+stay, so the old vectors answer until the embedder replaces them.
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ VERSION = "fact_vec"        # one number per write that stores fact vectors
 GONE = "fact_gone"          # one number per write that deletes facts
 GENERATION_KEY = "fact_vectors_generation"
 LAYOUT_KEY = "fact_vectors_layout"  # "int8" once no fact vector is a :FVec node
+CONTEXT_KEY = "fact_vectors_context"  # "1" once no fact vector is of its bare text (``in_context``)
+CONTEXT_CURSOR_KEY = "fact_context_to"  # the last fact id ``in_context`` has made due
+CONTEXT_PAGE = 5000         # fact ids a write of ``in_context`` spans
 LOAD_PAGE = 20_000          # fact ids a page of a full load spans
 MIGRATE_PAGE = 500
 
@@ -82,6 +90,13 @@ def gone(tx: Any) -> None:
     """Queue the mark that facts were deleted in this write (``cypher.facts`` calls it)."""
     if GONE not in tx.counters:
         tx.next_ids(GONE, 1)
+
+
+def due_of(tx: Any, entity_ids: Sequence[int]) -> None:
+    """Queue making every fact of ``entity_ids`` due (its context, the entity's name or type,
+    changed): ``emb`` cleared, the vector ``q`` kept answering until replaced."""
+    tx.write("UNWIND $ids AS i MATCH (f:Fact {eid: i}) SET f.emb = null",
+             {"ids": [int(i) for i in dict.fromkeys(entity_ids)]})
 
 
 # -- the layout before: :FVec nodes ---------------------------------------------------------------
@@ -124,6 +139,40 @@ def migrate(store: Any, progress: Any = None) -> int:
     return done
 
 
+def in_context(store: Any, progress: Any = None) -> int:
+    """Make every fact with a vector of its bare text due once (``emb`` cleared, ``q`` kept), a
+    span of ``CONTEXT_PAGE`` fact ids per write, resumable (the cursor is kept with each span).
+    Returns how many facts it made due."""
+    graph = store._graph
+    if graph.get_metadata(CONTEXT_KEY) == "1":
+        return 0
+    found = store._db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
+    last = int(found[0][0]) if found else 0  # facts written after this are embedded in context
+    done = 0
+    while True:
+        def page(tx: Any) -> tuple[int, int] | None:
+            cursor = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": CONTEXT_CURSOR_KEY})
+            after = int(cursor[0][0]) if cursor else 0
+            if after >= last:
+                tx.write("MERGE (m:Meta {key: $k}) SET m.value = '1'", {"k": CONTEXT_KEY})
+                return None
+            upto = min(after + CONTEXT_PAGE, last)
+            span = {"a": after, "b": upto}
+            n = int(tx.read("MATCH (f:Fact) WHERE f.id > $a AND f.id <= $b AND f.emb IS NOT NULL "
+                            "RETURN count(f)", span)[0][0])
+            tx.write("MATCH (f:Fact) WHERE f.id > $a AND f.id <= $b AND f.emb IS NOT NULL SET f.emb = null", span)
+            tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": CONTEXT_CURSOR_KEY, "v": str(upto)})
+            return n, upto
+
+        step = graph.write(page)
+        if step is None:
+            return done
+        done += step[0]
+        log.info("Facts due to be embedded in context: up to fact %d of %d", step[1], last)
+        if progress is not None:
+            progress(step[1], last)
+
+
 def _drop_old_indexes(dialect: Any) -> None:
     if dialect.name == "neo4j":
         for name in ("hipocampo_fact_vectors", "hipocampo_fvec_id", "hipocampo_fvec_eid"):
@@ -154,6 +203,7 @@ class FactVectorsMixin:
         self._facts_gone_at_load = 0
         if not self._graph.read_only:
             migrate(self)
+            in_context(self)  # a graph whose facts' vectors are of their bare text
 
     def pending_facts(self, model_id: str, limit: int) -> dict[int, str]:
         """Up to ``limit`` facts (fact id → text) lacking a vector from ``model_id``, oldest first."""

@@ -33,7 +33,7 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import content_words, fold
-from core.storage.cypher import facts, undo
+from core.storage.cypher import fact_vectors, facts, undo
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
 from core.storage.cypher.edits import EditsMixin
@@ -517,6 +517,8 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             new_props = R.merge_patch(row["props"], props)
             if new_props != row["props"] or row["type"] != label:
                 before = {"entityType": row["type"], "props": row["props"]}
+                if row["type"] != label:  # its facts are embedded after its type
+                    fact_vectors.due_of(tx, [row["id"]])
                 row.update(type=label, props=new_props, updated_at=now)
                 self.put_rows(tx, [row])
                 self.log_changes(tx, [(now, actor, "update_entity", name, R.dumps(before),

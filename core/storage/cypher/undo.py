@@ -11,7 +11,7 @@ from typing import Any
 from core.errors import Conflict, NotFound
 from core.history import undo as rules
 from core.model import GROUP_OPS, Change, Relation
-from core.storage.cypher import hygiene
+from core.storage.cypher import fact_vectors, hygiene
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
 from core.storage.cypher.work import Work
@@ -150,6 +150,9 @@ class Session(ChangeReads):
     def rename_entity(self, old: str, new: str) -> None:
         self.w.rename(self._row(old), new)
         self.w.record("rename_entity", new, {"name": old}, {"name": new})
+
+    def facts_due(self, name: str) -> None:
+        fact_vectors.due_of(self.w.tx, [self._row(name)["id"]])
 
     def update_entity(self, name: str, before: dict[str, Any], after: dict[str, Any]) -> None:
         row = self._row(name)

@@ -18,7 +18,7 @@ from core.history import undo as rules
 from core.history.changes import entity_history
 from core.history.editing import EditingRules
 from core.model import GROUP_OPS, RELATION_OPS, Change, ObservationDeletion, ObservationInput, Relation
-from core.storage.sqlite import embedding_state, history, hygiene, indexing, reads
+from core.storage.sqlite import embedding_state, fact_vectors, history, hygiene, indexing, reads
 from core.storage.sqlite.connection import Connection
 
 if TYPE_CHECKING:
@@ -156,6 +156,9 @@ class Session(ChangeReads):
         self.conn.execute("UPDATE entities SET name = ? WHERE id = ?", (new, eid))
         self._touch(eid, neighbours=True)
         self._log("rename_entity", new, {"name": old}, {"name": new})
+
+    def facts_due(self, name: str) -> None:
+        fact_vectors.due_of(self.conn, [self._id(name)])
 
     def update_entity(self, name: str, before: dict[str, Any], after: dict[str, Any]) -> None:
         eid = self._id(name)

@@ -109,6 +109,14 @@ def forget(conn: Connection) -> None:
     conn.execute("INSERT OR IGNORE INTO fact_due(observation_id) SELECT id FROM observations")
 
 
+def due_of(conn: Connection, entity_ids: Sequence[int]) -> None:
+    """Make every fact of ``entity_ids`` due (its context, the entity's name or type, changed);
+    their vectors answer until replaced. Runs in the writer's transaction."""
+    for chunk in id_chunks(list(entity_ids)):
+        conn.execute("INSERT OR IGNORE INTO fact_due(observation_id) SELECT id FROM observations "
+                     f"WHERE entity_id IN ({IDS})", (chunk,))
+
+
 def owners(conn: Connection, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
     """observation id → (entity id, text), for the ids that still exist."""
     out: dict[int, tuple[int, str]] = {}

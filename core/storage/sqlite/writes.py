@@ -24,7 +24,7 @@ from core.model import (
     Relation,
 )
 from core.storage.common import PLACEHOLDER_KEY, PLACEHOLDER_TYPE, unique_relations
-from core.storage.sqlite import history, reads
+from core.storage.sqlite import fact_vectors, history, reads
 from core.storage.sqlite import touched as touch
 from core.storage.sqlite.database import Database
 from core.storage.sqlite.reads import IDS
@@ -299,6 +299,8 @@ class GraphWrites:
                         "UPDATE entities SET entity_type = ?, props = ?, updated_at = ? WHERE id = ?",
                         (label, new_props, now, eid),
                     )
+                    if old_label != label:  # its facts are embedded after its type
+                        fact_vectors.due_of(conn, [eid])
                     touch.changed(conn, [eid])
                     history.write(conn, [(
                         now, actor, "update_entity", name,
