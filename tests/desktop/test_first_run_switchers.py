@@ -144,8 +144,11 @@ def test_the_switchers_memory_imports_through_the_preview(loop: qasync.QEventLoo
         assert app.memory.read_graph().entities == []  # the preview changed nothing
         dialog.import_button.click()
         await until(lambda: any(n.name == "Hipocampo" for n in app.memory.read_graph().entities))
-        insights = {i["title"]: i["status"] for i in app.memory.surface_insights(status="all")}
-        assert insights == {"Shared SQLite": "approved", "Maybe Rust": "pending", "Not this": "dismissed"}
+
+        def insights() -> dict[str, str]:
+            return {i["title"]: i["status"] for i in app.memory.surface_insights(status="all")}
+        await until(lambda: len(insights()) == 3)  # the import adopts them after its entities
+        assert insights() == {"Shared SQLite": "approved", "Maybe Rust": "pending", "Not this": "dismissed"}
         app.quit(force=True)
         await until(lambda: app.memory is None)
 
