@@ -3,6 +3,7 @@ them costs at scale.
 
     python bench/supersession_relations_bench.py                    # tests/data/supersession_relations.json
     python bench/supersession_relations_bench.py --entities 100000 [--backend falkordb]  # the detector's reads at scale
+    # at scale: a full read, then reflect's Detector (its first run in a process, then after one write)
 
 A case is one entity's current relations and facts with when each was written, labelled with the
 relations a newer relation or fact of a single-valued kind replaces (``update``) or with none (a
@@ -51,7 +52,7 @@ def time_detector(n: int, backend: str, every: int = 10) -> None:
     a server of its own)."""
     import contextlib
 
-    from core.hygiene.supersede_relations import find_rows
+    from core.hygiene.supersede_relations import Detector, find_rows
     from core.memory import Memory
     from core.settings import Settings
 
@@ -82,6 +83,22 @@ def time_detector(n: int, backend: str, every: int = 10) -> None:
         cold = time.perf_counter() - t0
         print(f"\n| backend | entities | relations read | proposals | find_rows (s) |\n|---|---|---|---|---|\n"
               f"| {backend} | {n:,} | {n + n // every:,} | {len(rows):,} | {cold:.3f} |")
+        # Reflect's reading: a first run in the process reads everything; the next, after one write
+        # (a person's new employer), reads that person and its neighbours again.
+        t0 = time.perf_counter()
+        first = Detector(mem.graph).rows()
+        first_s = time.perf_counter() - t0
+        mem.create_relations([{"from": "Person 1", "to": companies[3], "relationType": "works_for"}])
+        t0 = time.perf_counter()
+        after = Detector(mem.graph).rows()
+        one_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        nothing = Detector(mem.graph).rows()
+        none_s = time.perf_counter() - t0
+        assert first == rows and after == find_rows(mem.graph) and nothing == after
+        print(f"\n| backend | entities | EVERY | Detector: first run (s) | after one write (s) | after none (s) | "
+              f"proposals after |\n|---|---|---|---|---|---|---|\n"
+              f"| {backend} | {n:,} | {every} | {first_s:.3f} | {one_s:.4f} | {none_s:.4f} | {len(after):,} |")
 
 
 def main() -> None:

@@ -8,7 +8,11 @@ deleted.
   the same kind). Many-valued ones (``knows``, ``uses`` …) are never proposed.
 * **Proposing.** ``find_rows`` reads only the entities that could have a finding
   (``HygieneStore.single_valued``: two current relations of those kinds, or facts written since
-  the oldest of them), with just those relations and facts. Two relations of one kind from one
+  the oldest of them), with just those relations and facts. Reflect's ``Detector`` does that on
+  its first run in a process and keeps each entity's findings; later runs read again only the
+  entities written since (``core.hygiene.written``, the change log) and their neighbours (a
+  renamed target changes the relations pointing at it), through ``HygieneStore.relations_of``;
+  a deletion, merge or undo, or thousands of writes, and it reads everything again. Two relations of one kind from one
   entity to different targets: the older is superseded by the newer. A fact newer than a relation
   that names another target ("now works at Nubia", "se mudó a Sevilla") or says it ended ("no
   longer works at Acme"): the relation is superseded by the fact. Same moment and no word saying
@@ -27,11 +31,13 @@ import functools
 import hashlib
 import json
 import re
+import weakref
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import Conflict, NotFound
-from core.hygiene import approval
+from core.hygiene import approval, written
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
 from core.reflect.patterns import Names, Row, Spec, clip
@@ -158,14 +164,98 @@ def find_rows(graph: Any) -> list[Row]:
     """Candidate rows, best first: ``(entity id, older type, older target, successor, reason,
     confidence)``; the successor is ``{"relationType", "to"}`` or ``{"fact"}``. Reads only the
     entities with two current relations of single-valued kinds, or with facts newer than one."""
-    types = [t for t in graph.relation_type_counts() if kind_of(t) is not None]
-    rows: list[Row] = []
-    for eid, raw, held, facts in hygiene_store(graph).single_valued(types):
-        # Most entities have no marks: no JSON to decode.
-        done = (json.loads(raw).get(SUPERSEDED_RELATIONS) or {}) if SUPERSEDED_RELATIONS in (raw or "") else {}
-        rows.extend((eid, *found) for found in judge(held, facts, done))
+    return _best_first([r for found in _read_all(graph).values() for r in found])
+
+
+def _best_first(rows: list[Row]) -> list[Row]:
     rows.sort(key=lambda r: (-r[5], -r[0], r[1], r[2]))
     return rows
+
+
+def _entity_rows(eid: int, raw: str | None, held: Sequence[tuple[str, str, str]],
+                 facts: Sequence[tuple[str, str]]) -> list[Row]:
+    # Most entities have no marks: no JSON to decode.
+    done = (json.loads(raw or "{}").get(SUPERSEDED_RELATIONS) or {}) if SUPERSEDED_RELATIONS in (raw or "") else {}
+    return [(eid, *found) for found in judge(held, facts, done)]
+
+
+def _read_all(graph: Any) -> dict[int, list[Row]]:
+    """Every entity's findings (those with none left out), by entity id."""
+    types = [t for t in graph.relation_type_counts() if kind_of(t) is not None]
+    out: dict[int, list[Row]] = {}
+    for eid, raw, held, facts in hygiene_store(graph).single_valued(types):
+        found = _entity_rows(eid, raw, held, facts)
+        if found:
+            out[eid] = found
+    return out
+
+
+def _read_some(graph: Any, ids: set[int]) -> dict[int, list[Row]]:
+    """The findings of the entities ``ids``, judged on what ``single_valued`` would read of them."""
+    out: dict[int, list[Row]] = {}
+    for eid, raw, rels, facts in hygiene_store(graph).relations_of(sorted(ids)):
+        held = [r for r in rels if kind_of(r[0]) is not None]
+        if not held:
+            continue
+        since = min(r[2] for r in held)
+        newer = [f for f in facts if f[1] >= since]
+        if len(held) > 1 or newer:  # single_valued's rule: otherwise nothing can replace the one held
+            found = _entity_rows(eid, raw, held, newer)
+            if found:
+                out[eid] = found
+    return out
+
+
+MAX_WRITTEN = 5000  # entities written since the last run judged one by one; more: everything is read
+# Writes after which entities may be gone without their id in the log: the next run reads everything.
+_REMOVING = frozenset({"delete_entity", "merge_entities", "undo"})
+
+
+@dataclass
+class _Kept:
+    """One graph's findings as the last run read them, in this process: entity id → rows."""
+
+    last_change: int = -1
+    found: dict[int, list[Row]] = field(default_factory=dict)
+
+
+_KEPT: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
+
+
+def _kept(graph: Any) -> _Kept:
+    try:
+        kept = _KEPT.get(graph)
+        if kept is None:
+            kept = _KEPT[graph] = _Kept()
+        return kept
+    except TypeError:  # not weakly referable: nothing is kept between runs
+        return _Kept()
+
+
+class Detector:
+    """Reflect's reading of this pattern: ``find_rows``'s answer, reading again only the entities
+    written since the last run in this process (and their neighbours)."""
+
+    def __init__(self, graph: Any) -> None:
+        self._graph = graph
+        self._kept = _kept(graph)
+
+    def rows(self) -> list[Row]:
+        kept, graph = self._kept, self._graph
+        latest = int(graph.latest_change_id())
+        names = (written.names_since(graph, kept.last_change, latest, MAX_WRITTEN, _REMOVING)
+                 if kept.last_change >= 0 else None)
+        kept.last_change = latest
+        if names is None:
+            kept.found = _read_all(graph)
+        elif names:
+            ids = set(graph.ids_for(sorted(names)).values())
+            for near in hygiene_store(graph).neighbours(sorted(ids)).values():
+                ids |= near
+            for eid in ids:
+                kept.found.pop(eid, None)
+            kept.found.update(_read_some(graph, ids))
+        return _best_first([r for found in kept.found.values() for r in found])
 
 
 def _successor(by: Mapping[str, Any]) -> str:
@@ -195,7 +285,8 @@ def _draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) 
 
 
 SPEC = Spec(key=_key, confidence=lambda r: r[5], weight=lambda r: r[0], anchors=lambda r: [r[0]],
-            title=_title, draft=_draft, find=lambda reading: reading.once(PATTERN, lambda: find_rows(reading.graph)))
+            title=_title, draft=_draft,
+            find=lambda reading: reading.once(PATTERN, lambda: Detector(reading.graph).rows()))
 
 
 # -- approving ---------------------------------------------------------------------------------

@@ -32,7 +32,8 @@ __all__ = ["Detection", "InsightStore", "Reading", "reflect"]
 
 # Bump when a detector's meaning changes: the next reflect then runs every pattern in full even
 # if the graph did not change.
-DETECTORS_VERSION = "3"  # 2: hygiene kinds (core.hygiene.tidy) join the run; 3: superseded and contradicting facts
+DETECTORS_VERSION = "4"  # 2: hygiene kinds (core.hygiene.tidy) join the run; 3: superseded and contradicting facts;
+# 4: superseded relations
 
 RESULT_INSIGHTS = 50  # insights listed in reflect's result (the counts cover all of them)
 _SPARE = 32  # extra candidates looked at per batch, for titles that turn out to be taken

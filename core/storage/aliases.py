@@ -68,6 +68,14 @@ class HygieneStore(Protocol):
         can replace it, and at 100k entities most are those."""
         ...
 
+    def relations_of(self, ids: Sequence[int]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                             list[tuple[str, str]]]]:
+        """For each live non-Insight entity among ``ids``: (id, props JSON, its current outgoing
+        relations of every type as (type, target, created_at) oldest first, its facts as (text,
+        created_at) oldest first); what ``single_valued`` reads, for the entities written since a
+        detector's last run."""
+        ...
+
 
 def hygiene_store(graph: Any) -> HygieneStore:
     """The backend's ``HygieneStore``, chosen by ``graph.backend``."""

@@ -237,6 +237,7 @@ class EditorPane(QWidget):
             type=fresh.entity_type, created=fresh.created_at[:10], changed=age_text(fresh.updated_at))
             + _also_known_as(data["entity"]))
         self.page.observations.mark_superseded(data.get("superseded") or {})
+        self.page.relations.mark_superseded(data.get("superseded_relations") or {})
         self.page.recall.setText(recall_text(data.get("last_recall")))
         self.page.history.set_rows(data.get("history", []))
         self.stack.setCurrentIndex(EDITING)

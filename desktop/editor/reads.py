@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import NotFound
-from core.hygiene import supersede
+from core.hygiene import supersede, supersede_relations
 from core.memory import Memory
 from core.model import Change
 
@@ -29,6 +29,7 @@ def load_for_editor(memory: Memory, name: str) -> dict[str, Any]:
         return out
     name = out["entity"]["node"].name  # a name merged into this entity opened it: read it by its own
     out["superseded"] = supersede.marks(out["entity"]["node"].props)  # shown struck through
+    out["superseded_relations"] = supersede_relations.marks(out["entity"]["node"].props)  # struck through too
     out["last_recall"] = memory.last_recall(name)
     out["history"] = memory.entity_history(name, limit=200)
     out["undoable"] = memory.undoable_change(entity=name)

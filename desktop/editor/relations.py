@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.storage.aliases import relation_key
 from desktop.editor.draft import IN, OUT, RelationItem
 from desktop.editor.style import error_color, error_label, lay_out_list_section
 
@@ -137,6 +138,7 @@ class RelationTable(QWidget):
 
         lay_out_list_section(self, self.table, self.error, (self.add_button, self.remove_button, self.end_button))
         self._loading = False
+        self._marks: dict[str, dict] = {}
         self.on_selection_changed()
 
     # -- contents -----------------------------------------------------------------------------
@@ -148,8 +150,48 @@ class RelationTable(QWidget):
         for item in items:
             self._append(item)
         self._loading = False
+        if self._marks:
+            self.mark_superseded(self._marks)
         self.table.verticalScrollBar().setValue(scroll)
         self.on_selection_changed()
+
+    def mark_superseded(self, marks: dict[str, dict]) -> None:
+        """Strike through the outgoing relations an approved supersession retired (the entity's
+        ``superseded_relations`` marks, by ``relation_key``), their successor and end date in the
+        tooltip: kept, and still listed, but no longer current."""
+        self._marks = dict(marks)
+        self._loading = True
+        for row in range(self.table.rowCount()):
+            arrow = self.table.item(row, DIRECTION)
+            rel: RelationItem = arrow.data(ITEM)
+            stored = rel.original
+            mark = (marks.get(relation_key(stored.type, stored.target))
+                    if stored is not None and rel.direction == OUT else None)
+            by = (mark or {}).get("by") or {}
+            successor = (f"“{by['fact']}”" if "fact" in by else
+                         f"{by.get('relationType', '')} → {by.get('to', '')}")
+            note = "" if mark is None else self.tr(
+                "Superseded since {day} by {by}. It is kept; search by meaning leaves it out, "
+                "history and undo bring it back.").format(day=str(mark.get("ended_at") or "")[:10], by=successor)
+            for column in (TYPE, OTHER):
+                cell = self.table.item(row, column)
+                font = QFont(cell.font())
+                font.setStrikeOut(mark is not None)
+                cell.setFont(font)
+                if mark is not None:
+                    cell.setForeground(QBrush(self.palette().color(self.palette().ColorGroup.Disabled,
+                                                                   self.palette().ColorRole.Text)))
+                    cell.setToolTip(note)
+                elif stored is None or stored.ended_at is None:
+                    cell.setForeground(QBrush())
+                    cell.setToolTip("")
+            if mark is not None:
+                arrow.setToolTip(note)
+        self._loading = False
+
+    def superseded_rows(self) -> list[int]:
+        """The rows shown struck through (for tests and the screen reader)."""
+        return [r for r in range(self.table.rowCount()) if self.table.item(r, TYPE).font().strikeOut()]
 
     def _append(self, rel: RelationItem) -> int:
         row = self.table.rowCount()

@@ -168,7 +168,7 @@
 <context>
     <name>InsightsPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/insights/pane.py" line="392"/>
+        <location filename="../../desktop/insights/pane.py" line="394"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln insight to review</numerusform>

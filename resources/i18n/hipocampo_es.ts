@@ -682,7 +682,7 @@
 <context>
     <name>EditorPane</name>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="91"/>
+        <location filename="../../desktop/editor/pane.py" line="92"/>
         <source>Nothing open.
 
 Pick an entity in the graph or in search to see and edit its observations, relations and history here, or create a new one.</source>
@@ -691,128 +691,128 @@ Pick an entity in the graph or in search to see and edit its observations, relat
 Elige una entidad en el grafo o en la búsqueda para ver y editar aquí sus observaciones, relaciones e historial, o crea una nueva.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="93"/>
-        <location filename="../../desktop/editor/pane.py" line="149"/>
+        <location filename="../../desktop/editor/pane.py" line="94"/>
+        <location filename="../../desktop/editor/pane.py" line="150"/>
         <source>New entity</source>
         <translation>Nueva entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="95"/>
+        <location filename="../../desktop/editor/pane.py" line="96"/>
         <source>Restore deleted entity</source>
         <translation>Restaurar la entidad eliminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="96"/>
+        <location filename="../../desktop/editor/pane.py" line="97"/>
         <source>Bring it back with its observations and the relations to entities that still exist</source>
         <translation>Recuperarla con sus observaciones y las relaciones con entidades que aún existen</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="151"/>
+        <location filename="../../desktop/editor/pane.py" line="152"/>
         <source>Not saved yet</source>
         <translation>Aún sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="218"/>
+        <location filename="../../desktop/editor/pane.py" line="219"/>
         <source>“{name}” was deleted by {who}, {when}.</source>
         <translation>{who} eliminó «{name}» {when}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="221"/>
+        <location filename="../../desktop/editor/pane.py" line="222"/>
         <source>There is no entity called “{name}”.</source>
         <translation>No hay ninguna entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="235"/>
+        <location filename="../../desktop/editor/pane.py" line="236"/>
         <source>{type} · created {created} · changed {changed}</source>
         <translation>{type} · creada {created} · cambiada {changed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="255"/>
+        <location filename="../../desktop/editor/pane.py" line="257"/>
         <source>“{name}” could not be read: {reason}</source>
         <translation>No se pudo leer «{name}»: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="325"/>
+        <location filename="../../desktop/editor/pane.py" line="327"/>
         <source>An entity called “{name}” already exists.</source>
         <translation>Ya existe una entidad llamada «{name}».</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="338"/>
+        <location filename="../../desktop/editor/pane.py" line="340"/>
         <source>Observations ({n})</source>
         <translation>Observaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="341"/>
+        <location filename="../../desktop/editor/pane.py" line="343"/>
         <source>Relations ({n})</source>
         <translation>Relaciones ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="342"/>
+        <location filename="../../desktop/editor/pane.py" line="344"/>
         <source>Relations ({n}, {ended} ended)</source>
         <translation>Relaciones ({n}, {ended} terminadas)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="349"/>
+        <location filename="../../desktop/editor/pane.py" line="351"/>
         <source>Save or revert your edits first</source>
         <translation>Primero guarda o revierte tus cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="351"/>
+        <location filename="../../desktop/editor/pane.py" line="353"/>
         <source>Undo: {who} {what} (Ctrl+Z)</source>
         <translation>Deshacer: {who} {what} (Ctrl+Z)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="354"/>
+        <location filename="../../desktop/editor/pane.py" line="356"/>
         <source>Nothing to undo</source>
         <translation>No hay nada que deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="378"/>
+        <location filename="../../desktop/editor/pane.py" line="380"/>
         <source>Fix the marked fields first; nothing was saved.</source>
         <translation>Corrige primero los campos marcados; no se guardó nada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="392"/>
+        <location filename="../../desktop/editor/pane.py" line="394"/>
         <source>Saved {name}.</source>
         <translation>{name} guardada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="401"/>
+        <location filename="../../desktop/editor/pane.py" line="403"/>
         <source>someone else</source>
         <translation>otra persona</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="409"/>
+        <location filename="../../desktop/editor/pane.py" line="411"/>
         <source>Not saved: {reason}</source>
         <translation>No se guardó: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="441"/>
+        <location filename="../../desktop/editor/pane.py" line="443"/>
         <source>Save or revert your edits before undoing.</source>
         <translation>Guarda o revierte tus cambios antes de deshacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="444"/>
+        <location filename="../../desktop/editor/pane.py" line="446"/>
         <source>Nothing to undo for {name}.</source>
         <translation>No hay nada que deshacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="455"/>
+        <location filename="../../desktop/editor/pane.py" line="457"/>
         <source>Undone: {what}.</source>
         <translation>Deshecho: {what}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="456"/>
+        <location filename="../../desktop/editor/pane.py" line="458"/>
         <source>Undone.</source>
         <translation>Deshecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="497"/>
+        <location filename="../../desktop/editor/pane.py" line="499"/>
         <source>Delete entity</source>
         <translation>Eliminar la entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="498"/>
+        <location filename="../../desktop/editor/pane.py" line="500"/>
         <source>Delete “{name}” with its observations and relations?
 
 You can restore it afterwards.</source>
@@ -821,32 +821,32 @@ You can restore it afterwards.</source>
 Podrás restaurarla después.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="517"/>
+        <location filename="../../desktop/editor/pane.py" line="519"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="518"/>
+        <location filename="../../desktop/editor/pane.py" line="520"/>
         <source>Discard your unsaved edits to “{name}”?</source>
         <translation>¿Descartar tus cambios sin guardar en «{name}»?</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="467"/>
+        <location filename="../../desktop/editor/pane.py" line="469"/>
         <source>Save or revert your edits before redoing.</source>
         <translation>Guarda o revierte tus cambios antes de rehacer.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="470"/>
+        <location filename="../../desktop/editor/pane.py" line="472"/>
         <source>Nothing to redo for {name}.</source>
         <translation>No hay nada que rehacer en {name}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="480"/>
+        <location filename="../../desktop/editor/pane.py" line="482"/>
         <source>Redone.</source>
         <translation>Rehecho.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/pane.py" line="528"/>
+        <location filename="../../desktop/editor/pane.py" line="530"/>
         <source>also {names}</source>
         <translation>también {names}</translation>
     </message>
@@ -1257,163 +1257,163 @@ Podrás restaurarla después.</translation>
 <context>
     <name>GraphPane</name>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="111"/>
+        <location filename="../../desktop/graph/pane.py" line="113"/>
         <source>Loading the graph…</source>
         <extracomment>a new picture is on screen (after show_*, an expansion or a live refresh)</extracomment>
         <translation>Cargando el grafo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="119"/>
+        <location filename="../../desktop/graph/pane.py" line="121"/>
         <source>The whole memory, coloured by type: a large one as groups of related entities (double-click one to open it)</source>
         <translation>Toda la memoria, coloreada por tipo: una grande, como grupos de entidades relacionadas (doble clic en uno para abrirlo)</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="121"/>
+        <location filename="../../desktop/graph/pane.py" line="123"/>
         <source>Overview</source>
         <translation>Vista general</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="124"/>
+        <location filename="../../desktop/graph/pane.py" line="126"/>
         <source>Most connected</source>
         <translation>Más conectadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="124"/>
+        <location filename="../../desktop/graph/pane.py" line="126"/>
         <source>Most recalled</source>
         <translation>Más recordadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="136"/>
+        <location filename="../../desktop/graph/pane.py" line="138"/>
         <source>How far from the selected entity to look</source>
         <translation>Hasta qué distancia de la entidad seleccionada mirar</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="140"/>
+        <location filename="../../desktop/graph/pane.py" line="142"/>
         <source>Fit</source>
         <translation>Ajustar</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="140"/>
+        <location filename="../../desktop/graph/pane.py" line="142"/>
         <source>Show everything (F)</source>
         <translation>Mostrar todo (F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="141"/>
+        <location filename="../../desktop/graph/pane.py" line="143"/>
         <source>Zoom out (-)</source>
         <translation>Alejar (-)</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="142"/>
+        <location filename="../../desktop/graph/pane.py" line="144"/>
         <source>Zoom in (+)</source>
         <translation>Acercar (+)</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="212"/>
+        <location filename="../../desktop/graph/pane.py" line="214"/>
         <source>Laying out…</source>
         <translation>Distribuyendo…</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="229"/>
+        <location filename="../../desktop/graph/pane.py" line="231"/>
         <source>“{name}” is no longer in the memory.</source>
         <translation>«{name}» ya no está en la memoria.</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="239"/>
+        <location filename="../../desktop/graph/pane.py" line="241"/>
         <source>Nothing remembered yet</source>
         <translation>Todavía no se recuerda nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="240"/>
+        <location filename="../../desktop/graph/pane.py" line="242"/>
         <source>When you or your assistants remember people, projects and ideas, they appear here, linked by what relates them.</source>
         <translation>Las personas, los proyectos y los conceptos que recuerdes tú o tus asistentes aparecerán aquí, enlazados por lo que los relaciona.</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="243"/>
+        <location filename="../../desktop/graph/pane.py" line="245"/>
         <source>Nothing to show</source>
         <translation>Nada que mostrar</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="243"/>
+        <location filename="../../desktop/graph/pane.py" line="245"/>
         <source>None of these entities exist any more.</source>
         <translation>Ya no existe ninguna de estas entidades.</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="264"/>
+        <location filename="../../desktop/graph/pane.py" line="266"/>
         <source>{groups} groups of related entities, of {total} entities</source>
         <translation>{groups} grupos de entidades relacionadas, de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="267"/>
+        <location filename="../../desktop/graph/pane.py" line="269"/>
         <source> · {count} smaller groups</source>
         <translation> · {count} grupos más pequeños</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="269"/>
+        <location filename="../../desktop/graph/pane.py" line="271"/>
         <source> · {count} without relations</source>
         <translation> · {count} sin relaciones</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="272"/>
+        <location filename="../../desktop/graph/pane.py" line="274"/>
         <source>Group around {name}: {total} entities</source>
         <translation>Grupo en torno a {name}: {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="273"/>
+        <location filename="../../desktop/graph/pane.py" line="275"/>
         <source>Group around {name}: the {shown} best-connected of {total} entities</source>
         <translation>Grupo en torno a {name}: las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="278"/>
+        <location filename="../../desktop/graph/pane.py" line="280"/>
         <source>All {shown} entities</source>
         <translation>Todas las {shown} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="280"/>
+        <location filename="../../desktop/graph/pane.py" line="282"/>
         <source>The {shown} most recalled of {total} entities</source>
         <translation>Las {shown} más recordadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="281"/>
+        <location filename="../../desktop/graph/pane.py" line="283"/>
         <source>The {shown} best-connected of {total} entities</source>
         <translation>Las {shown} mejor conectadas de {total} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="284"/>
+        <location filename="../../desktop/graph/pane.py" line="286"/>
         <source>{type}: {text}</source>
         <translation>{type}: {text}</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="286"/>
+        <location filename="../../desktop/graph/pane.py" line="288"/>
         <source>{name}: {count} entities within {hops}</source>
         <translation>{name}: {count} entidades a {hops}</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="289"/>
+        <location filename="../../desktop/graph/pane.py" line="291"/>
         <source>Evidence: {count} entities</source>
         <translation>Pruebas: {count} entidades</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="291"/>
+        <location filename="../../desktop/graph/pane.py" line="293"/>
         <source> · {count} expanded</source>
         <translation> · {count} desplegadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="295"/>
+        <location filename="../../desktop/graph/pane.py" line="297"/>
         <source>1 hop</source>
         <translation>1 salto</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="295"/>
+        <location filename="../../desktop/graph/pane.py" line="297"/>
         <source>2 hops</source>
         <translation>2 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="295"/>
+        <location filename="../../desktop/graph/pane.py" line="297"/>
         <source>3 hops</source>
         <translation>3 saltos</translation>
     </message>
     <message>
-        <location filename="../../desktop/graph/pane.py" line="305"/>
+        <location filename="../../desktop/graph/pane.py" line="307"/>
         <source>A group of {count} related entities around {name}: double-click to open it</source>
         <translation>Un grupo de {count} entidades relacionadas en torno a {name}: doble clic para abrirlo</translation>
     </message>
@@ -2477,216 +2477,216 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
 <context>
     <name>InsightsPane</name>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="123"/>
-        <location filename="../../desktop/insights/pane.py" line="159"/>
+        <location filename="../../desktop/insights/pane.py" line="125"/>
+        <location filename="../../desktop/insights/pane.py" line="161"/>
         <source>Reflect now</source>
         <extracomment>change_log operations that change what this pane lists</extracomment>
         <translation>Reflexionar ahora</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="124"/>
+        <location filename="../../desktop/insights/pane.py" line="126"/>
         <source>Look for patterns in the memory and propose insights to review</source>
         <translation>Buscar patrones en la memoria y proponer hallazgos para revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="141"/>
+        <location filename="../../desktop/insights/pane.py" line="143"/>
         <source>No insights yet</source>
         <translation>Todavía no hay hallazgos</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="148"/>
+        <location filename="../../desktop/insights/pane.py" line="150"/>
         <source>Insights are patterns Hipocampo notices in your memory: two projects that use the same technology, an open problem like one solved elsewhere, a concept many notes share. Each waits here for you to approve or dismiss; nothing joins your memory until you approve it.</source>
         <translation>Los hallazgos son patrones que Hipocampo descubre en tu memoria: dos proyectos que usan la misma tecnología, un problema abierto parecido a otro ya resuelto, un concepto que comparten muchas notas. Cada uno espera aquí a que lo apruebes o lo descartes; nada entra en tu memoria hasta que lo apruebas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="173"/>
+        <location filename="../../desktop/insights/pane.py" line="175"/>
         <source>Nothing left to review. Reflect now looks for new patterns.</source>
         <translation>No queda nada por revisar. Reflexionar ahora busca patrones nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="178"/>
-        <location filename="../../desktop/insights/pane.py" line="361"/>
+        <location filename="../../desktop/insights/pane.py" line="180"/>
+        <location filename="../../desktop/insights/pane.py" line="363"/>
         <source>To review</source>
         <translation>Por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="181"/>
+        <location filename="../../desktop/insights/pane.py" line="183"/>
         <source>Insights you approve or dismiss are listed here.</source>
         <translation>Aquí aparecen los hallazgos que apruebas o descartas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="186"/>
-        <location filename="../../desktop/insights/pane.py" line="363"/>
+        <location filename="../../desktop/insights/pane.py" line="188"/>
+        <location filename="../../desktop/insights/pane.py" line="365"/>
         <source>Decided</source>
         <translation>Decididas</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="204"/>
+        <location filename="../../desktop/insights/pane.py" line="206"/>
         <source>Select an insight to see why it was proposed.</source>
         <translation>Selecciona un hallazgo para ver por qué se propuso.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="214"/>
+        <location filename="../../desktop/insights/pane.py" line="216"/>
         <source>The evidence has changed since this was found. Reflect again to check it, or dismiss it.</source>
         <translation>Las pruebas han cambiado desde que se encontró. Reflexiona de nuevo para comprobarla, o descártala.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="216"/>
+        <location filename="../../desktop/insights/pane.py" line="218"/>
         <source>Built from</source>
         <translation>Basada en</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="222"/>
+        <location filename="../../desktop/insights/pane.py" line="224"/>
         <source>How they connect</source>
         <translation>Cómo se relacionan</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="247"/>
+        <location filename="../../desktop/insights/pane.py" line="249"/>
         <source>Show in graph</source>
         <translation>Mostrar en el grafo</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="249"/>
+        <location filename="../../desktop/insights/pane.py" line="251"/>
         <source>Dismiss</source>
         <translation>Descartar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="250"/>
+        <location filename="../../desktop/insights/pane.py" line="252"/>
         <source>Dismiss: never propose it again (D or Delete)</source>
         <translation>Descartar: no volver a proponerla (D o Supr)</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="252"/>
+        <location filename="../../desktop/insights/pane.py" line="254"/>
         <source>Approve</source>
         <translation>Aprobar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="254"/>
+        <location filename="../../desktop/insights/pane.py" line="256"/>
         <source>Approve: add it to the memory, linked to its evidence (A or Ctrl+Enter)</source>
         <translation>Aprobar: añadirla a la memoria, enlazada a sus pruebas (A o Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="295"/>
+        <location filename="../../desktop/insights/pane.py" line="297"/>
         <source>Looking for patterns…</source>
         <translation>Buscando patrones…</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="361"/>
+        <location filename="../../desktop/insights/pane.py" line="363"/>
         <source>To review ({n})</source>
         <translation>Por revisar ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="363"/>
+        <location filename="../../desktop/insights/pane.py" line="365"/>
         <source>Decided ({n})</source>
         <translation>Decididas ({n})</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="387"/>
+        <location filename="../../desktop/insights/pane.py" line="389"/>
         <source>Cannot read the insights: {reason}</source>
         <translation>No se pueden leer los hallazgos: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="391"/>
+        <location filename="../../desktop/insights/pane.py" line="393"/>
         <source>No insights to review</source>
         <translation>No hay hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="484"/>
+        <location filename="../../desktop/insights/pane.py" line="486"/>
         <source>confidence {percent} %</source>
         <translation>confianza {percent} %</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="486"/>
+        <location filename="../../desktop/insights/pane.py" line="488"/>
         <source>found {age}</source>
         <translation>encontrada {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="491"/>
+        <location filename="../../desktop/insights/pane.py" line="493"/>
         <source>you</source>
         <translation>tú</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="493"/>
+        <location filename="../../desktop/insights/pane.py" line="495"/>
         <source>{status} {age} by {who}</source>
         <translation>{status} {age} por {who}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="494"/>
+        <location filename="../../desktop/insights/pane.py" line="496"/>
         <source>{status} {age}</source>
         <translation>{status} {age}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="512"/>
+        <location filename="../../desktop/insights/pane.py" line="514"/>
         <source>and {n} more</source>
         <translation>y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="537"/>
+        <location filename="../../desktop/insights/pane.py" line="539"/>
         <source>A stale insight cannot be approved: reflect again or dismiss it.</source>
         <translation>Un hallazgo desactualizado no se puede aprobar: reflexiona de nuevo o descártalo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="548"/>
+        <location filename="../../desktop/insights/pane.py" line="550"/>
         <source>Approved “{title}”.</source>
         <translation>«{title}» aprobada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="549"/>
+        <location filename="../../desktop/insights/pane.py" line="551"/>
         <source>Dismissed “{title}”.</source>
         <translation>«{title}» descartada.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="587"/>
+        <location filename="../../desktop/insights/pane.py" line="589"/>
         <source>No new insights.</source>
         <translation>No hay hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="589"/>
+        <location filename="../../desktop/insights/pane.py" line="591"/>
         <source>1 new insight.</source>
         <translation>1 hallazgo nuevo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="591"/>
+        <location filename="../../desktop/insights/pane.py" line="593"/>
         <source>{n} new insights.</source>
         <translation>{n} hallazgos nuevos.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="593"/>
+        <location filename="../../desktop/insights/pane.py" line="595"/>
         <source>1 no longer holds.</source>
         <translation>1 ya no es válida.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="594"/>
+        <location filename="../../desktop/insights/pane.py" line="596"/>
         <source>{n} no longer hold.</source>
         <translation>{n} ya no son válidas.</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="596"/>
+        <location filename="../../desktop/insights/pane.py" line="598"/>
         <source>Reflect: {result}</source>
         <translation>Reflexión: {result}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="601"/>
+        <location filename="../../desktop/insights/pane.py" line="603"/>
         <source>Reflect failed: {reason}</source>
         <translation>La reflexión falló: {reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="257"/>
+        <location filename="../../desktop/insights/pane.py" line="259"/>
         <source>Back to review</source>
         <translation>Volver a revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="258"/>
+        <location filename="../../desktop/insights/pane.py" line="260"/>
         <source>Changed your mind? Put it back with the insights to review</source>
         <translation>¿Has cambiado de idea? Devuélvelo a los hallazgos por revisar</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="330"/>
+        <location filename="../../desktop/insights/pane.py" line="332"/>
         <source>“{title}” is back with the insights to review.</source>
         <translation>“{title}” vuelve a estar entre los hallazgos por revisar.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/insights/pane.py" line="392"/>
+        <location filename="../../desktop/insights/pane.py" line="394"/>
         <source>%Ln insights to review</source>
         <translation>
             <numerusform>%Ln hallazgo por revisar</numerusform>
@@ -2694,12 +2694,12 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="126"/>
+        <location filename="../../desktop/insights/pane.py" line="128"/>
         <source>Tidying only</source>
         <translation>Solo limpieza</translation>
     </message>
     <message>
-        <location filename="../../desktop/insights/pane.py" line="127"/>
+        <location filename="../../desktop/insights/pane.py" line="129"/>
         <source>Only what tidying proposes: possible duplicates to merge, repeated facts</source>
         <translation>Solo lo que propone la limpieza: posibles duplicados que fusionar, hechos repetidos</translation>
     </message>
@@ -3186,72 +3186,77 @@ Conectados: {names}</translation>
 <context>
     <name>RelationTable</name>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="60"/>
+        <location filename="../../desktop/editor/relations.py" line="61"/>
         <source>→ to</source>
         <translation>→ hacia</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="61"/>
+        <location filename="../../desktop/editor/relations.py" line="62"/>
         <source>← from</source>
         <translation>← desde</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="109"/>
+        <location filename="../../desktop/editor/relations.py" line="110"/>
         <source>Dir.</source>
         <translation>Dir.</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="109"/>
+        <location filename="../../desktop/editor/relations.py" line="110"/>
         <source>Relation</source>
         <translation>Relación</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="109"/>
+        <location filename="../../desktop/editor/relations.py" line="110"/>
         <source>Other entity</source>
         <translation>Otra entidad</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="110"/>
+        <location filename="../../desktop/editor/relations.py" line="111"/>
         <source>Ended</source>
         <translation>Terminada</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="126"/>
+        <location filename="../../desktop/editor/relations.py" line="127"/>
         <source>Add</source>
         <translation>Añadir</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="127"/>
+        <location filename="../../desktop/editor/relations.py" line="128"/>
         <source>Relate this entity to another one</source>
         <translation>Relacionar esta entidad con otra</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="128"/>
+        <location filename="../../desktop/editor/relations.py" line="129"/>
         <source>Remove</source>
         <translation>Quitar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="129"/>
+        <location filename="../../desktop/editor/relations.py" line="130"/>
         <source>Forget the selected relations</source>
         <translation>Olvidar las relaciones seleccionadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="130"/>
+        <location filename="../../desktop/editor/relations.py" line="131"/>
         <source>End</source>
         <translation>Terminar</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="131"/>
+        <location filename="../../desktop/editor/relations.py" line="132"/>
         <source>The selected relations stopped being true today: they are kept, marked as ended (double-click the date to change it)</source>
         <translation>Las relaciones seleccionadas dejaron de ser ciertas hoy: se conservan, marcadas como terminadas (doble clic en la fecha para cambiarla)</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="175"/>
+        <location filename="../../desktop/editor/relations.py" line="174"/>
+        <source>Superseded since {day} by {by}. It is kept; search by meaning leaves it out, history and undo bring it back.</source>
+        <translation>Sustituida desde el {day} por {by}. Se conserva; la búsqueda por significado la deja fuera, el historial y deshacer la recuperan.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/editor/relations.py" line="217"/>
         <source>Ended {date}: kept as history, no longer current</source>
         <translation>Terminada el {date}: se conserva como historial, ya no está vigente</translation>
     </message>
     <message>
-        <location filename="../../desktop/editor/relations.py" line="278"/>
+        <location filename="../../desktop/editor/relations.py" line="320"/>
         <source>Relation {n}: {problem}</source>
         <translation>Relación {n}: {problem}</translation>
     </message>

@@ -82,6 +82,23 @@ class CypherHygiene:
                 out.append((int(eid), props or "{}", held, facts))
         return out
 
+    def relations_of(self, ids: Sequence[int]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                             list[tuple[str, str]]]]:
+        wanted = sorted({int(i) for i in ids})
+        if not wanted:
+            return []
+        rels: dict[int, list[list[Any]]] = {}
+        for eid, rid, rtype, to, created in self.db.read(
+                "UNWIND $ids AS i MATCH (e:Entity {id: i})-[r:REL]->(t:Entity) WHERE r.ended_at IS NULL "
+                "RETURN e.id, r.id, r.type, t.name, r.created_at", {"ids": wanted}):
+            rels.setdefault(int(eid), []).append([rid, rtype, to, created])
+        return [(int(eid), props or "{}", [(ty, to, c) for _, ty, to, c in sorted(rels.get(int(eid), []),
+                                                                                key=lambda r: r[0])],
+                 list(zip(obs or [], obs_at or [], strict=False)))
+                for eid, props, obs, obs_at in self.db.read(
+                    f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) WHERE {_LIVE} RETURN e.id, e.props, e.obs, e.obs_at",
+                    {"ids": wanted})]
+
 
 # -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
 

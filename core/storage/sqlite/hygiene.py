@@ -78,6 +78,27 @@ class SqliteHygiene:
         with self.db.locked() as conn:
             return _single_valued(conn, types)
 
+    def relations_of(self, ids: Sequence[int]) -> list[tuple[int, str, list[tuple[str, str, str]],
+                                                             list[tuple[str, str]]]]:
+        out: dict[int, tuple[int, str, list[tuple[str, str, str]], list[tuple[str, str]]]] = {}
+        with self.db.locked() as conn:
+            for chunk in reads.id_chunks(sorted(set(ids))):
+                for eid, props in conn.execute(f"SELECT id, props FROM entities WHERE id IN ({IDS}) AND {_LIVE}",
+                                               (chunk,)):
+                    out[eid] = (eid, props or "{}", [], [])
+                for eid, rtype, name, created in conn.execute(
+                        "SELECT r.from_entity, r.relation_type, t.name, r.created_at FROM relations r "
+                        f"JOIN entities t ON t.id = r.to_entity WHERE r.from_entity IN ({IDS}) "
+                        "AND r.ended_at IS NULL ORDER BY r.from_entity, r.id", (chunk,)):
+                    if eid in out:
+                        out[eid][2].append((rtype, name, created))
+                for eid, content, at in conn.execute(
+                        f"SELECT entity_id, content, created_at FROM observations WHERE entity_id IN ({IDS}) "
+                        "ORDER BY entity_id, id", (chunk,)):
+                    if eid in out:
+                        out[eid][3].append((content, at))
+        return list(out.values())
+
 
 # -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
 
