@@ -2,7 +2,7 @@
 they embed, quiet and with every core kept busy, and whether they give up the embedding lease.
 
     python bench/stop_bench.py [--runs 3] [--entities 600] [--hogs 0,8] [--kinds stdio,hub,app]
-                               [--after 8]
+                               [--after 8] [--code CHECKOUT]
 
 Each run: a fresh memory of N entities (nothing embedded yet), the server started as a client
 would (stdin/stdout pipes, the real ONNX model; the app as ``hipocampo-app --tray`` on Qt's
@@ -29,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+CODE = [ROOT]  # the checkout whose servers run (--code, for a "before")
 
 from core.memory import Memory  # noqa: E402
 from core.settings import Settings  # noqa: E402
@@ -66,7 +67,7 @@ def one_run(kind: str, sig: signal.Signals, entities: int, after: float | None) 
             m.create_entities([{"name": f"e{i}", "entityType": "Note",
                                 "observations": [f"fact number {i} about something rather long " * 3]}
                                for i in range(entities)])
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "HIPOCAMPO_ENDPOINT_FILE": str(Path(folder) / "ep.json"),
+        env = {**os.environ, "PYTHONPATH": str(CODE[0]), "HIPOCAMPO_ENDPOINT_FILE": str(Path(folder) / "ep.json"),
                "HIPOCAMPO_EMBEDDINGS": "onnx"}
         if kind == "app":  # the launcher, as hipocampo-app starts it; its settings in the temporary folder
             env.update(QT_QPA_PLATFORM="offscreen", DISPLAY=env.get("DISPLAY", ":0"), XDG_CONFIG_HOME=folder,
@@ -75,7 +76,7 @@ def one_run(kind: str, sig: signal.Signals, entities: int, after: float | None) 
         else:
             command = [sys.executable, "-m", "core.cli", "--db", str(db), "mcp",
                        *(["--http"] if kind == "hub" else ["--no-bridge"])]
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        proc = subprocess.Popen(command, cwd=CODE[0], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL)
         if kind == "stdio":
             init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -107,7 +108,9 @@ def main() -> None:
     parser.add_argument("--after", type=float, default=None, help="signal this long after start (default: mid-batch)")
     parser.add_argument("--hogs", default="0,8", help="busy processes beside the server, per row")
     parser.add_argument("--kinds", default="stdio,hub")
+    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose servers run (for a before)")
     args = parser.parse_args()
+    CODE[0] = args.code
     print("| process | signal | busy processes | runs | exit (s): each | worst | exit codes | lease left |")
     print("|---|---|---|---|---|---|---|---|")
     for hogs in (int(h) for h in args.hogs.split(",")):
