@@ -88,14 +88,14 @@ class EmbeddingIndexer:
         self.batch_size = batch_size  # due entities read per run_once
         # Background passes wait for quiet and are interrupted by foreground calls.
         self.foreground = foreground
-        # True while a background pass has stepped aside for YIELD_AT_MOST_SECONDS already: it runs.
-        self._insisting = False
+        # Until when (monotonic) the background pass in progress steps aside; then it runs to its end.
+        self._yield_until = float("inf")
         interrupt = getattr(provider, "interrupt", None)
         if foreground is not None and callable(interrupt):
-            foreground.on_call_start(lambda: None if self._insisting else interrupt())
+            foreground.on_call_start(lambda: interrupt() if self._yielding() else None)
         if foreground is not None and hasattr(provider, "should_yield"):
             # Only the background thread yields: a foreground reindex runs inside a call of its own.
-            provider.should_yield = lambda: (threading.current_thread() is self._thread and not self._insisting
+            provider.should_yield = lambda: (threading.current_thread() is self._thread and self._yielding()
                                              and foreground.busy)
         self._idle_check = idle_check_seconds
         self._prepared = False
@@ -146,28 +146,30 @@ class EmbeddingIndexer:
             return 0
         stored = 0
         for ids in _calls(sorted(due, key=lambda i: len(due[i])), due):
-            first_try = time.monotonic()
-            while True:
-                if background and self.foreground is not None:
-                    waited = time.monotonic() - first_try
-                    if waited < YIELD_AT_MOST_SECONDS:
-                        self.foreground.wait_quiet(cancel, YIELD_AT_MOST_SECONDS - waited)
-                    # Stepped aside long enough (the client calls without pause): this pass runs.
-                    self._insisting = time.monotonic() - first_try >= YIELD_AT_MOST_SECONDS
-                if cancel is not None and cancel.is_set():
-                    return stored  # stopping: the rest stays due
-                try:
-                    vectors = self.provider.embed_documents([due[i] for i in ids])  # slow: no lock held
-                    break
-                except EmbeddingInterrupted:  # a foreground call wanted the cores (or a stop): again
-                    continue
-                finally:
-                    self._insisting = False
+            if background:  # stepped aside this long (the client calls without pause), it runs
+                self._yield_until = time.monotonic() + YIELD_AT_MOST_SECONDS
+            try:
+                while True:
+                    if background and self.foreground is not None and self._yielding():
+                        self.foreground.wait_quiet(cancel, self._yield_until - time.monotonic())
+                    if cancel is not None and cancel.is_set():
+                        return stored  # stopping: the rest stays due
+                    try:
+                        vectors = self.provider.embed_documents([due[i] for i in ids])  # slow: no lock held
+                        break
+                    except EmbeddingInterrupted:  # a foreground call wanted the cores (or a stop): again
+                        continue
+            finally:
+                self._yield_until = float("inf")
             if cancel is not None and cancel.is_set():
                 return stored  # stopping: what was computed is thrown away, the entities stay due
             stored += self._db(store, model, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)})
         # An entity edited mid-batch stays due; if every one was, stop rather than spin.
         return stored if stored else -1
+
+    def _yielding(self) -> bool:
+        """True while the background pass in progress still steps aside for foreground calls."""
+        return time.monotonic() < self._yield_until
 
     def run_until_idle(self, progress: Progress | None = None, cancel: threading.Event | None = None) -> int:
         """Embed until nothing is due (or ``cancel`` is set); returns vectors stored."""
