@@ -206,7 +206,9 @@ def test_with_every_core_busy_a_signal_stops_the_server_mid_batch_and_frees_the_
         stopping = time.monotonic()
         code = proc.wait(timeout=15)
         print(f"\n{kind} {sig.name} at load 8, mid-batch: exited in {time.monotonic() - stopping:.2f} s")
-        assert code == 128 + sig  # the clean stop (or its timer), which gives up the lease
+        # The clean stop (the hub's: 0) or its timer (128 + the signal), both giving up the lease;
+        # never faulthandler's last resort (1), which leaves a dead holder's lease behind.
+        assert code == 128 + sig or (kind == "hub" and code == 0)
         assert lease_of(db) is None
         assert embedded(db) < 600  # it really was stopped mid-way
     finally:

@@ -134,13 +134,24 @@ def stop_on_signals(grace: float = STOP_GRACE_SECONDS) -> Iterator[None]:
         raise Stopped(signum)
 
     originals = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # Unwound after a signal, the memory is closed and the lease given up: the process ends here,
+    # with the code it would have had (128 + the signal's number for a server the signal unwound;
+    # 0 for the hub, which uvicorn stops cleanly).
     try:
         yield
-    finally:
-        for sig, handler in originals.items():
-            signal.signal(sig, handler)
-        if _stopping:  # unwound after a signal: the memory is closed and the lease given up
+    except BaseException:
+        _restore(originals)
+        if _stopping:
             _exit_now(128 + _stopping[0])
+        raise
+    _restore(originals)
+    if _stopping:
+        _exit_now(0)
+
+
+def _restore(handlers: dict[signal.Signals, Any]) -> None:
+    for sig, handler in handlers.items():
+        signal.signal(sig, handler)
 
 
 HARD_STOP_MARGIN_SECONDS = 1.0  # then, if even that could not run, faulthandler ends the process from C
