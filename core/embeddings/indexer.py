@@ -88,6 +88,7 @@ class EmbeddingIndexer:
         self.batch_size = batch_size  # due entities read per run_once
         # Background passes wait for quiet and are interrupted by foreground calls.
         self.foreground = foreground
+        self._stop = threading.Event()
         # Until when (monotonic) the background pass in progress steps aside; then it runs to its end.
         self._yield_until = float("inf")
         interrupt = getattr(provider, "interrupt", None)
@@ -95,19 +96,20 @@ class EmbeddingIndexer:
             foreground.on_call_start(lambda: interrupt() if self._yielding() else None)
         if foreground is not None and hasattr(provider, "should_yield"):
             # Only the background thread yields: a foreground reindex runs inside a call of its own.
-            provider.should_yield = lambda: (threading.current_thread() is self._thread and self._yielding()
-                                             and foreground.busy)
+            # Nor does a pass start once the thread is told to stop (a halt between two passes).
+            provider.should_yield = lambda: (threading.current_thread() is self._background and (
+                self._stop.is_set() or (self._yielding() and foreground.busy)))
         self._idle_check = idle_check_seconds
         self._prepared = False
         self._prepare_lock = threading.Lock()
         self._wake = threading.Event()
-        self._stop = threading.Event()
         # notify() bumps _asked; a background pass that began after ask n sets _done = n. Both
         # change under _progress, so wait_idle can never return while a notified write is due.
         self._progress = threading.Condition()
         self._asked = 0
         self._done = 0
         self._thread: threading.Thread | None = None
+        self._background: threading.Thread | None = None  # the thread _loop runs on, kept after stop()
         self.last_error: str | None = None
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.batches = 0  # background batches this indexer embedded
@@ -193,6 +195,7 @@ class EmbeddingIndexer:
         if self._store is None:
             self._store = _StoreThread()
         self._thread = threading.Thread(target=self._loop, name="hipocampo-embedder", daemon=True)
+        self._background = self._thread
         _RUNNING.add(self)
         self._thread.start()
 
