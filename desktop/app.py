@@ -461,6 +461,9 @@ def _quit_on_signals(hipocampo: HipocampoApp) -> None:
     the handler runs at once without a timer waking an idle app five times a second.
     """
     def on_signal(_signum: int, _frame: object) -> None:
+        from core.embeddings.indexer import halt_all
+
+        halt_all()  # the pass ends now, and closing waits for the embedder at most a moment
         hipocampo.quit(force=True)
 
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -4,7 +4,9 @@ On a 2-core machine an embedding pass uses both cores; a tool call that lands du
 several times longer. The server marks each request from the moment it is read until its answer is
 written (``begin``/``end``, or ``with foreground.call():``); the background embedder waits until no
 request is in flight and the client has had time to read the last answer, and a request that
-arrives mid-pass interrupts the pass (its batch stays due and is embedded again later).
+arrives mid-pass interrupts the pass (its batch stays due and is embedded again later) — for at
+most ``YIELD_AT_MOST_SECONDS`` per pass: then the pass runs to its end, so that what was written
+is found by meaning within seconds however often the client calls.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ QUIET_SECONDS = 0.3  # after an answer, before the embedder may start
 CLIENT_BYTES_PER_SECOND = 5e6  # … plus the time a client takes to parse what it was sent (6 MB: ~1.2 s)
 START_SECONDS = 1.5  # after start: the client's first requests (initialize, tools/list) come first
 STALE_SECONDS = 120.0  # a request never answered (cancelled, lost) stops counting after this long
+# A background pass steps aside for at most this long; then it runs, calls or not. A client that
+# searches every 2-3 s would otherwise interrupt every pass of a loaded machine before it ends,
+# and what it wrote would never get its vector (issue 23: "fresh under pressure").
+YIELD_AT_MOST_SECONDS = 3.0
 
 
 class Foreground:
@@ -72,11 +78,18 @@ class Foreground:
         with self._cond:
             return self._wait_left() > 0
 
-    def wait_quiet(self, stop: threading.Event | None = None) -> None:
-        """Block until the foreground is quiet (see ``busy``), or ``stop`` is set."""
+    def wait_quiet(self, stop: threading.Event | None = None, timeout: float | None = None) -> bool:
+        """Block until the foreground is quiet (see ``busy``), ``stop`` is set, or ``timeout``
+        seconds have passed; True if it is quiet."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while not (stop is not None and stop.is_set()):
                 left = self._wait_left()
                 if left <= 0:
-                    return
+                    return True
+                if deadline is not None:
+                    if time.monotonic() >= deadline:
+                        return False
+                    left = min(left, deadline - time.monotonic())
                 self._cond.wait(min(left, 0.5))
+            return False

@@ -14,6 +14,7 @@ import os
 import socket
 import sys
 import threading
+import time
 import uuid
 import weakref
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from core.embeddings.context import in_context
-from core.embeddings.foreground import Foreground
+from core.embeddings.foreground import YIELD_AT_MOST_SECONDS, Foreground
 from core.embeddings.text import text_hash
 from core.errors import EmbeddingError, EmbeddingInterrupted, StorageError
 from core.processes import pid_alive, release_freed_memory
@@ -38,8 +39,12 @@ LEASE_SECONDS = 120.0
 CHARS_PER_CALL = 8000
 # Facts are short: a fact batch holds this many times the entity batch size.
 FACTS_PER_ENTITY_BATCH = 4
-# The background thread's niceness (POSIX): the OS runs tool calls first when both want a core.
-BACKGROUND_NICENESS = 10
+# The background threads' scheduling policy (Linux): SCHED_BATCH, at the process's own niceness.
+# Not a higher niceness: on a busy machine a niced thread is starved, and the process cannot end
+# until each of its threads has run once more to die (2.3-2.7 s at load 8, against 0.2 s: see
+# bench/RESULTS.md "Stop on time, fresh under load"), nor answer a signal while one holds the GIL.
+# Foreground calls get the cores by interrupting the pass (core.embeddings.foreground) instead.
+BACKGROUND_POLICY = "SCHED_BATCH"
 
 
 def holder_gone(owner: str) -> bool:
@@ -60,9 +65,16 @@ def release_all_leases() -> None:
         indexer.release_lease()
 
 
+_EXITING = threading.Event()  # set by halt_all: the process is about to end
+EXIT_JOIN_SECONDS = 0.3  # then, exiting, a thread still in the model's loading is left behind
+
+
 def halt_all() -> None:
     """Tell every background embedder of this process to stop now, without waiting (a signal's
-    first step): a niced thread left competing for the GIL would slow the rest of the stop."""
+    first step). From then on ``stop`` waits at most ``EXIT_JOIN_SECONDS`` for the thread: a pass
+    ends at its next operator, but loading the model cannot be cut short, and the process ends
+    anyway (what the thread computed is never stored once it is told to stop)."""
+    _EXITING.set()
     for indexer in list(_RUNNING):
         indexer.halt()
 
@@ -81,23 +93,28 @@ class EmbeddingIndexer:
         self.batch_size = batch_size  # due entities read per run_once
         # Background passes wait for quiet and are interrupted by foreground calls.
         self.foreground = foreground
+        self._stop = threading.Event()
+        # Until when (monotonic) the background pass in progress steps aside; then it runs to its end.
+        self._yield_until = float("inf")
         interrupt = getattr(provider, "interrupt", None)
         if foreground is not None and callable(interrupt):
-            foreground.on_call_start(interrupt)
+            foreground.on_call_start(lambda: interrupt() if self._yielding() else None)
         if foreground is not None and hasattr(provider, "should_yield"):
             # Only the background thread yields: a foreground reindex runs inside a call of its own.
-            provider.should_yield = lambda: threading.current_thread() is self._thread and foreground.busy
+            # Nor does a pass start once the thread is told to stop (a halt between two passes).
+            provider.should_yield = lambda: (threading.current_thread() is self._background and (
+                self._stop.is_set() or (self._yielding() and foreground.busy)))
         self._idle_check = idle_check_seconds
         self._prepared = False
         self._prepare_lock = threading.Lock()
         self._wake = threading.Event()
-        self._stop = threading.Event()
         # notify() bumps _asked; a background pass that began after ask n sets _done = n. Both
         # change under _progress, so wait_idle can never return while a notified write is due.
         self._progress = threading.Condition()
         self._asked = 0
         self._done = 0
         self._thread: threading.Thread | None = None
+        self._background: threading.Thread | None = None  # the thread _loop runs on, kept after stop()
         self.last_error: str | None = None
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.batches = 0  # background batches this indexer embedded
@@ -122,7 +139,8 @@ class EmbeddingIndexer:
 
         The batch is sorted by length and embedded a pass at a time, each pass stored as it
         completes; a pass a foreground call interrupted is done again. ``background``: first
-        wait, before each pass, until no foreground call has been in flight for a moment."""
+        wait, before each pass, until no foreground call has been in flight for a moment, and
+        step aside so for at most ``YIELD_AT_MOST_SECONDS``; then the pass runs uninterrupted."""
         self.prepare()
         model = self.provider.model_id
         due = self._db(self.vectors.pending, model, self.batch_size)
@@ -137,21 +155,30 @@ class EmbeddingIndexer:
             return 0
         stored = 0
         for ids in _calls(sorted(shown, key=lambda i: len(shown[i])), shown):
-            while True:
-                if background and self.foreground is not None:
-                    self.foreground.wait_quiet(cancel)
-                if cancel is not None and cancel.is_set():
-                    return stored  # stopping: the rest stays due
-                try:
-                    vectors = self.provider.embed_documents([shown[i] for i in ids])  # slow: no lock held
-                    break
-                except EmbeddingInterrupted:  # a foreground call wanted the cores: this pass again
-                    continue
+            if background:  # stepped aside this long (the client calls without pause), it runs
+                self._yield_until = time.monotonic() + YIELD_AT_MOST_SECONDS
+            try:
+                while True:
+                    if background and self.foreground is not None and self._yielding():
+                        self.foreground.wait_quiet(cancel, self._yield_until - time.monotonic())
+                    if cancel is not None and cancel.is_set():
+                        return stored  # stopping: the rest stays due
+                    try:
+                        vectors = self.provider.embed_documents([shown[i] for i in ids])  # slow: no lock held
+                        break
+                    except EmbeddingInterrupted:  # a foreground call wanted the cores (or a stop): again
+                        continue
+            finally:
+                self._yield_until = float("inf")
             if cancel is not None and cancel.is_set():
                 return stored  # stopping: what was computed is thrown away, the entities stay due
             stored += self._db(store, model, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)})
         # An entity edited mid-batch stays due; if every one was, stop rather than spin.
         return stored if stored else -1
+
+    def _yielding(self) -> bool:
+        """True while the background pass in progress still steps aside for foreground calls."""
+        return time.monotonic() < self._yield_until
 
     def run_until_idle(self, progress: Progress | None = None, cancel: threading.Event | None = None) -> int:
         """Embed until nothing is due (or ``cancel`` is set); returns vectors stored."""
@@ -175,6 +202,7 @@ class EmbeddingIndexer:
         if self._store is None:
             self._store = _StoreThread()
         self._thread = threading.Thread(target=self._loop, name="hipocampo-embedder", daemon=True)
+        self._background = self._thread
         _RUNNING.add(self)
         self._thread.start()
 
@@ -202,7 +230,7 @@ class EmbeddingIndexer:
         thread, self._thread = self._thread, None
         ended = True
         if thread is not None:
-            thread.join(timeout)
+            thread.join(min(timeout, EXIT_JOIN_SECONDS) if _EXITING.is_set() else timeout)
             ended = not thread.is_alive()
             store, self._store = self._store, None
             if store is not None:  # idle now; a thread left inside the model stores nothing once stopped
@@ -266,7 +294,7 @@ class EmbeddingIndexer:
     def _loop(self) -> None:
         warm_up = getattr(self.provider, "warm_up", None)
         if warm_up is not None and not self._stop.is_set():
-            warm_up()  # the GIL-holding part of loading, before this thread is niced (see warm_up)
+            warm_up()  # the GIL-holding part of loading, at the caller's policy (see warm_up)
         _lower_priority()
         backoff = self._idle_check
         while not self._stop.is_set():
@@ -314,13 +342,13 @@ class EmbeddingIndexer:
 class _StoreThread:
     """One thread at the caller's priority for the background embedder's database calls.
 
-    The embedder's thread runs niced, and on a busy machine a niced thread holding the store's
-    lock or SQLite's write lock keeps every client's write waiting behind it (a 1.8 s wait was
-    measured during an import). The model runs niced; taking the lock and writing do not."""
+    The embedder's thread runs in the batch class (and used to run niced: on a busy machine a
+    niced thread holding the store's lock or SQLite's write lock kept every client's write waiting
+    behind it, 1.8 s during an import). The model runs there; taking the lock and writing do not."""
 
     def __init__(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hipocampo-embedder-store")
-        # Started now, from this (normal-priority) thread: a thread inherits its creator's niceness.
+        # Started now, from this (normal-priority) thread: a thread inherits its creator's policy.
         self._pool.submit(int).result()
 
     def run(self, call: Callable[..., Any], *args: Any) -> Any:
@@ -346,19 +374,21 @@ def _calls(ids: list[int], texts: dict[int, str]) -> list[list[int]]:
 
 
 def _lower_priority() -> None:
-    """Make the calling thread (and the model's worker threads it starts) yield the CPU to the
-    rest of the process: Linux keeps a niceness per thread. Elsewhere this does nothing."""
-    if not sys.platform.startswith("linux"):  # elsewhere a thread id is no pid to renice
+    """Put the calling thread (and the model's worker threads it starts, which inherit it) in the
+    batch scheduling class: the scheduler treats it as CPU-bound and lets a waking tool call's
+    thread run first, at the same share of the CPU, so that it is never starved. Linux keeps a
+    policy per thread; elsewhere this does nothing."""
+    if not sys.platform.startswith("linux"):  # elsewhere a thread id is no pid
         return
     try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+        os.sched_setscheduler(threading.get_native_id(), getattr(os, BACKGROUND_POLICY), os.sched_param(0))
     except OSError:
-        log.debug("could not lower the embedder's priority", exc_info=True)
+        log.debug("could not set the embedder's scheduling policy", exc_info=True)
 
 
 def load_at_background_priority(provider: EmbeddingProvider) -> None:
-    """Load ``provider``'s model now, from a thread at the background niceness: the model's worker
-    threads inherit the niceness of the thread that creates them, as when the indexer loads it."""
+    """Load ``provider``'s model now, from a thread in the background policy: the model's worker
+    threads inherit the policy of the thread that creates them, as when the indexer loads it."""
     load = getattr(provider, "load", None)
     if load is None:
         return

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from core.embeddings.indexer import BACKGROUND_NICENESS
 from core.memory import Memory
 from core.settings import Settings
 
@@ -39,16 +38,17 @@ def test_load_embedder_loads_the_model_once(tmp_path: Path, model_dir: Path) -> 
         memory.close()
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness is a Linux feature")
-def test_the_models_worker_threads_run_at_the_background_niceness(tmp_path: Path, model_dir: Path) -> None:
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread scheduling is a Linux feature")
+def test_the_models_worker_threads_run_in_the_background_class(tmp_path: Path, model_dir: Path) -> None:
     memory = Memory(Settings(db=tmp_path / "m.db", model_dir=model_dir, embed_threads=2))
     try:
         before = _thread_ids()
         memory.load_embedder()
         started = _thread_ids() - before  # onnxruntime's intra-op pool, alive as long as the session
         assert started, "the session should keep a worker thread for its second intra-op thread"
-        assert {_niceness(tid) for tid in started} == {BACKGROUND_NICENESS}
-        assert os.getpriority(os.PRIO_PROCESS, 0) != BACKGROUND_NICENESS  # the caller keeps its own
+        assert {os.sched_getscheduler(tid) for tid in started} == {os.SCHED_BATCH}
+        assert {_niceness(tid) for tid in started} == {os.getpriority(os.PRIO_PROCESS, 0)}  # not niced
+        assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the caller keeps its own
     finally:
         memory.close()
 
@@ -68,17 +68,17 @@ def test_a_broken_model_is_reported_and_full_text_still_works(tmp_path: Path, mo
         memory.close()
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness is a Linux feature")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread scheduling is a Linux feature")
 def test_the_background_embedder_writes_at_normal_priority(tmp_path: Path, model_dir: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """The model runs niced; the writes do not: a niced thread holding the write lock kept clients
-    waiting behind it on a busy machine."""
+    """The model runs in the batch class; the writes do not (a niced thread holding the write lock
+    kept clients waiting behind it on a busy machine)."""
     memory = Memory(Settings(db=tmp_path / "m.db", model_dir=model_dir, embed_threads=1))
     writers: list[int] = []
     store_embedded = memory.vectors.store_embedded
 
-    def spy(*args: object) -> int:  # the real write, noting the niceness of the thread doing it
-        writers.append(_niceness(threading.get_native_id()))
+    def spy(*args: object) -> int:  # the real write, noting the policy of the thread doing it
+        writers.append(os.sched_getscheduler(threading.get_native_id()))
         return store_embedded(*args)
 
     monkeypatch.setattr(memory.vectors, "store_embedded", spy)
@@ -88,7 +88,7 @@ def test_the_background_embedder_writes_at_normal_priority(tmp_path: Path, model
         memory.start_background()
         assert memory.indexer.wait_idle(120)
         assert memory.embedding_status()["embedded"] == 40
-        assert writers and set(writers) == {os.getpriority(os.PRIO_PROCESS, 0)}
-        assert _niceness(memory.indexer._thread.native_id) == BACKGROUND_NICENESS  # the model's side stays niced
+        assert writers and set(writers) == {os.SCHED_OTHER}
+        assert os.sched_getscheduler(memory.indexer._thread.native_id) == os.SCHED_BATCH  # the model's side
     finally:
         memory.close()
