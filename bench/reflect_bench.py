@@ -211,9 +211,14 @@ class CollectorClock:
     def __init__(self) -> None:
         self.spent = 0.0
         self._started = 0.0
-        gc.callbacks.append(self._note)
+        self.listening = False
 
-    def _note(self, phase: str, info: dict) -> None:
+    def listen(self) -> None:
+        if not self.listening:  # on first use, not at import (the tests import this module)
+            gc.callbacks.append(self._note)
+            self.listening = True
+
+    def _note(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._started = time.process_time()
         else:
@@ -229,6 +234,7 @@ def timed(fn: Callable[[], dict], repeat: int) -> tuple[list[float], list[float]
     collector's CPU seconds of each call go in the result as ``"gc"``."""
     walls, cpus, result = [], [], {}
     gcs: list[float] = []
+    COLLECTOR.listen()
     for _ in range(repeat):
         wall, cpu, spent = time.perf_counter(), time.process_time(), COLLECTOR.spent
         result = fn()
