@@ -16,6 +16,7 @@ import contextlib
 from operator import itemgetter
 from typing import Any, Protocol
 
+from core.processes import collector_paused
 from core.reflect import patterns
 from core.reflect.model import (
     TIME_DEPENDENT,
@@ -58,6 +59,14 @@ def reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any = N
     same rules) only the clock-dependent patterns run; the others' insights are confirmed as they
     stand.
     """
+    # A run builds hundreds of thousands of small objects (candidate rows, the names folded,
+    # evidence) that hold no cycles: the collector, left on, only walks them (≈ 0.15 s of a cold
+    # run at 100k entities).
+    with collector_paused():
+        return _reflect(store, rules, actor, graph)
+
+
+def _reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any) -> dict[str, Any]:
     suffix = f"{rules.fingerprint()}:{DETECTORS_VERSION}"
     with store.detection(rules) as det:
         stored = det.stored()
