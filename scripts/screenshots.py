@@ -72,9 +72,13 @@ def main(argv: list[str] | None = None) -> int:
         # The window's remembered layout too: a layout the user (or another run) left never reaches a shot.
         for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
             QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "config"))
+        from core import clients
         from core.memory import Memory
         from core.settings import Settings
         from scripts.demo_memory import generate
+
+        # The shots show the command of a typical installation, not the path of this checkout's virtualenv.
+        clients.find_script = lambda name: Path("/usr/local/bin") / name
 
         db = generate(tmp_path / "memory.db", args.entities)
         with Memory(Settings(db=db)) as memory:
