@@ -66,6 +66,11 @@ class _Falkor:
         return " | ".join("".join(ch if ch.isalnum() else "\\" + ch for ch in w) for w in words)
 
     @classmethod
+    def all_words(cls, words: list[str]) -> str:
+        """The query for facts holding every one of ``words``."""
+        return " ".join(cls.words([w]) for w in words)
+
+    @classmethod
     def names(cls, words: list[str]) -> str:
         """The entity index's query for these words in the name only."""
         return f"@ft_name:({cls.words(words)})"
@@ -93,6 +98,10 @@ class _Neo4j:
     def words(words: list[str]) -> str:
         special = set('+-&|!(){}[]^"~*?:\\/')
         return " OR ".join("".join("\\" + ch if ch in special else ch for ch in w) for w in words)
+
+    @classmethod
+    def all_words(cls, words: list[str]) -> str:
+        return " AND ".join(cls.words([w]) for w in words)
 
     @classmethod
     def names(cls, words: list[str]) -> str:
@@ -216,10 +225,24 @@ class FactTextMixin:
     def fact_search(self, query: str, *, limit: int = 50, label: str | None = None,
                     include_archived: bool = False) -> list[tuple[int, int, float]]:
         """Facts holding any of the query's content words, best BM25 first: (fact id, entity id,
-        score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` ranks
-        them (its own score barely tells a rare word from a common one). Operators are literal."""
+        score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` chooses
+        the words worth ranking (as SQLite's search does: the rare ones, or all the common ones
+        together) and ranks their facts (the server's own score barely tells a rare word from a
+        common one). Operators are literal."""
         words = content_words(query)[:16]
         if not words:
+            return []
+        lookup = syntax(self.db)
+        counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
+        total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
+        cap = bm25.common_cap(total)
+        # One count a word, each stopping at ``cap`` (a common word's count costs what its first
+        # ``cap`` facts cost, not its 500k). Not one query for all: FalkorDB 4.16 stops every word
+        # after the first that reaches a LIMIT inside ``UNWIND … CALL {}`` (an ORDER BY avoids it).
+        counts = {w: int(self.db.read(f"{lookup.fulltext('$q')} LIMIT $cap RETURN count(node)",
+                                      {"q": lookup.words([w]), "cap": cap})[0][0]) for w in words}
+        chosen, together = bm25.ranked_words(counts, cap)
+        if not chosen:
             return []
         # With a type to match, each word's facts are those of entities of that type; without one,
         # whose entity is gone or archived is checked for the best facts alone (one lookup for a
@@ -230,22 +253,29 @@ class FactTextMixin:
             if not include_archived:
                 where.append("e.archived_at IS NULL")
         owner = f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} " if label is not None else ""
-        hits: dict[str, list[int]] = {w: [] for w in words}
+        hits: dict[str, list[int]] = {w: [] for w in chosen}
         owners: dict[int, tuple[int, int]] = {}
-        lookup = syntax(self.db)
-        found = self.db.read(  # every word's facts in one round trip, the newest RANK_AT_MOST of each
-            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} {owner}"
-            "RETURN node ORDER BY node.id DESC LIMIT $cap } RETURN w, node.id, node.eid, size(node.ft)",
-            {"words": [lookup.words([w]) for w in words], "label": label, "cap": RANK_AT_MOST})
-        query_of = {lookup.words([w]): w for w in words}
-        for w, f, e, chars in found:
-            hits[query_of[w]].append(int(f))
+        if together:  # every word common: the facts holding them all, the newest RANK_AT_MOST
+            found = self.db.read(
+                f"{lookup.fulltext('$q')} {owner}RETURN node.id, node.eid, size(node.ft) "
+                "ORDER BY node.id DESC LIMIT $cap",
+                {"q": lookup.all_words(chosen), "label": label, "cap": RANK_AT_MOST})
+            rows = [(w, *row) for row in found for w in chosen]
+        else:  # every rare word's facts in one round trip, the newest RANK_AT_MOST of each
+            query_of = {lookup.words([w]): w for w in chosen}
+            rows = [(query_of[w], f, e, chars) for w, f, e, chars in self.db.read(
+                f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} {owner}"
+                "RETURN node ORDER BY node.id DESC LIMIT $cap } RETURN w, node.id, node.eid, size(node.ft)",
+                {"words": list(query_of), "label": label, "cap": RANK_AT_MOST})]
+        for w, f, e, chars in rows:
+            hits[w].append(int(f))
             owners[int(f)] = (int(e), max(1, int(chars) // CHARS_PER_WORD))
         if not owners:
             return []
-        counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
-        total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
-        scores = bm25.score(hits, {f: n for f, (_, n) in owners.items()}, max(total, len(owners)))
+        # A common word's count stopped at ``cap``: its IDF is taken as of ``cap`` documents (an
+        # upper bound; the words held together all score alike in each fact).
+        scores = bm25.score(hits, {f: n for f, (_, n) in owners.items()}, max(total, len(owners)),
+                            frequency=counts)
         ranked = sorted(scores, key=lambda f: (-scores[f], f))
         if label is None:
             ranked = self._of_live_entities(ranked, owners, limit, include_archived)
