@@ -33,6 +33,11 @@ def ranked_words(counts: Mapping[str, int], cap: int) -> tuple[list[str], bool]:
     return [w for w, n in counts.items() if n >= cap], True
 
 
+def idf(df: int, total: int) -> float:
+    """A word's weight: in ``df`` of ``total`` documents (FTS5's, never negative)."""
+    return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+
+
 def score(hits: Mapping[str, Sequence[int]], lengths: Mapping[int, int], total: int,
           frequency: Mapping[str, int] | None = None) -> dict[int, float]:
     """doc id → BM25 for the query words in ``hits`` (word → the ids holding it), ``lengths`` the
@@ -46,8 +51,8 @@ def score(hits: Mapping[str, Sequence[int]], lengths: Mapping[int, int], total: 
         df = len(ids) if frequency is None else max(len(ids), frequency.get(word, 0))
         if not df:
             continue
-        idf = math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+        weight = idf(df, total)
         for i in ids:
             norm = 1.0 - B + B * lengths.get(i, average) / max(average, 1e-9)
-            out[i] = out.get(i, 0.0) + idf * (K1 + 1.0) / (1.0 + K1 * norm)
+            out[i] = out.get(i, 0.0) + weight * (K1 + 1.0) / (1.0 + K1 * norm)
     return out

@@ -253,47 +253,36 @@ class FactTextMixin:
             if not include_archived:
                 where.append("e.archived_at IS NULL")
         owner = f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} " if label is not None else ""
-        hits: dict[str, list[int]] = {w: [] for w in chosen}
-        owners: dict[int, tuple[int, int]] = {}
-        if together:  # every word common: the facts holding them all, the newest RANK_AT_MOST
-            found = self.db.read(
-                f"{lookup.fulltext('$q')} {owner}RETURN node.id, node.eid, size(node.ft) "
-                "ORDER BY node.id DESC LIMIT $cap",
-                {"q": lookup.all_words(chosen), "label": label, "cap": RANK_AT_MOST})
-            rows = [(w, *row) for row in found for w in chosen]
-        else:  # every rare word's facts in one round trip, the newest RANK_AT_MOST of each
-            query_of = {lookup.words([w]): w for w in chosen}
-            rows = [(query_of[w], f, e, chars) for w, f, e, chars in self.db.read(
-                f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} {owner}"
-                "RETURN node ORDER BY node.id DESC LIMIT $cap } RETURN w, node.id, node.eid, size(node.ft)",
-                {"words": list(query_of), "label": label, "cap": RANK_AT_MOST})]
-        for w, f, e, chars in rows:
-            hits[w].append(int(f))
-            owners[int(f)] = (int(e), max(1, int(chars) // CHARS_PER_WORD))
-        if not owners:
-            return []
-        # A common word's count stopped at ``cap``: its IDF is taken as of ``cap`` documents (an
-        # upper bound; the words held together all score alike in each fact).
-        scores = bm25.score(hits, {f: n for f, (_, n) in owners.items()}, max(total, len(owners)),
-                            frequency=counts)
-        ranked = sorted(scores, key=lambda f: (-scores[f], f))
-        if label is None:
-            ranked = self._of_live_entities(ranked, owners, limit, include_archived)
-        return [(f, owners[f][0], scores[f]) for f in ranked[:limit]]
-
-    def _of_live_entities(self, ranked: list[int], owners: dict[int, tuple[int, int]], limit: int,
-                          include_archived: bool) -> list[int]:
-        """The first ``limit`` of ``ranked`` whose entity exists (and is not archived)."""
-        kept: list[int] = []
-        start, step = 0, max(limit * 2, 20)
-        archived = "" if include_archived else " WHERE e.archived_at IS NULL"
-        while len(kept) < limit and start < len(ranked):
-            part = ranked[start:start + step]
-            live = {int(r[0]) for r in self.db.read(f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}){archived} RETURN i",
-                                                   {"ids": list({owners[f][0] for f in part})})}
-            kept.extend(f for f in part if owners[f][0] in live)
-            start, step = start + step, step * 4
-        return kept
+        # Ranked by the server, as ``bm25.score`` ranks (each word counted once a fact, a fact's
+        # length in words estimated from its folded text, the average over the facts found), so
+        # only the best few come back: reading back thousands of hits was most of a search's time.
+        # A common word's count stopped at ``cap``: its IDF is taken as of ``cap`` facts (an upper
+        # bound; words held together score alike in every fact).
+        total = max(total, *counts.values())
+        queries = ([{"q": lookup.all_words(chosen), "idf": sum(bm25.idf(counts[w], total) for w in chosen)}]
+                   if together else [{"q": lookup.words([w]), "idf": bm25.idf(counts[w], total)} for w in chosen])
+        live = "true" if label is not None else "e IS NOT NULL" + ("" if include_archived else
+                                                                   " AND e.archived_at IS NULL")
+        statement = (
+            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w.q')} {owner}"
+            "RETURN node ORDER BY node.id DESC LIMIT $cap } "
+            "WITH node, sum(w.idf) AS weight "
+            f"WITH node, weight, CASE WHEN size(node.ft) < {CHARS_PER_WORD} THEN 1 "
+            f"ELSE size(node.ft) / {CHARS_PER_WORD} END AS words "
+            "WITH collect([node, weight, words]) AS hits, avg(words) AS average UNWIND hits AS h "
+            "WITH h[0] AS node, h[1] * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * h[2] / average)) AS score "
+            "ORDER BY score DESC, node.id LIMIT $top "
+            f"OPTIONAL MATCH (e:Entity {{id: node.eid}}) RETURN node.id, node.eid, score, {live}")
+        # Whose entity is gone or archived is checked for the best facts alone: should too few of
+        # them be live, the next best are asked for.
+        top = max(limit * 2, 20)
+        while True:
+            found = self.db.read(statement, {"words": queries, "label": label, "cap": RANK_AT_MOST,
+                                             "k1": bm25.K1, "b": bm25.B, "top": top})
+            kept = [(int(f), int(e), float(s)) for f, e, s, ok in found if ok]
+            if len(kept) >= limit or len(found) < top:
+                return kept[:limit]
+            top *= 4
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
