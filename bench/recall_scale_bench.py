@@ -14,6 +14,7 @@ just before; and the bytes per fact (file size / facts, and per table from ``dbs
     .venv/bin/python bench/recall_scale_bench.py                      # 100k entities, 500k facts
     .venv/bin/python bench/recall_scale_bench.py --entities 10000      # quicker
     .venv/bin/python bench/recall_scale_bench.py --falkordb            # on FalkorDB (server memory too)
+    .venv/bin/python bench/recall_scale_bench.py --falkordb --graph-url redis://… --parts  # in-process parts
 """
 
 from __future__ import annotations
@@ -183,6 +184,34 @@ def rss_of_children() -> int:
     return total
 
 
+def parts(db: Path, server: dict[str, str], queries: int) -> None:
+    """In this process: p50/p95 of each part of a search, and of the whole, on the built memory."""
+    with Memory.open(db, **server) as memory:
+        vectors: Any = memory.vectors
+        texts = [QUESTIONS[k % len(QUESTIONS)] + f" {k}" for k in range(queries)]
+        embedded = [memory.embedder.embed_query(t) for t in texts]
+        vectors.search_facts(embedded[0], 100)  # the matrix loads
+        for k in range(3):
+            memory.search_semantic(texts[k], 5)
+        steps: list[tuple[str, Any]] = [
+            ("the query's embedding", lambda k: memory.embedder.embed_query(texts[k])),
+            ("search_facts(k=100): the fact vectors", lambda k: vectors.search_facts(embedded[k], 100)),
+            ("search(k=25): the entity vectors", lambda k: vectors.search(embedded[k], 25)),
+            ("fact_search(limit=50): the facts' words", lambda k: memory.graph.fact_search(texts[k], limit=50)),
+            ("fulltext_search(own_fields): entities' own words",
+             lambda k: memory.graph.fulltext_search(texts[k], limit=25, own_fields=True)),
+            ("the whole search_semantic(limit=5)", lambda k: memory.search_semantic(texts[k], 5)),
+        ]
+        print("| part of a search, in-process | p50 ms | p95 ms |\n|---|---|---|")
+        for label, step in steps:
+            times = []
+            for k in range(queries):
+                started = time.perf_counter()
+                step(k)
+                times.append((time.perf_counter() - started) * 1000)
+            print(f"| {label} | {statistics.median(times):.1f} | {p95(times):.1f} |")
+
+
 async def main_async(args: argparse.Namespace) -> int:
     import contextlib
 
@@ -220,6 +249,9 @@ async def run(args: argparse.Namespace, work: Path, server: dict[str, str]) -> i
         if falkordb:
             memory_at["fact vectors"] = graph_memory(server["graph_url"], server["graph_name"])
     facts = args.entities * args.facts_per_entity
+    if args.parts:
+        parts(db, server, args.queries)
+        return 0
     matrix = matrix_bytes(db, server)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HIPOCAMPO_EMBEDDINGS": "onnx"}
     if falkordb:
@@ -283,6 +315,7 @@ def main() -> int:
     parser.add_argument("--keep", default="", help="keep (and reuse) the database in this folder")
     parser.add_argument("--falkordb", action="store_true", help="on a FalkorDB server of its own (built every run)")
     parser.add_argument("--graph-url", default="", help="with --falkordb: a running server instead (redis://…)")
+    parser.add_argument("--parts", action="store_true", help="time each part of a search in this process, no MCP")
     return anyio.run(main_async, parser.parse_args())
 
 

@@ -66,6 +66,11 @@ class _Falkor:
         return " | ".join("".join(ch if ch.isalnum() else "\\" + ch for ch in w) for w in words)
 
     @classmethod
+    def all_words(cls, words: list[str]) -> str:
+        """The query for facts holding every one of ``words``."""
+        return " ".join(cls.words([w]) for w in words)
+
+    @classmethod
     def names(cls, words: list[str]) -> str:
         """The entity index's query for these words in the name only."""
         return f"@ft_name:({cls.words(words)})"
@@ -93,6 +98,10 @@ class _Neo4j:
     def words(words: list[str]) -> str:
         special = set('+-&|!(){}[]^"~*?:\\/')
         return " OR ".join("".join("\\" + ch if ch in special else ch for ch in w) for w in words)
+
+    @classmethod
+    def all_words(cls, words: list[str]) -> str:
+        return " AND ".join(cls.words([w]) for w in words)
 
     @classmethod
     def names(cls, words: list[str]) -> str:
@@ -216,10 +225,27 @@ class FactTextMixin:
     def fact_search(self, query: str, *, limit: int = 50, label: str | None = None,
                     include_archived: bool = False) -> list[tuple[int, int, float]]:
         """Facts holding any of the query's content words, best BM25 first: (fact id, entity id,
-        score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` ranks
-        them (its own score barely tells a rare word from a common one). Operators are literal."""
+        score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` chooses
+        the words worth ranking (as SQLite's search does: the rare ones, or all the common ones
+        together) and ranks their facts (the server's own score barely tells a rare word from a
+        common one). Operators are literal."""
         words = content_words(query)[:16]
         if not words:
+            return []
+        lookup = syntax(self.db)
+        counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
+        total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
+        cap = bm25.common_cap(total)
+        # Each word's count, stopping at ``cap`` (a common word's count costs what its first ``cap``
+        # facts cost, not its 500k), all in one round trip. A UNION, not ``UNWIND … CALL {}``:
+        # there FalkorDB 4.16 stops every word after the first that reaches the LIMIT.
+        counted = self.db.read(" UNION ALL ".join(
+            f"{lookup.fulltext(f'$q{i}')} LIMIT $cap RETURN {i} AS i, count(node) AS n" for i in range(len(words))),
+            {"cap": cap, **{f"q{i}": lookup.words([w]) for i, w in enumerate(words)}})
+        counts = dict.fromkeys(words, 0)
+        counts.update({words[int(i)]: int(n) for i, n in counted})
+        chosen, together = bm25.ranked_words(counts, cap)
+        if not chosen:
             return []
         # With a type to match, each word's facts are those of entities of that type; without one,
         # whose entity is gone or archived is checked for the best facts alone (one lookup for a
@@ -230,40 +256,36 @@ class FactTextMixin:
             if not include_archived:
                 where.append("e.archived_at IS NULL")
         owner = f"MATCH (e:Entity {{id: node.eid}}) WHERE {' AND '.join(where)} " if label is not None else ""
-        hits: dict[str, list[int]] = {w: [] for w in words}
-        owners: dict[int, tuple[int, int]] = {}
-        lookup = syntax(self.db)
-        found = self.db.read(  # every word's facts in one round trip, the newest RANK_AT_MOST of each
-            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w')} {owner}"
-            "RETURN node ORDER BY node.id DESC LIMIT $cap } RETURN w, node.id, node.eid, size(node.ft)",
-            {"words": [lookup.words([w]) for w in words], "label": label, "cap": RANK_AT_MOST})
-        query_of = {lookup.words([w]): w for w in words}
-        for w, f, e, chars in found:
-            hits[query_of[w]].append(int(f))
-            owners[int(f)] = (int(e), max(1, int(chars) // CHARS_PER_WORD))
-        if not owners:
-            return []
-        counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
-        total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
-        scores = bm25.score(hits, {f: n for f, (_, n) in owners.items()}, max(total, len(owners)))
-        ranked = sorted(scores, key=lambda f: (-scores[f], f))
-        if label is None:
-            ranked = self._of_live_entities(ranked, owners, limit, include_archived)
-        return [(f, owners[f][0], scores[f]) for f in ranked[:limit]]
-
-    def _of_live_entities(self, ranked: list[int], owners: dict[int, tuple[int, int]], limit: int,
-                          include_archived: bool) -> list[int]:
-        """The first ``limit`` of ``ranked`` whose entity exists (and is not archived)."""
-        kept: list[int] = []
-        start, step = 0, max(limit * 2, 20)
-        archived = "" if include_archived else " WHERE e.archived_at IS NULL"
-        while len(kept) < limit and start < len(ranked):
-            part = ranked[start:start + step]
-            live = {int(r[0]) for r in self.db.read(f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}){archived} RETURN i",
-                                                   {"ids": list({owners[f][0] for f in part})})}
-            kept.extend(f for f in part if owners[f][0] in live)
-            start, step = start + step, step * 4
-        return kept
+        # Ranked by the server, as ``bm25.score`` ranks (each word counted once a fact, a fact's
+        # length in words estimated from its folded text, the average over the facts found), so
+        # only the best few come back: reading back thousands of hits was most of a search's time.
+        # A common word's count stopped at ``cap``: its IDF is taken as of ``cap`` facts (an upper
+        # bound; words held together score alike in every fact).
+        total = max(total, *counts.values())
+        queries = ([{"q": lookup.all_words(chosen), "idf": sum(bm25.idf(counts[w], total) for w in chosen)}]
+                   if together else [{"q": lookup.words([w]), "idf": bm25.idf(counts[w], total)} for w in chosen])
+        live = "true" if label is not None else "e IS NOT NULL" + ("" if include_archived else
+                                                                   " AND e.archived_at IS NULL")
+        statement = (
+            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w.q')} {owner}"
+            "RETURN node ORDER BY node.id DESC LIMIT $cap } "
+            "WITH node, sum(w.idf) AS weight "
+            f"WITH node, weight, CASE WHEN size(node.ft) < {CHARS_PER_WORD} THEN 1 "
+            f"ELSE size(node.ft) / {CHARS_PER_WORD} END AS words "
+            "WITH collect([node, weight, words]) AS hits, avg(words) AS average UNWIND hits AS h "
+            "WITH h[0] AS node, h[1] * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * h[2] / average)) AS score "
+            "ORDER BY score DESC, node.id LIMIT $top "
+            f"OPTIONAL MATCH (e:Entity {{id: node.eid}}) RETURN node.id, node.eid, score, {live}")
+        # Whose entity is gone or archived is checked for the best facts alone: should too few of
+        # them be live, the next best are asked for.
+        top = max(limit * 2, 20)
+        while True:
+            found = self.db.read(statement, {"words": queries, "label": label, "cap": RANK_AT_MOST,
+                                             "k1": bm25.K1, "b": bm25.B, "top": top})
+            kept = [(int(f), int(e), float(s)) for f, e, s, ok in found if ok]
+            if len(kept) >= limit or len(found) < top:
+                return kept[:limit]
+            top *= 4
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
