@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.model import Entity, KnowledgeGraph, Node, ScoredNode
+from core.search import bm25
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -206,22 +207,15 @@ class GraphSearch:
         words = content_words(query)[:16]
         if not words:
             return None
-        # a word in over 2% of memories (or facts) is "common"
         size = self.totals(conn)[0] if table == "entity_fts" else conn.execute(
             "SELECT coalesce(max(id), 0) FROM observations").fetchone()[0]
-        cap = max(500, size // 50)
-        rare: list[str] = []
-        common: list[str] = []
-        for word in words:
-            found = conn.execute(
-                f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?)",
-                (fts_phrase(word), cap),
-            ).fetchone()[0]
-            if found:
-                (common if found >= cap else rare).append(fts_phrase(word))
-        if rare:
-            return " OR ".join(rare)
-        return " AND ".join(common) if common else None
+        cap = bm25.common_cap(size)
+        counts = {fts_phrase(word): conn.execute(
+            f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?)",
+            (fts_phrase(word), cap),
+        ).fetchone()[0] for word in words}
+        chosen, together = bm25.ranked_words(counts, cap)
+        return (" AND " if together else " OR ").join(chosen) or None
 
 
 def _ranked_words(conn: Connection, table: str, match: str, *, label: str | None, include_archived: bool,
