@@ -356,10 +356,10 @@ class HybridSearcher:
                 e.text_rank and node.observations) else e.words
             best = e.facts[0] if e.facts else None
             held = cover.get(e.id, 1.0)
-            # The vector of an entity of one fact says what that fact's own vector says (its name and
-            # type are in both): counted once, as the fact's.
-            alone = self._fact_vectors and sizes.get(e.id) == 1
-            own = ((0.0 if alone else ENTITY_VECTOR_WEIGHT) * held * rrf_score(e.vector_rank)
+            # (An entity of one fact keeps its own vector's share too: counting it once, as its
+            # fact's, gained LoCoMo's chunk shape 0.010 R@5 but ranked a one-fact entity below a
+            # two-fact one whose facts matched worse — bench/RESULTS.md, "One-fact entities".)
+            own = (ENTITY_VECTOR_WEIGHT * held * rrf_score(e.vector_rank)
                    + ENTITY_WEIGHT * held * TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank))
             e.rrf = (best.rrf if best else 0.0) + own
             quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]

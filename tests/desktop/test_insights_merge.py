@@ -76,6 +76,6 @@ def test_preview_then_approve_merges_and_undo_takes_it_back(qtbot, memory: Memor
     assert memory.open_nodes(["Ana_Garcia"]).entities[0].observations == ["works at acme.", "Likes green tea"]
     # The undo took the approval back with the merge: handed the undo's rows (as the app's change
     # feed hands them), the pane lists the proposal for review again.
-    pane.on_changes([dict(r) for r in memory.changes_since(before_undo)])
+    pane.on_changes(list(memory.changes_since(before_undo)))
     qtbot.waitUntil(lambda: pane.pending_model.row_of(TITLE) >= 0
                     and (pane.preview.title is None or pane.preview.preview is not None), timeout=30_000)

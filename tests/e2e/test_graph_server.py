@@ -52,5 +52,5 @@ async def test_many_servers_on_one_graph_lose_no_writes(tmp_path: Path, hub_file
         actors = {h.actor for h in m.history(limit=1000) if h.op == "create_entity"}
         assert actors == {"cli"} | {f"assistant-{n}" for n in range(SERVERS)}
         log = m.changes_since(0, limit=1000)
-        assert [c["id"] for c in log] == list(range(1, len(log) + 1))  # one history, no id lost or reused
+        assert [c.id for c in log] == list(range(1, len(log) + 1))  # one history, no id lost or reused
     assert not any(tmp_path.glob("unused-*.db"))

@@ -66,7 +66,7 @@ def check(memory: Memory, acked: dict[str, set[str]], failures: list[str]) -> No
         if m.graph.backend == "sqlite":
             assert m.health_check(deep=True)["quick_check"] == "ok"
         log = m.changes_since(0, limit=10_000)
-        assert [c["id"] for c in log] == list(range(1, len(log) + 1))  # one history, no id lost or reused
+        assert [c.id for c in log] == list(range(1, len(log) + 1))  # one history, no id lost or reused
 
 
 async def test_four_stdio_servers_and_the_hub_lose_nothing(tmp_path: Path, hub_file: Path, backend: Backend) -> None:

@@ -58,3 +58,19 @@ def test_migration_007_makes_every_fact_due_and_keeps_old_vectors_searchable(sem
     assert semantic.vectors.fact_progress(model) == (4, 4)
     (fid, distance), = semantic.vectors.search_facts(np.asarray(vector), 1)
     assert distance < 0.003
+
+
+def test_a_one_fact_entity_that_matches_best_comes_first_in_a_mixed_memory(semantic: Memory) -> None:
+    """Its own vector counts as any entity's does: a person of two facts that match worse (one about
+    the machine, one about something else) does not outrank the machine itself."""
+    semantic.create_entities([
+        {"name": "Ada Lovelace", "entityType": "Person", "observations": [
+            "Daughter of the poet Lord Byron", "Wrote the first published algorithm, for the Analytical Engine"]},
+        {"name": "José Martínez", "entityType": "Person", "observations": ["Backend engineer in Valencia"]},
+        {"name": "Analytical Engine", "entityType": "Technology", "observations": [
+            "Mechanical general-purpose computer programmed with punched cards"]},
+    ])
+    semantic.embed_pending()
+    hits = semantic.search_semantic("máquina mecánica que se programaba con tarjetas perforadas", record=False)
+    assert [h["name"] for h in hits][:2] == ["Analytical Engine", "Ada Lovelace"]
+    assert hits[0]["score"] > hits[1]["score"]
