@@ -106,7 +106,7 @@ def test_other_writers_go_in_between_the_chunks(tmp_path: Path) -> None:
         assert done.is_set()
         rows = client.history(limit=100_000)
         mine = next(r.id for r in rows if r.entity == "written during the import")
-        assert mine < max(r["id"] for r in rows)  # import rows came after it: it went in between
+        assert mine < max(r.id for r in rows)  # import rows came after it: it went in between
         assert client.health_check()["counts"]["entities"] == 20_003
     finally:
         importer.close()

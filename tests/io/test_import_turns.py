@@ -96,8 +96,8 @@ def test_a_writer_waiting_during_an_import_goes_before_its_next_chunk(
     assert not failures, failures
     rows = client.history(limit=100_000)
     mine = next(r.id for r in rows if r.entity == "written while waiting")
-    assert [r for r in rows if seen["mark"] < r["id"] < mine] == []  # nothing of the import got in before it
-    assert max(r["id"] for r in rows) > mine  # and the import went on after it
+    assert [r for r in rows if seen["mark"] < r.id < mine] == []  # nothing of the import got in before it
+    assert max(r.id for r in rows) > mine  # and the import went on after it
     assert client.health_check()["counts"]["entities"] == 5000 + 4
 
 
