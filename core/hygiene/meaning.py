@@ -124,17 +124,11 @@ class _State:
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # text → unit vector
 
 
-_STATES: weakref.WeakKeyDictionary[Any, _State] = weakref.WeakKeyDictionary()
+_STATES = written.PerGraph()
 
 
 def _state(graph: Any) -> _State:
-    try:
-        state = _STATES.get(graph)
-        if state is None:
-            state = _STATES[graph] = _State()
-        return state
-    except TypeError:
-        return _State()
+    return _STATES.of(graph, _State)
 
 
 def _touched(graph: Any, state: _State, index: NameIndex) -> set[int] | None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -162,17 +161,11 @@ class _Kept:
     unsaved: bool = True
 
 
-_KEPT: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
+_KEPT = written.PerGraph()
 
 
 def _kept(graph: Any) -> _Kept:
-    try:
-        kept = _KEPT.get(graph)
-        if kept is None:
-            kept = _KEPT[graph] = _Kept()
-        return kept
-    except TypeError:  # not weakly referable: nothing is kept between runs
-        return _Kept()
+    return _KEPT.of(graph, _Kept)
 
 
 def _judged(facts: list[str], remembered: Mapping[str, list[list[Any]]]) -> tuple[str, list[list[Any]]]:

@@ -31,7 +31,6 @@ import functools
 import hashlib
 import json
 import re
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -219,17 +218,11 @@ class _Kept:
     found: dict[int, list[Row]] = field(default_factory=dict)
 
 
-_KEPT: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
+_KEPT = written.PerGraph()
 
 
 def _kept(graph: Any) -> _Kept:
-    try:
-        kept = _KEPT.get(graph)
-        if kept is None:
-            kept = _KEPT[graph] = _Kept()
-        return kept
-    except TypeError:  # not weakly referable: nothing is kept between runs
-        return _Kept()
+    return _KEPT.of(graph, _Kept)
 
 
 class Detector:

@@ -9,7 +9,11 @@ judges again. Too many (an import) and it judges everything, as on its first run
 
 from __future__ import annotations
 
-from typing import Any
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+S = TypeVar("S")
 
 _PAGE = 2000
 _NAME_KEYS = ("from", "to", "name", "into", "names", "old", "new")
@@ -43,3 +47,21 @@ def names_since(graph: Any, after: int, latest: int, cap: int,
         if len(names) > cap:
             return None
     return names
+
+
+class PerGraph:
+    """What a detector remembers between runs, one for each graph store of this process (dropped
+    with the store); a store that cannot be weakly referred to remembers nothing between runs."""
+
+    def __init__(self) -> None:
+        self._kept: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+    def of(self, graph: Any, make: Callable[[], S]) -> S:
+        """``graph``'s state, made by ``make`` the first time."""
+        try:
+            if graph not in self._kept:
+                self._kept[graph] = make()
+            state: S = self._kept[graph]
+            return state
+        except TypeError:
+            return make()
