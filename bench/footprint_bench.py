@@ -239,7 +239,7 @@ async def live_updates(hipocampo: Any, db: Path, memory_cls: Any, settings_cls: 
     """Worst of five: a write by another connection until the app's change feed reports it (ms)."""
     seen: dict[str, float] = {}
     hipocampo.feed.changed.connect(
-        lambda rows: [seen.setdefault(str(r.get("entity")), time.perf_counter()) for r in rows])
+        lambda rows: [seen.setdefault(str(r.entity), time.perf_counter()) for r in rows])
     worst = 0.0
     other = memory_cls(settings_cls(db=db, embeddings="none", actor="other"))
     try:
