@@ -80,8 +80,8 @@ def find_rows(graph: Any, remembered: Mapping[str, list[list[Any]]] | None = Non
     ``remembered`` holds the findings of an earlier run by ``_digest`` of an entity's facts: an
     entity whose facts did not change is not judged again. ``out`` receives this run's, to remember.
     """
-    rows: dict[str, list[Row]] = {SUPERSEDED: [], CONTRADICTING: []}
     remembered = remembered or {}
+    judged: list[tuple[int, dict[str, Any], list[str], list[list[Any]]]] = []
     for eid, label, props, facts in graph.fact_lists(2):
         if label in _SKIP_TYPES:
             continue
@@ -91,6 +91,16 @@ def find_rows(graph: Any, remembered: Mapping[str, list[list[Any]]] | None = Non
             found = [[f.older, f.newer, f.kind, f.reason, f.confidence] for f in scan(facts)]
         if out is not None:
             out[digest] = found
+        judged.append((eid, props, facts, found))
+    return _as_rows(judged)
+
+
+def _as_rows(judged: Iterable[tuple[int, dict[str, Any], list[str], list[list[Any]]]]) -> dict[str, list[Row]]:
+    """Each entity's findings as rows per pattern, best first, leaving out facts already marked."""
+    rows: dict[str, list[Row]] = {SUPERSEDED: [], CONTRADICTING: []}
+    for eid, props, facts, found in judged:
+        if not found:
+            continue
         done = marks(props)
         for i, j, kind, reason, confidence in found:
             older, newer = facts[i], facts[j]
@@ -240,18 +250,7 @@ class Detector:
 
 
 def _rows(kept: _Kept) -> dict[str, list[Row]]:
-    rows: dict[str, list[Row]] = {SUPERSEDED: [], CONTRADICTING: []}
-    for eid, (_label, props, facts, _digest, found) in kept.entities.items():
-        if not found:
-            continue
-        done = marks(props)
-        for i, j, kind, reason, confidence in found:
-            older, newer = facts[i], facts[j]
-            if older not in done:
-                rows[SUPERSEDED if kind == UPDATE else CONTRADICTING].append((eid, older, newer, reason, confidence))
-    for listed in rows.values():
-        listed.sort(key=lambda r: (-r[4], -r[0], r[1]))
-    return rows
+    return _as_rows((eid, props, facts, found) for eid, (_l, props, facts, _d, found) in kept.entities.items())
 
 
 def _detector(reading: Reading) -> Detector:
