@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.locomo_bench import default_data, facts_of, parse_range  # noqa: E402
 from core.memory import Memory  # noqa: E402
-from core.storage import fact_matrix  # noqa: E402
-from core.storage.fact_matrix import FactMatrix  # noqa: E402
+from core.search import fact_matrix  # noqa: E402
+from core.search.fact_matrix import FactMatrix  # noqa: E402
 from core.storage.sqlite.fact_vectors import quantize  # noqa: E402
 
 K = 10

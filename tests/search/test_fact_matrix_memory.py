@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.storage.fact_matrix import EXACT_AT_MOST, FactMatrix
+from core.search.fact_matrix import EXACT_AT_MOST, FactMatrix
 
 
 def _rows(n: int, dims: int = 384, seed: int = 7) -> np.ndarray:

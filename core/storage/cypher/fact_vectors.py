@@ -1,6 +1,6 @@
 """Facts' vectors on a Cypher server: int8 on the fact node, searched in this process.
 
-A fact's vector is kept as SQLite keeps it (``core.storage.fact_matrix.quantize``: the unit vector
+A fact's vector is kept as SQLite keeps it (``core.search.fact_matrix.quantize``: the unit vector
 scaled to ±127, one byte a dimension), as base64 text in the ``:Fact`` node's ``q`` (512
 characters for 384 dimensions: the server keeps a string as it is, where a ``vecf32`` costs four
 bytes a dimension plus its HNSW graph and a list of integers sixteen bytes an element), with
@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.embeddings.text import text_hash
 from core.errors import InvalidInput
-from core.storage.fact_matrix import FactMatrix, quantize
+from core.search.fact_matrix import FactMatrix, quantize
 
 if TYPE_CHECKING:  # numpy loads with the first vector
     import numpy as np

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core.embeddings.text import text_hash
-from core.storage.fact_matrix import quantize
+from core.search.fact_matrix import quantize
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from core.errors import InvalidInput
-from core.storage.fact_matrix import FactMatrix
+from core.search.fact_matrix import FactMatrix
 from core.storage.sqlite import embedding_state, fact_vectors
 from core.storage.sqlite.connection import Connection, release_page_cache
 from core.storage.sqlite.database import Database, format_ts
