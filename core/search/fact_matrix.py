@@ -24,6 +24,7 @@ RERANK_SHARE = 0.08
 RERANK_PER_RESULT = 40
 RERANK_AT_LEAST = 4_000
 _BLOCK = 16_384
+_SCAN = 1_024  # rows a search converts to float32 at a time
 
 
 def quantize(vectors: np.ndarray) -> np.ndarray:
@@ -38,7 +39,9 @@ def quantize(vectors: np.ndarray) -> np.ndarray:
 class FactMatrix:
     """Unit vectors by fact id. Not thread-safe: callers hold their store's lock."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, prefilter: bool = True) -> None:
+        #: past ``EXACT_AT_MOST`` rows, pre-filter by sign bits (False: every search a full exact pass)
+        self.prefilter = prefilter
         self.dims = 0
         self._size = 0
         self._rows: dict[int, int] = {}
@@ -119,7 +122,7 @@ class FactMatrix:
             return []
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         q = q / max(float(np.linalg.norm(q)), 1e-12)
-        if len(self._rows) <= EXACT_AT_MOST:
+        if not self.prefilter or len(self._rows) <= EXACT_AT_MOST:
             slots = np.arange(self._size)
         else:
             slots = self._prefilter(q, max(RERANK_AT_LEAST, RERANK_PER_RESULT * k, int(RERANK_SHARE * len(self._rows))))
@@ -144,14 +147,20 @@ class FactMatrix:
     # -- internals -----------------------------------------------------------------------------
 
     def _cosines(self, q: np.ndarray, slots: np.ndarray) -> np.ndarray:
+        """The cosines of ``slots``' rows with the unit ``q``, converted to float32 ``_SCAN`` rows at a
+        time into one reused buffer (1.5 MB at 384 dims; a pass over 100k rows: 7 ms, not 19 with
+        a new 16k-row float copy per block)."""
         import numpy as np
 
         out = np.empty(len(slots), dtype=np.float32)
         contiguous = len(slots) == self._size and (len(slots) == 0 or slots[-1] == self._size - 1)
-        for start in range(0, len(slots), _BLOCK):
-            part = slice(start, start + _BLOCK)
-            rows = self._q[start : min(start + _BLOCK, len(slots))] if contiguous else self._q[slots[part]]
-            out[part] = (rows.astype(np.float32) @ q) * self._inv_norm[slots[part]]
+        buffer = np.empty((min(_SCAN, len(slots)), self.dims), dtype=np.float32)
+        for start in range(0, len(slots), _SCAN):
+            end = min(start + _SCAN, len(slots))
+            rows = buffer[: end - start]
+            np.copyto(rows, self._q[start:end] if contiguous else self._q[slots[start:end]], casting="unsafe")
+            np.matmul(rows, q, out=out[start:end])
+        out *= self._inv_norm[: self._size] if contiguous else self._inv_norm[slots]
         return out
 
     def _prefilter(self, q: np.ndarray, n: int) -> np.ndarray:

@@ -4,8 +4,9 @@ few re-scored with the stored float vectors, so the answer is the exact one.
 sqlite-vec scans its vec0 table brute force: ~60 ms for 100k × 384-d on 2 cores, and its one-bit
 quantised pass recalled half the true neighbours of multilingual-e5 vectors (they share a large
 common component, so most sign bits are alike). A matrix in memory is searched in ~1 ms at 10k.
-It holds each unit vector as int8 codes scaled to the row's largest component: a quarter of
-float32 (4.5 MB instead of 17 at 10k entities). Their cosines are within ~1e-3 of the exact
+It holds each vector as int8 codes scaled to the row's largest component, in a ``FactMatrix``
+(``core.search.fact_matrix``, always searched by a full pass): a quarter of float32 (4.5 MB
+instead of 17 at 10k entities). Their cosines are within ~1e-3 of the exact
 ones, which reorders near ties, so a search takes the best ``pool(k)`` rows by int8 and re-scores
 them with the float vectors read back from vec0 (a rowid lookup, ~10 µs a row): ids and distances
 are those of an exact float32 search (``tests/storage/test_vector_cache.py``). vec0 stays the
@@ -17,14 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from core.search.fact_matrix import FactMatrix, quantize
 from core.storage.sqlite.connection import Connection, release_page_cache
 
 if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
     import numpy as np
 
 VERSION_KEY = "vectors_version"
-#: Rows converted to float32 at a time by a search (a 1.5 MB buffer at 384 dims).
-_BLOCK = 1024
 #: Rows read from vec0 at a time by a full load.
 _LOAD_BLOCK = 1024
 
@@ -50,44 +50,36 @@ def _version(conn: Connection) -> str | None:
 def _unit(vector: np.ndarray) -> np.ndarray:
     import numpy as np
 
+    vector = np.asarray(vector, dtype=np.float32).reshape(-1)
     return vector / max(float(np.linalg.norm(vector)), 1e-12)
 
 
 class VectorCache:
-    """Unit-normalised vectors by entity id, as int8. Not thread-safe: callers hold the store's lock."""
+    """Entity vectors by id, as int8 rows of one ``FactMatrix``, kept in step with vec0. Not
+    thread-safe: callers hold the store's lock."""
 
     def __init__(self) -> None:
-        self._codes: np.ndarray | None = None    # int8 (capacity, dims), allocated by the first load
-        self._inv_norm: np.ndarray | None = None  # float32 (capacity,): 1 / |codes row|
-        self._ids: np.ndarray | None = None      # int64 (capacity,), -1 for a removed row
-        self._rows: dict[int, int] = {}
-        self._size = 0
+        self.matrix = FactMatrix(prefilter=False)  # allocated by the first load
         self._version: str | None = None
         self._synced_at = ""
-        self._dims = 0
 
     def put(self, ids: list[int], vectors: list[np.ndarray]) -> None:
         """Vectors written by this process: in the cache at once, whatever refresh() would find."""
-        if self._version is not None:  # not loaded yet: the first refresh reads everything
-            import numpy as np
-
-            self._add([int(i) for i in ids], np.asarray(vectors, dtype=np.float32).reshape(len(ids), -1))
+        if self._version is not None and ids:  # not loaded yet: the first refresh reads everything
+            self.matrix.put([int(i) for i in ids], quantize(vectors).reshape(len(ids), -1))
 
     def forget(self, ids: list[int]) -> None:
         """Drop vectors deleted by this process (others' deletions are filtered by the caller)."""
-        for i in ids:
-            row = self._rows.pop(int(i), None)
-            if row is not None:
-                self._ids[row] = -1
+        self.matrix.forget(ids)
 
     def refresh(self, conn: Connection, dims: int) -> None:
         """Catch up with vec0: nothing if the version is unchanged, else the rows embedded since
         the last look, or everything after a model change."""
         version = _version(conn)
-        if version == self._version and dims == self._dims and self._version is not None:
+        if version == self._version and dims == self.matrix.dims and self._version is not None:
             return
         stamp = self._now_stamp(conn)  # before reading: later writes are picked up next time
-        if dims != self._dims or self._version is None:
+        if dims != self.matrix.dims or self._version is None:
             self._load_all(conn, dims)
         else:
             changed = [r[0] for r in conn.execute(
@@ -99,16 +91,10 @@ class VectorCache:
     def search(self, query: np.ndarray, k: int, conn: Connection | None = None) -> list[tuple[int, float]]:
         """The ``k`` nearest ids with cosine distances (1 − cosine similarity), nearest first:
         exact when ``conn`` is given (the candidates re-scored from vec0), else from the int8 codes."""
-        if self._size == 0 or k <= 0:
+        if not len(self.matrix) or k <= 0:
             return []
-        import numpy as np
-
-        q = _unit(np.asarray(query, dtype=np.float32).reshape(-1))
-        sims = self._cosines(q)
-        sims[self._ids[: self._size] < 0] = -np.inf
-        n = min(pool(k) if conn is not None else k, self._size)
-        top = np.argpartition(-sims, n - 1)[:n]
-        found = [(int(self._ids[t]), float(sims[t])) for t in top if np.isfinite(sims[t])]
+        q = _unit(query)
+        found = [(i, 1.0 - d) for i, d in self.matrix.search(q, pool(k) if conn is not None else k)]
         if conn is not None:
             exact = self._stored_cosines(conn, q, [i for i, _ in found])
             found = [(i, exact.get(i, s)) for i, s in found]
@@ -118,34 +104,11 @@ class VectorCache:
     def distances(self, query: np.ndarray, ids: list[int], conn: Connection | None = None) -> dict[int, float]:
         """Cosine distances from ``query`` to the cached vectors of ``ids`` (ids not cached are
         absent): exact when ``conn`` is given (read from vec0), else from the int8 codes."""
-        import numpy as np
-
-        known = [(i, self._rows[i]) for i in ids if i in self._rows]
-        if not known:
-            return {}
-        q = _unit(np.asarray(query, dtype=np.float32).reshape(-1))
-        slots = np.array([row for _, row in known])
-        sims = dict(zip([i for i, _ in known], (self._codes[slots].astype(np.float32) @ q) * self._inv_norm[slots],
-                        strict=True))
+        q = _unit(query)
+        found = self.matrix.distances(q, [int(i) for i in ids])
         if conn is not None:
-            sims.update(self._stored_cosines(conn, q, [i for i, _ in known]))
-        return {i: float(1.0 - s) for i, s in sims.items()}
-
-    # -- searching -----------------------------------------------------------------------------
-
-    def _cosines(self, q: np.ndarray) -> np.ndarray:
-        """Every live row's cosine with ``q`` from its int8 codes, a block at a time."""
-        import numpy as np
-
-        out = np.empty(self._size, dtype=np.float32)
-        block = np.empty((min(_BLOCK, self._size), self._dims), dtype=np.float32)
-        for start in range(0, self._size, _BLOCK):
-            end = min(start + _BLOCK, self._size)
-            rows = block[: end - start]
-            np.copyto(rows, self._codes[start:end], casting="unsafe")
-            np.matmul(rows, q, out=out[start:end])
-        out *= self._inv_norm[: self._size]
-        return out
+            found.update({i: 1.0 - s for i, s in self._stored_cosines(conn, q, list(found)).items()})
+        return found
 
     def _stored_cosines(self, conn: Connection, q: np.ndarray, ids: list[int]) -> dict[int, float]:
         """Cosines with the float vectors vec0 holds for ``ids`` (ids it has not are absent)."""
@@ -153,7 +116,7 @@ class VectorCache:
 
         found: list[int] = []
         blobs: list[bytes] = []
-        width = self._dims * 4
+        width = self.matrix.dims * 4
         for eid in ids:
             row = conn.execute("SELECT embedding FROM entity_embeddings WHERE rowid = ?", (eid,)).fetchone()
             if row is not None and len(row[0]) == width:
@@ -168,18 +131,11 @@ class VectorCache:
     # -- loading -----------------------------------------------------------------------------
 
     def _load_all(self, conn: Connection, dims: int) -> None:
-        import numpy as np
-
-        self._dims = dims
-        self._rows.clear()
-        self._size = 0
+        self.matrix.reset(dims)
         count = int(conn.execute("SELECT count(*) FROM entity_embeddings").fetchone()[0])
         # Sized for what is there plus an eighth: doubling from 1,024 left 10k vectors in a
         # 16,384-row matrix, and copied it at every step.
-        room = max(1024, count + count // 8)
-        self._codes = np.zeros((room, dims), dtype=np.int8)
-        self._inv_norm = np.zeros(room, dtype=np.float32)
-        self._ids = np.full(room, -1, dtype=np.int64)
+        self.matrix.reserve(max(1024, count + count // 8))
         # Read and quantised a block at a time: no float32 copy of every vector at once.
         cursor = conn.execute("SELECT rowid, embedding FROM entity_embeddings")
         while rows := cursor.fetchmany(_LOAD_BLOCK):
@@ -202,37 +158,8 @@ class VectorCache:
     def _add_blobs(self, rows: list[tuple[int, bytes]]) -> None:
         import numpy as np
 
-        width = self._dims * 4
+        width = self.matrix.dims * 4
         rows = [row for row in rows if len(row[1]) == width]
         if rows:
             vectors = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
-            self._add([int(eid) for eid, _ in rows], vectors)
-
-    def _add(self, ids: list[int], vectors: np.ndarray) -> None:
-        """Quantise ``vectors`` (float32, one per id) and store them, replacing an id's old row."""
-        import numpy as np
-
-        if vectors.ndim != 2 or vectors.shape[1] != self._dims or not ids:
-            return
-        unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-        scale = np.maximum(np.abs(unit).max(axis=1, keepdims=True), 1e-12) / 127.0
-        codes = np.rint(unit / scale).astype(np.int8)
-        norms = np.linalg.norm(codes.astype(np.float32), axis=1)
-        for k, eid in enumerate(ids):
-            row = self._rows.get(eid)
-            if row is None:
-                if self._size == len(self._ids):  # grow by doubling: appends stay amortised O(1)
-                    self._grow()
-                row = self._size
-                self._size += 1
-                self._rows[eid] = row
-            self._codes[row] = codes[k]
-            self._inv_norm[row] = 1.0 / max(float(norms[k]), 1e-6)
-            self._ids[row] = eid
-
-    def _grow(self) -> None:
-        import numpy as np
-
-        self._codes = np.vstack([self._codes, np.zeros_like(self._codes)])
-        self._inv_norm = np.concatenate([self._inv_norm, np.zeros_like(self._inv_norm)])
-        self._ids = np.concatenate([self._ids, np.full(len(self._ids), -1, dtype=np.int64)])
+            self.matrix.put([int(eid) for eid, _ in rows], quantize(vectors))
