@@ -112,7 +112,7 @@ def scale(n: int, db: Path, pairs: int) -> None:
     from core.reflect import patterns
     from core.reflect.engine import reflect
     from core.settings import Settings
-    from core.storage.aliases import hygiene_store
+    from core.storage.factory import hygiene_store
 
     clock = rb.BenchClock()
     with tempfile.TemporaryDirectory() as tmp, \

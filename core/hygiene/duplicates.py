@@ -18,7 +18,7 @@ A near miss (``Ana García`` / ``Ana Gardner``, ``Project Atlas`` / ``Atlas Copc
 these. Observations (``repeated_observations``): facts of one entity that differ only in case,
 accents, punctuation or spacing, or by one word (never by a number).
 
-Everything here reads through ``core.storage.aliases.HygieneStore`` and the graph store. The names
+Everything here reads through ``core.hygiene.store.HygieneStore`` and the graph store. The names
 are kept folded between runs (``name_index``); a later run reads only the entities written since
 (``written``), plus the neighbours of the few candidate pairs.
 """
@@ -34,10 +34,10 @@ from typing import Any
 from core.hygiene import meaning, written
 from core.hygiene import name_index as NI
 from core.hygiene import names as N
+from core.hygiene.store import HygieneStore
 from core.processes import collector_paused
 from core.reflect.model import InsightDraft
 from core.search.folding import fold
-from core.storage.aliases import HygieneStore
 
 DUPLICATES = "duplicate_entities"
 REPEATS = "repeated_observations"

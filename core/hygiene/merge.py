@@ -22,9 +22,9 @@ from typing import Any
 from core.errors import InvalidInput, NotFound
 from core.hygiene import names as N
 from core.hygiene.duplicates import DUPLICATES
+from core.hygiene.store import ALIASES_KEY, MERGE_OP
 from core.model import Relation
 from core.reflect import lifecycle
-from core.storage.aliases import ALIASES_KEY, MERGE_OP
 
 MERGED_DIRECTLY = "merged directly"  # how a proposal settled by a direct merge is marked
 

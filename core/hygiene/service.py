@@ -11,7 +11,7 @@ from core.hygiene import merge as M
 from core.hygiene import tidy as T
 from core.model import KnowledgeGraph
 from core.search.folding import fold
-from core.storage.aliases import hygiene_store
+from core.storage.factory import hygiene_store
 
 
 def merge_entities(memory: Any, names: Any, into: str | None, dry_run: bool, actor: str, *,

@@ -22,7 +22,7 @@ deleted.
   the approval (``approval.approve_marking``): one undo takes both back. The relation itself is
   untouched, so ``read_graph``, ``open_nodes`` and ``search_nodes`` return it exactly as the
   official server would, and as-of reads and history keep it; the entity's embedding text leaves
-  it out (``core.storage.aliases.current_relation``) and ``search_semantic``'s explain lists it.
+  it out (``core.hygiene.store.current_relation``) and ``search_semantic``'s explain lists it.
 """
 
 from __future__ import annotations
@@ -37,11 +37,12 @@ from typing import Any
 
 from core.errors import Conflict, NotFound
 from core.hygiene import approval, written
+from core.hygiene.store import SUPERSEDED_RELATIONS, relation_key
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
 from core.reflect.patterns import Names, Row, Spec, clip
 from core.search.folding import fold
-from core.storage.aliases import SUPERSEDED_RELATIONS, hygiene_store, relation_key
+from core.storage.factory import hygiene_store
 
 PATTERN = "superseded_relations"
 _I = re.IGNORECASE

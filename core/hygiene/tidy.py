@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.hygiene import approval, duplicates, merge
+from core.hygiene.store import HygieneStore
 from core.reflect import lifecycle, patterns
 from core.reflect.model import Candidate, InsightDraft, ReflectRules
 from core.reflect.patterns import Names, Reading, Row, Spec
-from core.storage.aliases import HygieneStore, hygiene_store
+from core.storage.factory import hygiene_store
 
 
 @dataclass(frozen=True)

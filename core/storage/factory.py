@@ -1,12 +1,15 @@
-"""create_stores(): the only place a storage backend is chosen."""
+"""create_stores(): the only place a storage backend is chosen (and ``hygiene_store``: its
+``HygieneStore``, chosen by the graph store's backend)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from core.errors import ConfigError
+from core.hygiene.store import HygieneStore
 from core.protocols import GraphStore, VectorStore
 from core.settings import Settings
 
@@ -40,3 +43,14 @@ def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = 
         store = CypherGraphStore(dialect, clock=clock or cypher_now, read_only=settings.read_only)
         return Stores(graph=store, vectors=CypherVectorStore(store))
     raise ConfigError(f"Unknown backend {settings.backend!r}; this build has sqlite, falkordb and neo4j.")
+
+
+def hygiene_store(graph: Any) -> HygieneStore:
+    """The backend's ``HygieneStore`` (``core.hygiene.store``), chosen by ``graph.backend``."""
+    if graph.backend == "sqlite":
+        from core.storage.sqlite.hygiene import SqliteHygiene
+
+        return SqliteHygiene(graph)
+    from core.storage.cypher.hygiene import CypherHygiene
+
+    return CypherHygiene(graph)

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.storage.aliases import relation_key
+from core.hygiene.store import relation_key
 from desktop.editor.draft import IN, OUT, RelationItem
 from desktop.editor.style import error_color, error_label, lay_out_list_section
 

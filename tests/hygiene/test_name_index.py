@@ -9,7 +9,7 @@ from core.hygiene import duplicates as D
 from core.hygiene import name_index as NI
 from core.hygiene import names as N
 from core.memory import Memory
-from core.storage.aliases import hygiene_store
+from core.storage.factory import hygiene_store
 
 
 def test_bulk_folding_gives_every_name_its_own_words() -> None:

@@ -66,7 +66,7 @@ def stored(row: dict[str, Any]) -> dict[str, Any]:
         "p_status": _lowered(row["props"].get("status")),
         "p_confidence": _number(row["props"].get("confidence")),
         "p_stub": row["props"].get("stub") in (True, 1, "true") or _lowered(row["props"].get("status")) == "stub",
-        # The names merged into it, findable by name (core.storage.aliases); has_aliases (indexed, absent
+        # The names merged into it, findable by name (core.hygiene.store); has_aliases (indexed, absent
         # when false) finds every entity that has some without reading the others.
         "aliases": _aliases(row["props"]), "has_aliases": True if _aliases(row["props"]) else None,
     }

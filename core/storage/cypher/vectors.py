@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
 from core.errors import InvalidInput
-from core.storage.aliases import current_relation
+from core.hygiene.store import current_relation
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
 from core.storage.cypher.fact_vectors import FactVectorsMixin, newest_due

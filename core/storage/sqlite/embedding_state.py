@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
-from core.storage.aliases import current_relation
+from core.hygiene.store import current_relation
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
 from core.storage.sqlite.vector_cache import bump_version

@@ -1,6 +1,7 @@
 """What memory hygiene (duplicates, merges, aliases) needs from a backend: a few reads and one
-write, the same on SQLite and on a graph server. The rules live in ``core.hygiene``; a backend
-only answers these.
+write, the same on SQLite and on a graph server (``HygieneStore``; each backend's is chosen by
+``core.storage.factory.hygiene_store``). The rules live in ``core.hygiene``; a backend only
+answers these.
 
 An entity's aliases (the names merged into it) are kept in its props under ``aliases``: written
 by ``merge_node`` and undone like any other props change. Each backend keeps them findable by
@@ -76,13 +77,3 @@ class HygieneStore(Protocol):
         detector's last run."""
         ...
 
-
-def hygiene_store(graph: Any) -> HygieneStore:
-    """The backend's ``HygieneStore``, chosen by ``graph.backend``."""
-    if graph.backend == "sqlite":
-        from core.storage.sqlite.hygiene import SqliteHygiene
-
-        return SqliteHygiene(graph)
-    from core.storage.cypher.hygiene import CypherHygiene
-
-    return CypherHygiene(graph)
