@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core import files
 from core.errors import ConfigError, InvalidInput, NotFound, StorageError
 from core.memory_parts.context import MemoryContext
 from core.model import Relation
@@ -83,17 +84,15 @@ class Files:
 
     @staticmethod
     def backups_of(db: Path | str) -> list[Path]:
-        from core.storage.sqlite import backups
-
-        return backups.list_backups(Path(db))
+        return files.list_backups(Path(db))
 
     @staticmethod
     def restore_backup(db: Path | str, backup: Path | str | None, keep: int, force: bool) -> tuple[Path, Path]:
         from core.storage.sqlite import backups
 
-        chosen = Path(backup) if backup is not None else backups.newest_backup(Path(db))
+        chosen = Path(backup) if backup is not None else files.newest_backup(Path(db))
         if chosen is None:
-            raise NotFound(f"There is no backup of {db} in {backups.backup_dir(Path(db))}.")
+            raise NotFound(f"There is no backup of {db} in {files.backup_dir(Path(db))}.")
         if not chosen.is_file():
             raise NotFound(f"{chosen} does not exist.")
         return chosen, backups.restore(Path(db), chosen, keep=keep, force=force)

@@ -16,10 +16,10 @@ import pytest
 from mcp import Client
 
 from core.errors import StorageError
+from core.files import list_backups
 from core.memory import Memory
 from core.server.transports.app import build_server
 from core.settings import Settings
-from core.storage.sqlite.backups import list_backups
 
 ROOT = Path(__file__).resolve().parents[2]
 

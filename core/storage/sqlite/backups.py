@@ -1,5 +1,5 @@
-"""Automatic backups: consistent copies made with SQLite's online backup API, kept in a private
-``backups`` folder beside the database, the newest few kept.
+"""Automatic backups: consistent copies made with SQLite's online backup API, and putting one back.
+Where they live, their names and which are kept are ``core.files``'s.
 
 A backup is made once a day (when a writing process finds the newest one older than that and the
 file healthy), before every schema migration and before every import; ``hipocampo backup`` makes
@@ -11,9 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import shutil
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from core import files
@@ -23,47 +21,12 @@ from core.storage.sqlite.inspection import restorable_entities
 
 log = logging.getLogger(__name__)
 
-DAILY = timedelta(hours=24)
-KEEP = 7  # automatic backups kept per database (Settings.backup_keep)
-_NAME = re.compile(r"^(?P<stem>.+)-(?P<stamp>\d{8}T\d{6}\d{6}Z)-(?P<reason>[a-z-]+)\.db$")
-
-
-def backup_dir(db: Path) -> Path:
-    """Where the backups of ``db`` live: ``backups/`` beside it."""
-    return Path(db).parent / "backups"
-
-
-def list_backups(db: Path) -> list[Path]:
-    """The backups of ``db``, newest first."""
-    folder = backup_dir(db)
-    if not folder.is_dir():
-        return []
-    stem = Path(db).stem
-    found = [p for p in folder.iterdir() if (m := _NAME.match(p.name)) and m["stem"] == stem]
-    return sorted(found, key=lambda p: _NAME.match(p.name)["stamp"], reverse=True)  # type: ignore[index]  # all matched
-
-
-def newest_backup(db: Path) -> Path | None:
-    """The most recent backup of ``db``, if any."""
-    backups = list_backups(db)
-    return backups[0] if backups else None
-
-
-def backup_age(db: Path, now: datetime | None = None) -> timedelta | None:
-    """How old the newest backup is (None: there is none)."""
-    newest = newest_backup(db)
-    if newest is None:
-        return None
-    stamp = datetime.strptime(_NAME.match(newest.name)["stamp"][:15], "%Y%m%dT%H%M%S")  # type: ignore[index]  # a backup: matched
-    return (now or datetime.now(UTC)) - stamp.replace(tzinfo=UTC)
-
 
 def make_backup(db: Path, reason: str, *, keep: int, dest: Path | None = None, read_only: bool = False) -> Path:
     """Copy ``db`` (consistently, while others use it) into the backups folder (or ``dest``);
     then keep only the newest ``keep`` automatic backups. Returns the copy's path."""
     if dest is None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-        dest = files.private_dir(backup_dir(db)) / f"{Path(db).stem}-{stamp}-{reason}.db"
+        dest = files.new_backup_path(db, reason)
     elif dest.exists():
         raise InvalidInput(f"{dest} already exists; choose a new file name for the backup.")
     tmp = dest.with_name(f".{dest.name}.part")
@@ -83,22 +46,8 @@ def make_backup(db: Path, reason: str, *, keep: int, dest: Path | None = None, r
     finally:
         source.close()
     os.replace(tmp, dest)  # a half-written copy never looks like a backup
-    prune(db, keep)
+    files.prune_backups(db, keep)
     return dest
-
-
-def prune(db: Path, keep: int) -> None:
-    """Delete all but the newest ``keep`` backups of ``db``."""
-    for old in list_backups(db)[max(keep, 1):]:
-        for path in (old, *(Path(f"{old}{side}") for side in files.SIDE_FILES)):
-            with contextlib.suppress(OSError):
-                path.unlink()
-
-
-def daily_backup_due(db: Path) -> bool:
-    """True when ``db`` has no backup from the last 24 hours."""
-    age = backup_age(db)
-    return age is None or age >= DAILY
 
 
 def would_empty(db: Path, backup: Path) -> bool:
@@ -143,8 +92,7 @@ def restore(db: Path, backup: Path, *, keep: int, force: bool = False) -> Path:
         raise InvalidInput(
             f"{backup} holds no entities, and {db} holds some: restoring it would empty the memory. "
             "Nothing was changed. Choose another backup, or add --force if an empty memory is what you want.")
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    aside = files.private_dir(backup_dir(db)) / f"{Path(db).stem}-{stamp}-before-restore.db"
+    aside = files.new_backup_path(db, "before-restore")
     if Path(db).exists():
         shutil.copyfile(db, files.private_file(aside))
         wal = Path(f"{db}-wal")
@@ -163,4 +111,4 @@ def restore(db: Path, backup: Path, *, keep: int, force: bool = False) -> Path:
     return aside
 
 
-__all__ = ["backup_dir", "daily_backup_due", "list_backups", "make_backup", "newest_backup", "prune", "restore"]
+__all__ = ["make_backup", "restore", "would_empty"]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # sqlean is the stdlib's sqlite3 built with extension loading
 else:
     import sqlean as sqlite3
 
-from core.storage.sqlite import backups
+from core import files
 from core.storage.sqlite.connection import Connection, DatabaseError, connect, refuse_writes
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def damage_of(conn: Connection) -> str | None:
 
 def damaged_message(path: str, damage: str) -> str:
     """What a person (or a model) reads when a write is refused: what happened, what to do."""
-    newest = backups.newest_backup(Path(path))
+    newest = files.newest_backup(Path(path))
     remedy = (f"Restore the newest backup ({newest}) with `hipocampo restore`"
               if newest is not None else "There is no backup of it yet; copy out what can be read with "
               "`hipocampo export`")

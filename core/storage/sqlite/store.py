@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core import files
 from core.errors import StorageError
 from core.storage.sqlite import backups, embedding_state, imports, reads
 from core.storage.sqlite.connection import DatabaseError, connect_reader
@@ -52,7 +53,7 @@ class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, Ed
     backend = "sqlite"
 
     def __init__(self, path: Path | str, *, clock: Clock = utc_now, read_only: bool = False,
-                 backup_keep: int = backups.KEEP) -> None:
+                 backup_keep: int = files.KEEP) -> None:
         self.path = str(path)
         self.read_only = read_only
         self.backup_keep = 0 if read_only else backup_keep
@@ -97,7 +98,7 @@ class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, Ed
                 raise StorageError(self.integrity.message)
 
     def _daily_backup(self) -> None:
-        if self.backup_keep > 0 and backups.daily_backup_due(Path(self.path)) and self._has_entities():
+        if self.backup_keep > 0 and files.daily_backup_due(Path(self.path)) and self._has_entities():
             made = backups.make_backup(Path(self.path), "daily", keep=self.backup_keep)
             log.info("Daily backup of %s: %s", self.path, made)
 
@@ -201,7 +202,7 @@ class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, Ed
             report["damaged"] = self.integrity.message if self.integrity is not None else self.damage
         elif not report["ok"]:
             report["damaged"] = damaged_message(self.path, report["quick_check"])
-        newest = backups.newest_backup(Path(self.path)) if self.path != ":memory:" else None
+        newest = files.newest_backup(Path(self.path)) if self.path != ":memory:" else None
         report["newest_backup"] = str(newest) if newest is not None else None
         return report
 
