@@ -33,21 +33,20 @@ from core.model import (
     ScoredNode,
 )
 from core.search.folding import content_words, fold
-from core.storage.cypher import fact_vectors, facts, undo
+from core.storage.cypher import fact_vectors, facts, work
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
 from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.facts import FactTextMixin
 from core.storage.cypher.history import HistoryMixin
 from core.storage.cypher.pins import PinsMixin
-from core.storage.cypher.work import Work
+from core.storage.cypher.work import LogRow, Work
 
 if TYPE_CHECKING:
     from core.reflect.lifecycle import InsightLifecycle
 
 Clock = Callable[[], datetime]
 MAX_HOPS = 3
-LogRow = tuple[str, str, str, str | None, str | None, str | None]
 
 _T = TypeVar("_T")
 
@@ -169,74 +168,53 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         now = self.now()
 
         def write(tx: Any) -> tuple[list[Entity], list[AddedObservations]]:
-            existing = self._rows_by_name(tx, list(batch))
-            created: list[Entity] = []
-            log: list[LogRow] = []
-            filled: set[str] = set()
-            for name, row in existing.items():
+            w = Work(tx, actor, now)
+            w.find_all(list(batch))
+            existing = [n for n in batch if w.find(n) is not None]
+            filled = []
+            for name in existing:  # a placeholder takes the created type: it counts as created
+                row = w.find(name)
+                assert row is not None
                 if row["props"].get(R.PLACEHOLDER_KEY):
-                    etype = batch[name][0]
-                    log.append((now, actor, "update_entity", name,
-                                R.dumps({"entityType": row["type"], "props": row["props"]}),
-                                R.dumps({"entityType": etype, "props": {}})))
-                    row["type"] = etype
+                    w.record("update_entity", name, {"entityType": row["type"], "props": row["props"]},
+                             {"entityType": batch[name][0], "props": {}})
+                    row["type"] = batch[name][0]
                     row["props"] = {k: v for k, v in row["props"].items() if k != R.PLACEHOLDER_KEY}
-                    row["updated_at"] = now
-                    filled.add(name)
-            new = [n for n in batch if n not in existing]
-            new_rows = []
-            for eid, name in zip(tx.next_ids("entity", len(new)), new, strict=True):
-                etype, obs = batch[name]
-                unique_obs = list(dict.fromkeys(obs))
-                new_rows.append({"id": eid, "name": name, "type": etype, "props": {}, "obs": unique_obs,
-                                 "obs_at": [now] * len(unique_obs), "created_at": now, "updated_at": now,
-                                 "archived_at": None})
-                created.append(Entity(name=name, entityType=etype, observations=unique_obs))
-                log.append((now, actor, "create_entity", name, None, None))
-            self.put_rows(tx, new_rows, create=True)
-            merged = self._add_observations(tx, [(existing[n], batch[n][1]) for n in existing], actor, now, log)
-            self.put_rows(tx, [existing[n] for n in filled if not any(m.entityName == n and m.addedObservations
-                                                                    for m in merged)])
-            created = [Entity(name=n, entityType=existing[n]["type"], observations=existing[n]["obs"])
-                       for n in filled] + created
-            self.log_changes(tx, log)
-            return created, [m for m in merged if m.entityName not in filled]
+                    w.touch(row)
+                    filled.append(name)
+            created = []
+            for name, (etype, obs) in batch.items():
+                if name not in existing:
+                    unique_obs = list(dict.fromkeys(obs))
+                    w.create(name, etype, observations=[(o, now) for o in unique_obs])
+                    w.record("create_entity", name)
+                    created.append(Entity(name=name, entityType=etype, observations=unique_obs))
+            merged = [AddedObservations(entityName=n, addedObservations=work.add_observations(w, w.rows_named(n),
+                                                                                               batch[n][1]))
+                      for n in existing]
+            w.commit()
+            return ([Entity(name=n, entityType=w.rows_named(n)["type"], observations=w.rows_named(n)["obs"])
+                     for n in filled] + created, [m for m in merged if m.entityName not in filled])
 
         return self.write(write)
-
-    def _add_observations(self, tx: Any, targets: list[tuple[dict[str, Any], list[str]]], actor: str, now: str,
-                          log: list[LogRow]) -> list[AddedObservations]:
-        results: list[AddedObservations] = []
-        changed: list[dict[str, Any]] = []
-        for row, obs in targets:
-            known = set(row["obs"])
-            added = [o for o in dict.fromkeys(obs) if o not in known]
-            results.append(AddedObservations(entityName=row["name"], addedObservations=added))
-            if added:
-                row["obs"] = [*row["obs"], *added]
-                row["obs_at"] = [*row["obs_at"], *([now] * len(added))]
-                row["updated_at"] = now
-                changed.append(row)
-                log.append((now, actor, "add_observations", row["name"], None, R.dumps(added)))
-        self.put_rows(tx, changed)
-        return results
 
     def add_observations(self, items: Sequence[ObservationInput], actor: str) -> list[AddedObservations]:
         """Add observations to existing entities; unknown entity → NotFound, nothing changed."""
         now = self.now()
 
         def write(tx: Any) -> list[AddedObservations]:
-            rows = self._rows_by_name(tx, [i.entityName for i in items])
-            missing = [i.entityName for i in items if i.entityName not in rows]
+            w = Work(tx, actor, now)
+            w.find_all([i.entityName for i in items])
+            missing = [i.entityName for i in items if w.find(i.entityName) is None]
             if missing:
                 raise NotFound(f"Entity {missing[0]!r} does not exist; create it with create_entities first. "
                                "No observations were added.")
             merged: dict[str, list[str]] = {}
             for i in items:
                 merged.setdefault(i.entityName, []).extend(i.contents)
-            log: list[LogRow] = []
-            result = self._add_observations(tx, [(rows[n], obs) for n, obs in merged.items()], actor, now, log)
-            self.log_changes(tx, log)
+            result = [AddedObservations(entityName=n, addedObservations=work.add_observations(w, w.rows_named(n), obs))
+                      for n, obs in merged.items()]
+            w.commit()
             return result
 
         return self.write(write)
@@ -282,26 +260,11 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         now = self.now()
 
         def write(tx: Any) -> int:
-            rows = self._rows_by_name(tx, [i.entityName for i in items])
-            removed = 0
-            log: list[LogRow] = []
-            changed: dict[int, dict[str, Any]] = {}
-            for item in items:
-                row = rows.get(item.entityName)
-                if row is None or not item.observations:
-                    continue
-                wanted = set(item.observations)
-                gone = [[o, t] for o, t in zip(row["obs"], row["obs_at"], strict=True) if o in wanted]
-                if gone:
-                    removed += len(gone)
-                    keep = [(o, t) for o, t in zip(row["obs"], row["obs_at"], strict=True) if o not in wanted]
-                    row["obs"], row["obs_at"] = [o for o, _ in keep], [t for _, t in keep]
-                    row["updated_at"] = now
-                    changed[row["id"]] = row
-                    log.append((now, actor, "delete_observations", item.entityName,
-                                R.dumps({"observations": gone}), None))
-            self.put_rows(tx, list(changed.values()))
-            self.log_changes(tx, log)
+            w = Work(tx, actor, now)
+            w.find_all([i.entityName for i in items])
+            removed = sum(work.delete_observations(w, row, i.observations) for i in items
+                          if (row := w.find(i.entityName)) is not None)
+            w.commit()
             return removed
 
         return self.write(write)
@@ -314,38 +277,22 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         now = self.now()
 
         def write(tx: Any) -> list[Relation]:
+            w = Work(tx, actor, now)
             wanted = list(dict.fromkeys(n for r in relations for n in (r.from_, r.to)))
-            ids = {n: row["id"] for n, row in self._rows_by_name(tx, wanted).items()}
-            missing = [n for n in wanted if n not in ids]
+            w.find_all(wanted)
+            missing = [n for n in wanted if w.find(n) is None]
             if missing and not placeholders:
                 r = next(r for r in relations if missing[0] in (r.from_, r.to))
                 raise NotFound(f"Entity {missing[0]!r} (in relation {r.from_!r} -{r.relationType}-> {r.to!r}) "
                                "does not exist; create it first. No relations were created.")
-            log: list[LogRow] = []
-            stubs = []
-            for eid, name in zip(tx.next_ids("entity", len(missing)), missing, strict=True):
-                ids[name] = eid
-                stubs.append({"id": eid, "name": name, "type": R.PLACEHOLDER_TYPE,
-                              "props": {R.PLACEHOLDER_KEY: True}, "obs": [], "obs_at": [],
-                              "created_at": now, "updated_at": now, "archived_at": None})
-                log.append((now, actor, "create_entity", name, None,
-                            R.dumps({"entityType": R.PLACEHOLDER_TYPE, "props": {R.PLACEHOLDER_KEY: True}})))
-            self.put_rows(tx, stubs, create=True)
+            stub = {R.PLACEHOLDER_KEY: True}
+            for name in missing:
+                w.create(name, R.PLACEHOLDER_TYPE, props=stub)
+                w.record("create_entity", name, None, {"entityType": R.PLACEHOLDER_TYPE, "props": stub})
             unique = R.unique_relations(relations)
-            have = {tuple(r) for r in tx.read(
-                "UNWIND $rels AS p MATCH (a:Entity {id: p[0]})-[r:REL]->(b:Entity {id: p[1]}) WHERE r.type = p[2] "
-                "RETURN p[0], p[1], p[2]", {"rels": [[ids[r.from_], ids[r.to], r.relationType] for r in unique]})}
-            created = [r for r in unique if (ids[r.from_], ids[r.to], r.relationType) not in have]
-            rel_ids = tx.next_ids("relation", len(created))
-            if created:
-                tx.write("UNWIND $rels AS p MATCH (a:Entity {id: p.a}), (b:Entity {id: p.b}) "
-                         "CREATE (a)-[:REL {id: p.id, type: p.type, props: '{}', created_at: p.at}]->(b)",
-                         {"rels": [{"a": ids[r.from_], "b": ids[r.to], "type": r.relationType, "id": i, "at": now}
-                                   for i, r in zip(rel_ids, created, strict=True)]})
-                self.mark_stale(tx, [ids[n] for r in created for n in (r.from_, r.to)])
-            log.extend((now, actor, "create_relation", r.from_, None, R.dumps([r.to, r.relationType]))
-                       for r in created)
-            self.log_changes(tx, log)
+            w.relations_between([(w.rows_named(r.from_), w.rows_named(r.to), r.relationType) for r in unique])
+            created = [r for r in unique if work.create_relation(w, r.from_, r.to, r.relationType)]
+            w.commit()
             return created
 
         return self.write(write)
@@ -580,7 +527,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                 if row is None:
                     raise NotFound(f"Entity {name!r} (in relation {from_name!r} -{rel_type}-> {to_name!r}) does not "
                                    "exist; create it first. No relations were created.")
-            created = undo.create_relation(w, from_name, to_name, rel_type)
+            created = work.create_relation(w, from_name, to_name, rel_type)
             if props:
                 found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]  # both ends checked above
                 assert found is not None

@@ -11,7 +11,7 @@ from typing import Any
 from core.errors import Conflict, NotFound
 from core.history import undo as rules
 from core.model import GROUP_OPS, Change, Relation
-from core.storage.cypher import fact_vectors, hygiene
+from core.storage.cypher import fact_vectors, hygiene, work
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
 from core.storage.cypher.work import Work
@@ -115,23 +115,10 @@ class Session(ChangeReads):
         w.record("restore_entity", name, {"deleted_at": deleted_at}, {"relations": restored})
 
     def add_observations(self, name: str, contents: list[str]) -> None:
-        row = self._row(name)
-        added = [o for o in dict.fromkeys(contents) if o not in set(row["obs"])]
-        if added:
-            row["obs"] = [*row["obs"], *added]
-            row["obs_at"] = [*row["obs_at"], *([self.now] * len(added))]
-            self.w.touch(row)
-            self.w.record("add_observations", name, None, added)
+        work.add_observations(self.w, self._row(name), contents)
 
     def delete_observations(self, name: str, contents: list[str]) -> None:
-        row, wanted = self._row(name), set(contents)
-        pairs = list(zip(row["obs"], row["obs_at"], strict=True))
-        gone = [[o, t] for o, t in pairs if o in wanted]
-        if gone:
-            keep = [(o, t) for o, t in pairs if o not in wanted]
-            row["obs"], row["obs_at"] = [o for o, _ in keep], [t for _, t in keep]
-            self.w.touch(row)
-            self.w.record("delete_observations", name, {"observations": gone})
+        work.delete_observations(self.w, self._row(name), contents)
 
     def replace_observation(self, name: str, old: str, new: str) -> None:
         row = self._row(name)
@@ -173,18 +160,10 @@ class Session(ChangeReads):
 
     def create_relations(self, relations: Sequence[Relation]) -> None:
         for rel in R.unique_relations(relations):
-            create_relation(self.w, rel.from_, rel.to, rel.relationType)
+            work.create_relation(self.w, rel.from_, rel.to, rel.relationType)
 
     def delete_relations(self, relations: Sequence[Relation]) -> None:
-        for rel in R.unique_relations(relations):
-            found = self._rel(rel.from_, rel.to, rel.relationType)
-            if found is None:
-                continue
-            a, b = self._ends(rel.from_, rel.to)  # type: ignore[misc]
-            self.w.delete_relation(a, b, rel.relationType)
-            self.w.record("delete_relation", rel.from_, {
-                "from": rel.from_, "to": rel.to, "relationType": rel.relationType, "props": found["props"],
-                "created_at": found["created_at"], "ended_at": found["ended_at"]})
+        work.delete_relations(self.w, relations)
 
     def set_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
         rel = self._rel(src, dst, rtype)
@@ -218,13 +197,3 @@ class Session(ChangeReads):
             self._finished = (self.w.commit(group, entity, extra),)
         return self._finished[0]
 
-
-def create_relation(w: Work, src: str, dst: str, rtype: str) -> bool:
-    """Relate two existing entities unless they are already; True if it was created."""
-    a, b = w.find(src), w.find(dst)
-    assert a is not None and b is not None  # callers check the ends exist
-    if w.relation(a, b, rtype) is not None:
-        return False
-    w.add_relation(a, b, rtype)
-    w.record("create_relation", src, None, [dst, rtype])
-    return True

@@ -9,8 +9,10 @@ nothing does, and a concurrent writer makes it start again from what is there no
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, cast
 
+from core.model import Relation
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
 
@@ -52,6 +54,26 @@ class Work:
                 self.names[name] = row["id"]
         eid = self.names[name]
         return None if eid is None else self.rows[eid]
+
+    def find_all(self, names: Sequence[str]) -> None:
+        """Read the entities called ``names`` in one round trip; ``find`` answers them from then on."""
+        wanted = [n for n in dict.fromkeys(names) if n not in self.names]
+        if not wanted:
+            return
+        for found in self.tx.read(f"UNWIND $names AS n MATCH (e:Entity {{name: n}}) RETURN {R.ENTITY}",
+                                  {"names": wanted}):
+            row = R.row_of(found[0])
+            if row["id"] not in self.rows:  # held under another name: renamed by this write (as in ``find``)
+                self.rows[row["id"]] = row
+                self.names[row["name"]] = row["id"]
+        for name in wanted:
+            self.names.setdefault(name, None)
+
+    def rows_named(self, name: str) -> dict[str, Any]:
+        """``find(name)`` for a name known to exist now."""
+        row = self.find(name)
+        assert row is not None, name
+        return row
 
     def by_id(self, eid: int) -> dict[str, Any] | None:
         if eid not in self.rows and eid not in self.deleted:
@@ -113,6 +135,23 @@ class Work:
                                  f"RETURN {REL}", {"a": key[0], "b": key[1], "t": rtype})
             self._keep(key, found[0] if found else None)
         return self.rels.get(key)
+
+    def relations_between(self, pairs: Sequence[tuple[dict[str, Any], dict[str, Any], str]]) -> None:
+        """Read the relations (from row, to row, type) in one round trip; ``relation`` answers them
+        from then on (None: there is none)."""
+        known = self.created | self.rels_read_for
+        keys = [key for a, b, t in pairs
+                if (key := (a["id"], b["id"], t)) not in self.rels and not known & set(key[:2])]
+        if not keys:
+            return
+        found = {(a, b, t): rel for a, b, t, *rel in self.tx.read(
+            f"UNWIND $keys AS k MATCH (a:Entity {{id: k[0]}})-[r:REL]->(b:Entity {{id: k[1]}}) WHERE r.type = k[2] "
+            f"RETURN k[0], k[1], k[2], {REL}", {"keys": [list(k) for k in dict.fromkeys(keys)]})}
+        for key in keys:
+            if key in found:
+                self._keep(key, found[key])
+            else:
+                self.rels.setdefault(key, None)  # none stored: not read again
 
     def _keep(self, key: RelKey, found: list[Any] | None) -> None:
         if key in self.rels or found is None:
@@ -231,3 +270,60 @@ class Work:
         stale = sorted(self.stale - self.deleted - self.created - self.changed)
         if stale:
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) SET e.emb_model = null", {"ids": stale})
+
+
+# -- the steps a batch write and an edit session share ------------------------------------------
+
+def add_observations(w: Work, row: dict[str, Any], contents: Sequence[str]) -> list[str]:
+    """Give ``row`` those of ``contents`` it has not (one change_log row); returns them."""
+    known = set(row["obs"])
+    added = [o for o in dict.fromkeys(contents) if o not in known]
+    if added:
+        row["obs"] = [*row["obs"], *added]
+        row["obs_at"] = [*row["obs_at"], *([w.now] * len(added))]
+        w.touch(row)
+        w.record("add_observations", row["name"], None, added)
+    return added
+
+
+def delete_observations(w: Work, row: dict[str, Any], contents: Sequence[str]) -> int:
+    """Take ``contents`` off ``row`` (one change_log row, with their times); returns how many went."""
+    wanted = set(contents)
+    pairs = list(zip(row["obs"], row["obs_at"], strict=True))
+    gone = [[o, t] for o, t in pairs if o in wanted]
+    if gone:
+        keep = [(o, t) for o, t in pairs if o not in wanted]
+        row["obs"], row["obs_at"] = [o for o, _ in keep], [t for _, t in keep]
+        w.touch(row)
+        w.record("delete_observations", row["name"], {"observations": gone})
+    return len(gone)
+
+
+def create_relation(w: Work, src: str, dst: str, rtype: str) -> bool:
+    """Relate two existing entities unless they are already; True if it was created."""
+    a, b = w.find(src), w.find(dst)
+    assert a is not None and b is not None  # callers check the ends exist
+    if w.relation(a, b, rtype) is not None:
+        return False
+    w.add_relation(a, b, rtype)
+    w.record("create_relation", src, None, [dst, rtype])
+    return True
+
+
+def delete_relations(w: Work, relations: Sequence[Relation]) -> int:
+    """Delete those of ``relations`` that exist (one change_log row each, with what it held); how many."""
+    unique = R.unique_relations(relations)
+    w.find_all([n for r in unique for n in (r.from_, r.to)])
+    ends = [(r, w.find(r.from_), w.find(r.to)) for r in unique]
+    w.relations_between([(a, b, r.relationType) for r, a, b in ends if a is not None and b is not None])
+    deleted = 0
+    for rel, a, b in ends:
+        found = w.relation(a, b, rel.relationType) if a is not None and b is not None else None
+        if found is None or a is None or b is None:
+            continue
+        w.delete_relation(a, b, rel.relationType)
+        w.record("delete_relation", rel.from_, {
+            "from": rel.from_, "to": rel.to, "relationType": rel.relationType, "props": found["props"],
+            "created_at": found["created_at"], "ended_at": found["ended_at"]})
+        deleted += 1
+    return deleted
