@@ -4,20 +4,19 @@ Engrama's SQLite backend (seed 003) keeps a node per row of ``nodes`` (``label``
 ``key_field``/``key_value``, ``props`` as a JSON object, ``status``, ``archived_at``), its
 relations in ``edges`` (``from_id``/``rel_type``/``to_id``, ``props``) and the review state of
 its Insight nodes in ``insights`` (``confidence``, ``status``, ``source_query``). Never writes:
-opened without PRAGMAs that touch the file, ``query_only`` on. Rows come out a batch at a time.
+opened without PRAGMAs that touch the file, ``query_only`` on (``foreign.ReadOnlyFile``). Rows
+come out a batch at a time.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.errors import InvalidInput
 from core.storage.sqlite.connection import DatabaseError, connect
+from core.storage.sqlite.foreign import ReadOnlyFile, columns, json_object
 
-BATCH = 1000
 _NODE_COLUMNS = {"id", "label", "key_field", "key_value", "props"}
 _EDGE_COLUMNS = {"from_id", "rel_type", "to_id"}
 
@@ -30,49 +29,27 @@ def is_engrama_database(path: Path) -> bool:
         return False
     try:
         conn.execute("PRAGMA query_only = ON")
-        return _columns(conn, "nodes") >= _NODE_COLUMNS and _columns(conn, "edges") >= _EDGE_COLUMNS
+        return columns(conn, "nodes") >= _NODE_COLUMNS and columns(conn, "edges") >= _EDGE_COLUMNS
     except DatabaseError:
         return False
     finally:
         conn.close()
 
 
-def _columns(conn: Any, table: str) -> set[str]:
-    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-
-
-class EngramaDatabase:
+class EngramaDatabase(ReadOnlyFile):
     """A read-only view of an Engrama SQLite database file."""
 
     def __init__(self, path: Path) -> None:
-        if not path.is_file():
-            raise InvalidInput(f"{path} does not exist or is not a file.")
-        self.path = path
-        self._conn = connect(path, apply_pragmas=False)
-        try:
-            self._conn.execute("PRAGMA query_only = ON")
-            nodes, edges = _columns(self._conn, "nodes"), _columns(self._conn, "edges")
-            insights = _columns(self._conn, "insights")
-        except DatabaseError as exc:
-            self._conn.close()
-            raise InvalidInput(f"{path} is not an SQLite database ({exc}).") from exc
+        super().__init__(path)
+        nodes, edges = columns(self._conn, "nodes"), columns(self._conn, "edges")
+        insights = columns(self._conn, "insights")
         if not (nodes >= _NODE_COLUMNS and edges >= _EDGE_COLUMNS):
-            self._conn.close()
-            raise InvalidInput(f"{path} is an SQLite database but not Engrama's (no nodes/edges tables).")
+            raise self.refuse("not Engrama's (no nodes/edges tables).")
         self._archived = "archived_at" in nodes
         self._status = "status" in nodes
         self._edge_props = "props" in edges
         self._insights = {"node_id", "confidence", "status"} <= insights
         self._source_query = "source_query" in insights
-
-    def close(self) -> None:
-        self._conn.close()
-
-    def __enter__(self) -> EngramaDatabase:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def counts(self) -> dict[str, int]:
         """``{"nodes", "edges", "insights"}`` in the file."""
@@ -94,45 +71,21 @@ class EngramaDatabase:
             join = "LEFT JOIN insights i ON i.node_id = n.id"
         else:
             insight, join = "NULL, NULL, NULL, NULL", ""
-        last = 0
-        while True:
-            rows = self._conn.execute(
-                f"SELECT n.id, n.label, n.key_field, n.key_value, n.props, {status}, {archived}, {insight} "
-                f"FROM nodes n {join} WHERE n.id > ? ORDER BY n.id LIMIT ?", (last, BATCH)).fetchall()
-            if not rows:
-                return
-            last = rows[-1][0]
-            yield [
-                {
-                    "label": label, "key_field": field, "key_value": value, "props": _object(props),
+        for rows in self.pages(f"SELECT n.id, n.label, n.key_field, n.key_value, n.props, {status}, {archived}, "
+                               f"{insight} FROM nodes n {join} WHERE n.id > ? ORDER BY n.id LIMIT ?"):
+            yield [{"label": label, "key_field": field, "key_value": value, "props": json_object(props),
                     "status": node_status, "archived": archived_at is not None,
                     "insight": None if has_insight is None else {
                         "confidence": float(confidence or 0.0), "status": insight_status or "pending",
-                        "source_query": source_query},
-                }
-                for (_, label, field, value, props, node_status, archived_at, has_insight, confidence,
-                     insight_status, source_query) in rows
-            ]
+                        "source_query": source_query}}
+                   for (_, label, field, value, props, node_status, archived_at, has_insight, confidence,
+                        insight_status, source_query) in rows]
 
     def edge_batches(self) -> Iterator[list[dict[str, Any]]]:
         """Edges as ``{from, to, rel_type, props}`` (ends by their key values), oldest first."""
         props = "e.props" if self._edge_props else "'{}'"
-        last = 0
-        while True:
-            rows = self._conn.execute(
-                f"SELECT e.id, f.key_value, t.key_value, e.rel_type, {props} FROM edges e "
-                "JOIN nodes f ON f.id = e.from_id JOIN nodes t ON t.id = e.to_id "
-                "WHERE e.id > ? ORDER BY e.id LIMIT ?", (last, BATCH)).fetchall()
-            if not rows:
-                return
-            last = rows[-1][0]
-            yield [{"from": src, "to": dst, "rel_type": rel, "props": _object(raw)}
+        for rows in self.pages(f"SELECT e.id, f.key_value, t.key_value, e.rel_type, {props} FROM edges e "
+                               "JOIN nodes f ON f.id = e.from_id JOIN nodes t ON t.id = e.to_id "
+                               "WHERE e.id > ? ORDER BY e.id LIMIT ?"):
+            yield [{"from": src, "to": dst, "rel_type": rel, "props": json_object(raw)}
                    for _, src, dst, rel, raw in rows]
-
-
-def _object(raw: Any) -> dict[str, Any]:
-    try:
-        value = json.loads(raw) if isinstance(raw, str) else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
