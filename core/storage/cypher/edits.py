@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from core.errors import NotFound
+from core import errors
 from core.history.editing import EditingRules
 from core.model import Change
 from core.storage.cypher import rows as R
@@ -52,7 +52,7 @@ class EditsMixin(EditingRules):
         version = self.latest_change_id()  # type: ignore[attr-defined]  # first: a later write shows as a conflict
         row = self._rows_by_name(self.db, [name]).get(name)  # type: ignore[attr-defined]
         if row is None:
-            raise NotFound(f"Entity {name!r} does not exist.")
+            raise errors.no_entity(name)
         snaps = self._relation_snaps(self.db, [row["id"]])[row["id"]]  # type: ignore[attr-defined]
         return {"node": R.node(row), "relations": snaps, "version": version}
 

@@ -15,7 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from core.errors import ConfigError, InvalidInput, NotFound
+from core import errors
+from core.errors import ConfigError
 from core.model import (
     AddedObservations,
     Entity,
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
     from core.reflect.lifecycle import InsightLifecycle
 
 Clock = Callable[[], datetime]
-MAX_HOPS = 3
 
 _T = TypeVar("_T")
 
@@ -207,8 +207,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             w.find_all([i.entityName for i in items])
             missing = [i.entityName for i in items if w.find(i.entityName) is None]
             if missing:
-                raise NotFound(f"Entity {missing[0]!r} does not exist; create it with create_entities first. "
-                               "No observations were added.")
+                raise errors.no_entity_to_add_to(missing[0])
             merged: dict[str, list[str]] = {}
             for i in items:
                 merged.setdefault(i.entityName, []).extend(i.contents)
@@ -283,8 +282,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             missing = [n for n in wanted if w.find(n) is None]
             if missing and not placeholders:
                 r = next(r for r in relations if missing[0] in (r.from_, r.to))
-                raise NotFound(f"Entity {missing[0]!r} (in relation {r.from_!r} -{r.relationType}-> {r.to!r}) "
-                               "does not exist; create it first. No relations were created.")
+                raise errors.no_relation_end(missing[0], r.from_, r.relationType, r.to)
             stub = {R.PLACEHOLDER_KEY: True}
             for name in missing:
                 w.create(name, R.PLACEHOLDER_TYPE, props=stub)
@@ -525,8 +523,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             ends = [w.find(from_name), w.find(to_name)]
             for name, row in zip((from_name, to_name), ends, strict=True):
                 if row is None:
-                    raise NotFound(f"Entity {name!r} (in relation {from_name!r} -{rel_type}-> {to_name!r}) does not "
-                                   "exist; create it first. No relations were created.")
+                    raise errors.no_relation_end(name, from_name, rel_type, to_name)
             created = work.create_relation(w, from_name, to_name, rel_type)
             if props:
                 found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]  # both ends checked above
@@ -541,11 +538,10 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
 
     def get_neighbours(self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None) -> list[Neighbour]:
         """Nodes within ``hops`` (1–3) relations of ``name``, either direction, nearest first."""
-        if not 1 <= hops <= MAX_HOPS:
-            raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
+        errors.check_hops(hops)
         start = self._rows_by_name(self.db, [name]).get(name)
         if start is None:
-            raise NotFound(f"Entity {name!r} does not exist.")
+            raise errors.no_entity(name)
         types = list(rel_types) if rel_types else None
         paths: dict[int, list[str]] = {start["id"]: []}
         depth = {start["id"]: 0}
@@ -572,7 +568,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         """A node, its neighbours within ``hops``, and the relations among all of them."""
         node = self.get_node(name)
         if node is None:
-            raise NotFound(f"Entity {name!r} does not exist.")
+            raise errors.no_entity(name)
         neighbours = self.get_neighbours(name, hops)
         ids = [node.id, *(n.node.id for n in neighbours)]
         rels = self._relations_of(ids, among=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.errors import Conflict, NotFound
+from core import errors
 from core.history import undo as rules
 from core.model import GROUP_OPS, Change, Relation
 from core.storage.cypher import fact_vectors, hygiene, work
@@ -60,7 +60,7 @@ class Session(ChangeReads):
     def _row(self, name: str) -> Row:
         row = self.w.find(name)
         if row is None:
-            raise NotFound(f"Entity {name!r} does not exist. Nothing was changed.")
+            raise errors.no_entity(name, write=True)
         return row
 
     def entity(self, name: str) -> rules.EntityState | None:
@@ -97,11 +97,11 @@ class Session(ChangeReads):
         (``CypherGraphStore.restore_entity`` is this, too)."""
         w = self.w
         if w.find(name) is not None:
-            raise Conflict(f"Entity {name!r} exists; only a deleted entity can be restored.")
+            raise errors.not_deleted(name)
         found = w.tx.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'delete_entity' RETURN c.before, c.at "
                           "ORDER BY c.id DESC LIMIT 1", {"n": name})
         if not found:
-            raise NotFound(f"No deletion of {name!r} is recorded; nothing to restore.")
+            raise errors.no_deletion(name)
         snap, deleted_at = R.loads(found[0][0]), found[0][1]
         w.create(name, snap["entityType"], props=snap["props"], observations=[(o, t) for o, t in snap["observations"]],
                  created_at=snap["created_at"], archived_at=snap["archived_at"])

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from core.errors import NotFound
+from core import errors
 from core.history import undo as rules
 from core.history.changes import entity_history
 from core.history.editing import EditingRules
@@ -74,7 +74,7 @@ class Session(ChangeReads):
     def _id(self, name: str) -> int:
         row = self.conn.execute("SELECT id FROM entities WHERE name = ?", (name,)).fetchone()
         if row is None:
-            raise NotFound(f"Entity {name!r} does not exist. Nothing was changed.")
+            raise errors.no_entity(name, write=True)
         return int(row[0])
 
     def entity(self, name: str) -> rules.EntityState | None:
@@ -285,7 +285,7 @@ class EditsMixin(EditingRules):
         with self.db.snapshot() as conn:
             ids = reads.ids_by_name(conn, [name])
             if not ids:
-                raise NotFound(f"Entity {name!r} does not exist.")
+                raise errors.no_entity(name)
             node = reads.nodes(conn, [ids[name]])[0]
             return {"node": node, "relations": relations_of(conn, ids[name]),
                     "version": history.latest_change_id(conn)}

@@ -6,19 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from core.errors import InvalidInput, NotFound
+from core import errors
 from core.model import Neighbour, NodeWithNeighbours
 from core.storage.sqlite import reads
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.database import Database
 from core.storage.sqlite.reads import IDS
-
-MAX_HOPS = 3
-
-
-def _check_hops(hops: int) -> None:
-    if not 1 <= hops <= MAX_HOPS:
-        raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
 
 
 class GraphNeighbours:
@@ -33,12 +26,12 @@ class GraphNeighbours:
 
         Each neighbour carries its distance and the relation types along one shortest path.
         """
-        _check_hops(hops)
+        errors.check_hops(hops)
         types = json.dumps(list(rel_types)) if rel_types else None
         with self.db.locked() as conn:
             start = reads.ids_by_name(conn, [name]).get(name)
             if start is None:
-                raise NotFound(f"Entity {name!r} does not exist.")
+                raise errors.no_entity(name)
             return self._walk(conn, start, hops, types)
 
     def _walk(self, conn: Connection, start: int, hops: int, types: str | None) -> list[Neighbour]:
@@ -98,9 +91,9 @@ class GraphNeighbours:
         with self.db.locked() as conn:
             start = reads.ids_by_name(conn, [name]).get(name)
             if start is None:
-                raise NotFound(f"Entity {name!r} does not exist.")
+                raise errors.no_entity(name)
             node = reads.nodes(conn, [start])[0]
-            _check_hops(hops)
+            errors.check_hops(hops)
             neighbours = self._walk(conn, start, hops, None)
             ids = {node.id, *(n.node.id for n in neighbours)}
             names = {node.name, *(n.node.name for n in neighbours)}

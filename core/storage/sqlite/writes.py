@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.errors import Conflict, NotFound
+from core import errors
 from core.model import (
     AddedObservations,
     Entity,
@@ -111,10 +111,7 @@ class GraphWrites:
             ids = reads.ids_by_name(conn, [i.entityName for i in items])
             missing = [i.entityName for i in items if i.entityName not in ids]
             if missing:
-                raise NotFound(
-                    f"Entity {missing[0]!r} does not exist; create it with create_entities first. "
-                    "No observations were added."
-                )
+                raise errors.no_entity_to_add_to(missing[0])
             merged: dict[str, list[str]] = {}
             for i in items:
                 merged.setdefault(i.entityName, []).extend(i.contents)
@@ -222,10 +219,7 @@ class GraphWrites:
             missing = [n for n in dict.fromkeys(n for r in relations for n in (r.from_, r.to)) if n not in ids]
             if missing and not placeholders:
                 r = next(r for r in relations if missing[0] in (r.from_, r.to))
-                raise NotFound(
-                    f"Entity {missing[0]!r} (in relation {r.from_!r} -{r.relationType}-> {r.to!r}) "
-                    "does not exist; create it first. No relations were created."
-                )
+                raise errors.no_relation_end(missing[0], r.from_, r.relationType, r.to)
             for name in missing:
                 ids[name] = conn.execute(
                     "INSERT INTO entities(name, entity_type, props, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
@@ -350,12 +344,12 @@ class GraphWrites:
         now = self.db.now()
         with self.db.write() as conn:
             if conn.execute("SELECT 1 FROM entities WHERE name = ?", (name,)).fetchone():
-                raise Conflict(f"Entity {name!r} exists; only a deleted entity can be restored.")
+                raise errors.not_deleted(name)
             row = conn.execute(
                 "SELECT before, at FROM change_log WHERE entity = ? AND op = 'delete_entity' ORDER BY id DESC LIMIT 1",
                 (name,)).fetchone()
             if row is None:
-                raise NotFound(f"No deletion of {name!r} is recorded; nothing to restore.")
+                raise errors.no_deletion(name)
             snap = json.loads(row[0])
             eid = conn.execute(
                 "INSERT INTO entities(name, entity_type, props, created_at, updated_at, archived_at) "
