@@ -163,7 +163,15 @@ class Session(ChangeReads):
             work.create_relation(self.w, rel.from_, rel.to, rel.relationType)
 
     def delete_relations(self, relations: Sequence[Relation]) -> None:
-        work.delete_relations(self.w, relations)
+        for rel in R.unique_relations(relations):
+            found = self._rel(rel.from_, rel.to, rel.relationType)
+            if found is None:
+                continue
+            a, b = self._ends(rel.from_, rel.to)  # type: ignore[misc]
+            self.w.delete_relation(a, b, rel.relationType)
+            self.w.record("delete_relation", rel.from_, {
+                "from": rel.from_, "to": rel.to, "relationType": rel.relationType, "props": found["props"],
+                "created_at": found["created_at"], "ended_at": found["ended_at"]})
 
     def set_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
         rel = self._rel(src, dst, rtype)

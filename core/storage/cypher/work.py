@@ -12,7 +12,6 @@ import json
 from collections.abc import Sequence
 from typing import Any, cast
 
-from core.model import Relation
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
 
@@ -309,21 +308,3 @@ def create_relation(w: Work, src: str, dst: str, rtype: str) -> bool:
     w.record("create_relation", src, None, [dst, rtype])
     return True
 
-
-def delete_relations(w: Work, relations: Sequence[Relation]) -> int:
-    """Delete those of ``relations`` that exist (one change_log row each, with what it held); how many."""
-    unique = R.unique_relations(relations)
-    w.find_all([n for r in unique for n in (r.from_, r.to)])
-    ends = [(r, w.find(r.from_), w.find(r.to)) for r in unique]
-    w.relations_between([(a, b, r.relationType) for r, a, b in ends if a is not None and b is not None])
-    deleted = 0
-    for rel, a, b in ends:
-        found = w.relation(a, b, rel.relationType) if a is not None and b is not None else None
-        if found is None or a is None or b is None:
-            continue
-        w.delete_relation(a, b, rel.relationType)
-        w.record("delete_relation", rel.from_, {
-            "from": rel.from_, "to": rel.to, "relationType": rel.relationType, "props": found["props"],
-            "created_at": found["created_at"], "ended_at": found["ended_at"]})
-        deleted += 1
-    return deleted
