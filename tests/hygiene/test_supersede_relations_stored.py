@@ -83,3 +83,14 @@ def test_stored_findings_that_cannot_be_trusted_are_read_again(opened: Callable[
     rows = SR.Detector(mem.graph).rows()
     assert SR._kept(mem.graph).full_read
     assert rows == SR.find_rows(mem.graph) and len(rows) == 1
+
+
+def test_what_reflect_logs_about_its_insights_is_not_judged_again(opened: Callable[[], Memory],
+                                                                  clock: SteppingClock) -> None:
+    from core.hygiene import written
+
+    mem = opened()
+    _people(mem, clock)
+    before = mem.latest_change_id()
+    assert mem.reflect()["created"] >= 1
+    assert written.names_since(mem.graph, before, mem.latest_change_id(), 5000) == set()
