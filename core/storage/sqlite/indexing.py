@@ -88,9 +88,13 @@ def _name_tokens(conn: Connection, chunk: str) -> None:
     # Insights are never duplicates of anything (the rules read live entities only): not folded.
     rows = conn.execute(f"SELECT id, name FROM entities WHERE id IN ({_IDS}) AND entity_type <> 'Insight'",
                         (chunk,)).fetchall()
+    if not rows:
+        return
     words = name_index.tokens_many([n for _, n in rows])
-    conn.executemany("INSERT OR REPLACE INTO entity_name_tokens(entity_id, name, tokens) VALUES (?, ?, ?)",
-                     [(i, n, names.stored_tokens(w)) for (i, n), w in zip(rows, words, strict=True)])
+    # One statement for the chunk (a batch of 20k entities: executemany cost ~10 µs an entity).
+    conn.execute("INSERT OR REPLACE INTO entity_name_tokens(entity_id, name, tokens) "
+                 "SELECT e.id, e.name, j.value ->> 1 FROM json_each(?) j JOIN entities e ON e.id = j.value ->> 0",
+                 (json.dumps([[i, names.stored_tokens(w)] for (i, _), w in zip(rows, words, strict=True)]),))
 
 
 def remove(conn: Connection, ids: Sequence[int]) -> None:
