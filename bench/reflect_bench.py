@@ -279,6 +279,14 @@ def main() -> None:
             return memory.reflect()
 
         rows.append(("after one write (full run)", *timed(one_change, args.repeat)))
+        # An app restart: a new store on the same, already reflected memory (nothing kept in-process:
+        # the detectors start from what the memory stores), after one write.
+        with Memory(Settings(db=db, embeddings="none"), clock=clock) as restarted:
+            def restart() -> dict:
+                restarted.create_relations([{"from": "Project 000001", "to": "Technology 000002",
+                                             "relationType": f"USES_{time.perf_counter_ns()}"}])
+                return restarted.reflect()
+            rows.append(("a new process, after one write", *timed(restart, 1)))
         clock.now += timedelta(days=1)
         rows.append(("next day, no write", *timed(memory.reflect, 1)))
         clock.now += timedelta(days=30)

@@ -179,8 +179,11 @@ def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
     index = NI.for_graph(graph)
     if _written_rows(index, graph) is None:
         with collector_paused():
-            rows = hs.entity_rows()
-        groups = find_duplicate_groups(rows, hs, index)
+            stored = hs.entity_name_rows()
+            words, index.unsaved = NI.words_of(stored)
+            rows = [r[:3] for r in stored]
+            index.update(rows, words)
+            groups = _groups(index, hs)
     else:
         with collector_paused():
             groups = _groups(index, hs)
@@ -222,6 +225,15 @@ def duplicate_drafts(hs: HygieneStore, graph: Any) -> list[InsightDraft]:
                       "entities": [{"id": i, "name": by_id[i][0], "label": by_id[i][1],
                                     "role": "keep" if by_id[i][0] == into else "duplicate"} for i in ids]}))
     return drafts
+
+
+def store_folded(hs: HygieneStore, graph: Any) -> None:
+    """Store the names' words the last run folded because none were stored (entities written
+    before schema 8, or by another tool): the next process reads them instead (a page per write)."""
+    index = NI.for_graph(graph)
+    unsaved, index.unsaved = index.unsaved, []
+    if unsaved:
+        hs.store_name_tokens(unsaved)
 
 
 MAX_WRITTEN = 5000  # entities written since the last run read one by one; more: every name is read

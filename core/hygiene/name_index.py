@@ -144,6 +144,20 @@ class Keyed:
         return [] if one is None else [one]
 
 
+def words_of(rows: Sequence[tuple[int, str, str, str | None]]) -> tuple[list[list[str]], list[tuple[int, str, str]]]:
+    """Each row's words: the stored ones (``HygieneStore.entity_name_rows``) where the backend
+    holds them for the current name, folded here where not; and the (id, name, stored words) of
+    those folded, for the backend to store."""
+    parse = N.parse_tokens
+    words: list[list[str] | None] = [None if t is None else parse(t) for _, _, _, t in rows]
+    missing = [k for k, w in enumerate(words) if w is None]
+    folded = tokens_many([rows[k][1] for k in missing])
+    for k, w in zip(missing, folded, strict=True):
+        words[k] = w
+    unsaved = [(rows[k][0], rows[k][1], N.stored_tokens(w)) for k, w in zip(missing, folded, strict=True)]
+    return words, unsaved  # type: ignore[return-value]  # every None was filled
+
+
 class NameIndex:
     """The live entities' names by the keys the duplicate rules pair by (see the module docstring)."""
 
@@ -156,15 +170,18 @@ class NameIndex:
         self._last: list[tuple[int, str, str]] = []
         self.families: dict[str, str] = {}
         self.last_change = -1  # the change log id the index was last brought to (``duplicates``)
+        self.unsaved: list[tuple[int, str, str]] = []  # words folded here, not yet stored (``words_of``)
 
-    def update(self, rows: list[tuple[int, str, str]]) -> None:
-        """Bring the index to ``rows`` (every live entity's id, name, type)."""
+    def update(self, rows: list[tuple[int, str, str]], words: list[list[str]] | None = None) -> None:
+        """Bring the index to ``rows`` (every live entity's id, name, type); ``words``, when
+        given, are each row's ``names.tokens`` already (read where they were stored), used on a
+        first pass instead of folding the names again."""
         self.changed = set()
         self.dirty_blocks = set()
         if rows == self._last:
             return
         if not self.rows:
-            self._build(rows)
+            self._build(rows, words)
         else:
             now = {i: (n, t) for i, n, t in rows}
             gone = [i for i, nt in self.rows.items() if now.get(i) != nt]
@@ -184,9 +201,9 @@ class NameIndex:
         self._add_all([r for r in rows if r[0] not in self.rows])
         self._last = []  # the next full update compares every row
 
-    def _build(self, rows: list[tuple[int, str, str]]) -> None:
+    def _build(self, rows: list[tuple[int, str, str]], words: list[list[str]] | None = None) -> None:
         """The first pass over every name: keys made and indexed in bulk."""
-        toks = tokens_many([r[1] for r in rows])
+        toks = words if words is not None else tokens_many([r[1] for r in rows])
         families = self.families
         for t in {r[2] for r in rows}:
             if t not in families:

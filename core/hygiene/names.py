@@ -48,6 +48,17 @@ def tokens(name: str) -> list[str]:
     return kept or [w for w in words if w]
 
 
+def stored_tokens(words: list[str]) -> str:
+    """``tokens(name)`` as stored beside the entity (``name_tokens``): the words, one space
+    between them (a word never holds whitespace); ``parse_tokens`` reads them back."""
+    return " ".join(words)
+
+
+def parse_tokens(text: str) -> list[str]:
+    """The words ``stored_tokens`` wrote."""
+    return text.split()
+
+
 def name_key(name: str) -> str:
     """Equal for names written differently (``Ana_Garcia`` / ``Ana García`` / ``ana garcia``,
     ``Node.js`` / ``NodeJS``): the folded words, variants mapped, without separators."""

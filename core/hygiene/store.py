@@ -48,6 +48,15 @@ class HygieneStore(Protocol):
         """(id, name, type) of every live entity that is not an Insight nor archived."""
         ...
 
+    def entity_name_rows(self) -> list[tuple[int, str, str, str | None]]:
+        """``entity_rows`` with each name's stored words (``core.hygiene.names.stored_tokens``), or
+        None where none are stored for the entity's current name."""
+        ...
+
+    def store_name_tokens(self, rows: Sequence[tuple[int, str, str]]) -> None:
+        """Store (id, name, stored words) for each entity still called ``name``, a page per write."""
+        ...
+
     def neighbours(self, ids: Sequence[int]) -> dict[int, set[int]]:
         """The ids related to each of ``ids`` (either direction, current relations)."""
         ...

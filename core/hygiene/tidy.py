@@ -40,6 +40,8 @@ class HygieneKind:
     preview: Callable[[Any, dict[str, Any]], dict[str, Any]]
     apply: Callable[[Any, dict[str, Any], str], dict[str, Any]]
     approve: Callable[[Any, dict[str, Any], str, str], dict[str, Any]] | None = None
+    # Run once reflect has written its plan (the detection's reads are over): say, storing what it folded.
+    after: Callable[[HygieneStore, Any], None] | None = None
 
 
 KINDS: dict[str, HygieneKind] = {}
@@ -61,6 +63,9 @@ def _find(pattern: str) -> Callable[[Reading], list[Row]]:
         if kind is None:
             return []
         hs = reading.once("hygiene_store", lambda: hygiene_store(reading.graph))
+        if kind.after is not None:
+            after = kind.after
+            reading.done.append(lambda: after(hs, reading.graph))
         return [(_key(d), d) for d in kind.detect(hs, reading.graph)]
     return find
 
@@ -132,7 +137,7 @@ def _repeats_apply(memory: Any, evidence: dict[str, Any], actor: str, approving:
 
 register(HygieneKind(duplicates.DUPLICATES, "possible duplicate entities",
                      lambda hs, graph: duplicates.duplicate_drafts(hs, graph), _merge_preview,
-                     lambda m, e, a: _merge_apply(m, e, a, None), _merge_apply))
+                     lambda m, e, a: _merge_apply(m, e, a, None), _merge_apply, after=duplicates.store_folded))
 register(HygieneKind(duplicates.REPEATS, "near-identical observations",
                      lambda hs, graph: duplicates.repeat_drafts(hs), _repeats_preview,
                      lambda m, e, a: _repeats_apply(m, e, a, None), _repeats_apply))

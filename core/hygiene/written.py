@@ -17,6 +17,9 @@ S = TypeVar("S")
 
 _PAGE = 2000
 _NAME_KEYS = ("from", "to", "name", "into", "names", "old", "new")
+# What reflect itself logs about its insights: an Insight is never a live entity of any detector,
+# so these name nothing a detector must judge again (a first reflect logs thousands of them).
+REFLECT_OPS = frozenset({"create_insight", "mark_insight_stale", "reflect"})
 
 
 def names_since(graph: Any, after: int, latest: int, cap: int,
@@ -33,6 +36,8 @@ def names_since(graph: Any, after: int, latest: int, cap: int,
                 return names
             if c.op in full_on:
                 return None
+            if c.op in REFLECT_OPS:
+                continue
             if c.entity:
                 names.add(c.entity)
             for side in (c.before, c.after):

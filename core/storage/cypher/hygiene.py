@@ -11,6 +11,7 @@ from core.history.undo import InsightState
 from core.storage.cypher import rows as R
 
 _LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"
+_TOKENS_PAGE = 5_000  # names' words stored per write (a page: an interrupted backfill resumes)
 
 
 class CypherHygiene:
@@ -42,6 +43,18 @@ class CypherHygiene:
     def entity_rows(self) -> list[tuple[int, str, str]]:
         found = self.db.read(f"MATCH (e:Entity) WHERE {_LIVE} RETURN e.id, e.name, e.type")
         return [(int(i), n, t) for i, n, t in found]
+
+    def entity_name_rows(self) -> list[tuple[int, str, str, str | None]]:
+        # name_tokens is written with the name (rows.stored): stale only on a node written before it was.
+        found = self.db.read(f"MATCH (e:Entity) WHERE {_LIVE} RETURN e.id, e.name, e.type, e.name_tokens")
+        return [(int(i), n, t, k) for i, n, t, k in found]
+
+    def store_name_tokens(self, rows: Sequence[tuple[int, str, str]]) -> None:
+        for start in range(0, len(rows), _TOKENS_PAGE):
+            page = [{"id": i, "name": n, "tokens": t} for i, n, t in rows[start : start + _TOKENS_PAGE]]
+            self.store.write(lambda tx, page=page: tx.write(
+                "UNWIND $rows AS r MATCH (e:Entity {id: r.id}) WHERE e.name = r.name SET e.name_tokens = r.tokens",
+                {"rows": page}))
 
     def neighbours(self, ids: Sequence[int]) -> dict[int, set[int]]:
         out: dict[int, set[int]] = {int(i): set() for i in ids}

@@ -107,6 +107,7 @@ class _Writes:
         self.graph, self.tx = graph, tx
         self.rows: dict[int, dict[str, Any]] = {}  # entity rows changed, written on flush
         self.ins: dict[int, dict[str, Any]] = {}  # review fields changed, written on flush
+        self.created: list[dict[str, Any]] = []  # new insights' rows, created on flush
 
     def record(self, title: str) -> InsightRecord | None:
         found = insight_records(self.tx, "e.name = $t", {"t": title})
@@ -123,11 +124,11 @@ class _Writes:
 
     def create(self, draft: InsightDraft, now: str) -> None:
         eid = self.tx.next_ids("entity", 1)[0]
-        self.graph.put_rows(self.tx, [{
+        # Queued and created together on flush (one write for a run's hundreds of new insights).
+        self.created.append({
             "id": eid, "name": draft.title, "type": "Insight",
             "props": {"summary": draft.summary, "pattern": draft.pattern, "confidence": draft.confidence},
-            "obs": [draft.summary], "obs_at": [now], "created_at": now, "updated_at": now, "archived_at": now}],
-            create=True)
+            "obs": [draft.summary], "obs_at": [now], "created_at": now, "updated_at": now, "archived_at": now})
         self.set_review(eid, pattern=draft.pattern, confidence=draft.confidence, base_confidence=draft.confidence,
                         status="pending", evidence=draft.evidence_json(), stale=False, confirmed_at=now)
 
@@ -201,10 +202,11 @@ class _Writes:
                                   for at, actor, op, entity, before, after in rows])
 
     def flush(self) -> None:
+        self.graph.put_rows(self.tx, self.created, create=True)
         self.graph.put_rows(self.tx, list(self.rows.values()))
         if self.ins:
             self.tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e += r", {"rows": list(self.ins.values())})
-        self.rows, self.ins = {}, {}
+        self.rows, self.ins, self.created = {}, {}, []
 
     def fingerprint(self) -> str:
         return graph_fingerprint(self.tx)

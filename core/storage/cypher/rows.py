@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from core.hygiene import names as hygiene_names
 from core.model import Entity, Node, Relation
 from core.search.folding import fold
 
@@ -62,6 +63,8 @@ def stored(row: dict[str, Any]) -> dict[str, Any]:
         "created_at": row["created_at"], "updated_at": row["updated_at"], "archived_at": row["archived_at"],
         "folded": [fold(row["name"]), fold(row["type"]), *(fold(o) for o in row["obs"])],
         "ft_name": fold(row["name"]), "ft_body": fold("\n".join(body)), "emb_model": None,
+        # The name as the duplicate rules fold it (core.hygiene.names): reflect reads it, never folds it again.
+        "name_tokens": hygiene_names.stored_tokens(hygiene_names.tokens(row["name"])),
         # What reflect's detectors read from props (Cypher cannot look inside JSON text).
         "p_status": _lowered(row["props"].get("status")),
         "p_confidence": _number(row["props"].get("confidence")),

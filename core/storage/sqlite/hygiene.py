@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.history.undo import InsightState
-from core.storage.sqlite import history, reads
+from core.storage.sqlite import history, indexing, reads
 from core.storage.sqlite.reads import IDS
 
 _LIVE = "archived_at IS NULL AND entity_type <> 'Insight'"
+_LIVE_E = _LIVE.replace(" AND ", " AND e.")
+_TOKENS_PAGE = 20_000  # names' words stored per transaction (a page: an interrupted backfill resumes)
 
 
 class SqliteHygiene:
@@ -42,6 +44,17 @@ class SqliteHygiene:
     def entity_rows(self) -> list[tuple[int, str, str]]:
         with self.db.locked() as conn:
             return [tuple(r) for r in conn.execute(f"SELECT id, name, entity_type FROM entities WHERE {_LIVE}")]
+
+    def entity_name_rows(self) -> list[tuple[int, str, str, str | None]]:
+        with self.db.locked() as conn:
+            return [tuple(r) for r in conn.execute(
+                "SELECT e.id, e.name, e.entity_type, CASE WHEN k.name = e.name THEN k.tokens END "
+                f"FROM entities e LEFT JOIN entity_name_tokens k ON k.entity_id = e.id WHERE e.{_LIVE_E}")]
+
+    def store_name_tokens(self, rows: Sequence[tuple[int, str, str]]) -> None:
+        for start in range(0, len(rows), _TOKENS_PAGE):
+            with self.db.write() as conn:
+                indexing.store_name_tokens(conn, rows[start : start + _TOKENS_PAGE])
 
     def neighbours(self, ids: Sequence[int]) -> dict[int, set[int]]:
         out: dict[int, set[int]] = {i: set() for i in ids}

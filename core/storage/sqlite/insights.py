@@ -121,6 +121,7 @@ class _Writes:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.reindex: list[int] = []
+        self.created: list[tuple[InsightDraft, str]] = []  # new insights (and when), written on flush
 
     def record(self, title: str) -> InsightRecord | None:
         found = _select(self.conn, "e.name = ?", (title,))
@@ -136,19 +137,30 @@ class _Writes:
         return _select(self.conn, "i.status <> 'dismissed' AND i.confirmed_at IS NOT NULL")
 
     def create(self, draft: InsightDraft, now: str) -> None:
-        props = json.dumps({"summary": draft.summary, "pattern": draft.pattern, "confidence": draft.confidence},
-                           ensure_ascii=False)
-        eid = self.conn.execute(
+        # Queued and written together on flush: a first reflect creates hundreds of insights, each
+        # three rows; together they are three statements and one fresh index pass.
+        self.created.append((draft, now))
+
+    def _write_created(self) -> list[int]:
+        queued, self.created = self.created, []
+        if not queued:
+            return []
+        drafts = [d for d, _ in queued]
+        self.conn.executemany(
             "INSERT INTO entities(name, entity_type, props, created_at, updated_at, archived_at) "
-            "VALUES (?, 'Insight', ?, ?, ?, ?)", (draft.title, props, now, now, now)).lastrowid
-        self.conn.execute("INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)",
-                          (eid, draft.summary, now))
-        self.conn.execute(
+            "VALUES (?, 'Insight', ?, ?, ?, ?)",
+            [(d.title, json.dumps({"summary": d.summary, "pattern": d.pattern, "confidence": d.confidence},
+                                  ensure_ascii=False), now, now, now) for d, now in queued])
+        ids = reads.ids_by_name(self.conn, [d.title for d in drafts])
+        eids = [ids[d.title] for d in drafts]
+        self.conn.executemany("INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)",
+                              [(eid, d.summary, now) for eid, (d, now) in zip(eids, queued, strict=True)])
+        self.conn.executemany(
             "INSERT INTO insights(entity_id, pattern, confidence, base_confidence, status, evidence, "
             "stale, confirmed_at) VALUES (?, ?, ?, ?, 'pending', ?, 0, ?)",
-            (eid, draft.pattern, draft.confidence, draft.confidence, draft.evidence_json(), now))
-        assert eid is not None  # just inserted
-        self.reindex.append(eid)
+            [(eid, d.pattern, d.confidence, d.confidence, d.evidence_json(), now)
+             for eid, (d, now) in zip(eids, queued, strict=True)])
+        return eids
 
     def props(self, entity_id: int) -> dict[str, Any]:
         props: dict[str, Any] = json.loads(
@@ -219,6 +231,9 @@ class _Writes:
                                   for at, actor, op, entity, before, after in rows])
 
     def flush(self) -> None:
+        created = self._write_created()
+        if created:
+            indexing.reindex(self.conn, created, fresh=True)  # new rows: nothing of theirs to delete first
         indexing.reindex(self.conn, self.reindex)
         self.reindex = []
 

@@ -143,6 +143,14 @@ CREATE TABLE entity_folded (
     text      TEXT    NOT NULL
 );
 
+-- The name as the duplicate rules fold it (core.hygiene.names.tokens), beside the name it was folded
+-- from: a row whose name differs from the entity's is stale and ignored (migration 008).
+CREATE TABLE entity_name_tokens (
+    entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+    name      TEXT    NOT NULL,
+    tokens    TEXT    NOT NULL
+);
+
 -- Meaning: one vector per entity, rowid = entities.id. vec0 has no cascade: delete vectors first.
 CREATE VIRTUAL TABLE entity_embeddings USING vec0(embedding float[384] distance_metric=cosine);
 

@@ -23,4 +23,5 @@ MIGRATIONS: dict[int, str] = {
     5: read_sql("005_aliases.sql"),  # entity_aliases: names merged into an entity still open it
     6: read_sql("006_pins.sql"),  # pins: what the user pinned for the session brief
     7: read_sql("007_fact_context.sql"),  # facts embedded in context: every fact due again
+    8: read_sql("008_name_tokens.sql"),  # entity_name_tokens: the duplicate rules' words, stored
 }
