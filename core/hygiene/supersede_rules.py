@@ -71,6 +71,8 @@ _MARKERS: tuple[tuple[str, bool], ...] = (
     ("currently", False), ("actualmente", False), ("now", False), ("ahora", False), ("hoy en dia", False),
 )
 _NOT_MARKERS = ("now and then", "ahora mismo", "right now")  # "now" that says no change
+_MARKER_WORDS = frozenset(w for phrase, _ in _MARKERS for w in phrase.split()[:1])
+_NEW = frozenset(("new", "nuevo", "nueva", "nuevos", "nuevas"))
 _SWITCHES = ("moved to", "switched to", "changed to", "se mudo a", "se cambio a", "cambio a", "paso a",
              "upgraded to", "updated to", "migrated to", "downgraded to", "promoted to", "ascendido a",
              "ascendida a", "migrado a", "migro a", "actualizado a", "se ha actualizado a")
@@ -139,7 +141,7 @@ class _Sig:
     event: bool
     predicate: tuple[str, str, str] | None  # (key, subject before it, value)
     once: bool = False  # what happens once ("born in 1988"): another value contradicts it
-    text: str = ""  # the folded words
+    moved_from: tuple[str, ...] = ()  # what it says the entity moved from ("… from Jenkins to …")
 
     def head(self) -> str:
         words = [w for w in self.plain if w not in _ARTICLES]
@@ -163,19 +165,20 @@ def _stem(word: str) -> str:
 
 def _find_marker(text: str) -> tuple[str | None, bool, str]:
     """(marker, is it a stop, the text without it)."""
-    padded = f" {text} "
+    words = text.split()
     first, _, rest = text.partition(" ")
-    if first in ("new", "nuevo", "nueva", "nuevos", "nuevas") and rest and not any(
-            f" {phrase} " in padded for phrase, _ in _MARKERS):
-        return "new", False, rest  # "New phone number: …" (the caller checks the next word is not a name)
+    if not _MARKER_WORDS.intersection(words):  # most facts: no marker, nothing to look for
+        if first in _NEW and rest:
+            return "new", False, rest  # "New phone number: …" (the caller checks the next word is not a name)
+        return None, False, text
+    padded = f" {text} "
     for phrase in _NOT_MARKERS:
         if f" {phrase} " in padded:
             return None, False, text
     for phrase, stops in _MARKERS:
         if f" {phrase} " in padded:
-            rest = padded.replace(f" {phrase} ", " ", 1).strip()
-            return phrase, stops, rest
-    return None, False, text
+            return phrase, stops, padded.replace(f" {phrase} ", " ", 1).strip()
+    return ("new", False, rest) if first in _NEW and rest else (None, False, text)
 
 
 def signature(fact: str) -> _Sig:
@@ -211,14 +214,15 @@ def signature(fact: str) -> _Sig:
             break
     if predicate is None:
         predicate = _role(fact)
-    if predicate is None:
+    if predicate is None and ":" in folded:
         attribute = _ATTRIBUTE.match(folded.strip())
         key = " ".join(w for w in attribute.group("key").split() if w not in ("new", "nuevo", "nueva")) \
             if attribute else ""
         if attribute and key and len(key.split()) <= 3 and _stem(key.split()[-1]) == key.split()[-1]:
             predicate = ("attribute:" + key, "", " ".join(attribute.group("val").split()))
     return _Sig(frame, tuple(values), frozenset(kinds), plain, negated, marker, stops,
-                any(t in _EVENT_WORDS for t in tokens), predicate, any(t in _ONCE_WORDS for t in tokens), words)
+                any(t in _EVENT_WORDS for t in tokens), predicate, any(t in _ONCE_WORDS for t in tokens),
+                _moved_from(words))
 
 
 def _frame_words(tokens: Sequence[str]) -> tuple[str, ...]:
@@ -257,13 +261,15 @@ def _object(plain: Sequence[str]) -> list[str]:
     return out
 
 
-def _left(a: _Sig, fact_b: str) -> bool:
+def _moved_from(words: str) -> tuple[str, ...]:
+    """What a fact says the entity moved from, its words stemmed (none if it says no such thing)."""
+    found = _FROM.search(words) if " from " in words or " de " in words or " desde " in words else None
+    return tuple(_stem(w) for w in found.group("old").split() if w not in _ARTICLES) if found else ()
+
+
+def _left(a: _Sig, b: _Sig) -> bool:
     """Whether the newer fact says the entity moved from what the older one says."""
-    found = _FROM.search(fact_b)
-    if not found:
-        return False
-    old = [_stem(w) for w in found.group("old").split() if w not in _ARTICLES]
-    return bool(old) and all(w in a.plain for w in old)
+    return bool(b.moved_from) and all(w in a.plain for w in b.moved_from)
 
 
 def _value_words(fact: str, value: str) -> str:
@@ -314,7 +320,7 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
             a.content() <= b.content() or (a.head() == b.head() and (a.content() - {a.head()}) & b.content())):
         return UPDATE, "no longer", 0.85
     # 3c. The newer says it moved from what the older says ("migrated CI from Jenkins to …").
-    if not a.event and not a.negated and _left(a, b.text):
+    if not a.event and not a.negated and _left(a, b):
         return UPDATE, "switch", 0.8
     # 4. A marked update about the same thing: same subject and predicate, another object.
     if new_marker and not a.event and not same_words and not a.stops and not b.stops:
@@ -352,7 +358,8 @@ _SIGN = re.compile(r"\b(?:not|no|never|nunca|anymore|now|ahora|currently|actualm
                    r"|cambio|paso|instead|lugar|vez|these days|as of|hoy|new|nuev[oa]s?|upgraded|updated|migrated"
                    r"|downgraded|promoted|dropped|fell|rose|increased|decreased|grew|went|pushed|postponed|delayed"
                    r"|brought|retrasado|retraso|pospuesto|pospuso|adelantado|adelanto|subido|subio|bajado|bajo"
-                   r"|ascendid[oa]|migrado|migro|actualizado|from|since|after|following|desde|tras|a partir)\b|n't")
+                   r"|ascendid[oa]|migrado|migro|actualizado|transferred|converted|pasado|cambiado)\b|n't")
+_NEW_FIRST = ("new ", "nuevo ", "nueva ", "nuevos ", "nuevas ")  # "New phone number: …" (rule 4)
 _PRED = re.compile(r"\b(?:work|works|employed|trabaja|empleado|empleada|live|lives|based|resides|vive|reside"
                    r"|located|is in|esta en|encuentra|report|reports|reporta|depende)\b")
 _VAL = re.compile(r"\d|\b(?:" + _MONTH_WORDS + r"|[qh][1-4])\b")
@@ -368,19 +375,21 @@ def worth_scanning(facts: Sequence[str]) -> bool:
     masked: set[str] = set()
     for fact in facts:
         folded = fold(fact)
-        if _SIGN.search(folded):  # a marker or a negation, on either side of a pair
+        if _SIGN.search(folded) or folded.startswith(_NEW_FIRST):  # a marker or a negation, either side
             return True
         if _PRED.search(folded):
             preds += 1
-        if _ROLE_GATE.search(fact) or _ATTRIBUTE.match(folded.strip()):
+        if _ROLE_GATE.search(fact) or (":" in folded and _ATTRIBUTE.match(folded.strip())):
             roles += 1
         if preds >= 2 or roles >= 2:
             return True
         if _VAL.search(folded):
             # the frame up to its first value: equal for the rules' frames (2) and for a value
             # restated with a trailing clause (2b)
-            frame = _frame_words(_TOKEN.findall(_MASK.sub(" # ", folded)))
-            key = " ".join(frame[: frame.index("#") + 1]) if "#" in frame else " ".join(frame)
+            masked_words = _TOKEN.findall(_MASK.sub(" #0 ", folded))
+            if "#0" in masked_words:
+                masked_words = masked_words[: masked_words.index("#0") + 1]
+            key = " ".join(_frame_words(masked_words))
             if key in masked:
                 return True
             masked.add(key)
@@ -413,7 +422,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         olders += by_plain.get(b.plain, [])
         if "#" in b.frame:
             olders += by_prefix.get(_prefix(b.frame), [])
-        if b.stops or _FROM.search(b.text):  # rare: every older fact is a candidate (rules 3b, 3c)
+        if b.stops or b.moved_from:  # rare: every older fact is a candidate (rules 3b, 3c)
             olders += range(j)
         if b.marker:
             olders += by_head.get(b.head(), [])
