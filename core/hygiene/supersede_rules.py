@@ -49,6 +49,8 @@ _ID_WORDS = frozenset(
 _EVENT_WORDS = frozenset(
     "was were ran visited closed sent opened worked studied happened finished won lost met "
     "fue fueron vendieron costo visito estudio gano perdio cerro envio abrio ocurrio".split())
+# "Sent every Monday" says what it does, not what happened once.
+_HABITUAL = frozenset("every each always usually cada siempre".split())
 # What happens once in a thing's life: two values of it disagree, the newer does not replace the older.
 _ONCE_WORDS = frozenset("born died founded nacio nacido nacida murio fundada fundado fundo".split())
 # (folded phrase, is it a negation too)
@@ -71,6 +73,7 @@ _MARKERS: tuple[tuple[str, bool], ...] = (
     ("currently", False), ("actualmente", False), ("now", False), ("ahora", False), ("hoy en dia", False),
 )
 _NOT_MARKERS = ("now and then", "ahora mismo", "right now")  # "now" that says no change
+_BY_LENGTH = sorted(_MARKERS, key=lambda m: -len(m[0]))  # "se ha actualizado a" before "actualizado a"
 _MARKER_WORDS = frozenset(w for phrase, _ in _MARKERS for w in phrase.split()[:1])
 _NEW = frozenset(("new", "nuevo", "nueva", "nuevos", "nuevas"))
 _SWITCHES = ("moved to", "switched to", "changed to", "se mudo a", "se cambio a", "cambio a", "paso a",
@@ -84,10 +87,18 @@ _QUALIFIERS = frozenset("in on at since from until last this after before during
 _TRAILING = frozenset("after since from until because due thanks following "
                       "tras desde hasta porque gracias despues".split())
 _COPULAS = frozenset("is are es son esta estan".split())
+_NOW = frozenset(("now", "ahora", "currently", "actualmente", "these days", "hoy en dia"))
 # "migrated CI from Jenkins to GitHub Actions", "pasó de MySQL a PostgreSQL": what it left.
 _FROM = re.compile(r"\b(?:migrated|moved|switched|changed|went|upgraded|downgraded|transferred|converted|"
                    r"migro|migrado|paso|pasado|cambio|cambiado|se mudo|se ha mudado)\b(?:\s+\S+){0,3}?\s+"
                    r"(?:from|de|desde)\s+(?P<old>.+?)\s+(?:to|a|al|hacia)\s+\S")
+# "Budget is 50,000 €" and "Budget was cut to 35,000 €": one subject, its value stated, then changed.
+_STATED = re.compile(r"^(?P<subj>(?:\S+\s){0,3}?\S+)\s(?:is|are|es|son)\s(?P<val>.+)$")
+_CHANGED = re.compile(r"^(?P<subj>(?:\S+\s){0,3}?\S+)\s(?:(?:was|were|has been|have been|got|se ha|ha sido|fue)\s)?"
+                      r"(?:\w+ed|cut|set|\w+ado|\w+ido)\s(?:to|a|al)\s(?P<val>.+)$")
+_TO_DO = re.compile(r"\b(?:asked|invited|allowed|expected|supposed|used|needed|wanted|planned|pushed|forced|"
+                    r"encouraged|related|listed|talked|listened|obligado|invitado|animado)\s(?:to|a)\s")
+_CHANGE_GATE = re.compile(r"(?:ed|cut|set|ado|ido)\s(?:to|a|al)\s")  # _CHANGED's verb, looked for quickly
 # "Status: done", "Teléfono: 600 111 222": a short attribute, its value after the colon.
 _ATTRIBUTE = re.compile(r"^(?P<key>[^\W\d][\w\s'-]{0,40}?)\s*:\s*(?P<val>\S.*)$")
 _LED_ROLE = re.compile(r"^(?P<pre>.+?)\s(?:is|es)\s(?P<val>[A-ZÁÉÍÓÚÑ]\w+(?:\s[A-ZÁÉÍÓÚÑ]\w+)*)\.?$")
@@ -142,6 +153,8 @@ class _Sig:
     predicate: tuple[str, str, str] | None  # (key, subject before it, value)
     once: bool = False  # what happens once ("born in 1988"): another value contradicts it
     moved_from: tuple[str, ...] = ()  # what it says the entity moved from ("… from Jenkins to …")
+    said: tuple[str, str, str] | None = None  # ("is" | "changed", subject, value): "budget is 50,000 €",
+    # "budget was cut to 35,000 €"
 
     def head(self) -> str:
         words = [w for w in self.plain if w not in _ARTICLES]
@@ -177,7 +190,15 @@ def _find_marker(text: str) -> tuple[str | None, bool, str]:
             return None, False, text
     for phrase, stops in _MARKERS:
         if f" {phrase} " in padded:
-            return phrase, stops, padded.replace(f" {phrase} ", " ", 1).strip()
+            # a longer marker holding this one is the one said ("se ha actualizado a", not "actualizado a")
+            phrase, stops = next(((p, st) for p, st in _BY_LENGTH if phrase in p and f" {p} " in padded),
+                                 (phrase, stops))
+            rest = padded.replace(f" {phrase} ", " ", 1).strip()
+            if phrase in ("now", "ahora"):  # "sold the Seat and now drives a Tesla": what follows is new
+                before, _, after = padded.partition(f" {phrase} ")
+                if re.search(r"\s(?:and|y)\s*$", before) and after.strip():
+                    rest = after.strip()
+            return phrase, stops, rest
     return ("new", False, rest) if first in _NEW and rest else (None, False, text)
 
 
@@ -221,8 +242,9 @@ def signature(fact: str) -> _Sig:
         if attribute and key and len(key.split()) <= 3 and _stem(key.split()[-1]) == key.split()[-1]:
             predicate = ("attribute:" + key, "", " ".join(attribute.group("val").split()))
     return _Sig(frame, tuple(values), frozenset(kinds), plain, negated, marker, stops,
-                any(t in _EVENT_WORDS for t in tokens), predicate, any(t in _ONCE_WORDS for t in tokens),
-                _moved_from(words))
+                any(t in _EVENT_WORDS for t in tokens) and not _HABITUAL.intersection(tokens), predicate,
+                any(t in _ONCE_WORDS for t in tokens),
+                _moved_from(words), _said(words))
 
 
 def _frame_words(tokens: Sequence[str]) -> tuple[str, ...]:
@@ -259,6 +281,21 @@ def _object(plain: Sequence[str]) -> list[str]:
             break
         out.append(w)
     return out
+
+
+def _said(words: str) -> tuple[str, str, str] | None:
+    """A subject and its value, stated ("default branch is master") or changed by a verb ("default
+    branch renamed to main", "rate limit raised to 300"), the subject's words without articles."""
+    found = _CHANGED.match(words) if _CHANGE_GATE.search(words) else None
+    if found and _TO_DO.search(found.group(0)):
+        found = None  # "was asked to help": a verb and what to do, not a new value
+    kind = "changed"
+    if not found:
+        found, kind = _STATED.match(words), "is"
+    if not found:
+        return None
+    subject = " ".join(_stem(w) for w in found.group("subj").split() if w not in _ARTICLES)
+    return (kind, subject, found.group("val")) if subject else None
 
 
 def _moved_from(words: str) -> tuple[str, ...]:
@@ -322,10 +359,16 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
     # 3c. The newer says it moved from what the older says ("migrated CI from Jenkins to …").
     if not a.event and not a.negated and _left(a, b):
         return UPDATE, "switch", 0.8
+    # 3d. A subject's value changed by a verb ("budget is 50,000 €" → "budget was cut to 35,000 €").
+    if a.said and b.said and b.said[0] == "changed" and a.said[1] == b.said[1] and a.said[2] != b.said[2] \
+            and not (a.event or a.negated or b.negated):
+        return UPDATE, "changed", 0.8
     # 4. A marked update about the same thing: same subject and predicate, another object.
     if new_marker and not a.event and not same_words and not a.stops and not b.stops:
         if new_marker in _SWITCHES and b.plain and len(_object(b.plain)) <= 3 and a.head() in _SWITCHABLE:
             return UPDATE, "switch", 0.6
+        if a.head() in _COPULAS and a.head() == b.head() and new_marker in _NOW:
+            return UPDATE, "marker", 0.7  # "es jefa de proyecto" → "ahora es directora de producto"
         if a.head() and a.head() == b.head():
             overlap = len(a.content() & b.content()) / max(1, len(a.content() | b.content()))
             if overlap >= 0.2 or len(a.content() | b.content()) <= 3:
@@ -354,11 +397,22 @@ def _restated(a: _Sig, b: _Sig) -> bool:
 # could hold (no negation or marker, fewer than two predicates or roles, no two facts alike once
 # their numbers and dates are masked) is left without reading its facts any closer: most of a memory.
 _MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_SIGN = re.compile(r"\b(?:not|no|never|nunca|anymore|now|ahora|currently|actualmente|moved|mudo|switched|changed"
-                   r"|cambio|paso|instead|lugar|vez|these days|as of|hoy|new|nuev[oa]s?|upgraded|updated|migrated"
-                   r"|downgraded|promoted|dropped|fell|rose|increased|decreased|grew|went|pushed|postponed|delayed"
-                   r"|brought|retrasado|retraso|pospuesto|pospuso|adelantado|adelanto|subido|subio|bajado|bajo"
-                   r"|ascendid[oa]|migrado|migro|actualizado|transferred|converted|pasado|cambiado)\b|n't")
+# A marker or a negation: one set lookup per word (a long regex alternation tried at every position
+# cost more than the rest of the first look).
+_SIGN_WORDS = frozenset(
+    "not no never nunca anymore now ahora currently actualmente moved mudo switched changed cambio paso instead "
+    "lugar vez hoy new nuevo nueva nuevos nuevas upgraded updated migrated downgraded promoted dropped fell rose "
+    "increased decreased grew went pushed postponed delayed brought retrasado retraso pospuesto pospuso adelantado "
+    "adelanto subido subio bajado bajo ascendido ascendida migrado migro actualizado transferred converted pasado "
+    "cambiado".split())
+_SIGN_PHRASES = ("these days", "as of", "n't")
+_WORD = re.compile(r"[a-z]+")
+
+
+def _signed(folded: str) -> bool:
+    return not _SIGN_WORDS.isdisjoint(_WORD.findall(folded)) or any(p in folded for p in _SIGN_PHRASES)
+
+
 _NEW_FIRST = ("new ", "nuevo ", "nueva ", "nuevos ", "nuevas ")  # "New phone number: …" (rule 4)
 _PRED = re.compile(r"\b(?:work|works|employed|trabaja|empleado|empleada|live|lives|based|resides|vive|reside"
                    r"|located|is in|esta en|encuentra|report|reports|reporta|depende)\b")
@@ -375,7 +429,7 @@ def worth_scanning(facts: Sequence[str]) -> bool:
     masked: set[str] = set()
     for fact in facts:
         folded = fold(fact)
-        if _SIGN.search(folded) or folded.startswith(_NEW_FIRST):  # a marker or a negation, either side
+        if _signed(folded) or folded.startswith(_NEW_FIRST) or _CHANGE_GATE.search(folded):
             return True
         if _PRED.search(folded):
             preds += 1
@@ -408,6 +462,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
     sigs = [signature(f) for f in facts]
     by_frame: dict[tuple[str, ...], list[int]] = {}
     by_prefix: dict[tuple[str, ...], list[int]] = {}
+    by_subject: dict[str, list[int]] = {}
     by_pred: dict[tuple[str, str], list[int]] = {}
     by_plain: dict[tuple[str, ...], list[int]] = {}
     by_head: dict[str, list[int]] = {}
@@ -422,6 +477,8 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         olders += by_plain.get(b.plain, [])
         if "#" in b.frame:
             olders += by_prefix.get(_prefix(b.frame), [])
+        if b.said and b.said[0] == "changed":
+            olders += by_subject.get(b.said[1], [])
         if b.stops or b.moved_from:  # rare: every older fact is a candidate (rules 3b, 3c)
             olders += range(j)
         if b.marker:
@@ -440,6 +497,8 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         if b.predicate:
             by_pred.setdefault(b.predicate[:2], []).append(j)
         by_plain.setdefault(b.plain, []).append(j)
+        if b.said:
+            by_subject.setdefault(b.said[1], []).append(j)
         by_head.setdefault(b.head(), []).append(j)
         if b.head() in _SWITCHABLE and not b.marker:
             switchable.append(j)
