@@ -26,6 +26,8 @@ LABELLED = Path(__file__).resolve().parents[1] / "tests" / "data" / "hygiene_lab
 MEANING = Path(__file__).resolve().parents[1] / "tests" / "data" / "meaning_duplicates.json"
 # Written blind on 2026-12-02 before the rules were read again or changed (issue 24 item 5).
 MEANING_HELD_OUT_3 = MEANING.with_name("meaning_holdout3.json")
+# Written after the rules changed, before they were run on it (a second batch).
+MEANING_HELD_OUT_3B = MEANING.with_name("meaning_holdout3b.json")
 
 
 def _entity_case(case: dict[str, Any], embedder: Any = None) -> bool:
@@ -94,6 +96,9 @@ def evaluate_meaning(labelled: Path = LABELLED, meaning_set: Path = MEANING, emb
     parts["meaning, held out"] = data["holdout"]
     if held_out is not None and held_out.exists():
         parts["meaning, held out (session 3)"] = json.loads(held_out.read_text(encoding="utf-8"))["holdout"]
+    if held_out is not None and MEANING_HELD_OUT_3B.exists():
+        parts["meaning, held out (session 3, second batch)"] = json.loads(
+            MEANING_HELD_OUT_3B.read_text(encoding="utf-8"))["holdout"]
     out: dict[str, Any] = {"misses": []}
     every: list[tuple[bool, bool]] = []
     for label, cases in parts.items():
