@@ -127,7 +127,7 @@ def cognate(x: str, y: str) -> bool:
 def abbreviates(short: str, words: Sequence[str]) -> bool:
     """Whether ``short`` is a short form of ``words``: their initials (``sso`` / single sign on,
     ``ci`` / continuous integration), a numeronym (``k8s`` / kubernetes) or, for one word, its
-    first four letters or more (``auth`` / authentication)."""
+    first four letters or more, cut well short (``auth`` / authentication)."""
     if len(words) >= 2:
         return 2 <= len(short) <= 6 and short.isalpha() and short == "".join(w[0] for w in words if w)
     if len(words) != 1 or len(short) >= len(words[0]):
@@ -137,7 +137,9 @@ def abbreviates(short: str, words: Sequence[str]) -> bool:
     if numeronym:
         first, count, last = numeronym.groups()
         return word[0] == first and word[-1] == last and len(word) == int(count) + 2
-    return len(short) >= 4 and short.isalpha() and word.startswith(short)
+    # A cut word is much shorter than the word; a word that begins one a bit longer is a compound
+    # (``lake`` / ``lakehouse``, ``data`` / ``database``, ``note`` / ``notebook``), another thing.
+    return len(short) >= 4 and short.isalpha() and word.startswith(short) and len(word) >= 2.5 * len(short)
 
 
 def _one_word_apart(ta: Sequence[str], tb: Sequence[str]) -> bool:

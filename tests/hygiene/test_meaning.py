@@ -31,6 +31,7 @@ from tests.conftest import SteppingClock
     ("Q3 roadmap", "Q4 roadmap", "their numbers differ"),
     ("Sprint 12 review", "Sprint review", "their numbers differ"),
     ("Auth service", "Authentication service", None),  # a word's short form
+    ("Data Lake", "Data Lakehouse", "one word differs"),  # a compound, not a short form
     ("Madrid office", "Oficina de Madrid", None),  # one word apart in two languages: the translation
     ("Servicio de facturación", "Servicio de pagos", "one word differs"),
 ])
