@@ -24,6 +24,10 @@ from core.memory import Memory  # noqa: E402
 
 LABELLED = Path(__file__).resolve().parents[1] / "tests" / "data" / "hygiene_labelled.json"
 MEANING = Path(__file__).resolve().parents[1] / "tests" / "data" / "meaning_duplicates.json"
+# Written blind on 2026-12-02 before the rules were read again or changed (issue 24 item 5).
+MEANING_HELD_OUT_3 = MEANING.with_name("meaning_holdout3.json")
+# Written after the rules changed, before they were run on it (a second batch).
+MEANING_HELD_OUT_3B = MEANING.with_name("meaning_holdout3b.json")
 
 
 def _entity_case(case: dict[str, Any], embedder: Any = None) -> bool:
@@ -77,9 +81,10 @@ def evaluate(path: Path = LABELLED) -> dict[str, Any]:
     return {"entities": _scores(ent), "facts": _scores(facts), "misses": misses}
 
 
-def evaluate_meaning(labelled: Path = LABELLED, meaning_set: Path = MEANING, embedder: Any = None) -> dict[str, Any]:
+def evaluate_meaning(labelled: Path = LABELLED, meaning_set: Path = MEANING, embedder: Any = None,
+                     held_out: Path | None = MEANING_HELD_OUT_3) -> dict[str, Any]:
     """Merges with the bundled model attached (or ``embedder``): the spelling set, the by-meaning
-    set's tuned part and its held-out part, each scored, and all together."""
+    set's tuned part, its held-out part and the session-3 held-out set, each scored, and all together."""
     if embedder is None:
         from core.embeddings.factory import create_embedder
         from core.settings import Settings
@@ -89,6 +94,11 @@ def evaluate_meaning(labelled: Path = LABELLED, meaning_set: Path = MEANING, emb
     data = json.loads(meaning_set.read_text(encoding="utf-8"))
     parts["meaning, tuned on"] = data["tune"]
     parts["meaning, held out"] = data["holdout"]
+    if held_out is not None and held_out.exists():
+        parts["meaning, held out (session 3)"] = json.loads(held_out.read_text(encoding="utf-8"))["holdout"]
+    if held_out is not None and MEANING_HELD_OUT_3B.exists():
+        parts["meaning, held out (session 3, second batch)"] = json.loads(
+            MEANING_HELD_OUT_3B.read_text(encoding="utf-8"))["holdout"]
     out: dict[str, Any] = {"misses": []}
     every: list[tuple[bool, bool]] = []
     for label, cases in parts.items():

@@ -5,21 +5,31 @@ A name's vector alone cannot tell them from near misses: with the bundled model 
 0.90–0.96 and so do ``Project Atlas`` / ``Project Apollo`` (0.94) or ``Sprint 41`` / ``Sprint 42``
 (0.97). So a pair is proposed only when every kind of evidence agrees, and never when a veto holds:
 
-* **candidates** — two entities of compatible types (``name_index.family``; people's names are left
-  to the spelling rules: they are not translated) linked to a common neighbour that is not a hub
+* **candidates** — two entities of compatible types (``name_index.family``, or one type in two
+  languages: ``Process`` / ``Proceso``; people's names are left to the spelling rules: they are
+  not translated) linked to a common neighbour that is not a hub
   (at most ``HUB_CAP`` links). Only pairs with an entity written since the last run are judged
   (its name, facts or relations); the verdicts of the others are remembered. A process's first run
   judges the newest ``MAX_JUDGED`` entities (a duplicate is made when its second entity is
   written), not every old pair: at 100k entities that costs ~0.1 s once, where judging everything
   would cost seconds;
 * **vetoes**, on the folded words — the numbers differ (``Sprint 41`` / ``42``, ``v1`` / ``v2``,
-  ``Q3`` / ``Q4``); the names share words and exactly one word differs on each side, not a cognate
-  (``Project Apollo`` / ``Project Artemis``, ``Frontend team`` / ``Backend team``, ``Acme Corp`` /
-  ``Acme Labs``); both are one word that is not a cognate of the other (``Frontend`` / ``Backend``);
-  one name's words are all in the other (``React`` / ``React Native``: the spelling rules judge those);
-* **evidence** — the names close in meaning (cosine of the names embedded alone ≥ ``NAME_MIN``), the
-  words of each name matched by meaning in the other (``WORDS_MIN``), and the facts agreeing (best
-  cosine between a fact of each ≥ ``FACTS_MIN``) or two neighbours or more in common.
+  ``Q3`` / ``Q4``, ``Sprint 12 review`` / ``Sprint review``; digits inside a word on one side only
+  are a short form: ``K8s`` / ``Kubernetes``); the names share words and exactly one word differs on
+  each side, not a cognate nor a short form (``Project Apollo`` / ``Project Artemis``, ``Frontend
+  team`` / ``Backend team``, ``Acme Corp`` / ``Acme Labs``; also on the words as written, so
+  ``JavaScript`` is one word), unless the names are in two languages (``Madrid office`` /
+  ``Oficina de Madrid``: the word is the translation, and the facts must then agree); both are one
+  word that is not a cognate of the other (``Frontend`` / ``Backend``); one name's words are all in
+  the other (``React`` / ``React Native``: the spelling rules judge those);
+* **evidence** — the names close in meaning (cosine of the names embedded alone ≥ ``NAME_MIN``) and
+  the words of each name matched by meaning in the other (``WORDS_MIN``), or one name a short form
+  of the other (``SSO`` / ``Single sign-on``, ``CI pipeline`` / ``Continuous integration pipeline``);
+  names with no word in common in one language (told by the function words of the names and facts)
+  are two things (``Input sanitization`` / ``Output escaping``: siblings; the same thing keeps a
+  word of its name); and the facts agreeing (best cosine between a fact of each ≥ ``FACTS_MIN``,
+  facts both hold word for word left out: siblings share those) or two neighbours or more in
+  common, but never facts as far apart as ``FACTS_FLOOR``.
 
 The insight says which neighbours are shared and the similarities. Embeddings come from the
 memory's embedder (``attach``); without one (``embeddings = none``) nothing is proposed by meaning
@@ -41,17 +51,31 @@ if TYPE_CHECKING:  # numpy loads when a pair is judged: a stdio server starts wi
 from core.errors import HipocampoError
 from core.hygiene import written
 from core.hygiene.name_index import NameIndex
+from core.hygiene.names import fact_key
+from core.search.folding import fold
 
 HUB_CAP = 50  # a neighbour linked to more entities than this says little about any two of them
 MAX_JUDGED = 2000  # entities judged by a process's first run (the newest) or written since the last
 NAME_MIN = 0.88
 WORDS_MIN = 0.86
 FACTS_MIN = 0.88
+# Facts this far apart tell two entities apart, even with neighbours in common (tuned: the tuning
+# set's duplicates have facts ≥ 0.864 alike, its near misses with facts apart 0.82–0.835).
+FACTS_FLOOR = 0.84
 FACTS_READ = 6  # facts of each entity compared
 PERSON_FAMILIES = frozenset({"person", "persona", "people", "contact", "user", "human", "employee"})
 # Words that carry no meaning of their own in a name (English and Spanish).
 _STOP = frozenset("the a an of for and to in on at by de del la el los las y para en un una al con".split())
+# The Spanish among them: a name with one and a name with none are one thing said in two languages
+# ("Oficina de Madrid" / "Madrid office"), where one word differing is the translation.
+_SPANISH = frozenset("de del la el los las y para en un una al con".split())
+_ENGLISH = frozenset("the of for and to in on at by with from is are was were be it its their his her this that "
+                     "what which who when before after over into or not an every each".split())
+_SPANISH_MORE = frozenset("por es son se que lo sus su este esta estos estas como pero sin sobre entre cada "
+                          "cuando antes despues".split())
+_WORDS = re.compile(r"[\W_]+", re.UNICODE)
 _DIGITS = re.compile(r"\d+")
+_NUMERONYM = re.compile(r"^([a-z])(\d+)([a-z])$")  # k8s, i18n, a11y
 
 _EMBEDDERS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
@@ -91,28 +115,104 @@ def _content(toks: Sequence[str]) -> list[str]:
 
 
 def cognate(x: str, y: str) -> bool:
-    """Spelled alike across languages (``service`` / ``servicio``, ``proyecto`` / ``project``)."""
-    if x == y:
+    """Spelled alike across languages (``service`` / ``servicio``, ``proyecto`` / ``project``), or
+    one the short form of the other (``auth`` / ``authentication``, ``k8s`` / ``kubernetes``)."""
+    if x == y or abbreviates(x, [y]) or abbreviates(y, [x]):
         return True
     if min(len(x), len(y)) < 4 or x[:2] != y[:2]:
         return False
     return SequenceMatcher(None, x, y).ratio() >= 0.7
 
 
+def abbreviates(short: str, words: Sequence[str]) -> bool:
+    """Whether ``short`` is a short form of ``words``: their initials (``sso`` / single sign on,
+    ``ci`` / continuous integration), a numeronym (``k8s`` / kubernetes) or, for one word, its
+    first four letters or more, cut well short (``auth`` / authentication)."""
+    if len(words) >= 2:
+        return 2 <= len(short) <= 6 and short.isalpha() and short == "".join(w[0] for w in words if w)
+    if len(words) != 1 or len(short) >= len(words[0]):
+        return False
+    word = words[0]
+    numeronym = _NUMERONYM.match(short)
+    if numeronym:
+        first, count, last = numeronym.groups()
+        return word[0] == first and word[-1] == last and len(word) == int(count) + 2
+    # A cut word is much shorter than the word; a word that begins one a bit longer is a compound
+    # (``lake`` / ``lakehouse``, ``data`` / ``database``, ``note`` / ``notebook``), another thing.
+    return len(short) >= 4 and short.isalpha() and word.startswith(short) and len(word) >= 2.5 * len(short)
+
+
+def _one_word_apart(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """Words in common and exactly one other on each side, not a cognate (``Frontend team`` /
+    ``Backend team``; ``Madrid office`` / ``Oficina de Madrid`` when in two languages)."""
+    ca, cb = _content(ta) or list(ta), _content(tb) or list(tb)
+    shared = set(ca) & set(cb)
+    only_a, only_b = [t for t in ca if t not in shared], [t for t in cb if t not in shared]
+    return bool(shared) and len(only_a) == 1 and len(only_b) == 1 and not cognate(only_a[0], only_b[0])
+
+
+def _in_two_languages(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    return bool(_SPANISH.intersection(ta)) != bool(_SPANISH.intersection(tb))
+
+
+def _numbers_differ(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """Their numbers differ: both have numbers, not the same; or one has a number standing alone
+    (``Sprint 12 review`` / ``Sprint review``). Digits inside a word on one side only are a short
+    form (``K8s`` / ``Kubernetes``, ``Q3`` / ``Third quarter``)."""
+    na, nb = sorted(_DIGITS.findall(" ".join(ta))), sorted(_DIGITS.findall(" ".join(tb)))
+    if na == nb:
+        return False
+    if na and nb:
+        return True
+    return any(t.isdigit() for t in (ta if na else tb))
+
+
 def veto(ta: Sequence[str], tb: Sequence[str]) -> str | None:
-    """Why two names (their folded words) are not one thing whatever their meaning, or None."""
-    if sorted(_DIGITS.findall(" ".join(ta))) != sorted(_DIGITS.findall(" ".join(tb))):
+    """Why two names (their folded words) are not one thing whatever their meaning, or None. Digits
+    inside a word on one side only are a short form, not a number (``K8s`` / ``Kubernetes``); one
+    word differing is a translation when the names are in two languages (``Madrid office`` /
+    ``Oficina de Madrid``)."""
+    if _numbers_differ(ta, tb):
         return "their numbers differ"
     ca, cb = _content(ta) or list(ta), _content(tb) or list(tb)
     shared = set(ca) & set(cb)
     only_a, only_b = [t for t in ca if t not in shared], [t for t in cb if t not in shared]
-    if shared and len(only_a) == 1 and len(only_b) == 1 and not cognate(only_a[0], only_b[0]):
+    if _one_word_apart(ta, tb) and not _in_two_languages(ta, tb):
         return "one word differs"
     if len(ca) == 1 and len(cb) == 1 and not cognate(ca[0], cb[0]):
         return "two different words"
     if shared and (not only_a or not only_b):
         return "one name inside the other"  # the spelling rules' case (``Ruby`` / ``Ruby on Rails``)
     return None
+
+
+def _one_word_differs(a: str, b: str) -> bool:
+    """The one-word veto on the names' words as written, camelCase kept whole (``Python SDK`` /
+    ``JavaScript SDK``: not ``java`` + ``script``)."""
+    wa, wb = (_WORDS.split(fold(n).lower()) for n in (a, b))
+    return veto([w for w in wa if w], [w for w in wb if w]) == "one word differs"
+
+
+def language(words: Iterable[str]) -> str | None:
+    """``en`` or ``es`` by the function words among ``words`` (a name and its facts), None when
+    they do not tell."""
+    en = es = 0
+    for w in words:
+        en += w in _ENGLISH
+        es += w in _SPANISH or w in _SPANISH_MORE
+    return "en" if en > es else "es" if es > en else None
+
+
+def abbreviated(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """One name a short form of the other (``SSO`` / ``Single sign-on``, ``CI pipeline`` /
+    ``Continuous integration pipeline``, ``K8s cluster`` / ``Kubernetes cluster``): the words
+    they share, and one word of one the short form of the other's rest."""
+    shared = set(ta) & set(tb)
+    ra, rb = [t for t in ta if t not in shared], [t for t in tb if t not in shared]
+    for short, long_ in ((ra, rb), (rb, ra)):
+        if len(short) == 1 and long_ and abbreviates(short[0], long_):
+            return True
+    return False
 
 
 @dataclass
@@ -175,7 +275,8 @@ def find(index: NameIndex, hs: Any, graph: Any, grouped: set[int]) -> list[Verdi
 
 
 def _compatible(fa: str, fb: str) -> bool:
-    return fa == fb or "*" in (fa, fb)
+    """The same type, a placeholder, or one type in two languages (``Process`` / ``Proceso``)."""
+    return fa == fb or "*" in (fa, fb) or cognate(fa, fb)
 
 
 def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
@@ -203,7 +304,8 @@ def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
                 if pair in vetoed:
                     continue
                 if pair not in out:
-                    if veto(info[pair[0]][2], info[pair[1]][2]) is not None:
+                    if veto(info[pair[0]][2], info[pair[1]][2]) is not None \
+                            or _one_word_differs(info[pair[0]][0], info[pair[1]][0]):
                         vetoed.add(pair)
                         continue
                     out[pair] = set()
@@ -261,23 +363,43 @@ def _word_match(wa: list[str], wb: list[str], vec: Callable[[str], np.ndarray]) 
     return float(min(sims.max(axis=1).mean(), sims.max(axis=0).mean()))
 
 
+def _facts_agree(fa: list[str], fb: list[str], vec: Callable[[str], np.ndarray]) -> float | None:
+    """The best cosine between a fact of each, leaving out the facts both hold word for word (what
+    two siblings share, "part of the security checklist", says nothing about them being one)."""
+    both = {fact_key(f) for f in fa} & {fact_key(f) for f in fb}
+    fa, fb = [f for f in fa if fact_key(f) not in both], [f for f in fb if fact_key(f) not in both]
+    if not fa or not fb:
+        return None
+    import numpy as np
+
+    return float((np.stack([vec(f) for f in fa]) @ np.stack([vec(f) for f in fb]).T).max())
+
+
 def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, tuple[str, ...]]],
              names: dict[int, str], facts: dict[str, list[str]],
              vec: Callable[[str], np.ndarray]) -> Verdict | None:
     name_sim = float(vec(names[a]) @ vec(names[b]))
-    if name_sim < NAME_MIN:
-        return None
     words = _word_match(_content(info[a][2]), _content(info[b][2]), vec)
-    if words < WORDS_MIN:
+    # A short form says the same name (``SSO`` / ``Single sign-on``): the model reads it poorly.
+    short_form = abbreviated(info[a][2], info[b][2])
+    if not short_form and (name_sim < NAME_MIN or words < WORDS_MIN):
         return None
-    fa, fb = facts.get(names[a], []), facts.get(names[b], [])
-    fact_sim = None
-    if fa and fb:
-        import numpy as np
-
-        fact_sim = float((np.stack([vec(f) for f in fa]) @ np.stack([vec(f) for f in fb]).T).max())
-    if not ((fact_sim is not None and fact_sim >= FACTS_MIN) or len(shared) >= 2):
+    same_number = bool(_DIGITS.search(names[a])) and bool(_DIGITS.search(names[b]))  # the veto saw them equal
+    if not short_form and not same_number and not set(_content(info[a][2])) & set(_content(info[b][2])):
+        # No word in common: a translation, or siblings ("Input sanitization" / "Output escaping").
+        # In one language the same thing keeps a word of its name; two words apart are two things.
+        la, lb = (language([*info[i][2], *_WORDS.split(fold(" ".join(facts.get(names[i], []))).lower())])
+                  for i in (a, b))
+        if la is not None and la == lb:
+            return None
+    fact_sim = _facts_agree(facts.get(names[a], []), facts.get(names[b], []), vec)
+    if fact_sim is not None and fact_sim < FACTS_FLOOR:
+        return None  # their facts tell them apart, whatever they share
+    facts_agree = fact_sim is not None and fact_sim >= FACTS_MIN
+    if not (facts_agree or len(shared) >= 2):
         return None
+    if not facts_agree and _one_word_apart(info[a][2], info[b][2]):
+        return None  # one word apart in two languages: a translation only if the facts say the same
     confidence = round(min(0.75, 0.55 + 0.05 * len(shared) + (0.1 if fact_sim and fact_sim >= FACTS_MIN else 0)), 2)
     return Verdict(a, b, round(name_sim, 3), round(words, 3), None if fact_sim is None else round(fact_sim, 3),
                    tuple(sorted(shared)), confidence)

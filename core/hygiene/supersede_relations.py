@@ -3,9 +3,10 @@ fact saying the same) replaces an older one; reflect proposes it, a person appro
 deleted.
 
 * **Which kinds.** Only relations one entity has one of at a time: an employer, a home, a
-  manager, a place, a spouse (``FAMILIES``: one small list, English and Spanish names, folded for
-  case, accents and separators, so ``WORKS_AT``, ``worksAt``, ``works at`` and ``trabaja_en`` are
-  the same kind). Many-valued ones (``knows``, ``uses`` …) are never proposed.
+  manager, a place, a host, an owner, an assignee, a spouse (``FAMILIES``: one small list,
+  English and Spanish names, folded for case, accents and separators, so ``WORKS_AT``,
+  ``worksAt``, ``works at`` and ``trabaja_en`` are the same kind). Many-valued ones
+  (``knows``, ``uses`` …) are never proposed.
 * **Proposing.** ``find_rows`` reads only the entities that could have a finding
   (``HygieneStore.single_valued``: two current relations of those kinds, or facts written since
   the oldest of them), with just those relations and facts. Reflect's ``Detector`` does that on
@@ -15,7 +16,8 @@ deleted.
   a deletion, merge or undo, or thousands of writes, and it reads everything again. Two relations of one kind from one
   entity to different targets: the older is superseded by the newer. A fact newer than a relation
   that names another target ("now works at Nubia", "se mudó a Sevilla") or says it ended ("no
-  longer works at Acme"): the relation is superseded by the fact. Same moment and no word saying
+  longer works at Acme", "left Acme in May", "dejó Indra"): the relation is superseded by the
+  fact. A target said longer is the same one ("Acme Corp", "Acme's Madrid office"). Same moment and no word saying
   which is newer: nothing is proposed.
 * **The mark.** Approving writes, on the entity, the property ``superseded_relations`` =
   ``{"TYPE → target": {"relationType", "to", "by", "ended_at", "insight"}}`` in the same change as
@@ -48,14 +50,20 @@ PATTERN = "superseded_relations"
 _I = re.IGNORECASE
 _UPDATE_WORDS = re.compile(r"\b(?:now|currently|no longer|anymore|moved|joined|new|recently|ahora|actualmente|ya no|"
                            r"se mud[oó]|se ha mudado|nuev[oa]|reci[eé]n)\b", _I)
-_NEGATION = re.compile(r"\b(?:no longer|not anymore|ya no|dej[oó] de)\b", _I)
+_NEGATION = re.compile(r"\b(?:no longer|not anymore|ya no|dej[oó] de|left|quit|dej[oó]|ha dejado|se fue de|"
+                       r"sali[oó] de)\b", _I)
 # Not about the entity now: someone else's ("her husband works at …"), the past, or a wish.
 _NOT_NOW = re.compile(
     r"\b(?:his|her|their|its|wife|husband|brother|sister|mother|father|son|daughter|friend|colleague|partner|"
     r"sus?|esposa|esposo|marido|mujer|herman[oa]|madre|padre|hij[oa]|amig[oa]|compa[nñ]er[oa]|"
     r"used to|formerly|previously|before|once|antes|sol[ií]a|anteriormente|"
-    r"wants? to|would like to|plans? to|planning to|might|may|could|hopes? to|considering|if|"
+    r"wants? to|would like to|plans? to|planning to|might|(?-i:may)|could|hopes? to|considering|if|"
     r"quiere|quisiera|planea|piensa|podr[ií]a|le gustar[ií]a|espera|si)\b", _I)
+# What may follow a name and not be part of another one: a qualifier of time or place, a suffix.
+_AFTER_NAME = frozenset("in on at since last this after before to for from until as and with corp corporation "
+                        "inc ltd llc gmbh plc sa sl group grupo el la en para desde hasta tras hace este esta y con"
+                        .split())
+_ARTICLE = re.compile(r"^(?:the|a|an|el|la|los|las)\s+", _I)  # "moved to the Platform team"
 _CUT = re.compile(r"\s*(?:[,.;:()!?]|\b(?:since|from|until|as|and|with|desde|hasta|como|y|con|pero|but)\b).*$", _I)
 
 # Single-valued kinds: folded relation type names, and how a fact says the same (the target follows).
@@ -64,7 +72,8 @@ FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
         "works_at", "works_for", "work_at", "work_for", "employed_at", "employed_by", "employer", "job_at",
         "trabaja_en", "trabaja_para", "empleado_en", "empleada_en", "empleado_de", "empleada_de", "empresa"}),
         (r"\b(?:works?|working|employed|trabaja|trabajando|empleado|empleada)\s+(?:now\s+|ahora\s+)?"
-         r"(?:at|for|by|en|para|de)\s+", r"\b(?:joined|se uni[oó] a|se ha unido a|fich[oó] por|entr[oó] en)\s+")),
+         r"(?:at|for|by|en|para|de)\s+", r"\b(?:left|quit|dej[oó]|ha dejado|se fue de|sali[oó] de)\s+",
+         r"\b(?:joined|se uni[oó] a|se ha unido a|fich[oó] por|entr[oó] en)\s+")),
     "home": (frozenset({"lives_in", "live_in", "resides_in", "lives_at", "home", "vive_en", "reside_en"}),
              (r"\b(?:lives|living|resides|vive|reside)\s+(?:now\s+|ahora\s+)?(?:in|at|en)\s+",
               r"\b(?:moved|relocated|se mud[oó]|se ha mudado|se trasl[aá]d[oó]|se muda)\s+(?:to|a)\s+")),
@@ -75,6 +84,14 @@ FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
                          "situado_en", "situada_en", "sede_en", "con_sede_en"}),
               (r"\b(?:located|based|headquartered|ubicad[oa]|situad[oa]|con sede)\s+(?:now\s+|ahora\s+)?"
                r"(?:in|at|en)\s+", r"\b(?:moved|relocated|se trasl[aá]d[oó]|se mud[oó])\s+(?:to|a)\s+")),
+    "host": (frozenset({"hosted_on", "hosted_at", "hosted_by", "host", "alojado_en", "alojada_en"}),
+             (r"\b(?:hosted|alojad[oa])\s+(?:now\s+|ahora\s+)?(?:on|at|by|en)\s+",
+              r"\b(?:moved|migrated|se movi[oó]|se migr[oó]|migrad[oa])\s+(?:to|a)\s+")),
+    "owner": (frozenset({"owned_by", "owner", "owner_team", "propiedad_de", "pertenece_a", "duenio", "dueno"}),
+              (r"\b(?:owned|maintained)\s+(?:now\s+)?by\s+|\bownership\s+(?:moved|passed|went|was transferred)\s+to\s+",
+               r"\b(?:pertenece|es propiedad de)\s+(?:ahora\s+)?a?\s*")),
+    "assignee": (frozenset({"assigned_to", "assignee", "asignado_a", "asignada_a"}),
+                 (r"\b(?:(?:re)?assigned|asignad[oa]|reasignad[oa])\s+(?:now\s+|ahora\s+)?(?:to|a)\s+",)),
     "spouse": (frozenset({"married_to", "spouse", "spouse_of", "wife_of", "husband_of", "casado_con",
                           "casada_con", "conyuge", "conyuge_de", "esposa_de", "esposo_de"}),
                (r"\b(?:married|casad[oa]|se cas[oó])\s+(?:to|with|con)\s+",)),
@@ -96,8 +113,18 @@ def kind_of(rtype: str) -> str | None:
 
 
 def _same_target(said: str, target: str) -> bool:
+    """One name, maybe said longer: the same words and then a qualifier, a company suffix or a
+    possessive (``Acme`` / ``Acme Corp``, ``Acme in May``, ``Acme's Madrid office``), never
+    another word that begins alike (``Ana`` / ``Anabel``) or a thing named after it (``the Acme
+    Slack channel``)."""
     a, b = fold(said).strip(), fold(target).strip()
-    return bool(a and b) and (a.startswith(b) or b.startswith(a))
+    if not a or not b:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    if short == long_ or long_.startswith((short + "'s", short + "’s")):
+        return True
+    rest = long_[len(short):].split() if long_.startswith(short + " ") else []
+    return bool(rest) and rest[0].strip(",.") in _AFTER_NAME
 
 
 def fact_says(family: str, fact: str) -> tuple[str, bool] | None:
@@ -114,7 +141,7 @@ def _said(family: str, fact: str) -> tuple[str, bool, str] | None:
         found = phrase.search(fact)
         if found:
             ended = bool(_NEGATION.search(fact[: found.end()]))
-            target = _CUT.sub("", fact[found.end():]).strip()
+            target = _ARTICLE.sub("", _CUT.sub("", fact[found.end():]).strip())
             if _NOT_NOW.search(fact[: found.start()]) or not target or not (target[0].isupper() or target[0].isdigit()):
                 return None
             return fold(target), ended, fold(fact[: found.start()])
@@ -137,7 +164,7 @@ def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, 
         found = sorted(found, key=lambda r: r[2])
         newest = found[-1]
         for rtype, to, created in found[:-1]:
-            if created < newest[2] and fold(newest[1]) != fold(to) and relation_key(rtype, to) not in done:
+            if created < newest[2] and not _same_target(newest[1], to) and relation_key(rtype, to) not in done:
                 out.append((rtype, to, {"relationType": newest[0], "to": newest[1]}, f"a newer {family} relation",
                             0.85))
         rtype, to, created = newest  # only the current one of its kind can be replaced by a fact

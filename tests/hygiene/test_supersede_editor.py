@@ -59,9 +59,9 @@ def test_a_superseded_fact_is_struck_through_with_its_successor(qtbot, core: Cor
     assert memory.superseded_facts("Ana García") == {}
 
 
-def test_every_fact_of_the_labelled_updates_is_reachable_after_approval(tmp_path: Path) -> None:
-    cases = [c for c in json.loads((DATA / "supersession_cases.json").read_text(encoding="utf-8"))["cases"]
-             if c["label"] == "update"]
+@pytest.mark.parametrize("name", ["supersession_cases.json", "supersession_holdout3.json"])
+def test_every_fact_of_the_labelled_updates_is_reachable_after_approval(tmp_path: Path, name: str) -> None:
+    cases = [c for c in json.loads((DATA / name).read_text(encoding="utf-8"))["cases"] if c["label"] == "update"]
     with Memory(Settings(db=tmp_path / "all.db", embeddings="none")) as m:
         m.create_entities([{"name": f"case {c['id']}", "entityType": "Case", "observations": c["facts"]}
                            for c in cases])

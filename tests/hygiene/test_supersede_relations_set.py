@@ -10,7 +10,8 @@ import pytest
 from bench.supersession_relations_bench import CASES, evaluate
 
 
-@pytest.mark.parametrize("name", [CASES.name, "supersession_relations_holdout.json"])
+@pytest.mark.parametrize("name", [CASES.name, "supersession_relations_holdout.json",
+                                  "supersession_relations_holdout3.json"])
 def test_precision_and_recall_meet_the_goals(name: str) -> None:
     cases = json.loads((CASES.parent / name).read_text(encoding="utf-8"))["cases"]
     assert sum(c["label"] == "update" for c in cases) >= 10 and sum(c["label"] == "none" for c in cases) >= 10
