@@ -15,8 +15,9 @@ of its own (it holds the name, summary and first facts together: what a question
 spread over several facts matches, and what still matches across languages where words cannot),
 both its own lists weighed by how much of the entity they hold (all of a short one; of one with
 hundreds of facts, its first ``HEAD_FACTS``). Its answer carries its matching facts in rank order
-(``per_entity``, default 3) and how many others it has, within ``max_tokens``. A backend without a
-fact index (``FactText`` / ``FactVectors``) has empty fact lists and the same rule; SQLite and the
+(``per_entity``, default 3; a fact repeating a better one of the same entity gives way to one that
+says something else, ``core.search.diversity``) and how many others it has, within ``max_tokens``.
+A backend without a fact index (``FactText`` / ``FactVectors``) has empty fact lists and the same rule; SQLite and the
 Cypher backends have one.
 
 The score is one relevance in 0–1, and the results are in its order: half the fused rank (1 when
@@ -42,7 +43,7 @@ from core.embeddings.text import HEAD_FACTS
 from core.errors import EmbeddingError
 from core.model import Node
 from core.protocols import EmbeddingProvider, FactText, FactVectors, GraphStore, VectorStore
-from core.search import calibration
+from core.search import calibration, diversity
 from core.search.folding import content_words, fold
 from core.search.limbic import limbic_factors
 from core.search.stopwords import STOPWORDS
@@ -220,6 +221,7 @@ class HybridSearcher:
         self._entity_vectors(qv, entities)
         self._score(entities, nodes, words, named)
         ranked = sorted(entities.values(), key=lambda e: (e.id not in named, -e.relevance, e.id))
+        ranked = self._diversify(ranked, limit, per_entity)
         # Nothing that matches well on its own: no answer (nonsense, hostile or empty queries).
         # Otherwise the best ``limit``, weaker ones included: a diluted match is still a match.
         # (Only where facts are indexed: a whole entity's vector is too diluted to tell a weak match
@@ -369,6 +371,16 @@ class HybridSearcher:
                              *([1.0] if e.id in named else [])])
             e.relevance = (RANK_SHARE * min(1.0, e.rrf / best_possible)
                            + (1 - RANK_SHARE) * min(1.0, e.quality / FULL_MATCH))
+
+    @staticmethod
+    def _diversify(ranked: list[_Entity], limit: int, shown: int) -> list[_Entity]:
+        """Each of the first ``limit`` results' facts re-ordered so that one repeating a better one counts
+        less (``core.search.diversity``): the ``shown`` ones its answer holds say more than one thing."""
+        for e in ranked[:limit]:
+            if len(e.facts) > 1:
+                e.facts = [f for f, _ in diversity.pick(e.facts, lambda f: f.fused, lambda f: diversity.stems(f.text),
+                                                        diversity.FACT_DIVERSITY, count=shown)]
+        return ranked
 
     def _fuse_facts(self, facts: list[_Fact]) -> None:
         """One list of facts from their two signals, by score rather than rank: a fact's cosine

@@ -10,7 +10,7 @@ from pathlib import Path
 from core.hygiene import names as N
 from core.io.official import import_official
 from core.memory import Memory
-from core.storage.aliases import hygiene_store
+from core.storage.factory import hygiene_store
 
 
 def _stored(mem: Memory) -> dict[str, str | None]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from core.hygiene import names as N
 from core.memory import Memory
 from core.settings import Settings
-from core.storage.aliases import hygiene_store
+from core.storage.factory import hygiene_store
 from core.storage.sqlite.connection import connect
 from core.storage.sqlite.inspection import SCHEMA_VERSION
 from tests.conftest import SteppingClock

@@ -171,7 +171,7 @@ class FalkorDialect:
             "CREATE INDEX FOR (e:Entity) ON (e.id)",
             "CREATE INDEX FOR (e:Entity) ON (e.name)",
             "CREATE INDEX FOR (e:Entity) ON (e.type)",
-            "CREATE INDEX FOR (e:Entity) ON (e.aliases)",  # names merged into it (core.storage.aliases)
+            "CREATE INDEX FOR (e:Entity) ON (e.aliases)",  # names merged into it (core.hygiene.store)
             "CREATE INDEX FOR (e:Entity) ON (e.has_aliases)",
             "CREATE INDEX FOR (c:Change) ON (c.id)",
             "CREATE INDEX FOR (c:Change) ON (c.entity)",

@@ -1,4 +1,4 @@
-"""``core.storage.aliases.HygieneStore`` on a Cypher server: aliases are the ``aliases`` list
+"""``core.hygiene.store.HygieneStore`` on a Cypher server: aliases are the ``aliases`` list
 property each entity node carries (``rows.stored`` writes it from props), the detector's reads,
 and the Change node that groups one merge."""
 

@@ -1,4 +1,4 @@
-"""``core.storage.aliases.HygieneStore`` on SQLite: alias lookups through ``entity_aliases``
+"""``core.hygiene.store.HygieneStore`` on SQLite: alias lookups through ``entity_aliases``
 (migration 005), the detector's reads, and the row that groups one merge."""
 
 from __future__ import annotations
