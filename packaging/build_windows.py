@@ -133,14 +133,15 @@ def bundle_files(inputs: dict[str, Any]) -> dict[str, Path | None]:
     return files
 
 
-def build_standin(out: Path, version: str | None = None) -> Path:
+def build_standin(out: Path, version: str | None = None, inputs: dict[str, Any] | None = None) -> Path:
     """Lay out the stand-in Windows bundle in ``out/Hipocampo`` (replacing one there) and return it.
-    Placeholders say what they stand for and carry the version, so a newer stand-in differs."""
+    Placeholders say what they stand for and carry the version, so a newer stand-in differs.
+    ``inputs``: the spec's, already read by ``spec_inputs`` (running the spec takes seconds)."""
     version = version or project_version()
     folder = out / "Hipocampo"
     if folder.exists():
         shutil.rmtree(folder)
-    for relative, source in bundle_files(spec_inputs()).items():
+    for relative, source in bundle_files(spec_inputs() if inputs is None else inputs).items():
         target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         if source is None or source.stat().st_size > PLACEHOLDER_OVER:

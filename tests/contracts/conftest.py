@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from core.embeddings.onnx_local import OnnxEmbeddingProvider
 from core.memory import Memory
 from core.settings import Settings
 from tests.conftest import SteppingClock
@@ -27,7 +28,11 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def mem(backend: str, tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest) -> Iterator[Memory]:
+def mem(backend: str, tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest,
+        local_embedder: OnnxEmbeddingProvider) -> Iterator[Memory]:
+    """A fresh memory of ``backend`` embedding with the session's model (loaded on first use, once:
+    a memory of its own loaded it again for every test that embeds, ~1.5 s each)."""
     server = request.getfixturevalue(SERVER_SETTINGS[backend]) if backend != "sqlite" else {}
-    with Memory(Settings(db=tmp_path / "contract.db", **{"backend": backend, **server}), clock=clock) as m:
+    with Memory(Settings(db=tmp_path / "contract.db", **{"backend": backend, **server}), clock=clock,
+                embedder=local_embedder) as m:
         yield m

@@ -2,7 +2,8 @@
 Inno Setup's own ``ISCC.exe`` around the stand-in bundle (packaging/build_windows.py: the Windows
 layout, placeholders where a Windows build is needed), then run silently in a throwaway Wine prefix
 set to Windows 10, per user (the default) and for everyone (``/ALLUSERS``): installed, upgraded in
-place by a newer setup, uninstalled, with the registry read from the prefix's own hives."""
+place by a newer setup, uninstalled, with the registry read from the prefix's own hives. One prefix
+is booted per module; the compiler's and each install's are copies of it (``clone_prefix``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,13 +142,66 @@ class Prefix:
         return self.path / "drive_c" / Path(*windows_path[3:].split("\\"))
 
 
-def new_prefix(root: Path, display: str) -> Prefix:
-    home = root / "home"
+@dataclass
+class Template:
+    """A prefix booted once (``wineboot`` takes half a minute, a copy a fraction of a second), and
+    the HOME it was booted with (Wine links the user's Desktop, Documents … to it). It boots in the
+    background while the stand-in bundles are laid out; ``booted`` is done when it is ready."""
+
+    prefix: Path
+    home: Path
+    booted: Future[None]
+
+
+def _is_pe_image(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return fh.read(2) == b"MZ"
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    """Wine's DLLs and programs (1.3 GB of the prefix, never written after ``wineboot``) as hard
+    links; everything else (20 MB: the hives, the .ini files) copied, because wineserver writes a hive
+    with more than one link in place, which would change the template's and every other copy's."""
+    if _is_pe_image(Path(source)):
+        os.link(source, target)
+    else:
+        shutil.copy2(source, target)
+
+
+def clone_prefix(template: Template, root: Path) -> tuple[Path, Path]:
+    """A fresh prefix at ``root/prefix`` as ``wineboot`` would make it, with its own HOME
+    (``root/home``, where the user folders' links now lead); (prefix, home)."""
+    template.booted.result()
+    home, prefix = root / "home", root / "prefix"
     home.mkdir(parents=True)
-    extra = {"DISPLAY": display, "HOME": str(home), "LANG": "C.UTF-8"}
-    prefix = root / "prefix"
-    build_windows.wineboot(prefix, **extra)
-    return Prefix(prefix, build_windows.wine_env(prefix, **extra))
+    shutil.copytree(template.prefix, prefix, symlinks=True, copy_function=_link_or_copy)
+    for link in (prefix / "drive_c" / "users").rglob("*"):
+        if link.is_symlink() and Path(os.readlink(link)).is_relative_to(template.home):
+            target = home / Path(os.readlink(link)).relative_to(template.home)
+            link.unlink()
+            link.symlink_to(target)
+    return prefix, home
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory, display: str) -> Iterator[Template]:
+    """The one prefix the module boots (Windows 10), gone after the module."""
+    root = tmp_path_factory.mktemp("wine-template")
+    home = root / "home"
+    home.mkdir()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        booted = pool.submit(build_windows.wineboot, root / "prefix", DISPLAY=display, HOME=str(home),
+                             LANG="C.UTF-8")
+        try:
+            yield Template(root / "prefix", home, booted)
+        finally:
+            booted.exception()  # waits for it, if nothing did
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def new_prefix(root: Path, display: str, template: Template) -> Prefix:
+    prefix, home = clone_prefix(template, root)
+    return Prefix(prefix, build_windows.wine_env(prefix, DISPLAY=display, HOME=str(home), LANG="C.UTF-8"))
 
 
 def bumped(version: str) -> str:
@@ -163,29 +218,43 @@ class Build:
 
 
 @pytest.fixture(scope="module")
-def iscc_prefix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The Wine prefix ISCC compiles in (made on first use), gone after the module."""
-    prefix = tmp_path_factory.mktemp("iscc") / "prefix"
-    yield prefix
-    shutil.rmtree(prefix, ignore_errors=True)
+def iscc_prefixes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    """Where the two Wine prefixes ISCC compiles in go (``builds`` makes them), one per setup, so the
+    two compile at once (each compile ends by stopping its prefix's wineserver); gone after the module."""
+    roots = [tmp_path_factory.mktemp(f"iscc-{n}") for n in (1, 2)]
+    yield roots[0] / "prefix", roots[1] / "prefix"
+    for root in roots:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory: pytest.TempPathFactory, model_dir: Path, iscc_prefix: Path) -> tuple[Build, Build]:
+def iscc_prefix(builds: tuple[Build, Build], iscc_prefixes: tuple[Path, Path]) -> Path:
+    """A prefix ISCC has compiled in."""
+    return iscc_prefixes[0]
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory, model_dir: Path, template: Template,
+           iscc_prefixes: tuple[Path, Path]) -> tuple[Build, Build]:
     """The setup of this version, with one file the next one no longer ships, and the next
-    version's: both compiled by ISCC under Wine."""
+    version's: both compiled by ISCC under Wine, at once, each in its own prefix."""
     root = tmp_path_factory.mktemp("windows-installer")
     old, new = project_version(), bumped(project_version())
-    made = []
-    for version in (old, new):
-        bundle = build_windows.build_standin(root / version, version)
-        if version == old:
-            (bundle / "_internal" / "dropped_in_next_version.pyc").write_bytes(b"old module")
+    inputs = build_windows.spec_inputs()
+    bundles = {version: build_windows.build_standin(root / version, version, inputs) for version in (old, new)}
+    (bundles[old] / "_internal" / "dropped_in_next_version.pyc").write_bytes(b"old module")
+    for prefix in iscc_prefixes:
+        clone_prefix(template, prefix.parent)
+
+    def compile_setup(version: str, prefix: Path) -> Path:
         # This version's setup reads it from pyproject.toml, as `iscc installer.iss` does.
-        setup = build_windows.compile_installer(bundle, root / "dist", version=None if version == old else version,
-                                                output_name=f"Hipocampo-{version}-test-setup", wine_prefix=iscc_prefix)
-        made.append(Build(version, bundle, setup))
-    return made[0], made[1]
+        return build_windows.compile_installer(bundles[version], root / version / "dist",
+                                               version=None if version == old else version,
+                                               output_name=f"Hipocampo-{version}-test-setup", wine_prefix=prefix)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        setups = list(pool.map(compile_setup, (old, new), iscc_prefixes))
+    return Build(old, bundles[old], setups[0]), Build(new, bundles[new], setups[1])
 
 
 def test_a_compiler_error_fails_the_build(builds: tuple[Build, Build], iscc_prefix: Path, tmp_path: Path,
@@ -328,10 +397,11 @@ def assert_user_data_kept(prefix: Prefix, data: Path) -> None:
 
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: m.name)
 def test_setup_installs_upgrades_in_place_and_uninstalls(mode: Mode, builds: tuple[Build, Build], display: str,
+                                                         template: Template,
                                                          tmp_path_factory: pytest.TempPathFactory) -> None:
     old, new = builds
     root = tmp_path_factory.mktemp(f"wine-{mode.name}")
-    prefix = new_prefix(root, display)
+    prefix = new_prefix(root, display, template)
     try:
         install(prefix, old, mode, root / "install.log")
         assert_installed(prefix, old, mode)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from core.embeddings.onnx_local import OnnxEmbeddingProvider
 from core.embeddings.text import fact_text, text_hash
 from core.memory import Memory
 from core.settings import Settings
@@ -63,10 +64,11 @@ def to_float32_layout(mem: Memory) -> None:
 
 
 def test_an_old_graphs_float32_fact_vectors_become_int8_resumably(
-        tmp_path: Path, graph_settings: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, graph_settings: dict[str, object], monkeypatch: pytest.MonkeyPatch,
+        local_embedder: OnnxEmbeddingProvider) -> None:
     settings = Settings(db=tmp_path / "unused.db", **graph_settings)
     notes = [f"Tomás archived shipping manifest {i} for the port authority" for i in range(5)]
-    with Memory(settings) as mem:
+    with Memory(settings, embedder=local_embedder) as mem:
         mem.create_entities([{"name": "Tomás", "entityType": "Person", "observations": [*notes, PIANO]}])
         mem.embed_pending()
         to_float32_layout(mem)
@@ -78,7 +80,7 @@ def test_an_old_graphs_float32_fact_vectors_become_int8_resumably(
 
     monkeypatch.setattr(fact_vectors, "migrate", lambda store, progress=None, real=fact_vectors.migrate:
                         real(store, progress=stop))
-    with pytest.raises(KeyboardInterrupt), Memory(settings):
+    with pytest.raises(KeyboardInterrupt), Memory(settings, embedder=local_embedder):
         pass
     monkeypatch.undo()
     half = FalkorDialect(str(graph_settings["graph_url"]), str(graph_settings["graph_name"]))
@@ -86,7 +88,7 @@ def test_an_old_graphs_float32_fact_vectors_become_int8_resumably(
     assert half.read("MATCH (f:Fact) WHERE f.q IS NOT NULL RETURN count(f)")[0][0] == 4
     assert {r[0] for r in half.read("CALL db.indexes() YIELD label RETURN label")} >= {"FVec", "Fact"}
     half.close()
-    with Memory(settings) as mem:  # opened again: the rest is converted, the old index gone
+    with Memory(settings, embedder=local_embedder) as mem:  # opened again: the rest is converted, the old index gone
         db = mem.graph.db
         assert db.read("MATCH (v:FVec) RETURN count(v)")[0][0] == 0
         assert db.read("MATCH (f:Fact) WHERE f.q IS NOT NULL RETURN count(f)")[0][0] == 6
@@ -116,10 +118,11 @@ def distance_to(mem: Memory, text: str) -> tuple[str, float]:
 
 
 def test_an_old_graphs_bare_fact_vectors_are_made_again_in_context_once_resumably(
-        tmp_path: Path, graph_settings: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, graph_settings: dict[str, object], monkeypatch: pytest.MonkeyPatch,
+        local_embedder: OnnxEmbeddingProvider) -> None:
     settings = Settings(db=tmp_path / "unused.db", **graph_settings)
     notes = [f"Tomás archived shipping manifest {i} for the port authority" for i in range(5)]
-    with Memory(settings) as mem:
+    with Memory(settings, embedder=local_embedder) as mem:
         mem.create_entities([{"name": "Tomás", "entityType": "Person", "observations": [*notes, PIANO]}])
         mem.embed_pending()
         to_bare_vectors(mem)
@@ -132,13 +135,14 @@ def test_an_old_graphs_bare_fact_vectors_are_made_again_in_context_once_resumabl
 
     monkeypatch.setattr(fact_vectors, "in_context", lambda store, progress=None, real=fact_vectors.in_context:
                         real(store, progress=stop))
-    with pytest.raises(KeyboardInterrupt), Memory(settings):
+    with pytest.raises(KeyboardInterrupt), Memory(settings, embedder=local_embedder):
         pass
     monkeypatch.undo()
     half = FalkorDialect(str(graph_settings["graph_url"]), str(graph_settings["graph_name"]))
     assert half.read("MATCH (f:Fact) WHERE f.emb IS NULL RETURN count(f)")[0][0] == 4  # one span of 4 done
     half.close()
-    with Memory(settings) as mem:  # opened again: the rest is made due, nothing of it embedded yet
+    # opened again: the rest is made due, nothing of it embedded yet
+    with Memory(settings, embedder=local_embedder) as mem:
         assert mem.vectors.fact_progress(model) == (0, 6)
         assert mem.metadata(fact_vectors.CONTEXT_KEY) == "1"
         text, distance = distance_to(mem, PIANO)
@@ -146,5 +150,5 @@ def test_an_old_graphs_bare_fact_vectors_are_made_again_in_context_once_resumabl
         assert mem.embed_pending() == 6
         text, distance = distance_to(mem, fact_text("Tomás", "Person", PIANO))
         assert text == PIANO and distance < 0.003  # made again in context
-    with Memory(settings) as mem:  # once: opened again, nothing is due
+    with Memory(settings, embedder=local_embedder) as mem:  # once: opened again, nothing is due
         assert mem.vectors.fact_progress(model) == (6, 6)
