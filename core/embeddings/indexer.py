@@ -330,8 +330,12 @@ class EmbeddingIndexer:
         return done, total
 
     def status(self) -> dict[str, object]:
+        """``embedded`` of ``entities``: the entities ``read_graph`` returns (an insight waiting for
+        review is an archived entity row, embedded too but no entity to the user); ``pending``:
+        every vector still to compute, those rows' and facts' included."""
         done, total = self.vectors.progress(self.provider.model_id)
-        out: dict[str, object] = {"model": self.provider.model_id, "embedded": done, "entities": total}
+        shown_done, shown = self.vectors.progress(self.provider.model_id, in_memory=True)
+        out: dict[str, object] = {"model": self.provider.model_id, "embedded": shown_done, "entities": shown}
         fact_progress = getattr(self.vectors, "fact_progress", None)
         facts_done, facts = fact_progress(self.provider.model_id) if fact_progress is not None else (0, 0)
         out.update(facts_embedded=facts_done, facts=facts, pending=(total - done) + (facts - facts_done),
