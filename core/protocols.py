@@ -181,8 +181,8 @@ class FactVectors(Protocol):
     """Optional beside ``VectorStore``: every observation's own vector (SQLite and the Cypher
     backends have it; a backend without it searches entity vectors only, by the same ranking rule
     in ``core.search.hybrid``). A fact is due from when it is written until ``store_facts`` keeps
-    a vector for its current text; ``newest_pending_facts`` is what the freshness rule embeds
-    with the query."""
+    a vector for its current text in context (``core.embeddings.context``); ``newest_pending_facts``
+    is what the freshness rule embeds with the query."""
 
     def pending_facts(self, model_id: str, limit: int) -> dict[int, str]: ...
     def newest_pending_facts(self, model_id: str, newest: int) -> list[int]: ...

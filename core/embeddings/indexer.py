@@ -145,7 +145,7 @@ class EmbeddingIndexer:
         model = self.provider.model_id
         due = self._db(self.vectors.pending, model, self.batch_size)
         store = self.vectors.store_embedded
-        shown = due  # what is embedded; the hash stored is that of ``due``'s text
+        shown = due  # what is embedded, and whose hash is stored: a fact's text in context
         pending_facts = getattr(self.vectors, "pending_facts", None)  # backends with a fact index
         if not due and pending_facts is not None:
             due = self._db(pending_facts, model, self.batch_size * FACTS_PER_ENTITY_BATCH)
@@ -172,7 +172,8 @@ class EmbeddingIndexer:
                 self._yield_until = float("inf")
             if cancel is not None and cancel.is_set():
                 return stored  # stopping: what was computed is thrown away, the entities stay due
-            stored += self._db(store, model, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)})
+            # The hash of what was embedded (a fact's in context): a rename committed meanwhile makes it stale.
+            stored += self._db(store, model, {i: (text_hash(shown[i]), v) for i, v in zip(ids, vectors, strict=True)})
         # An entity edited mid-batch stays due; if every one was, stop rather than spin.
         return stored if stored else -1
 

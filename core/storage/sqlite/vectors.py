@@ -157,7 +157,7 @@ class SqliteVecStore:
             return fact_vectors.texts(conn, ids)
 
     def store_facts(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
-        """Store fact vectors (id → (text hash, vector)) whose text is still current; count stored."""
+        """Store fact vectors (id → (hash of the text in context, vector)) still current; count stored."""
         with self.db.locked() as conn:
             return fact_vectors.store(conn, model_id, embedded, self.db.now())
 
