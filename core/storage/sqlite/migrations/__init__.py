@@ -23,4 +23,5 @@ MIGRATIONS: dict[int, str] = {
     5: read_sql("005_aliases.sql"),  # entity_aliases: names merged into an entity still open it
     6: read_sql("006_pins.sql"),  # pins: what the user pinned for the session brief
     7: read_sql("007_fact_context.sql"),  # facts embedded in context: every fact due again
+    9: read_sql("009_folded_aliases.sql"),  # entity_aliases.folded: former names matched without folding
 }
