@@ -22,7 +22,7 @@ before) is converted when opened for writing (``migrate``: a page per write, res
 vector only.)
 
 A graph whose facts were embedded of their bare text (before ``core.embeddings.context``) has every
-fact made due once when opened for writing (``in_context``, as SQLite's migration 009): a span of
+fact made due once when opened for writing (``in_context``, as SQLite's migration 007): a span of
 fact ids per write, resumable from its cursor, then the ``fact_vectors_context`` mark. The codes
 stay, so the old vectors answer until the embedder replaces them.
 """
