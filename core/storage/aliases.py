@@ -5,7 +5,7 @@ only answers these.
 An entity's aliases (the names merged into it) are kept in its props under ``aliases``: written
 by ``merge_node`` and undone like any other props change. Each backend keeps them findable by
 name (SQLite: the ``entity_aliases`` table its triggers fill; a graph server: an ``aliases``
-list property on the node), and each alias folded beside it (``folded_aliases``: SQLite's
+list property on the node), and each alias folded beside it (``alias_folds``: SQLite's
 ``entity_aliases.folded``, a graph server's ``folded_aliases`` list), so search_nodes matches a
 former name with one read and folds nothing but the query.
 """
@@ -15,26 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from core.search.folding import fold
+from core.storage.alias_folds import ALIASES_KEY as ALIASES_KEY
 
-ALIASES_KEY = "aliases"  # the props key holding an entity's former names
 MERGE_OP = "merge_entities"  # the change_log row grouping one merge's rows (undone whole)
 # The props key holding an entity's superseded relations (core.hygiene.supersede_relations):
 # ``{relation_key(type, to): {"relationType", "to", "by", "ended_at", "insight"}}``. Read here too,
 # by each backend's embedding text (a superseded relation no longer says what the entity is).
 SUPERSEDED_RELATIONS = "superseded_relations"
-
-
-def aliases_of(props: dict[str, Any] | None) -> list[str]:
-    """The aliases ``props`` holds (text only)."""
-    found = (props or {}).get(ALIASES_KEY)
-    return [a for a in found if isinstance(a, str)] if isinstance(found, list) else []
-
-
-def folded_aliases(aliases: Sequence[str]) -> list[str]:
-    """The aliases as a query is matched against them (``core.search.folding.fold``, which is
-    SQLite's ``hfold`` too): what each backend stores beside them."""
-    return [fold(a) for a in aliases]
 
 
 def relation_key(rtype: str, to: str) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.history.undo import InsightState
-from core.storage.aliases import aliases_of, folded_aliases
+from core.storage.alias_folds import aliases_of, folded_aliases
 from core.storage.cypher import rows as R
 
 _LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"

@@ -13,7 +13,7 @@ from typing import Any
 
 from core.model import Entity, Node, Relation
 from core.search.folding import fold
-from core.storage.aliases import aliases_of, folded_aliases
+from core.storage.alias_folds import aliases_of, folded_aliases
 
 # the helpers every backend shares, read here as ``R.…`` too
 from core.storage.common import PLACEHOLDER_KEY as PLACEHOLDER_KEY
