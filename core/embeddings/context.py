@@ -3,8 +3,8 @@ for the background embedder and for facts a search embeds on the fly, on every b
 answers the two reads it uses: whose facts they are, and those entities' names and types).
 
 A fact's vector is kept only while the text it was embedded from is still the fact's text in
-context: ``context_hash`` is what each backend's ``store_facts`` compares, inside its write, with
-the hash of what was embedded, so a vector computed before a rename (or retype) of its entity
+context: ``still_current`` is what each backend's ``store_facts`` asks, inside its write, of the
+hash of what was embedded, so a vector computed before a rename (or retype) of its entity
 committed is not stored, and the fact stays due."""
 
 from __future__ import annotations
@@ -40,3 +40,10 @@ def in_context_of(text: str, name: str | None, entity_type: str | None) -> str:
 def context_hash(text: str, name: str | None, entity_type: str | None) -> str:
     """The hash ``store_facts`` keeps and compares: of the fact's text in context, as embedded."""
     return text_hash(in_context_of(text, name, entity_type))
+
+
+def still_current(embedded_hash: str, text: str, name: str | None, entity_type: str | None) -> bool:
+    """Whether a vector embedded from the text hashed ``embedded_hash`` may be stored for a fact
+    whose text and entity are now these: it was embedded from the fact's text in context as it is
+    now, or from its bare text (an indexer given no graph embeds that; no name is in it)."""
+    return embedded_hash in (context_hash(text, name, entity_type), text_hash(text))

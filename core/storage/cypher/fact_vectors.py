@@ -36,7 +36,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.embeddings.context import context_hash
+from core.embeddings.context import still_current
 from core.errors import InvalidInput
 from core.storage.fact_matrix import FactMatrix, quantize
 
@@ -235,7 +235,7 @@ class FactVectorsMixin:
             current = {int(f): (t, n, e) for f, t, n, e in tx.read(  # the text in context, read in this write
                 "UNWIND $ids AS i MATCH (f:Fact {id: i}) OPTIONAL MATCH (e:Entity {id: f.eid}) "
                 "RETURN f.id, f.text, e.name, e.type", {"ids": list(embedded)})}
-            ids = [fid for fid, (h, _) in embedded.items() if fid in current and context_hash(*current[fid]) == h]
+            ids = [fid for fid, (h, _) in embedded.items() if fid in current and still_current(h, *current[fid])]
             if not ids:
                 return 0, [], None
             rows = quantize(np.stack([np.asarray(embedded[fid][1], dtype=np.float32) for fid in ids]))

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.embeddings.context import context_hash
+from core.embeddings.context import still_current
 from core.storage.fact_matrix import quantize
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
@@ -96,7 +96,7 @@ def store(conn: Connection, model_id: str, embedded: dict[int, tuple[str, np.nda
 
     with atomic(conn):
         current = in_context(conn, list(embedded))
-        fresh = [(i, h, v) for i, (h, v) in embedded.items() if i in current and context_hash(*current[i]) == h]
+        fresh = [(i, h, v) for i, (h, v) in embedded.items() if i in current and still_current(h, *current[i])]
         if not fresh:
             return 0
         packed = quantize(np.stack([v for _, _, v in fresh]))
