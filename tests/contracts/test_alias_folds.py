@@ -59,7 +59,7 @@ def _forget_folds(backend: str, mem: Memory, path: Path) -> None:
         script = read_sql("005_aliases.sql")
         for part in script.split("END;")[:2]:  # version 5's triggers, without the folds
             conn.execute(part[part.index("CREATE TRIGGER"):] + "END;")
-        conn.execute("PRAGMA user_version = 7")
+        conn.execute("PRAGMA user_version = 8")  # just before 009 (what 008 makes is there already)
         conn.close()
     else:
         mem.graph.db.write(lambda tx: tx.write("MATCH (e:Entity) SET e.folded_aliases = null"))
