@@ -506,6 +506,13 @@ class Memory:
             self._reads = ReadLog(path_for(s.db, s.backend, s.graph_name), s.read_log_keep)
         return self._reads
 
+    def read_log_file(self) -> Path | None:
+        """The file the read log is kept in (others write it too), or None when it is in memory."""
+        from core.storage.read_log import path_for
+
+        s = self.settings
+        return path_for(s.db, s.backend, s.graph_name)
+
     def record_read(self, client: str, tool: str, query: str, names: Sequence[str],
                     facts: Sequence[tuple[str, str]] = (), *, total: int | None = None) -> int | None:
         """Log one read an assistant made (client, tool, query, entities and facts returned); None

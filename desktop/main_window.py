@@ -356,10 +356,9 @@ class MainWindow(QMainWindow):
         self.core.read(status_of, done=self._show_status, key="window-status")
 
     def _show_status(self, status: dict[str, Any]) -> None:
-        total = int(status.get("entities") or 0)  # every entity row the embedder indexes, insights too
+        total = int(status.get("entities") or 0)  # what read_graph returns: pending insights left out
         done = int(status.get("embedded") or 0)
-        shown = int(status.get("in_memory", total))
-        self.count_label.setText(self.tr("%Ln entities", "", shown))
+        self.count_label.setText(self.tr("%Ln entities", "", total))
         self.count_label.setToolTip(self.tr("What read_graph returns: insights waiting for review are not counted"))
         if status.get("model") is None:
             self.embed_label.setText(self.tr("Search by words only"))
@@ -514,9 +513,7 @@ class MainWindow(QMainWindow):
 
 
 def status_of(memory: Any) -> dict[str, Any]:
-    """The status bar's figures: the embedder's progress, and the entities ``read_graph`` returns
-    (pending and dismissed insights are archived entities: not in the memory until approved)."""
-    status = dict(memory.embedding_status())
-    health = memory.health_check()
-    status["in_memory"] = int(health.get("counts", {}).get("entities", 0)) - int(health.get("archived", 0))
-    return status
+    """The status bar's figures: the embedder's progress over the entities ``read_graph`` returns
+    (pending and dismissed insights are archived entities: not in the memory until approved), the
+    same figures ``hipocampo search`` warns with."""
+    return dict(memory.embedding_status())

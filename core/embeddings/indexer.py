@@ -145,7 +145,7 @@ class EmbeddingIndexer:
         model = self.provider.model_id
         due = self._db(self.vectors.pending, model, self.batch_size)
         store = self.vectors.store_embedded
-        shown = due  # what is embedded; the hash stored is that of ``due``'s text
+        shown = due  # what is embedded, and whose hash is stored: a fact's text in context
         pending_facts = getattr(self.vectors, "pending_facts", None)  # backends with a fact index
         if not due and pending_facts is not None:
             due = self._db(pending_facts, model, self.batch_size * FACTS_PER_ENTITY_BATCH)
@@ -172,7 +172,8 @@ class EmbeddingIndexer:
                 self._yield_until = float("inf")
             if cancel is not None and cancel.is_set():
                 return stored  # stopping: what was computed is thrown away, the entities stay due
-            stored += self._db(store, model, {i: (text_hash(due[i]), v) for i, v in zip(ids, vectors, strict=True)})
+            # The hash of what was embedded (a fact's in context): a rename committed meanwhile makes it stale.
+            stored += self._db(store, model, {i: (text_hash(shown[i]), v) for i, v in zip(ids, vectors, strict=True)})
         # An entity edited mid-batch stays due; if every one was, stop rather than spin.
         return stored if stored else -1
 
@@ -330,8 +331,12 @@ class EmbeddingIndexer:
         return done, total
 
     def status(self) -> dict[str, object]:
+        """``embedded`` of ``entities``: the entities ``read_graph`` returns (an insight waiting for
+        review is an archived entity row, embedded too but no entity to the user); ``pending``:
+        every vector still to compute, those rows' and facts' included."""
         done, total = self.vectors.progress(self.provider.model_id)
-        out: dict[str, object] = {"model": self.provider.model_id, "embedded": done, "entities": total}
+        shown_done, shown = self.vectors.progress(self.provider.model_id, in_memory=True)
+        out: dict[str, object] = {"model": self.provider.model_id, "embedded": shown_done, "entities": shown}
         fact_progress = getattr(self.vectors, "fact_progress", None)
         facts_done, facts = fact_progress(self.provider.model_id) if fact_progress is not None else (0, 0)
         out.update(facts_embedded=facts_done, facts=facts, pending=(total - done) + (facts - facts_done),

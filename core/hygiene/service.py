@@ -130,11 +130,10 @@ def open_nodes_dump(memory: Any, names: list[str], dump: dict[str, Any]) -> dict
 
 
 def alias_hits(memory: Any, query: str) -> list[str]:
-    """Entities one of whose former names holds ``query`` (folded), in the order they were made."""
-    if not query:
-        return []
-    q = fold(query)
-    return list(dict.fromkeys(name for alias, name in hygiene_store(memory.graph).all_aliases() if q in fold(alias)))
+    """Entities one of whose former names holds ``query`` (folded), in the order they were made:
+    one read of the folds each backend stores (``core.hygiene.store``); only the query is folded."""
+    q = fold(query) if query else ""
+    return hygiene_store(memory.graph).alias_matches(q) if q else []
 
 
 def search_nodes(memory: Any, query: str, limit: int | None, graph: KnowledgeGraph) -> KnowledgeGraph:

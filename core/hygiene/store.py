@@ -6,7 +6,9 @@ answers these.
 An entity's aliases (the names merged into it) are kept in its props under ``aliases``: written
 by ``merge_node`` and undone like any other props change. Each backend keeps them findable by
 name (SQLite: the ``entity_aliases`` table its triggers fill; a graph server: an ``aliases``
-list property on the node).
+list property on the node), and each alias folded beside it (``alias_folds``: SQLite's
+``entity_aliases.folded``, a graph server's ``folded_aliases`` list), so search_nodes matches a
+former name with one read and folds nothing but the query.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-ALIASES_KEY = "aliases"  # the props key holding an entity's former names
+from core.storage.alias_folds import ALIASES_KEY as ALIASES_KEY
+
 MERGE_OP = "merge_entities"  # the change_log row grouping one merge's rows (undone whole)
 # The props key holding an entity's superseded relations (core.hygiene.supersede_relations):
 # ``{relation_key(type, to): {"relationType", "to", "by", "ended_at", "insight"}}``. Read here too,
@@ -40,8 +43,9 @@ class HygieneStore(Protocol):
         """For each of ``names`` that no entity is called but one has as an alias: that entity's name."""
         ...
 
-    def all_aliases(self) -> list[tuple[str, str]]:
-        """Every (alias, entity name), for substring search over former names."""
+    def alias_matches(self, folded_query: str) -> list[str]:
+        """The names of the live entities one of whose aliases, folded, holds ``folded_query`` (a
+        folded, non-empty substring), in the order they were made; one read of the stored folds."""
         ...
 
     def entity_rows(self) -> list[tuple[int, str, str]]:

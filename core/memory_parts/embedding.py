@@ -89,7 +89,8 @@ class Embedding:
 
     def status(self) -> dict[str, Any]:
         if self.indexer is None:
-            return {"provider": self.settings.embeddings, "model": None, "embedded": 0,
-                    "entities": self.graph.health_check().get("counts", {}).get("entities", 0),
+            health = self.graph.health_check()  # the entities read_graph returns: archived ones left out
+            shown = int(health.get("counts", {}).get("entities", 0)) - int(health.get("archived", 0))
+            return {"provider": self.settings.embeddings, "model": None, "embedded": 0, "entities": shown,
                     "error": self.error or "no embedding provider: search uses full text"}
         return {"provider": self.settings.embeddings, **self.indexer.status()}

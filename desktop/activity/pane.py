@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from core.memory import Memory
 from desktop.activity.delegate import ActivityDelegate
 from desktop.activity.model import NOT_UNDOABLE, ActivityModel, Row, describe, matches, plain, recall_row
+from desktop.shared.file_watch import FileWatch
 from desktop.shared.history_view import actor_label
 from desktop.shared.weak_callbacks import weakly
 from desktop.workers import Core
@@ -42,7 +43,8 @@ RECOUNT_MS = 3000
 
 ALL, TODAY, YESTERDAY, WEEK, MONTH, ON_DAY = "all", "today", "yesterday", "week", "month", "day"
 BOTH, WRITES, READS = "both", "writes", "reads"  # what the pane lists: the change log, the read log, or both
-READS_POLL_MS = 3000  # reads have no change feed: the pane looks for new ones this often
+READS_POLL_MS = 3000  # reads have no change feed: without a read log file to follow, look this often
+READS_FALLBACK_MS = 60_000  # following the read log's file: a safety net only
 
 Filters = tuple[str | None, str | None, str | None]  # actor, since, until (ISO-8601 UTC text)
 
@@ -219,6 +221,12 @@ class ActivityPane(QWidget):
         self._recount.timeout.connect(self.refresh_actors)
         self._reads_poll = QTimer(self, interval=READS_POLL_MS)
         self._reads_poll.timeout.connect(self.on_reads_poll)  # runs only while the pane is shown
+        # A logged read commits to the read log's file: follow it rather than poll (idle wakeups).
+        log_file = core.memory.read_log_file()
+        self._reads_watch = FileWatch(log_file, self) if log_file is not None else None
+        if self._reads_watch is not None and self._reads_watch.watching:
+            self._reads_watch.changed.connect(self.on_reads_poll)
+            self._reads_poll.setInterval(READS_FALLBACK_MS)
         self._info_timeout = QTimer(self, singleShot=True, interval=6000)
         self._info_timeout.timeout.connect(self.banner.hide)
 

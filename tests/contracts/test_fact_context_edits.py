@@ -92,3 +92,40 @@ def test_engramas_merge_node_with_a_new_label_makes_the_facts_due(server: Memory
     assert due(server) == 2
     server.embed_pending()
     assert fact_distance(server, fact_text("Servidor 3", "Technology", CRASH)) < 0.003
+
+
+class RenameWhileEmbedding:
+    """The real model, with a real rename committed between its answer and the store: what a rename
+    does when it lands while the background embedder has a batch of the entity's facts in hand."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem, self.model = mem, mem.embedder
+        self.model_id, self.dimensions = self.model.model_id, self.model.dimensions
+        self.renamed = False
+
+    def embed_query(self, text: str) -> object:
+        return self.model.embed_query(text)
+
+    def embed_documents(self, texts: list[str]) -> object:
+        vectors = self.model.embed_documents(texts)
+        if not self.renamed and fact_text("Servidor 3", "Machine", CRASH) in texts:
+            self.renamed = self.mem.rename_entity("Servidor 3", "Redis")
+        return vectors
+
+
+def test_a_rename_during_a_batch_leaves_no_vector_of_the_old_name(mem: Memory) -> None:
+    """The stored hash was the bare fact's, so the old-name vector computed before the rename was
+    kept (and its fact marked done): it named "Servidor 3" until the fact was edited again."""
+    from core.embeddings.indexer import EmbeddingIndexer
+
+    mem.create_entities([{"name": "Servidor 3", "entityType": "Machine", "observations": [CRASH, CACHE]}, OTHER])
+    provider = RenameWhileEmbedding(mem)
+    indexer = EmbeddingIndexer(mem.vectors, provider, graph=mem.graph)  # type: ignore[arg-type]
+    while not provider.renamed:
+        assert indexer.run_once() != 0, "the facts' batch never came"
+    assert due(mem) >= 2  # the renamed entity's facts stay due: what was embedded names the old name
+    indexer.run_until_idle()
+    assert due(mem) == 0
+    assert fact_distance(mem, fact_text("Redis", "Machine", CRASH)) < 0.003
+    hit = mem.search_semantic("¿Por qué se cayó Redis en junio?", 1, record=False)[0]
+    assert hit["name"] == "Redis" and hit["facts"][0]["text"] == CRASH

@@ -85,3 +85,22 @@ def test_the_status_bar_follows_the_change_feed_without_polling(qtbot, english: 
         finally:
             window.feed.stop()
             close_window(window)
+
+
+def test_insights_waiting_for_review_do_not_hold_back_search_by_meaning(  # noqa: ANN201
+        qtbot, english: None, tmp_path: Path, local_embedder) -> None:  # noqa: ANN001
+    """The status bar read the embedder's count of every entity row, insights too: with its two
+    entities embedded and two insights proposed since, it said "Indexing meaning 50 %"."""
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", actor="gui"), embedder=local_embedder) as memory:
+        memory.create_entities([{"name": "Ana García", "entityType": "Person", "observations": ["works at Acme"]},
+                                {"name": "Ana_Garcia", "entityType": "Person", "observations": ["lives in Madrid"]}])
+        memory.embed_pending()
+        memory.reflect(actor="gui")
+        assert memory.insight_counts()["pending"] >= 2
+        window = open_window(qtbot, memory)
+        try:
+            qtbot.waitUntil(lambda: window.count_label.text() == "2 entities", timeout=WAIT_MS)
+            assert window.embed_label.text() == "Search by meaning ready"
+            assert window.embed_bar.isHidden()
+        finally:
+            close_window(window)

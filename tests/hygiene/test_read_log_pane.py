@@ -139,3 +139,25 @@ def test_reads_only_with_none_logged_says_so(qtbot, tmp_path: Path) -> None:  # 
             assert pane.stack.currentWidget() is pane.empty
         finally:
             core.shutdown()
+
+
+READ_ELSEWHERE = ("import sys; from core.memory import Memory; from core.settings import Settings\n"
+                  "with Memory(Settings(db=sys.argv[1], embeddings='none')) as m:\n"
+                  "    m.record_read('cursor', 'open_nodes', 'Payments', ['Payments'])\n")
+
+
+def test_a_read_another_process_logs_arrives_without_polling(qtbot, core: Core, memory: Memory,  # noqa: ANN001
+                                                             tmp_path: Path) -> None:
+    """The pane looked for new reads every 3 s while shown: an idle app's reader threads woke ~1.8
+    times a second for it. It follows the read log's file instead (the poll is only a safety net)."""
+    import subprocess
+    import sys
+
+    pane = ActivityPane(core)
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 3, timeout=WAIT_MS)
+    pane._reads_poll.stop()  # only the file's notification can bring it now
+    subprocess.run([sys.executable, "-c", READ_ELSEWHERE, str(tmp_path / "m.db")], check=True, timeout=60)
+    qtbot.waitUntil(lambda: _texts(pane)[0] == "recalled Payments", timeout=WAIT_MS)
+    assert _texts(pane, ActivityModel.CLIENT)[0] == "cursor"

@@ -31,9 +31,13 @@ async def test_a_search_over_stdio_is_logged_with_the_clients_name(tmp_path: Pat
         found = await client.call_tool("search_nodes", {"query": "facturas"})
         assert not found.is_error
         await client.call_tool("search_semantic", {"query": "facturas duplicadas"})
+        opened = await client.call_tool("open_nodes", {"names": ["Payments"]})  # the last: logged after its answer
+        assert not opened.is_error
     with Memory(Settings(db=db, embeddings="none")) as m:
         reads = m.read_log()
         assert [(r["client"], r["tool"], r["query"]) for r in reads] == [
-            ("claude-code", "search_semantic", "facturas duplicadas"), ("claude-code", "search_nodes", "facturas")]
-        assert set(reads[1]["entities"]) == {"Billing service", "Payments"}
+            ("claude-code", "open_nodes", "Payments"), ("claude-code", "search_semantic", "facturas duplicadas"),
+            ("claude-code", "search_nodes", "facturas")]
+        assert set(reads[2]["entities"]) == {"Billing service", "Payments"}
+        assert reads[0]["entities"] == ["Payments"] and reads[0]["facts"]
         assert m.last_recall("Payments")["client"] == "claude-code"

@@ -253,3 +253,35 @@ def test_lines_that_are_not_plain_requests_are_left_to_the_sdk(graph: Memory) ->
     lines += [json.dumps(good).encode()[:-1], b'"tools/call"', b"\xff" + json.dumps(good).encode()]
     for line in lines:
         assert express.answer_line(line) is None, line
+
+
+def test_the_read_is_logged_once_the_answer_is_out_as_the_sdk_logs_it(graph: Memory) -> None:
+    """The lane wrote the read log (~160 µs) before its answer: now the caller (pipes.py) logs it
+    once the line is written, with the same row the SDK's tool writes for the same call."""
+    express = Express(graph, {"name": "hipocampo", "version": "0"})
+    modern = sorted(MODERN_VERSIONS)[0]
+    for i, (tool, arguments) in enumerate([("open_nodes", {"names": ["Ada Lovelace"]}),
+                                           ("search_nodes", {"query": "ada"})], start=1):
+        before = len(graph.read_log())
+        served = express.answer_line(json.dumps(call(i, tool, arguments, modern)).encode())
+        assert served is not None and len(graph.read_log()) == before  # answered, not logged yet
+        express.answered()
+        lane_row = graph.read_log()[0]
+        getattr(tools_memory, f"{tool}_reply")(graph, **arguments, client=CLIENT["name"])  # the SDK's tool body
+        sdk_row = graph.read_log()[0]
+        assert len(graph.read_log()) == before + 2
+        same = ("client", "tool", "query", "entities")
+        assert {k: lane_row[k] for k in same} == {k: sdk_row[k] for k in same}
+        assert lane_row["client"] == "test-assistant" and "Ada Lovelace" in lane_row["entities"]
+    express.answered()  # nothing left: no second row
+    assert len(graph.read_log()) == 4
+
+
+def test_a_call_left_to_the_sdk_is_not_logged_by_the_lane(tmp_path: Path) -> None:
+    with Memory(Settings(db=tmp_path / "off.db", embeddings="none")) as graph:
+        graph.create_entities([{"name": "Ada Lovelace", "entityType": "Person"}])
+        express = Express(graph, {"name": "hipocampo", "version": "0"})
+        line = call(1, "open_nodes", {"names": ["Ada Lovelace"]}, sorted(MODERN_VERSIONS)[0], extra=1)
+        assert express.answer_line(json.dumps(line).encode()) is None
+        express.answered()
+        assert graph.read_log() == []

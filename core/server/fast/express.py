@@ -13,7 +13,8 @@ or ``read_graph`` whose arguments are exactly the JSON types and ranges the tool
 session whose protocol version it knows the answer's shape for. The answer is the tool's own: the
 lane calls the function the MCP tool calls (``core.server.tools.memory.*_reply``) and writes its
 ``CallToolResult`` the way the SDK would. The setting ``fast_path`` (``HIPOCAMPO_FAST_PATH=false``)
-turns the lane and the early answers (``front.py``) off.
+turns the lane and the early answers (``front.py``) off. The read is logged (the same row the SDK's
+tool writes) after the answer is written: the caller calls ``answered()`` once the line is out.
 
 - the 2026-era (stateless) envelope: ``_meta`` holding the protocol version, the client's info and
   capabilities, and nothing more (no progress token), in a connection that never sent ``initialize``;
@@ -49,6 +50,7 @@ from mcp_types import (
 
 from core.memory import Memory
 from core.server.tools import memory as tools_memory
+from core.server.tools.read_log import DeferredReads, reads_deferred
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +132,7 @@ class Express:
         self._initialized = False
         self._off = False
         self._client = "mcp"  # the client's name from initialize, for the read log
+        self._unlogged = DeferredReads()  # the read answered last, logged by answered()
 
     def seen(self, message: Any) -> None:
         """Follow the connection's state from what the client sends."""
@@ -154,7 +157,7 @@ class Express:
     def answer_line(self, line: bytes) -> tuple[int | str, bytes] | None:
         """(the request's id, the whole JSON-RPC response) when this lane serves the request on
         ``line``; None leaves it to the SDK. Marks the request in flight (``Foreground.begin``) once
-        it runs a tool; the caller ends it when the answer is written."""
+        it runs a tool; the caller ends it when the answer is written, then calls ``answered()``."""
         if self._off or b'"tools/call"' not in line:
             return None
         try:
@@ -192,12 +195,13 @@ class Express:
         client = (_client_name(params["_meta"][CLIENT_INFO_META_KEY]) if modern else self._client) or "mcp"
         self._memory.foreground.begin(request_id)  # background embedding steps aside meanwhile
         try:
-            answer = wire_result(reply(self._memory, **kwargs, client=client))  # the reply logs the read
+            with reads_deferred() as read:  # the reply's read is logged once its answer is written
+                answer = wire_result(reply(self._memory, **kwargs, client=client))
         except Exception:  # noqa: BLE001 - the SDK re-does it and reports the error its way
             log.debug("express lane left %s to the SDK", params["name"], exc_info=True)
             return None
         if answer is None:
-            return None
+            return None  # the SDK answers (and logs) it
         log.debug("answered %s on the express lane", params["name"])
         result: dict[str, Any] = {"content": answer["content"], "isError": False}
         if modern:
@@ -205,7 +209,14 @@ class Express:
         result["structuredContent"] = answer["structuredContent"]
         if modern:
             result["_meta"] = {SERVER_INFO_META_KEY: self._server_info}
-        return request_id, pydantic_core.to_json({"jsonrpc": "2.0", "id": request_id, "result": result})
+        line = pydantic_core.to_json({"jsonrpc": "2.0", "id": request_id, "result": result})
+        self._unlogged = read
+        return request_id, line
+
+    def answered(self) -> None:
+        """The answer ``answer_line`` gave is written (or could not be): log its read now, off the
+        answer's path (~160 µs of writing the read log a call)."""
+        self._unlogged.log()
 
     def _modern(self, params: dict[str, Any]) -> bool:
         return self._era == "modern" and params.keys() == {"name", "arguments", "_meta"} and (

@@ -1,10 +1,16 @@
 """Logging what an assistant recalled: one call after each MCP read, from the SDK's tools and the
-express lane alike, naming the client, the tool, the query and what the answer held."""
+express lane alike, naming the client, the tool, the query and what the answer held.
+
+The express lane (core/server/fast) logs after its answer is written: inside ``reads_deferred()``
+``log_read`` keeps the read, and the lane logs it (``DeferredReads.log``) once the line is out, or
+drops it when it leaves the call to the SDK (whose tool logs it then)."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from core.memory import Memory
@@ -42,10 +48,46 @@ def what_was_returned(answer: Mapping[str, Any]) -> tuple[list[str], list[tuple[
     return names, facts, total if isinstance(total, int) and not answer.get("names_only") else len(names)
 
 
+class DeferredReads:
+    """Reads kept by ``log_read`` inside ``reads_deferred()``, to log once the answer is out."""
+
+    def __init__(self) -> None:
+        self.reads: list[tuple[Memory, str, str, str, Mapping[str, Any]]] = []
+
+    def log(self) -> None:
+        """Log the kept reads now (the same rows ``log_read`` writes), and forget them."""
+        reads, self.reads = self.reads, []
+        for read in reads:
+            _log_now(*read)
+
+
+_DEFERRED: contextvars.ContextVar[DeferredReads | None] = contextvars.ContextVar("hipocampo_reads", default=None)
+
+
+@contextlib.contextmanager
+def reads_deferred() -> Iterator[DeferredReads]:
+    """Inside it, ``log_read`` keeps each read instead of writing it; the caller logs them."""
+    kept = DeferredReads()
+    token = _DEFERRED.set(kept)
+    try:
+        yield kept
+    finally:
+        _DEFERRED.reset(token)
+
+
 def log_read(memory: Memory, client: str, tool: str, query: str, answer: Any) -> None:
-    """Record one read in the memory's read log (a no-op when the user turned the log off)."""
+    """Record one read in the memory's read log (a no-op when the user turned the log off); inside
+    ``reads_deferred()``, kept to be logged once the answer is written."""
     if not isinstance(answer, Mapping):
         return
+    deferred = _DEFERRED.get()
+    if deferred is not None:
+        deferred.reads.append((memory, client, tool, query, answer))
+        return
+    _log_now(memory, client, tool, query, answer)
+
+
+def _log_now(memory: Memory, client: str, tool: str, query: str, answer: Mapping[str, Any]) -> None:
     try:
         names, facts, total = what_was_returned(answer)
         memory.record_read(client, tool, query, names, facts, total=max(total, len(names)))

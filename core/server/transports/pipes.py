@@ -103,8 +103,12 @@ async def pipe_stdio(
                 try:
                     served = express.answer_line(line) if express is not None else None
                     if served is not None:
-                        await write_line(served[1], served[0])
-                        del served  # as write_lines does: free a large answer now
+                        try:
+                            await write_line(served[1], served[0])
+                        finally:
+                            del served  # as write_lines does: free a large answer now
+                            if express is not None:  # (it served the line)
+                                express.answered()  # its read is logged now that the answer is out
                         continue
                     message = _message(line)
                 except (BrokenPipeError, ConnectionResetError):

@@ -22,7 +22,7 @@ before) is converted when opened for writing (``migrate``: a page per write, res
 vector only.)
 
 A graph whose facts were embedded of their bare text (before ``core.embeddings.context``) has every
-fact made due once when opened for writing (``in_context``, as SQLite's migration 009): a span of
+fact made due once when opened for writing (``in_context``, as SQLite's migration 007): a span of
 fact ids per write, resumable from its cursor, then the ``fact_vectors_context`` mark. The codes
 stay, so the old vectors answer until the embedder replaces them.
 """
@@ -36,7 +36,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.embeddings.text import text_hash
+from core.embeddings.context import still_current
 from core.errors import InvalidInput
 from core.search.fact_matrix import FactMatrix, quantize
 
@@ -224,16 +224,18 @@ class FactVectorsMixin:
             "UNWIND $ids AS i MATCH (f:Fact {id: i}) RETURN f.id, f.eid, f.text", {"ids": [int(i) for i in ids]})}
 
     def store_facts(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
-        """Store fact vectors (id → (text hash, vector)) of facts that still exist with that text."""
+        """Store fact vectors (id → (hash of the text in context, vector)) of facts that still
+        exist with that text in context (``core.embeddings.context``)."""
         import numpy as np
 
         if not embedded:
             return 0
 
         def write(tx: Any) -> tuple[int, list[int], np.ndarray | None]:
-            current = {int(f): t for f, t in tx.read(
-                "UNWIND $ids AS i MATCH (f:Fact {id: i}) RETURN f.id, f.text", {"ids": list(embedded)})}
-            ids = [fid for fid, (h, _) in embedded.items() if fid in current and text_hash(current[fid]) == h]
+            current = {int(f): (t, n, e) for f, t, n, e in tx.read(  # the text in context, read in this write
+                "UNWIND $ids AS i MATCH (f:Fact {id: i}) OPTIONAL MATCH (e:Entity {id: f.eid}) "
+                "RETURN f.id, f.text, e.name, e.type", {"ids": list(embedded)})}
+            ids = [fid for fid, (h, _) in embedded.items() if fid in current and still_current(h, *current[fid])]
             if not ids:
                 return 0, [], None
             rows = quantize(np.stack([np.asarray(embedded[fid][1], dtype=np.float32) for fid in ids]))

@@ -8,10 +8,32 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.history.undo import InsightState
+from core.storage.alias_folds import aliases_of, folded_aliases
 from core.storage.cypher import rows as R
 
 _LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"
 _TOKENS_PAGE = 5_000  # names' words stored per write (a page: an interrupted backfill resumes)
+FOLD_PAGE = 1000  # entities a write of ``fold_aliases`` does
+
+
+def fold_aliases(store: Any) -> int:
+    """Give every entity with aliases but no ``folded_aliases`` (written before they were kept)
+    its folded aliases, a page per write; resumable (what is done is no longer found). Returns
+    how many entities it did; on a graph without such entities, one indexed read."""
+    done = 0
+    while True:
+        def page(tx: Any) -> int:
+            found = tx.read("MATCH (e:Entity) WHERE e.has_aliases = true AND e.folded_aliases IS NULL "
+                            "RETURN e.id, e.props LIMIT $n", {"n": FOLD_PAGE})
+            rows = [{"id": int(i), "f": folded_aliases(aliases_of(R.loads(p)))} for i, p in found]
+            if rows:
+                tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.folded_aliases = r.f", {"rows": rows})
+            return len(rows)
+
+        n = store.write(page)
+        if not n:
+            return done
+        done += n
 
 
 class CypherHygiene:
@@ -35,10 +57,10 @@ class CypherHygiene:
             found.setdefault(alias, name)
         return found
 
-    def all_aliases(self) -> list[tuple[str, str]]:
-        return [(a, n) for n, aliases in self.db.read(
-            "MATCH (e:Entity) WHERE e.has_aliases = true AND e.archived_at IS NULL RETURN e.name, e.aliases "
-            "ORDER BY e.id") for a in aliases]
+    def alias_matches(self, folded_query: str) -> list[str]:
+        return [r[0] for r in self.db.read(
+            "MATCH (e:Entity) WHERE e.has_aliases = true AND e.archived_at IS NULL "
+            "AND any(a IN e.folded_aliases WHERE a CONTAINS $q) RETURN e.name ORDER BY e.id", {"q": folded_query})]
 
     def entity_rows(self) -> list[tuple[int, str, str]]:
         found = self.db.read(f"MATCH (e:Entity) WHERE {_LIVE} RETURN e.id, e.name, e.type")

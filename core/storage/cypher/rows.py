@@ -14,6 +14,7 @@ from typing import Any
 from core.hygiene import names as hygiene_names
 from core.model import Entity, Node, Relation
 from core.search.folding import fold
+from core.storage.alias_folds import aliases_of, folded_aliases
 
 # the helpers every backend shares, read here as ``R.…`` too
 from core.storage.common import PLACEHOLDER_KEY as PLACEHOLDER_KEY
@@ -54,6 +55,7 @@ def row_of(found: dict[str, Any]) -> dict[str, Any]:
 def stored(row: dict[str, Any]) -> dict[str, Any]:
     """The node properties for ``row``, folded search copies included; the vector goes stale."""
     summary = row["props"].get("summary")
+    aliases = aliases_of(row["props"])
     body = [row["type"], *row["obs"]]
     if isinstance(summary, str):
         body.append(summary)
@@ -71,13 +73,10 @@ def stored(row: dict[str, Any]) -> dict[str, Any]:
         "p_stub": row["props"].get("stub") in (True, 1, "true") or _lowered(row["props"].get("status")) == "stub",
         # The names merged into it, findable by name (core.hygiene.store); has_aliases (indexed, absent
         # when false) finds every entity that has some without reading the others.
-        "aliases": _aliases(row["props"]), "has_aliases": True if _aliases(row["props"]) else None,
+        # folded_aliases: what search_nodes matches a former name against (absent when none).
+        "aliases": aliases, "has_aliases": True if aliases else None,
+        "folded_aliases": folded_aliases(aliases) if aliases else None,
     }
-
-
-def _aliases(props: dict[str, Any]) -> list[str]:
-    found = props.get("aliases")
-    return [a for a in found if isinstance(a, str)] if isinstance(found, list) else []
 
 
 def _lowered(value: Any) -> str | None:

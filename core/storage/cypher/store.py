@@ -40,6 +40,7 @@ from core.storage.cypher import rows as R
 from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.facts import FactTextMixin
 from core.storage.cypher.history import HistoryMixin
+from core.storage.cypher.hygiene import fold_aliases
 from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import LogRow, Work
 
@@ -68,6 +69,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             dialect.ensure_schema()
             facts.ensure_schema(dialect)
             facts.migrate(self)  # a graph written before facts had their own nodes
+            fold_aliases(self)  # a graph whose aliases were written before their folds were kept
 
     # -- lifecycle ---------------------------------------------------------------------------
 

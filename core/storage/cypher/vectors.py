@@ -119,10 +119,12 @@ class CypherVectorStore(FactVectorsMixin):
 
         return int(self._graph.write(write))
 
-    def progress(self, model_id: str) -> tuple[int, int]:
-        """(entities embedded with ``model_id``, all entities)."""
-        done, total = self._db.read("MATCH (e:Entity) RETURN sum(CASE WHEN e.emb_model = $m THEN 1 ELSE 0 END), "
-                                    "count(e)", {"m": model_id})[0]
+    def progress(self, model_id: str, *, in_memory: bool = False) -> tuple[int, int]:
+        """(entities embedded with ``model_id``, all entities); ``in_memory``: of the entities
+        ``read_graph`` returns only (archived ones, pending insights among them, left out)."""
+        where = " WHERE e.archived_at IS NULL" if in_memory else ""
+        done, total = self._db.read(f"MATCH (e:Entity){where} RETURN sum(CASE WHEN e.emb_model = $m THEN 1 "
+                                    "ELSE 0 END), count(e)", {"m": model_id})[0]
         return int(done or 0), int(total)
 
     def forget_state(self) -> None:

@@ -87,8 +87,13 @@ def newest_pending_ids(conn: Connection, model_id: str, newest: int) -> list[int
         "ORDER BY e.id", (newest, model_id))]
 
 
-def counts(conn: Connection, model_id: str) -> tuple[int, int]:
-    """(embedded with ``model_id``, total entities)."""
+def counts(conn: Connection, model_id: str, *, in_memory: bool = False) -> tuple[int, int]:
+    """(embedded with ``model_id``, total entities); ``in_memory``: of the unarchived ones only."""
+    if in_memory:
+        done, total = conn.execute(
+            "SELECT count(s.entity_id), count(*) FROM entities e LEFT JOIN embedding_state s "
+            "ON s.entity_id = e.id AND s.model_id = ? WHERE e.archived_at IS NULL", (model_id,)).fetchone()
+        return int(done), int(total)
     done = conn.execute("SELECT count(*) FROM embedding_state WHERE model_id = ?", (model_id,)).fetchone()[0]
     total = conn.execute("SELECT count(*) FROM entities").fetchone()[0]
     return done, total

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.embeddings.text import text_hash
+from core.embeddings.context import still_current
 from core.search.fact_matrix import quantize
 from core.storage.sqlite.connection import Connection, atomic
 from core.storage.sqlite.reads import IDS, id_chunks
@@ -78,13 +78,25 @@ def texts(conn: Connection, ids: Sequence[int]) -> dict[int, str]:
     return out
 
 
+def in_context(conn: Connection, ids: Sequence[int]) -> dict[int, tuple[str, str | None, str | None]]:
+    """observation id → (its text, its entity's name, its entity's type), for the ids that exist."""
+    out: dict[int, tuple[str, str | None, str | None]] = {}
+    for chunk in id_chunks(list(ids)):
+        for oid, content, name, etype in conn.execute(
+                "SELECT o.id, o.content, e.name, e.entity_type FROM observations o "
+                f"LEFT JOIN entities e ON e.id = o.entity_id WHERE o.id IN ({IDS})", (chunk,)):
+            out[oid] = (content, name, etype)
+    return out
+
+
 def store(conn: Connection, model_id: str, embedded: dict[int, tuple[str, np.ndarray]], now: str) -> int:
-    """Write the vectors of facts whose text is still the one embedded; returns how many."""
+    """Write the vectors of facts whose text in context (``core.embeddings.context``) is still the
+    one embedded; returns how many. A fact renamed or edited meanwhile stays due."""
     import numpy as np
 
     with atomic(conn):
-        current = texts(conn, list(embedded))
-        fresh = [(i, h, v) for i, (h, v) in embedded.items() if i in current and text_hash(current[i]) == h]
+        current = in_context(conn, list(embedded))
+        fresh = [(i, h, v) for i, (h, v) in embedded.items() if i in current and still_current(h, *current[i])]
         if not fresh:
             return 0
         packed = quantize(np.stack([v for _, _, v in fresh]))

@@ -35,11 +35,12 @@ class SqliteHygiene:
             found.setdefault(alias, name)
         return found
 
-    def all_aliases(self) -> list[tuple[str, str]]:
-        with self.db.locked() as conn:
-            return [tuple(r) for r in conn.execute(
-                "SELECT a.alias, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
-                "WHERE e.archived_at IS NULL ORDER BY e.id")]
+    def alias_matches(self, folded_query: str) -> list[str]:
+        with self.db.locked() as conn:  # the (folded, entity_id) index holds all it needs
+            return [r[0] for r in conn.execute(
+                "SELECT e.name FROM entities e WHERE e.id IN (SELECT a.entity_id FROM entity_aliases a "
+                "INDEXED BY idx_entity_aliases_folded WHERE instr(a.folded, ?) > 0) AND e.archived_at IS NULL "
+                "ORDER BY e.id", (folded_query,))]
 
     def entity_rows(self) -> list[tuple[int, str, str]]:
         with self.db.locked() as conn:

@@ -131,8 +131,13 @@ def _metadata_sql() -> str:
     )
 
 
+def _steps(version: int) -> list[int]:
+    """The migrations after ``version``, in order (a number no branch used is skipped)."""
+    return sorted(n for n in MIGRATIONS if version < n <= SCHEMA_VERSION)
+
+
 def _upgrade(conn: Connection, version: int) -> None:
-    for target in range(version + 1, SCHEMA_VERSION + 1):
+    for target in _steps(version):
         log.info("Upgrading the database schema to version %d", target)
         _run_script(conn, MIGRATIONS[target], target)
 
@@ -159,7 +164,7 @@ def _migrate_from_mcp_memory_v2(conn: Connection) -> None:
     """Upgrade an MCP Memory v2 database in place, in one transaction."""
     with atomic(conn):
         execute_script(conn, read_sql("legacy_mcp_memory_v2.sql"))  # to version 1
-        for target in range(2, SCHEMA_VERSION + 1):
+        for target in _steps(1):
             execute_script(conn, MIGRATIONS[target])
         indexing.reindex_all(conn)
         execute_script(conn, _metadata_sql())

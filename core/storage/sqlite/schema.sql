@@ -199,23 +199,25 @@ CREATE INDEX idx_change_import ON change_log(import_id) WHERE import_id IS NOT N
 CREATE TABLE entity_aliases (
     alias     TEXT    NOT NULL,
     entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    folded    TEXT    NOT NULL DEFAULT '',       -- hfold(alias) (migration 009): search_nodes reads it as is
     PRIMARY KEY (alias, entity_id)
 ) WITHOUT ROWID;
 CREATE INDEX idx_entity_aliases_entity ON entity_aliases(entity_id);
+CREATE INDEX idx_entity_aliases_folded ON entity_aliases(folded, entity_id);
 
 CREATE TRIGGER entity_aliases_added AFTER INSERT ON entities
 WHEN json_type(new.props, '$.aliases') = 'array' BEGIN
-    INSERT OR IGNORE INTO entity_aliases(alias, entity_id)
-        SELECT value, new.id FROM json_each(new.props, '$.aliases') WHERE type = 'text';
+    INSERT OR IGNORE INTO entity_aliases(alias, entity_id, folded)
+        SELECT value, new.id, hfold(value) FROM json_each(new.props, '$.aliases') WHERE type = 'text';
 END;
 
 CREATE TRIGGER entity_aliases_changed AFTER UPDATE OF props ON entities
 WHEN json_type(old.props, '$.aliases') IS NOT NULL OR json_type(new.props, '$.aliases') IS NOT NULL BEGIN
     DELETE FROM entity_aliases WHERE entity_id = new.id;
-    INSERT OR IGNORE INTO entity_aliases(alias, entity_id)
-        SELECT value, new.id FROM json_each(new.props, '$.aliases') WHERE type = 'text';
+    INSERT OR IGNORE INTO entity_aliases(alias, entity_id, folded)
+        SELECT value, new.id, hfold(value) FROM json_each(new.props, '$.aliases') WHERE type = 'text';
 END;
 
-INSERT OR IGNORE INTO entity_aliases(alias, entity_id)
-    SELECT j.value, e.id FROM entities e, json_each(e.props, '$.aliases') j
+INSERT OR IGNORE INTO entity_aliases(alias, entity_id, folded)
+    SELECT j.value, e.id, hfold(j.value) FROM entities e, json_each(e.props, '$.aliases') j
      WHERE json_type(e.props, '$.aliases') = 'array' AND j.type = 'text';

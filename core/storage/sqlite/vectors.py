@@ -93,10 +93,11 @@ class SqliteVecStore:
             conn.execute("DELETE FROM embedding_state")
             fact_vectors.forget(conn)
 
-    def progress(self, model_id: str) -> tuple[int, int]:
-        """(entities embedded with ``model_id``, all entities)."""
+    def progress(self, model_id: str, *, in_memory: bool = False) -> tuple[int, int]:
+        """(entities embedded with ``model_id``, all entities); ``in_memory``: of the entities
+        ``read_graph`` returns only (archived ones, pending insights among them, left out)."""
         with self.db.locked() as conn:
-            return embedding_state.counts(conn, model_id)
+            return embedding_state.counts(conn, model_id, in_memory=in_memory)
 
     def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
         """Cosine distance from ``vector`` to the stored vectors of ``ids`` (from the in-memory int8
@@ -156,7 +157,7 @@ class SqliteVecStore:
             return fact_vectors.texts(conn, ids)
 
     def store_facts(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
-        """Store fact vectors (id → (text hash, vector)) whose text is still current; count stored."""
+        """Store fact vectors (id → (hash of the text in context, vector)) still current; count stored."""
         with self.db.locked() as conn:
             return fact_vectors.store(conn, model_id, embedded, self.db.now())
 
