@@ -48,18 +48,11 @@ def _forget_folds(backend: str, mem: Memory, path: Path) -> None:
     """Make the memory as it was written before folds were kept."""
     if backend == "sqlite":
         from core.storage.sqlite.connection import connect
-        from core.storage.sqlite.migrations import read_sql
+        from tests.older_schema import without_folded_aliases
 
         mem.close()
         conn = connect(path)
-        conn.execute("DROP INDEX idx_entity_aliases_folded")
-        conn.execute("ALTER TABLE entity_aliases DROP COLUMN folded")
-        for trigger in ("entity_aliases_added", "entity_aliases_changed"):
-            conn.execute(f"DROP TRIGGER {trigger}")
-        script = read_sql("005_aliases.sql")
-        for part in script.split("END;")[:2]:  # version 5's triggers, without the folds
-            conn.execute(part[part.index("CREATE TRIGGER"):] + "END;")
-        conn.execute("PRAGMA user_version = 8")  # just before 009 (what 008 makes is there already)
+        without_folded_aliases(conn)  # just before 009 (what 008 makes is there already)
         conn.close()
     else:
         mem.graph.db.write(lambda tx: tx.write("MATCH (e:Entity) SET e.folded_aliases = null"))

@@ -13,6 +13,7 @@ from core.storage.factory import hygiene_store
 from core.storage.sqlite.connection import connect
 from core.storage.sqlite.inspection import SCHEMA_VERSION
 from tests.conftest import SteppingClock
+from tests.older_schema import without_name_tokens
 
 PEOPLE = [{"name": "Ana García", "entityType": "Person", "observations": ["Works at Acme"]},
           {"name": "Marta Ruiz", "entityType": "Person", "observations": ["Likes tea"]},
@@ -34,9 +35,8 @@ def test_an_older_database_is_upgraded_and_its_first_reflect_stores_the_words(
         mem.create_entities(PEOPLE)
     conn = connect(db)
     # As schema 7 left it, and a name another tool changed (no index rows rewritten).
-    conn.execute("DROP TABLE entity_name_tokens")
+    without_name_tokens(conn)
     conn.execute("UPDATE entities SET name = 'ana_garcia' WHERE name = 'Marta Ruiz'")
-    conn.execute("PRAGMA user_version = 7")
     conn.commit()
     conn.close()
     with Memory(Settings(db=db, embeddings="none", backup_keep=0), clock=clock) as mem:
