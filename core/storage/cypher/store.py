@@ -69,6 +69,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             dialect.ensure_schema()
             facts.ensure_schema(dialect)
             facts.migrate(self)  # a graph written before facts had their own nodes
+            facts.migrate_own(self)  # a graph written before entities' own words had their index
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -135,7 +136,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         """Queue entity ``rows`` in ``tx`` (new nodes if ``create``, else over their ids) with their facts."""
         if not rows:
             return
-        verb = "CREATE (e:Entity) SET e = r" if create else "MATCH (e:Entity {id: r.id}) SET e += r"
+        verb = f"CREATE (e:{R.LABELS}) SET e = r" if create else "MATCH (e:Entity {id: r.id}) SET e += r"
         tx.write(f"UNWIND $rows AS r {verb}", {"rows": [R.stored(r) for r in rows]})
         facts.sync(tx, rows, created=create)  # every observation a fact of its own
 
