@@ -372,7 +372,7 @@ class FactTextMixin:
         does it always will (every write keeps it), so that is remembered."""
         if getattr(self, "_own_ready", False):
             return True
-        ready = self.db.name == "falkordb" and self.get_metadata(OWN_KEY) == "1"  # type: ignore[attr-defined]
+        ready = bool(self.db.name == "falkordb" and self.get_metadata(OWN_KEY) == "1")  # type: ignore[attr-defined]
         self._own_ready = ready
         return ready
 
