@@ -401,6 +401,8 @@ class FactTextMixin:
 
     def entity_heads(self, ids: Sequence[int]) -> list[Node]:
         """Nodes for ``ids`` without their observations (a long entity's facts are not read)."""
+        if not ids:
+            return []
         found = self.db.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i}) "
             "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}",
