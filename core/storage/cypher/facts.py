@@ -38,6 +38,7 @@ MIGRATE_PAGE = 500
 OWN_KEY = "own_words_index"         # "1" once every entity has the ``:Own`` label and ``ft_own``
 OWN_CURSOR_KEY = "own_words_to"     # the last entity id ``migrate_own`` has done
 OWN_PAGE = 2000
+WORDS_KEPT = 10_000  # words whose count of facts a process keeps while no fact is written or deleted
 # Of a word in very many facts, the newest this many are ranked (as SQLite's RANK_AT_MOST); a
 # fact's length in words is estimated from its folded text.
 RANK_AT_MOST = 2000
@@ -267,29 +268,7 @@ class FactTextMixin:
         if not words:
             return []
         lookup = syntax(self.db)
-        # Each word's count, stopping at ``cap`` (a common word's count costs what its first ``cap``
-        # facts cost, not its 500k), all in one round trip with the number of facts ever written
-        # (near enough to those there are), which sets ``cap``: the cap of the last search is
-        # assumed and the counts taken again in the rare search where it moved. A UNION, not
-        # ``UNWIND … CALL {}``: there FalkorDB 4.16 stops every word after the first that reaches
-        # the LIMIT.
-        counter = ("OPTIONAL MATCH (c:Counter {name: $c}) RETURN -1 AS i, coalesce(c.value, 0) AS n",
-                   {"c": COUNTER})
-        cap = getattr(self, "_fact_cap", None)
-        if cap is None:
-            cap = bm25.common_cap(int(self.db.read(*counter)[0][1]))
-        while True:
-            counted = self.db.read(" UNION ALL ".join([counter[0], *(
-                f"{lookup.fulltext(f'$q{i}')} LIMIT $cap RETURN {i} AS i, count(node) AS n"
-                for i in range(len(words)))]),
-                {**counter[1], "cap": cap, **{f"q{i}": lookup.words([w]) for i, w in enumerate(words)}})
-            total = next(int(n) for i, n in counted if int(i) == -1)
-            self._fact_cap = bm25.common_cap(total)
-            if self._fact_cap == cap:
-                break
-            cap = self._fact_cap
-        counts = dict.fromkeys(words, 0)
-        counts.update({words[int(i)]: int(n) for i, n in counted if int(i) >= 0})
+        counts, cap, total = self._word_counts(words)
         chosen, together = bm25.ranked_words(counts, cap)
         if not chosen:
             return []
@@ -332,6 +311,46 @@ class FactTextMixin:
             if len(kept) >= limit or len(found) < top:
                 return kept[:limit]
             top *= 4
+
+    def _word_counts(self, words: list[str]) -> tuple[dict[str, int], int, int]:
+        """Each word's count of facts, stopping at the common cap (a common word's count costs what
+        its first ``cap`` facts cost, not its 500k), with the cap and the number of facts ever
+        written (near enough to those there are, which sets the cap).
+
+        One round trip: a UNION of the fact and ``fact_gone`` counters and the counts (not
+        ``UNWIND … CALL {}``: there FalkorDB 4.16 stops every word after the first that reaches
+        the LIMIT). The counts are kept in this process for as long as both counters stay as
+        they were (no fact written or deleted since: the counts cannot have moved; a rolled back
+        transaction moves ``fact_gone`` too, ``FalkorDialect.snapshot``), so a word asked again
+        is not counted again; when a counter moved, every word is counted afresh."""
+        lookup = syntax(self.db)
+        state_query = ("OPTIONAL MATCH (c:Counter {name: $c}) RETURN -1 AS i, coalesce(c.value, 0) AS n UNION ALL "
+                       "OPTIONAL MATCH (g:Counter {name: $g}) RETURN -2 AS i, coalesce(g.value, 0) AS n")
+        state_params = {"c": COUNTER, "g": fact_vectors.GONE}
+
+        def ask(todo: list[str], cap: int) -> tuple[tuple[int, int], dict[str, int]]:
+            found = self.db.read(" UNION ALL ".join([state_query, *(
+                f"{lookup.fulltext(f'$q{i}')} LIMIT $cap RETURN {i} AS i, count(node) AS n"
+                for i in range(len(todo)))]),
+                {**state_params, "cap": cap, **{f"q{i}": lookup.words([w]) for i, w in enumerate(todo)}})
+            by = {int(i): int(n) for i, n in found}
+            return (by[-1], by[-2]), {w: by.get(k, 0) for k, w in enumerate(todo)}
+
+        seen, known = getattr(self, "_counted", (None, {}))
+        if seen is None:  # the first search: the cap is not known yet
+            first = {int(i): int(n) for i, n in self.db.read(state_query, state_params)}
+            seen = (first[-1], first[-2])
+        cap = bm25.common_cap(seen[0])
+        todo = [w for w in dict.fromkeys(words) if w not in known]
+        state, got = ask(todo, cap)
+        while state != seen:  # facts written or deleted since: nothing kept holds
+            known = {}
+            seen, cap = state, bm25.common_cap(state[0])
+            todo = list(dict.fromkeys(words))
+            state, got = ask(todo, cap)
+        known = {**(known if len(known) < WORDS_KEPT else {}), **got}
+        self._counted = (state, known)
+        return {w: known[w] for w in words}, cap, state[0]
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:

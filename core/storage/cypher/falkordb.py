@@ -147,7 +147,10 @@ class FalkorDialect:
                 self.redis.execute_command("GRAPH.DELETE", self.graph_name)
             if exists:
                 self.redis.execute_command("GRAPH.COPY", backup, self.graph_name)
-            self.redis.incr(self.version_key)
+            version = self.redis.incr(self.version_key)
+            if exists:  # facts may have gone back: moved past any value seen meanwhile (counts kept, cypher.facts)
+                self.graph.query("MERGE (c:Counter {name: $n}) SET c.value = coalesce(c.value, 0) + $v",
+                                 {"n": "fact_gone", "v": int(version)})
             raise
         finally:
             if exists:
