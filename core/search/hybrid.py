@@ -159,6 +159,7 @@ class HybridSearcher:
         self._facts = isinstance(graph, FactText)
         self._fact_vectors = isinstance(vectors, FactVectors)
         self._floor = COSINE_FLOOR  # the query's unrelated best similarity (see calibration)
+        self._sizes: dict[int, int] = {}  # facts of each candidate, counted once a search
 
     def query_vector(self, query: str) -> np.ndarray | None:
         """The query's embedding, or None when there is no usable provider (full text only)."""
@@ -179,6 +180,7 @@ class HybridSearcher:
         qv = self.query_vector(query) if use_vectors else None
         words = [w for w in content_words(query) if w not in STOPWORDS]
         self._floor = COSINE_FLOOR
+        self._sizes = {}
         if qv is not None:
             measured = calibration.background(self.provider, qv)
             self._floor = COSINE_FLOOR if measured is None else measured
@@ -204,15 +206,18 @@ class HybridSearcher:
             knn = self._fresh_entities(qv, self.vectors.search(qv, (ke * 4 if entity_type else ke) + 10))
             for eid, dist in knn:
                 entities[eid] = _Entity(eid, distance=dist)
+        read: dict[int, Node] = {}  # heads already read this search (read once)
         if use_text:
             own = {"own_fields": True} if self._facts else {}
             hits = self.graph.fulltext_search(query, limit=ke, label=entity_type,
                                               include_archived=include_archived, **own)
             for rank, hit in zip(_tied_ranks([-h.score for h in hits]), hits, strict=True):
                 entities.setdefault(hit.node.id, _Entity(hit.node.id)).text_rank = rank
+                if self._facts:  # a head is the node without its observations
+                    read[hit.node.id] = hit.node.model_copy(update={"observations": []})
         for f in facts.values():
             entities.setdefault(f.entity, _Entity(f.entity)).facts.append(f)
-        nodes = {n.id: n for n in self._heads(list(entities))}
+        nodes = {**read, **{n.id: n for n in self._heads([i for i in entities if i not in read])}}
         entities = {eid: e for eid, e in entities.items() if eid in nodes and (
             not entity_type or nodes[eid].label == entity_type) and (include_archived or not nodes[eid].archived_at)}
         named = self._named(query, nodes, entities, entity_type, include_archived)
@@ -345,6 +350,7 @@ class HybridSearcher:
         # and first HEAD_FACTS facts, the whole of a short entity and a sliver of one with hundreds
         # (a person's name in the question says little about which of their 300 facts answers it).
         sizes = self.graph.fact_counts(list(entities)) if self._facts else {}
+        self._sizes = sizes  # the answer's counts (read once a search)
         cover = {eid: min(1.0, HEAD_FACTS / max(n, 1)) for eid, n in sizes.items()}
         for e in entities.values():
             e.facts.sort(key=lambda f: (-f.rrf, f.distance if f.distance is not None else 2.0, f.id))
@@ -446,7 +452,11 @@ class HybridSearcher:
         return self.graph.entity_heads(ids) if self._facts else self.graph.nodes_by_id(ids)
 
     def _fact_counts(self, ids: list[int], nodes: dict[int, Node]) -> dict[int, int]:
-        return self.graph.fact_counts(ids) if self._facts else {i: len(nodes[i].observations) for i in ids}
+        if not self._facts:
+            return {i: len(nodes[i].observations) for i in ids}
+        if all(i in self._sizes for i in ids):  # counted by ``_score`` in this search
+            return {i: self._sizes[i] for i in ids}
+        return self.graph.fact_counts(ids)
 
     @staticmethod
     def _explain(e: _Entity, factors: Any) -> dict[str, Any]:

@@ -35,6 +35,10 @@ COUNTER = "fact"
 MIGRATED_KEY = "facts_index"        # "1" once every entity's facts exist
 CURSOR_KEY = "facts_migrated_to"    # the last entity id the migration has done
 MIGRATE_PAGE = 500
+OWN_KEY = "own_words_index"         # "1" once every entity has the ``:Own`` label and ``ft_own``
+OWN_CURSOR_KEY = "own_words_to"     # the last entity id ``migrate_own`` has done
+OWN_PAGE = 2000
+WORDS_KEPT = 10_000  # words whose count of facts a process keeps while no fact is written or deleted
 # Of a word in very many facts, the newest this many are ranked (as SQLite's RANK_AT_MOST); a
 # fact's length in words is estimated from its folded text.
 RANK_AT_MOST = 2000
@@ -215,6 +219,37 @@ def migrate(store: Any, progress: Any = None) -> int:
             progress(done, total)
 
 
+def migrate_own(store: Any, progress: Any = None) -> int:
+    """Give every entity of a graph written before the ``:Own`` index its label and ``ft_own``
+    (``rows.own_text``), a page per write, resumable (the cursor is kept with each page); new and
+    rewritten entities get them from every write (``rows.stored``, ``rows.LABELS``). Returns how
+    many entities it did. FalkorDB only (Neo4j searches entities' own words as before)."""
+    if store.db.name != "falkordb" or store.get_metadata(OWN_KEY) == "1":
+        return 0
+    total = int(store.db.read("MATCH (e:Entity) RETURN count(e)")[0][0])
+    done = 0
+    while True:
+        def page(tx: Any) -> int:
+            found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": OWN_CURSOR_KEY})
+            after = int(found[0][0]) if found else 0
+            rows = tx.read("MATCH (e:Entity) WHERE e.id > $a RETURN e.id, e.type, e.props ORDER BY e.id LIMIT $n",
+                           {"a": after, "n": OWN_PAGE})
+            if rows:
+                tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e:Own, e.ft_own = r.o",
+                         {"rows": [{"id": i, "o": R.own_text(t, R.loads(p) or {})} for i, t, p in rows]})
+            tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v",
+                     {"k": OWN_CURSOR_KEY if rows else OWN_KEY, "v": str(rows[-1][0]) if rows else "1"})
+            return len(rows)
+
+        n = store.write(page)
+        if not n:
+            return done
+        done += n
+        log.info("Indexing entities' own words: %d of %d entities", done, total)
+        if progress is not None:
+            progress(done, total)
+
+
 # -- reading facts (CypherGraphStore's FactText) ------------------------------------------------------
 
 class FactTextMixin:
@@ -233,17 +268,7 @@ class FactTextMixin:
         if not words:
             return []
         lookup = syntax(self.db)
-        counter = self.db.read("MATCH (c:Counter {name: $c}) RETURN c.value", {"c": COUNTER})
-        total = int(counter[0][0]) if counter else 0  # facts ever written: near enough to those there are
-        cap = bm25.common_cap(total)
-        # Each word's count, stopping at ``cap`` (a common word's count costs what its first ``cap``
-        # facts cost, not its 500k), all in one round trip. A UNION, not ``UNWIND … CALL {}``:
-        # there FalkorDB 4.16 stops every word after the first that reaches the LIMIT.
-        counted = self.db.read(" UNION ALL ".join(
-            f"{lookup.fulltext(f'$q{i}')} LIMIT $cap RETURN {i} AS i, count(node) AS n" for i in range(len(words))),
-            {"cap": cap, **{f"q{i}": lookup.words([w]) for i, w in enumerate(words)}})
-        counts = dict.fromkeys(words, 0)
-        counts.update({words[int(i)]: int(n) for i, n in counted})
+        counts, cap, total = self._word_counts(words)
         chosen, together = bm25.ranked_words(counts, cap)
         if not chosen:
             return []
@@ -287,22 +312,72 @@ class FactTextMixin:
                 return kept[:limit]
             top *= 4
 
+    def _word_counts(self, words: list[str]) -> tuple[dict[str, int], int, int]:
+        """Each word's count of facts, stopping at the common cap (a common word's count costs what
+        its first ``cap`` facts cost, not its 500k), with the cap and the number of facts ever
+        written (near enough to those there are, which sets the cap).
+
+        One round trip: a UNION of the fact and ``fact_gone`` counters and the counts (not
+        ``UNWIND … CALL {}``: there FalkorDB 4.16 stops every word after the first that reaches
+        the LIMIT). The counts are kept in this process for as long as both counters stay as
+        they were (no fact written or deleted since: the counts cannot have moved; a rolled back
+        transaction moves ``fact_gone`` too, ``FalkorDialect.snapshot``), so a word asked again
+        is not counted again; when a counter moved, every word is counted afresh."""
+        lookup = syntax(self.db)
+        state_query = ("OPTIONAL MATCH (c:Counter {name: $c}) RETURN -1 AS i, coalesce(c.value, 0) AS n UNION ALL "
+                       "OPTIONAL MATCH (g:Counter {name: $g}) RETURN -2 AS i, coalesce(g.value, 0) AS n")
+        state_params = {"c": COUNTER, "g": fact_vectors.GONE}
+
+        def ask(todo: list[str], cap: int) -> tuple[tuple[int, int], dict[str, int]]:
+            found = self.db.read(" UNION ALL ".join([state_query, *(
+                f"{lookup.fulltext(f'$q{i}')} LIMIT $cap RETURN {i} AS i, count(node) AS n"
+                for i in range(len(todo)))]),
+                {**state_params, "cap": cap, **{f"q{i}": lookup.words([w]) for i, w in enumerate(todo)}})
+            by = {int(i): int(n) for i, n in found}
+            return (by[-1], by[-2]), {w: by.get(k, 0) for k, w in enumerate(todo)}
+
+        seen, known = getattr(self, "_counted", (None, {}))
+        if seen is None:  # the first search: the cap is not known yet
+            first = {int(i): int(n) for i, n in self.db.read(state_query, state_params)}
+            seen = (first[-1], first[-2])
+        cap = bm25.common_cap(seen[0])
+        todo = [w for w in dict.fromkeys(words) if w not in known]
+        state, got = ask(todo, cap)
+        while state != seen:  # facts written or deleted since: nothing kept holds
+            known = {}
+            seen, cap = state, bm25.common_cap(state[0])
+            todo = list(dict.fromkeys(words))
+            state, got = ask(todo, cap)
+        known = {**(known if len(known) < WORDS_KEPT else {}), **got}
+        self._counted = (state, known)
+        return {w: known[w] for w in words}, cap, state[0]
+
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
         """Entities whose own fields (name, type, text properties such as a summary) hold any of
-        ``words``, best first, as SQLite's ``own_fields`` (their facts: ``fact_search``). The entity
-        index holds the name alone and a body of type, facts and summary: the server finds the
-        candidates, and those matched only through a fact are left to the fact index."""
+        ``words``, best first, as SQLite's ``own_fields`` (their facts: ``fact_search``). On
+        FalkorDB the ``:Own`` index holds just those fields (name weighted highest), and the hits
+        come back with their heads in the same round trip; elsewhere (or on a graph not yet
+        brought in step, ``migrate_own``) the entity index holds the name and a body of type,
+        facts and summary: the server finds the candidates and their heads are read after."""
         where = ["true"]
         if not include_archived:
             where.append("node.archived_at IS NULL")
         if label is not None:
             where.append("node.type = $label")
-        found = self.db.read(
-            f"{self.db.FULLTEXT_CALL} WHERE {' AND '.join(where)} RETURN node.id, score "
-            "ORDER BY score DESC, node.id LIMIT $limit",
-            {"q": syntax(self.db).words(words), "label": label, "limit": int(limit) * 4})
-        heads = {n.id: n for n in self.entity_heads([i for i, _ in found])}
+        params = {"q": syntax(self.db).words(words), "label": label, "limit": int(limit) * 4}
+        if self._own_index():
+            found = self.db.read(
+                f"{self.db.OWN_CALL} WHERE {' AND '.join(where)} "
+                "RETURN node {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, score "
+                "ORDER BY score DESC, node.id LIMIT $limit", params)
+            heads = {r[0]["id"]: R.node(R.row_of(r[0])) for r in found}
+            found = [(r[0]["id"], r[1]) for r in found]
+        else:
+            found = self.db.read(
+                f"{self.db.FULLTEXT_CALL} WHERE {' AND '.join(where)} RETURN node.id, score "
+                "ORDER BY score DESC, node.id LIMIT $limit", params)
+            heads = {n.id: n for n in self.entity_heads([i for i, _ in found])}
         wanted = set(words)
 
         def own(node: Node) -> bool:
@@ -310,6 +385,15 @@ class FactTextMixin:
             return bool(wanted & set(content_words(" ".join(fields))))
 
         return [ScoredNode(node=heads[i], score=float(s)) for i, s in found if i in heads and own(heads[i])][:limit]
+
+    def _own_index(self) -> bool:
+        """Whether this graph's ``:Own`` index holds every entity (``migrate_own`` done); once it
+        does it always will (every write keeps it), so that is remembered."""
+        if getattr(self, "_own_ready", False):
+            return True
+        ready = bool(self.db.name == "falkordb" and self.get_metadata(OWN_KEY) == "1")  # type: ignore[attr-defined]
+        self._own_ready = ready
+        return ready
 
     def facts_of(self, entity_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
         """Each entity's facts (fact id, text), in their order."""
@@ -336,6 +420,8 @@ class FactTextMixin:
 
     def entity_heads(self, ids: Sequence[int]) -> list[Node]:
         """Nodes for ``ids`` without their observations (a long entity's facts are not read)."""
+        if not ids:
+            return []
         found = self.db.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i}) "
             "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}",

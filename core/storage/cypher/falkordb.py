@@ -147,7 +147,10 @@ class FalkorDialect:
                 self.redis.execute_command("GRAPH.DELETE", self.graph_name)
             if exists:
                 self.redis.execute_command("GRAPH.COPY", backup, self.graph_name)
-            self.redis.incr(self.version_key)
+            version = self.redis.incr(self.version_key)
+            if exists:  # facts may have gone back: moved past any value seen meanwhile (counts kept, cypher.facts)
+                self.graph.query("MERGE (c:Counter {name: $n}) SET c.value = coalesce(c.value, 0) + $v",
+                                 {"n": "fact_gone", "v": int(version)})
             raise
         finally:
             if exists:
@@ -181,6 +184,10 @@ class FalkorDialect:
             # Whole words as SQLite's FTS5 matches them: no stemming ("called" is not "call"), no stopwords.
             "CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, "
             "{field: 'ft_name', weight: 10, nostem: true}, {field: 'ft_body', nostem: true})",
+            # An entity's own words apart from its facts' (whose text is in ft_body): search ranks
+            # them on their own, and a word common among facts costs nothing here.
+            "CALL db.idx.fulltext.createNodeIndex({label: 'Own', stopwords: []}, "
+            "{field: 'ft_name', weight: 10, nostem: true}, {field: 'ft_own', nostem: true})",
         ]
         for step in steps:
             try:
@@ -203,6 +210,7 @@ class FalkorDialect:
         return " | ".join("".join(ch if ch.isalnum() else "\\" + ch for ch in w) for w in words)
 
     FULLTEXT_CALL = "CALL db.idx.fulltext.queryNodes('Entity', $q) YIELD node, score"
+    OWN_CALL = "CALL db.idx.fulltext.queryNodes('Own', $q) YIELD node, score"
 
     def create_vector_index(self, dimensions: int) -> None:
         from redis.exceptions import ResponseError

@@ -2,8 +2,9 @@
 
 An entity is one ``:Entity`` node holding its observations as two parallel lists (text and
 creation time) plus the folded copies search reads: ``folded`` (name, type and each observation,
-one list item each, so a substring match never spans two fields) and ``ft_name``/``ft_body`` for
-the full-text index.
+one list item each, so a substring match never spans two fields), ``ft_name``/``ft_body`` for
+the ``:Entity`` full-text index and ``ft_name``/``ft_own`` for the ``:Own`` one (every entity node
+has both labels: the entity's own words apart from its facts, ``cypher.facts``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from core.storage.common import loads as loads
 from core.storage.common import unique_relations as unique_relations
 from core.storage.common import utc_now as utc_now
 
+# An entity node's labels: ``Own`` carries the index of its own words (``cypher.facts``).
+LABELS = "Entity:Own"
 ENTITY = ("e {.id, .name, .type, .props, .obs, .obs_at, .created_at, .updated_at, .archived_at}")
 
 
@@ -64,7 +67,8 @@ def stored(row: dict[str, Any]) -> dict[str, Any]:
         "obs": row["obs"], "obs_at": row["obs_at"],
         "created_at": row["created_at"], "updated_at": row["updated_at"], "archived_at": row["archived_at"],
         "folded": [fold(row["name"]), fold(row["type"]), *(fold(o) for o in row["obs"])],
-        "ft_name": fold(row["name"]), "ft_body": fold("\n".join(body)), "emb_model": None,
+        "ft_name": fold(row["name"]), "ft_body": fold("\n".join(body)), "ft_own": own_text(row["type"], row["props"]),
+        "emb_model": None,
         # The name as the duplicate rules fold it (core.hygiene.names): reflect reads it, never folds it again.
         "name_tokens": hygiene_names.stored_tokens(hygiene_names.tokens(row["name"])),
         # What reflect's detectors read from props (Cypher cannot look inside JSON text).
@@ -77,6 +81,12 @@ def stored(row: dict[str, Any]) -> dict[str, Any]:
         "aliases": aliases, "has_aliases": True if aliases else None,
         "folded_aliases": folded_aliases(aliases) if aliases else None,
     }
+
+
+def own_text(etype: str, props: dict[str, Any]) -> str:
+    """An entity's own words besides its name (its type and its text properties, such as a summary),
+    folded: the ``ft_own`` field of the ``:Own`` full-text index (``cypher.facts``' own words)."""
+    return fold("\n".join([etype, *(v for v in props.values() if isinstance(v, str))]))
 
 
 def _lowered(value: Any) -> str | None:

@@ -70,6 +70,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             facts.ensure_schema(dialect)
             facts.migrate(self)  # a graph written before facts had their own nodes
             fold_aliases(self)  # a graph whose aliases were written before their folds were kept
+            facts.migrate_own(self)  # a graph written before entities' own words had their index
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -136,7 +137,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         """Queue entity ``rows`` in ``tx`` (new nodes if ``create``, else over their ids) with their facts."""
         if not rows:
             return
-        verb = "CREATE (e:Entity) SET e = r" if create else "MATCH (e:Entity {id: r.id}) SET e += r"
+        verb = f"CREATE (e:{R.LABELS}) SET e = r" if create else "MATCH (e:Entity {id: r.id}) SET e += r"
         tx.write(f"UNWIND $rows AS r {verb}", {"rows": [R.stored(r) for r in rows]})
         facts.sync(tx, rows, created=create)  # every observation a fact of its own
 

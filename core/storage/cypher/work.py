@@ -231,7 +231,7 @@ class Work:
         tx = self.tx
         new = [self.rows[i] for i in sorted(self.created - self.deleted)]
         if new:
-            tx.write("UNWIND $rows AS r CREATE (e:Entity) SET e = r", {"rows": [R.stored(r) for r in new]})
+            tx.write(f"UNWIND $rows AS r CREATE (e:{R.LABELS}) SET e = r", {"rows": [R.stored(r) for r in new]})
             facts.sync(tx, new, created=True)
         changed = [self.rows[i] for i in sorted(self.changed - self.created - self.deleted)]
         if changed:
