@@ -11,8 +11,8 @@ The anchors are embedded in the shape facts are stored in, ``"{name} ({type}): {
 (``core.embeddings.text.fact_text``): the name-and-type prefix makes any two such texts closer, so
 bare anchors set the background too low for nonsense (which then rose as far as real questions)
 and, relative to it, too high for a short cross-lingual question. Rise of the best match above the
-background, multilingual-e5-small (bench/RESULTS.md, "The no-good-match gate for facts in
-context"); a query is answered from a rise of MARGIN_FLOOR + GOOD_MATCH (0.05) × MARGIN_SPAN:
+background, multilingual-e5-small (``bench/gate_bench.py``; bench/RESULTS.md, "The no-good-match
+gate for facts in context"); a query is answered from a rise of MARGIN_FLOOR + GOOD_MATCH (0.05) × MARGIN_SPAN:
 
 | rise above the background                                       | bare anchors | in context |
 |-----------------------------------------------------------------|--------------|------------|
@@ -21,7 +21,7 @@ context"); a query is answered from a rise of MARGIN_FLOOR + GOOD_MATCH (0.05) �
 | the same queries in the 63-entity quality memory, max            | 0.076        | 0.050      |
 | "máquina programada con tarjetas perforadas" (3 / 4 entities)    | 0.055 / 0.058 | 0.042 / 0.045 |
 | quality set (63 queries): the lowest best match                  | 0.058        | 0.035      |
-| those and the tests' 9 questions: median rise of the relevant one | 0.091        | 0.073      |
+| those and the tests' 9 questions: median rise of the relevant one | 0.091        | 0.072      |
 | answered from                                                    | 0.055        | 0.032      |
 
 The highest nonsense, "zzqx wvvy" in a 4-entity memory, is answered both ways; in a memory of
