@@ -1,9 +1,9 @@
 """The no-good-match gate in a tiny memory (4 entities): it judges a query against fixed unrelated
 sentences (core.search.calibration.ANCHORS), not against the memory's own entities, so a short
 Spanish question about an English fact is answered, and nonsense still is not. (Reported as
-``no_good_match`` for the first query; at 13780e8 it is answered: this pins it. Its margin over the
-gate is thin, 0.054 against 0.05, and "lorem ipsum dolor" reaches 0.049: bench/RESULTS.md,
-"Small defects, session 3".)"""
+``no_good_match`` for the first query in another memory; tests/search/test_context_gate.py holds
+that one. The margins, with the anchors in the facts' own context shape: bench/RESULTS.md, "The
+no-good-match gate for facts in context".)"""
 
 from __future__ import annotations
 
