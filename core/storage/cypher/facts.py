@@ -17,7 +17,7 @@ What the rest of search does with facts — the ranking, the freshness rule, the
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.model import Node, ScoredNode
@@ -190,33 +190,46 @@ def drop(tx: Any, entity_ids: Sequence[int]) -> None:
     fact_vectors.gone(tx)
 
 
-def migrate(store: Any, progress: Any = None) -> int:
-    """Give every entity of a graph written before facts existed its facts, a page per write,
-    resumable (the cursor is kept with each page). Returns how many entities it did."""
-    if store.get_metadata(MIGRATED_KEY) == "1":
-        return 0
+def _by_pages(store: Any, cursor_key: str, done_key: str, what: str,
+              do: Callable[[Any, int], tuple[int, int]], progress: Any) -> int:
+    """Run ``do(tx, after)`` (one page of the entities after id ``after``: how many it did, and the
+    last id) until it finds none, a page per write, resumable: the cursor is kept under
+    ``cursor_key`` with each page, and ``done_key`` is set to "1" at the end. Returns how many
+    entities it did."""
     total = int(store.db.read("MATCH (e:Entity) RETURN count(e)")[0][0])
     done = 0
     while True:
         def page(tx: Any) -> int:
-            found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": CURSOR_KEY})
+            found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": cursor_key})
             after = int(found[0][0]) if found else 0
-            rows = [R.row_of(r[0]) for r in tx.read(
-                f"MATCH (e:Entity) WHERE e.id > $a RETURN {R.ENTITY} ORDER BY e.id LIMIT $n",
-                {"a": after, "n": MIGRATE_PAGE})]
-            sync(tx, rows)
-            last = rows[-1]["id"] if rows else after
+            n, last = do(tx, after)
             tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v",
-                     {"k": CURSOR_KEY if rows else MIGRATED_KEY, "v": str(last) if rows else "1"})
-            return len(rows)
+                     {"k": cursor_key if n else done_key, "v": str(last) if n else "1"})
+            return int(n)
 
         n = store.write(page)
         if not n:
             return done
         done += n
-        log.info("Indexing facts: %d of %d entities", done, total)
+        log.info("%s: %d of %d entities", what, done, total)
         if progress is not None:
             progress(done, total)
+
+
+def migrate(store: Any, progress: Any = None) -> int:
+    """Give every entity of a graph written before facts existed its facts, a page per write,
+    resumable (the cursor is kept with each page). Returns how many entities it did."""
+    if store.get_metadata(MIGRATED_KEY) == "1":
+        return 0
+
+    def facts_of(tx: Any, after: int) -> tuple[int, int]:
+        rows = [R.row_of(r[0]) for r in tx.read(
+            f"MATCH (e:Entity) WHERE e.id > $a RETURN {R.ENTITY} ORDER BY e.id LIMIT $n",
+            {"a": after, "n": MIGRATE_PAGE})]
+        sync(tx, rows)
+        return len(rows), int(rows[-1]["id"]) if rows else after
+
+    return _by_pages(store, CURSOR_KEY, MIGRATED_KEY, "Indexing facts", facts_of, progress)
 
 
 def migrate_own(store: Any, progress: Any = None) -> int:
@@ -226,28 +239,16 @@ def migrate_own(store: Any, progress: Any = None) -> int:
     many entities it did. FalkorDB only (Neo4j searches entities' own words as before)."""
     if store.db.name != "falkordb" or store.get_metadata(OWN_KEY) == "1":
         return 0
-    total = int(store.db.read("MATCH (e:Entity) RETURN count(e)")[0][0])
-    done = 0
-    while True:
-        def page(tx: Any) -> int:
-            found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": OWN_CURSOR_KEY})
-            after = int(found[0][0]) if found else 0
-            rows = tx.read("MATCH (e:Entity) WHERE e.id > $a RETURN e.id, e.type, e.props ORDER BY e.id LIMIT $n",
-                           {"a": after, "n": OWN_PAGE})
-            if rows:
-                tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e:Own, e.ft_own = r.o",
-                         {"rows": [{"id": i, "o": R.own_text(t, R.loads(p) or {})} for i, t, p in rows]})
-            tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v",
-                     {"k": OWN_CURSOR_KEY if rows else OWN_KEY, "v": str(rows[-1][0]) if rows else "1"})
-            return len(rows)
 
-        n = store.write(page)
-        if not n:
-            return done
-        done += n
-        log.info("Indexing entities' own words: %d of %d entities", done, total)
-        if progress is not None:
-            progress(done, total)
+    def own_of(tx: Any, after: int) -> tuple[int, int]:
+        rows = tx.read("MATCH (e:Entity) WHERE e.id > $a RETURN e.id, e.type, e.props ORDER BY e.id LIMIT $n",
+                       {"a": after, "n": OWN_PAGE})
+        if rows:
+            tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e:Own, e.ft_own = r.o",
+                     {"rows": [{"id": i, "o": R.own_text(t, R.loads(p) or {})} for i, t, p in rows]})
+        return len(rows), int(rows[-1][0]) if rows else after
+
+    return _by_pages(store, OWN_CURSOR_KEY, OWN_KEY, "Indexing entities' own words", own_of, progress)
 
 
 # -- reading facts (CypherGraphStore's FactText) ------------------------------------------------------
