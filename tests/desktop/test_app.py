@@ -71,6 +71,8 @@ def test_app_opens_serves_refreshes_live_and_quits(loop: qasync.QEventLoop, hipo
         tray = hipocampo.tray
         tray.endpoint_action.trigger()  # stop
         await until(lambda: not hipocampo.hub.running and not hipocampo.hub.starting)
+        # The hub's thread says so first; the tray hears it through a queued signal a moment later.
+        await until(lambda: "Start" in tray.endpoint_action.text(), timeout=10)
         assert "port" not in json.loads((tmp_path / "endpoint.json").read_text())
         assert "Start" in tray.endpoint_action.text()
         tray.endpoint_action.trigger()  # start again

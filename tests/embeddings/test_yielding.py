@@ -116,8 +116,9 @@ def test_a_pass_about_to_start_while_the_foreground_is_busy_is_not_started(model
     assert provider.embed_documents([LONG] * 4).shape == (4, provider.dimensions)
 
 
-def test_only_the_background_thread_yields_a_reindex_inside_a_call_runs(tmp_path: Path, model_dir: Path) -> None:
-    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=model_dir)) as mem:
+def test_only_the_background_thread_yields_a_reindex_inside_a_call_runs(
+        tmp_path: Path, local_embedder: OnnxEmbeddingProvider) -> None:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx"), embedder=local_embedder) as mem:
         mem.create_entities([{"name": f"nota {i}", "observations": [LONG]} for i in range(5)])
         with mem.busy():  # e.g. a tool that reindexes: its own call must not hold it off
             assert mem.indexer.run_until_idle() == 10  # five entities, and their five facts
@@ -146,8 +147,9 @@ def test_indexer_calls_group_short_texts_and_split_long_ones() -> None:
     assert calls[-1] == [57]
 
 
-def test_background_embedding_waits_while_calls_are_in_flight(tmp_path: Path, model_dir: Path) -> None:
-    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=model_dir)) as mem:
+def test_background_embedding_waits_while_calls_are_in_flight(
+        tmp_path: Path, local_embedder: OnnxEmbeddingProvider) -> None:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx"), embedder=local_embedder) as mem:
         mem.foreground.quiet = 0.05
         mem.create_entities([{"name": f"nota {i}", "observations": [LONG]} for i in range(12)])
         with mem.busy():
@@ -175,10 +177,11 @@ def test_a_stdio_server_starts_without_numpy_or_the_model(tmp_path: Path) -> Non
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness is Linux's")
-def test_the_embedder_thread_runs_in_the_batch_class_at_the_processs_niceness(tmp_path: Path, model_dir: Path) -> None:
+def test_the_embedder_thread_runs_in_the_batch_class_at_the_processs_niceness(
+        tmp_path: Path, local_embedder: OnnxEmbeddingProvider) -> None:
     """Not niced: a niced thread starved on a busy machine keeps the process from ending (it must
     run once more to die) and from answering a signal while it holds the GIL."""
-    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=model_dir)) as mem:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx"), embedder=local_embedder) as mem:
         mem.start_background()
         thread = mem.indexer._thread
         assert thread is not None
@@ -188,11 +191,11 @@ def test_the_embedder_thread_runs_in_the_batch_class_at_the_processs_niceness(tm
 
 
 def test_a_pass_steps_aside_for_a_bounded_time_then_runs_however_often_calls_come(
-        tmp_path: Path, model_dir: Path) -> None:
+        tmp_path: Path, local_embedder: OnnxEmbeddingProvider) -> None:
     """A client that calls without pause (a call always in flight or just answered) used to hold
     background embedding off for good: on a loaded machine every pass was interrupted before it
     ended (issue 23, point 9). After YIELD_AT_MOST_SECONDS of stepping aside a pass runs anyway."""
-    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx", model_dir=model_dir)) as mem:
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="onnx"), embedder=local_embedder) as mem:
         mem.create_entities([{"name": f"nota {i}", "observations": [LONG]} for i in range(6)])
         stop = threading.Event()
 
