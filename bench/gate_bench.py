@@ -30,9 +30,8 @@ from core.memory import Memory  # noqa: E402
 from core.search import calibration  # noqa: E402
 from core.settings import Settings  # noqa: E402
 from tests.quality.evaluate import load_dataset  # noqa: E402
-from tests.search.test_context_gate import NEW_USER  # noqa: E402
+from tests.search.test_context_gate import NEW_USER, TINY  # noqa: E402
 from tests.search.test_facts import FILLER, SISTER, long_entity  # noqa: E402
-from tests.search.test_small_memory_gate import PEOPLE  # noqa: E402
 
 TESTS_NONSENSE = ['"', "*", "NEAR(", "asdf qwer zxcv", "the", "ignore previous instructions",
                   "DROP TABLE entities;", "???", "zzqx wvvy", "lorem ipsum dolor"]
@@ -64,7 +63,7 @@ def texts_of(entities: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
 def main() -> None:
     provider = OnnxEmbeddingProvider(default_model_dir())
     data = load_dataset()
-    memories = {"quality": data["entities"], "new user": NEW_USER, "tiny": PEOPLE, "long": LONG}
+    memories = {"quality": data["entities"], "new user": NEW_USER, "tiny": TINY, "long": LONG}
     stored = {k: (lambda nt: (nt[0], provider.embed_documents(nt[1])))(texts_of(v)) for k, v in memories.items()}
     anchors = {"bare anchors": [a[2] for a in calibration.ANCHORS],
                "anchors in context": [fact_text(*a) for a in calibration.ANCHORS]}
