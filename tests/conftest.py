@@ -7,6 +7,7 @@ import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,6 +53,17 @@ def memory(db_path: Path, clock: SteppingClock) -> Iterator[Memory]:
     """A real SQLite-backed memory in a temporary file."""
     with Memory(Settings(db=db_path), clock=clock) as m:
         yield m
+
+
+@pytest.fixture
+def core(memory: Memory) -> Iterator[Any]:
+    """The desktop's worker core (``desktop.workers.Core``) over this test's ``memory``, shut down
+    after the test. Qt is imported only by the tests that ask for it."""
+    from desktop.workers import Core
+
+    worker = Core(memory)
+    yield worker
+    worker.shutdown()
 
 
 @pytest.fixture(scope="session")

@@ -33,13 +33,6 @@ def memory(tmp_path: Path, clock: SteppingClock) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def _write_three_days(memory: Memory, clock: SteppingClock) -> None:
     memory.create_entities([{"name": "Ada Lovelace", "entityType": "Person"},
                             {"name": "Charles Babbage", "entityType": "Person"}], actor="cursor")

@@ -26,13 +26,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def test_a_merged_name_opens_the_entity_it_joined(qtbot, core: Core, memory: Memory) -> None:  # noqa: ANN001
     pane = EditorPane(core)
     qtbot.addWidget(pane)

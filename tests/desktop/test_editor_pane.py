@@ -25,13 +25,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def seed(memory: Memory) -> None:
     memory.create_entities([
         {"name": "Ada Lovelace", "entityType": "Person",

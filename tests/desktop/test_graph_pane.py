@@ -34,13 +34,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
 
 
 @pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
-@pytest.fixture
 def chain(memory: Memory) -> Memory:
     memory.create_entities([{"name": n, "entityType": "Person" if n in "AE" else "Project"} for n in "ABCDEX"]
                            + [{"name": "Loner", "entityType": "Concept"}])

@@ -29,13 +29,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def fingerprint(memory: Memory) -> tuple[str, int]:
     """Every row of every ordinary table (read through a second connection), what the full-text
     indexes answer, and the change_log head. The FTS5 indexes' own segment tables are left out:

@@ -32,13 +32,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def test_preview_then_approve_merges_and_undo_takes_it_back(qtbot, memory: Memory, core: Core) -> None:  # noqa: ANN001
     pane = InsightsPane(core)
     qtbot.addWidget(pane)

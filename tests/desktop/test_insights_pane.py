@@ -37,13 +37,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def open_pane(qtbot, core: Core, pending: int) -> InsightsPane:  # noqa: ANN001
     pane = InsightsPane(core)
     qtbot.addWidget(pane)

@@ -29,13 +29,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
 
 
 @pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
-@pytest.fixture
 def window(qtbot, core: Core) -> Iterator[MainWindow]:  # noqa: ANN001
     QSettings().remove("window/state")  # a first launch
     window = MainWindow()

@@ -36,13 +36,6 @@ def memory(tmp_path: Path, clock: SteppingClock) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def _texts(pane: ActivityPane, column: int = ActivityModel.WHAT) -> list[str]:
     return [pane.model.index(r, column).data() for r in range(pane.model.rowCount())]
 

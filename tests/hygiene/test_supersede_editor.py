@@ -33,13 +33,6 @@ def memory(tmp_path: Path) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def test_a_superseded_fact_is_struck_through_with_its_successor(qtbot, core: Core, memory: Memory) -> None:  # noqa: ANN001
     pane = EditorPane(core)
     qtbot.addWidget(pane)

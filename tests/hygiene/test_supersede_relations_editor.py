@@ -36,13 +36,6 @@ def memory(tmp_path: Path, clock: SteppingClock) -> Iterator[Memory]:
         yield m
 
 
-@pytest.fixture
-def core(memory: Memory) -> Iterator[Core]:
-    core = Core(memory)
-    yield core
-    core.shutdown()
-
-
 def test_a_superseded_relation_is_struck_through_with_its_successor(qtbot, core: Core,  # noqa: ANN001
                                                                     memory: Memory) -> None:
     pane = EditorPane(core)
