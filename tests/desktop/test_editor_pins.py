@@ -7,7 +7,7 @@ from pathlib import Path
 
 from core.memory import Memory
 from desktop.editor import EditorPane
-from tests.desktop.test_editor_pane import WAIT_MS, core, memory, open_, pane, settle  # noqa: F401
+from tests.desktop.test_editor_pane import WAIT_MS, memory, open_, pane, settle  # noqa: F401
 
 
 def shot(widget: EditorPane, name: str) -> None:
