@@ -12,36 +12,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+# the rules every backend shares (``core.graph_rules``), read here as ``R.…`` too
+from core.graph_rules import PLACEHOLDER_KEY as PLACEHOLDER_KEY
+from core.graph_rules import PLACEHOLDER_TYPE as PLACEHOLDER_TYPE
+from core.graph_rules import dumps as dumps
+from core.graph_rules import format_ts as format_ts
+from core.graph_rules import loads as loads
+from core.graph_rules import merge_patch as merge_patch
+from core.graph_rules import unique_relations as unique_relations
+from core.graph_rules import utc_now as utc_now
 from core.hygiene import names as hygiene_names
-from core.model import Entity, Node, Relation
+from core.model import Node, Relation
 from core.search.folding import fold
 from core.storage.alias_folds import aliases_of, folded_aliases
-
-# the helpers every backend shares, read here as ``R.…`` too
-from core.storage.common import PLACEHOLDER_KEY as PLACEHOLDER_KEY
-from core.storage.common import PLACEHOLDER_TYPE as PLACEHOLDER_TYPE
-from core.storage.common import dumps as dumps
-from core.storage.common import format_ts as format_ts
-from core.storage.common import loads as loads
-from core.storage.common import unique_relations as unique_relations
-from core.storage.common import utc_now as utc_now
 
 # An entity node's labels: ``Own`` carries the index of its own words (``cypher.facts``).
 LABELS = "Entity:Own"
 ENTITY = ("e {.id, .name, .type, .props, .obs, .obs_at, .created_at, .updated_at, .archived_at}")
-
-
-def merge_patch(target: Any, patch: Any) -> Any:
-    """RFC 7396 JSON merge patch (what SQLite's ``json_patch`` does): ``None`` removes a key."""
-    if not isinstance(patch, dict):
-        return patch
-    result = dict(target) if isinstance(target, dict) else {}
-    for key, value in patch.items():
-        if value is None:
-            result.pop(key, None)
-        else:
-            result[key] = merge_patch(result.get(key), value)
-    return result
 
 
 def row_of(found: dict[str, Any]) -> dict[str, Any]:
@@ -106,10 +93,6 @@ def node(row: dict[str, Any]) -> Node:
     return Node(id=row["id"], name=row["name"], label=row["type"], props=row["props"],
                 observations=row["obs"], created_at=row["created_at"], updated_at=row["updated_at"],
                 archived_at=row["archived_at"])
-
-
-def entity(row: dict[str, Any]) -> Entity:
-    return Entity.model_construct(name=row["name"], entityType=row["type"], observations=row["obs"])
 
 
 def relation(src: str, dst: str, rtype: str) -> Relation:

@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from core import errors
 from core.errors import ConfigError
+from core.graph_rules import GraphRules, by_name, contents_by_name, missing_ends
 from core.model import (
     AddedObservations,
     Entity,
     EntityInput,
-    EntitySummary,
     GraphCommunities,
     GraphOverview,
-    KnowledgeGraph,
     Neighbour,
     Node,
     NodeWithNeighbours,
@@ -52,7 +51,7 @@ Clock = Callable[[], datetime]
 _T = TypeVar("_T")
 
 
-class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
+class CypherGraphStore(GraphRules, EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
     """GraphStore over a Cypher server. Thread-safe: writes of one process go one at a time; writes
     of several processes are serialised by the dialect's optimistic commit."""
 
@@ -164,10 +163,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         self, entities: Sequence[EntityInput], actor: str
     ) -> tuple[list[Entity], list[AddedObservations]]:
         """Create new entities; merge observations into existing ones. Returns (created, merged)."""
-        batch: dict[str, tuple[str, list[str]]] = {}
-        for e in entities:  # one name twice in a batch: the first's type, both's observations
-            etype, obs = batch.setdefault(e.name, (e.entityType, []))
-            obs.extend(e.observations)
+        batch = by_name(entities)
         now = self.now()
 
         def write(tx: Any) -> tuple[list[Entity], list[AddedObservations]]:
@@ -208,12 +204,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         def write(tx: Any) -> list[AddedObservations]:
             w = Work(tx, actor, now)
             w.find_all([i.entityName for i in items])
-            missing = [i.entityName for i in items if w.find(i.entityName) is None]
-            if missing:
-                raise errors.no_entity_to_add_to(missing[0])
-            merged: dict[str, list[str]] = {}
-            for i in items:
-                merged.setdefault(i.entityName, []).extend(i.contents)
+            merged = contents_by_name(items, {i.entityName for i in items if w.find(i.entityName) is not None})
             result = [AddedObservations(entityName=n, addedObservations=work.add_observations(w, w.rows_named(n), obs))
                       for n, obs in merged.items()]
             w.commit()
@@ -282,10 +273,7 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             w = Work(tx, actor, now)
             wanted = list(dict.fromkeys(n for r in relations for n in (r.from_, r.to)))
             w.find_all(wanted)
-            missing = [n for n in wanted if w.find(n) is None]
-            if missing and not placeholders:
-                r = next(r for r in relations if missing[0] in (r.from_, r.to))
-                raise errors.no_relation_end(missing[0], r.from_, r.relationType, r.to)
+            missing = missing_ends(relations, {n for n in wanted if w.find(n) is not None}, placeholders=placeholders)
             stub = {R.PLACEHOLDER_KEY: True}
             for name in missing:
                 w.create(name, R.PLACEHOLDER_TYPE, props=stub)
@@ -370,16 +358,6 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
             f"MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NULL AND {where} "
             "RETURN a.name, b.name, r.type ORDER BY r.id", params)]
 
-    def read_graph(self, *, limit: int | None = None, offset: int = 0, names_only: bool = False) -> KnowledgeGraph:
-        """The whole graph, or one page of it (entities by creation order); archived entities left out."""
-        found = self.read_graph_dump(limit=limit, offset=offset, names_only=names_only)
-        entities: list[Entity | EntitySummary] = (
-            [EntitySummary(**e) for e in found["entities"]] if names_only
-            else [Entity.model_construct(**e) for e in found["entities"]])
-        return KnowledgeGraph(entities=entities,
-                              relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]],
-                              total_entities=found.get("total_entities"), total_relations=found.get("total_relations"))
-
     def read_graph_dump(self, *, limit: int | None = None, offset: int = 0, names_only: bool = False) -> dict[str, Any]:
         """``read_graph(...).dump()``."""
         whole = limit is None and offset == 0 and not names_only
@@ -414,13 +392,6 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
                 yield Relation(**{"from": src, "to": dst, "relationType": rtype}), json.loads(props or "{}")
             last = rows[-1][0]
 
-    def search_nodes(self, query: str, *, limit: int | None = None, include_archived: bool = False) -> KnowledgeGraph:
-        """Case-, accent- and Unicode-form-insensitive substring search over name, type and observations."""
-        found = self.search_nodes_dump(query, limit=limit, include_archived=include_archived)
-        return KnowledgeGraph(
-            entities=[Entity.model_construct(**e) for e in found["entities"]],
-            relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]])
-
     def search_nodes_dump(self, query: str, *, limit: int | None = None,
                           include_archived: bool = False) -> dict[str, Any]:
         """``search_nodes(...).dump()``."""
@@ -433,18 +404,12 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
                 "relations": self._relations_of(ids)}
 
-    def open_nodes(self, names: Sequence[str]) -> KnowledgeGraph:
-        """The named entities (unknown names ignored) and the relations touching them."""
+    def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
+        """The named entities (unknown names ignored) and the relations touching them, as plain dicts."""
         found = self._rows_by_name(self.db, names)
         rows = [found[n] for n in dict.fromkeys(names) if n in found]
-        ids = [r["id"] for r in rows]
-        rels = self._relations_of(ids)
-        return KnowledgeGraph(entities=[R.entity(r) for r in rows],
-                              relations=[R.relation(r["from"], r["to"], r["relationType"]) for r in rels])
-
-    def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
-        """``open_nodes(...).dump()``."""
-        return self.open_nodes(names).dump()
+        return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
+                "relations": self._relations_of([r["id"] for r in rows])}
 
     # -- Engrama's GraphStore contract -------------------------------------------------------
 
@@ -479,12 +444,6 @@ class CypherGraphStore(EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
         """The node called ``name``, archived or not; ``None`` if there is none."""
         row = self._rows_by_name(self.db, [name]).get(name)
         return R.node(row) if row else None
-
-    def delete_node(self, name: str, actor: str, *, soft: bool = True) -> bool:
-        """Soft delete (archive: still readable) or hard delete. False if there is no such node."""
-        if not soft:
-            return self.delete_entities([name], actor) == 1
-        return self.archive_node(name, actor)
 
     def archive_node(self, name: str, actor: str) -> bool:
         """Mark the node archived (kept and readable, left out of searches). Idempotent."""

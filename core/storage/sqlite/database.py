@@ -14,8 +14,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import TypeVar
 
-from core.storage.common import format_ts as format_ts  # read from here too
-from core.storage.common import utc_now as utc_now
+from core.graph_rules import format_ts as format_ts  # read from here too
+from core.graph_rules import utc_now as utc_now
 from core.storage.sqlite.connection import Connection, atomic, forget
 
 Clock = Callable[[], datetime]

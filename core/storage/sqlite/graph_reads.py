@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from core.model import Entity, GraphCommunities, GraphOverview, KnowledgeGraph, Node, Relation
+from core.model import GraphCommunities, GraphOverview, Node, Relation
 from core.overview import Partition, Partitions
 from core.storage.sqlite import overview, reads
 from core.storage.sqlite.database import Database
@@ -21,47 +21,19 @@ class GraphReads:
     db: Database
     totals: reads.Totals
 
-    def read_graph(
-        self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
-    ) -> KnowledgeGraph:
-        """The whole graph, or one page of it (entities by creation order).
-
-        Archived entities (soft-deleted ones, insights awaiting review) are left out, with the
-        relations that touch them; ``open_nodes`` and ``get_node`` still return them by name.
-        """
-        live = "SELECT id FROM entities WHERE archived_at IS NULL ORDER BY id"
-        with self.db.locked() as conn:
-            if limit is None and offset == 0 and not names_only:
-                whole = reads.whole_graph(conn)
-                return KnowledgeGraph(
-                    entities=[Entity.model_construct(**e) for e in whole["entities"]],
-                    relations=[reads.relation(r["from"], r["to"], r["relationType"]) for r in whole["relations"]],
-                )
-            ids = [r[0] for r in conn.execute(f"{live} LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset))]
-            total_e, total_r = self.totals(conn)
-            if names_only:
-                return KnowledgeGraph(entities=reads.summaries(conn, ids), relations=[],
-                                      total_entities=total_e, total_relations=total_r)
-            return KnowledgeGraph(entities=reads.entities(conn, ids),
-                                  relations=reads.relations_from(conn, ids),
-                                  total_entities=total_e, total_relations=total_r)
-
     def read_graph_dump(
         self, *, limit: int | None = None, offset: int = 0, names_only: bool = False
     ) -> dict[str, Any]:
-        """``read_graph(...).dump()``, built without models when the whole graph is asked for."""
-        if limit is None and offset == 0 and not names_only:
-            with self.db.locked() as conn:
+        """``read_graph(...).dump()``: the whole graph in three table scans, or a page (with the totals)."""
+        with self.db.locked() as conn:
+            if limit is None and offset == 0 and not names_only:
                 return reads.whole_graph(conn)
-        if names_only:
-            with self.db.locked() as conn:
-                total_e, total_r = self.totals(conn)
-                rows = conn.execute(
-                    "SELECT name, entity_type FROM entities WHERE archived_at IS NULL ORDER BY id "
-                    "LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset)).fetchall()
-            return {"entities": [{"name": n, "entityType": t} for n, t in rows], "relations": [],
+            total_e, total_r = self.totals(conn)
+            ids = [r[0] for r in conn.execute("SELECT id FROM entities WHERE archived_at IS NULL ORDER BY id "
+                                              "LIMIT ? OFFSET ?", (-1 if limit is None else limit, offset))]
+            found = reads.entity_dicts(conn, ids, names_only=names_only)
+            return {"entities": found, "relations": [] if names_only else reads.relations_from(conn, ids),
                     "total_entities": total_e, "total_relations": total_r}
-        return self.read_graph(limit=limit, offset=offset, names_only=names_only).dump()
 
     def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
         """Every current relation with its properties, archived ends included, oldest first
@@ -78,14 +50,6 @@ class GraphReads:
             for _, src, dst, rtype, props in rows:
                 yield Relation(**{"from": src, "to": dst, "relationType": rtype}), json.loads(props)
             last = rows[-1][0]
-
-    def open_nodes(self, names: Sequence[str]) -> KnowledgeGraph:
-        """The named entities (unknown names ignored) and the relations touching them."""
-        found = self.open_nodes_dump(names)  # one way to read them; models made from its dicts
-        return KnowledgeGraph(
-            entities=[Entity.model_construct(**e) for e in found["entities"]],
-            relations=[reads.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]],
-        )
 
     def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
         """``open_nodes(...).dump()``, built as plain dicts (what the MCP tool sends)."""

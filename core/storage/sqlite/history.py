@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from core.graph_rules import dumps as dumps  # the change_log's JSON, read as history.dumps too
 from core.history.rewind import rewind
 from core.model import Change, KnowledgeGraph
-from core.storage.common import dumps as dumps  # the change_log's JSON, read as history.dumps too
 from core.storage.sqlite import activity as activity_log
 from core.storage.sqlite import turns
 from core.storage.sqlite.connection import Connection

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.model import Entity, EntitySummary, Node, Relation
+from core.model import Node, Relation
 from core.processes import collector_paused
 from core.storage.sqlite.connection import Connection
 
@@ -72,27 +72,17 @@ def nodes(conn: Connection, ids: Sequence[int], *, with_observations: bool = Tru
     ]
 
 
-def entities(conn: Connection, ids: Sequence[int]) -> list[Entity]:
-    """Official-shape entities for ``ids``, in the order given."""
-    rows: dict[int, tuple[str, str]] = {}
+def entity_dicts(conn: Connection, ids: Sequence[int], *, names_only: bool = False) -> list[dict[str, Any]]:
+    """Official-shape entities for ``ids`` as plain dicts, in the order given (``names_only``: no observations)."""
+    rows: dict[int, dict[str, Any]] = {}
     for chunk in id_chunks(ids):
-        for eid, name, etype in conn.execute(
-            f"SELECT id, name, entity_type FROM entities WHERE id IN ({IDS})", (chunk,)
-        ):
-            rows[eid] = (name, etype)
-    obs = observations_of(conn, list(rows))
-    return [Entity.model_construct(name=r[0], entityType=r[1], observations=obs[i])
-            for i in ids if (r := rows.get(i)) is not None]
-
-
-def summaries(conn: Connection, ids: Sequence[int]) -> list[EntitySummary]:
-    out: dict[int, EntitySummary] = {}
-    for chunk in id_chunks(ids):
-        for eid, name, etype in conn.execute(
-            f"SELECT id, name, entity_type FROM entities WHERE id IN ({IDS})", (chunk,)
-        ):
-            out[eid] = EntitySummary.model_construct(name=name, entityType=etype)
-    return [out[i] for i in ids if i in out]
+        for eid, name, etype in conn.execute(f"SELECT id, name, entity_type FROM entities WHERE id IN ({IDS})",
+                                             (chunk,)):
+            rows[eid] = {"name": name, "entityType": etype}
+    if not names_only:
+        for eid, obs in observations_of(conn, list(rows)).items():
+            rows[eid]["observations"] = obs
+    return [r for i in ids if (r := rows.get(i)) is not None]
 
 
 def relation(src: str, dst: str, rtype: str) -> Relation:
@@ -117,15 +107,15 @@ def relations_touching(conn: Connection, ids: Sequence[int]) -> list[Relation]:
     return [found[k] for k in sorted(found)]
 
 
-def relations_from(conn: Connection, ids: Sequence[int]) -> list[Relation]:
-    """Current relations from ``ids`` to entities not archived (each lands on exactly one page)."""
-    out: list[tuple[int, Relation]] = []
+def relations_from(conn: Connection, ids: Sequence[int]) -> list[dict[str, str]]:
+    """Current relations from ``ids`` to entities not archived (each lands on exactly one page), as dicts."""
+    out: list[tuple[int, dict[str, str]]] = []
     for chunk in id_chunks(ids):
         for rid, src, dst, rtype in conn.execute(
             f"{_REL_SELECT} WHERE r.from_entity IN ({IDS}) AND r.ended_at IS NULL AND t.archived_at IS NULL",
             (chunk,)
         ):
-            out.append((rid, relation(src, dst, rtype)))
+            out.append((rid, {"from": src, "to": dst, "relationType": rtype}))
     return [r for _, r in sorted(out, key=lambda p: p[0])]
 
 

@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.model import Entity, KnowledgeGraph, Node, ScoredNode
+from core.model import Node, ScoredNode
 from core.search import bm25
 from core.search.folding import content_words, fold, fts_phrase
 from core.storage.sqlite import indexing, reads
@@ -27,17 +27,6 @@ class GraphSearch:
     totals: reads.Totals
 
     # -- substrings (search_nodes) ---------------------------------------------------------------
-
-    def search_nodes(
-        self, query: str, *, limit: int | None = None, include_archived: bool = False
-    ) -> KnowledgeGraph:
-        """Case-, accent- and Unicode-form-insensitive substring search over name, type and
-        observations; every character of ``query`` is literal. Relations touching a hit come too."""
-        found = self.search_nodes_dump(query, limit=limit, include_archived=include_archived)
-        return KnowledgeGraph(
-            entities=[Entity.model_construct(**e) for e in found["entities"]],
-            relations=[reads.relation(r["from"], r["to"], r["relationType"]) for r in found["relations"]],
-        )
 
     def search_nodes_dump(
         self, query: str, *, limit: int | None = None, include_archived: bool = False

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from core import files
 from core.errors import StorageError
+from core.graph_rules import GraphRules
 from core.storage.sqlite import backups, embedding_state, imports, reads
 from core.storage.sqlite.connection import DatabaseError, connect_reader
 from core.storage.sqlite.database import Clock, Database, utc_now
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class SqliteGraphStore(GraphWrites, GraphSearch, GraphReads, GraphNeighbours, EditsMixin, HistoryMixin,
+class SqliteGraphStore(GraphRules, GraphWrites, GraphSearch, GraphReads, GraphNeighbours, EditsMixin, HistoryMixin,
                        GraphPins):
     """The default GraphStore. Thread-safe: one connection, one lock, short transactions."""
 

@@ -14,6 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from core import errors
+from core.graph_rules import (
+    PLACEHOLDER_KEY,
+    PLACEHOLDER_TYPE,
+    by_name,
+    contents_by_name,
+    missing_ends,
+    unique_relations,
+)
 from core.model import (
     AddedObservations,
     Entity,
@@ -23,7 +31,6 @@ from core.model import (
     ObservationInput,
     Relation,
 )
-from core.storage.common import PLACEHOLDER_KEY, PLACEHOLDER_TYPE, unique_relations
 from core.storage.sqlite import fact_vectors, history, reads
 from core.storage.sqlite import touched as touch
 from core.storage.sqlite.database import Database
@@ -42,10 +49,7 @@ class GraphWrites:
         self, entities: Sequence[EntityInput], actor: str
     ) -> tuple[list[Entity], list[AddedObservations]]:
         """Create new entities; merge observations into existing ones. Returns (created, merged)."""
-        batch: dict[str, tuple[str, list[str]]] = {}
-        for e in entities:  # one name twice in a batch: the first's type, both's observations
-            etype, obs = batch.setdefault(e.name, (e.entityType, []))
-            obs.extend(e.observations)
+        batch = by_name(entities)
         now = self.db.now()
         with self.db.write() as conn:
             existing = reads.ids_by_name(conn, list(batch))
@@ -109,15 +113,8 @@ class GraphWrites:
         now = self.db.now()
         with self.db.write() as conn:
             ids = reads.ids_by_name(conn, [i.entityName for i in items])
-            missing = [i.entityName for i in items if i.entityName not in ids]
-            if missing:
-                raise errors.no_entity_to_add_to(missing[0])
-            merged: dict[str, list[str]] = {}
-            for i in items:
-                merged.setdefault(i.entityName, []).extend(i.contents)
-            return self._add_observations_locked(
-                conn, [(ids[n], n, obs) for n, obs in merged.items()], actor, now
-            )
+            merged = contents_by_name(items, ids)
+            return self._add_observations_locked(conn, [(ids[n], n, obs) for n, obs in merged.items()], actor, now)
 
     def _add_observations_locked(
         self, conn: Any, targets: list[tuple[int, str, list[str]]], actor: str, now: str
@@ -216,10 +213,7 @@ class GraphWrites:
             ids = reads.ids_by_name(conn, [n for r in relations for n in (r.from_, r.to)])
             created: list[Relation] = []
             log: list[history.LogRow] = []
-            missing = [n for n in dict.fromkeys(n for r in relations for n in (r.from_, r.to)) if n not in ids]
-            if missing and not placeholders:
-                r = next(r for r in relations if missing[0] in (r.from_, r.to))
-                raise errors.no_relation_end(missing[0], r.from_, r.relationType, r.to)
+            missing = missing_ends(relations, ids, placeholders=placeholders)
             for name in missing:
                 ids[name] = conn.execute(
                     "INSERT INTO entities(name, entity_type, props, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
@@ -302,12 +296,6 @@ class GraphWrites:
                         history.dumps({"entityType": label, "props": json.loads(new_props)}),
                     )])
             return reads.nodes(conn, [eid])[0]
-
-    def delete_node(self, name: str, actor: str, *, soft: bool = True) -> bool:
-        """Soft delete (archive: still readable) or hard delete. False if there is no such node."""
-        if not soft:
-            return self.delete_entities([name], actor) == 1
-        return self.archive_node(name, actor)
 
     def archive_node(self, name: str, actor: str) -> bool:
         """Mark the node archived (kept and readable, left out of searches). Idempotent."""
