@@ -11,25 +11,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, cast
 
-from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
-from core.errors import InvalidInput
-from core.hygiene.store import current_relation
+from core.embeddings import state
 from core.storage.cypher import facts
-from core.storage.cypher import rows as R
 from core.storage.cypher.fact_vectors import FactVectorsMixin, newest_due
 from core.storage.cypher.store import CypherGraphStore
 
 if TYPE_CHECKING:  # numpy loads with the first vector
     import numpy as np
 
-DEFAULT_DIMENSIONS = 384
-LEASE_KEY = "embedding_lease"
-
-
-class CypherVectorStore(FactVectorsMixin):
+class CypherVectorStore(FactVectorsMixin, state.Lease):
     """Shares the graph store's dialect, so vectors live and die with their entities; each fact's
     vector too (``cypher.facts``)."""
 
@@ -37,7 +30,7 @@ class CypherVectorStore(FactVectorsMixin):
         self._graph = graph
         self._db = graph.db
         stored = graph.get_metadata("embedding_dimensions")
-        self.dimensions = int(stored) if stored else DEFAULT_DIMENSIONS
+        self.dimensions = int(stored) if stored else state.DEFAULT_DIMENSIONS
         if not graph.read_only:
             self._db.create_vector_index(self.dimensions)
         self._open_facts()  # facts' int8 vectors (a graph with float32 ones is converted)
@@ -65,27 +58,20 @@ class CypherVectorStore(FactVectorsMixin):
         return rebuilt
 
     def _texts(self, reader: Any, ids: Sequence[int]) -> dict[int, str]:
+        """The embedding text of each entity in ``ids`` (``state.text_of``), from its current rows."""
         ids = [int(i) for i in ids]
         if not ids:
             return {}
-        found: dict[int, dict[str, Any]] = {}
-        for eid, name, etype, props, obs in reader.read(
-            "UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.name, e.type, e.props, e.obs", {"ids": ids}
-        ):
-            decoded = json.loads(props or "{}")
-            summary = decoded.get("summary")
-            found[eid] = {"name": name, "type": etype, "summary": summary if isinstance(summary, str) else None,
-                          "obs": list(obs or [])[:HEAD_FACTS], "rels": [], "props": decoded}
-        for eid, arrow, rtype, other in reader.read(
+        found: dict[int, tuple[str, str, dict[str, Any], list[str], list[tuple[str, str]], list[tuple[str, str]]]] = {
+            eid: (name, etype, json.loads(props or "{}"), list(obs or []), [], []) for eid, name, etype, props, obs
+            in reader.read("UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.name, e.type, e.props, e.obs",
+                           {"ids": ids})}
+        for eid, out, rtype, other in reader.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i})-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL "
-            "RETURN i, CASE WHEN startNode(r) = e THEN '→' ELSE '←' END, r.type, o.name ORDER BY r.id", {"ids": ids}
+            "RETURN i, startNode(r) = e, r.type, o.name ORDER BY r.id", {"ids": ids}
         ):
-            if arrow != "→" or current_relation(found[eid]["props"], rtype, other):  # superseded: left out
-                found[eid]["rels"].append((arrow, rtype, other))
-        # SQLite lists outgoing relations before incoming ones
-        return {eid: entity_text(r["name"], r["type"], r["obs"],
-                                 sorted(r["rels"], key=lambda x: x[0] != "→"), r["summary"])
-                for eid, r in found.items()}
+            (found[eid][4] if out else found[eid][5]).append((rtype, other))
+        return {eid: state.text_of(*r) for eid, r in found.items()}
 
     def pending(self, model_id: str, limit: int) -> dict[int, str]:
         """Up to ``limit`` entities lacking a current vector from ``model_id``, with their text."""
@@ -108,13 +94,11 @@ class CypherVectorStore(FactVectorsMixin):
             return 0
 
         def write(tx: Any) -> int:
-            current = self._texts(tx, list(embedded))
-            fresh = [{"id": int(eid), "h": h, "v": [float(x) for x in v]} for eid, (h, v) in embedded.items()
-                     if eid in current and text_hash(current[eid]) == h]
+            fresh = state.still_current(embedded, self._texts(tx, list(embedded)))
             if fresh:
-                self._replace(tx, fresh)
+                self._replace(tx, [{"id": int(i), "v": [float(x) for x in v]} for i, (_, v) in fresh.items()])
                 tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.emb_hash = r.h, e.emb_model = $m",
-                         {"rows": [{"id": r["id"], "h": r["h"]} for r in fresh], "m": model_id})
+                         {"rows": [{"id": int(i), "h": h} for i, (h, _) in fresh.items()], "m": model_id})
             return len(fresh)
 
         return int(self._graph.write(write))
@@ -135,46 +119,31 @@ class CypherVectorStore(FactVectorsMixin):
 
         self._graph.write(write)
 
-    def take_lease(self, owner: str, seconds: float,
-                   holder_gone: Callable[[str], bool] = lambda _owner: False) -> bool:
-        """Hold the background-embedding lease for ``seconds``; False while another live process holds it."""
-        now = self._graph.clock()
+    def _meta(self, key: str) -> str | None:
+        return cast("str | None", self._graph.get_metadata(key))
 
-        def write(tx: Any) -> bool:
-            found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": LEASE_KEY})
-            if found:
-                lease = json.loads(found[0][0])
-                if lease["owner"] != owner and lease["until"] > R.format_ts(now) and not holder_gone(lease["owner"]):
-                    return False
-            tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": LEASE_KEY, "v": json.dumps(
-                {"owner": owner, "until": R.format_ts(now + timedelta(seconds=seconds))})})
-            return True
+    def _update_meta(self, key: str, update: Callable[[str | None], str | None]) -> str | None:
+        def write(tx: Any) -> str | None:
+            found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": key})
+            old = found[0][0] if found else None
+            new = update(old)
+            if new is None and old is not None:
+                tx.write("MATCH (m:Meta {key: $k}) DELETE m", {"k": key})
+            elif new != old:
+                tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": key, "v": new})
+            return new
 
-        return bool(self._graph.write(write))
+        return cast("str | None", self._graph.write(write))
 
-    def lease(self) -> dict[str, str] | None:
-        """Who holds the background-embedding lease, and until when."""
-        value = self._graph.get_metadata(LEASE_KEY)
-        return json.loads(value) if value else None
-
-    def drop_lease(self, owner: str) -> None:
-        def write(tx: Any) -> None:
-            found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": LEASE_KEY})
-            if found and json.loads(found[0][0])["owner"] == owner:
-                tx.write("MATCH (m:Meta {key: $k}) DELETE m", {"k": LEASE_KEY})
-
-        self._graph.write(write)
+    def _clock(self) -> datetime:
+        return cast(datetime, self._graph.clock())
 
     def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
         """Cosine distance from ``vector`` to the stored vectors of ``ids``."""
         return facts.vector_distances(self._db, "Vec", vector, ids)
 
     def upsert(self, ids: Sequence[int], vectors: np.ndarray) -> None:
-        import numpy as np
-
-        vectors = np.asarray(vectors, dtype=np.float32)
-        if vectors.ndim != 2 or vectors.shape != (len(ids), self.dimensions):
-            raise InvalidInput(f"expected {len(ids)} vectors of {self.dimensions} floats, got shape {vectors.shape}")
+        vectors = state.vectors_of(ids, vectors, self.dimensions)
         rows = [{"id": int(i), "v": [float(x) for x in v]} for i, v in zip(ids, vectors, strict=True)]
         self._graph.write(lambda tx: self._replace(tx, rows))
 
@@ -191,11 +160,7 @@ class CypherVectorStore(FactVectorsMixin):
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The ``k`` nearest entity ids with their cosine distances, nearest first."""
-        import numpy as np
-
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        if query.shape != (self.dimensions,):
-            raise InvalidInput(f"expected a vector of {self.dimensions} floats, got {query.shape}")
+        query = state.query_of(vector, self.dimensions)
         if k <= 0:
             return []
         found = self._db.read(f"{self._db.VECTOR_CALL} RETURN node.id, score ORDER BY score, node.id",

@@ -35,15 +35,15 @@ def pool(k: int) -> int:
     return 2 * k + 16
 
 
-def bump_version(conn: Connection) -> None:
-    """Mark that vectors changed (in the writer's transaction)."""
+def bump_version(conn: Connection, key: str = VERSION_KEY) -> None:
+    """Mark that vectors changed (in the writer's transaction): entities' (``key``) or facts'."""
     conn.execute(
         "INSERT INTO db_metadata(key, value) VALUES (?, '1') "
-        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1", (VERSION_KEY,))
+        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1", (key,))
 
 
-def _version(conn: Connection) -> str | None:
-    row = conn.execute("SELECT value FROM db_metadata WHERE key = ?", (VERSION_KEY,)).fetchone()
+def version(conn: Connection, key: str = VERSION_KEY) -> str | None:
+    row = conn.execute("SELECT value FROM db_metadata WHERE key = ?", (key,)).fetchone()
     return row[0] if row else None
 
 
@@ -75,8 +75,8 @@ class VectorCache:
     def refresh(self, conn: Connection, dims: int) -> None:
         """Catch up with vec0: nothing if the version is unchanged, else the rows embedded since
         the last look, or everything after a model change."""
-        version = _version(conn)
-        if version == self._version and dims == self.matrix.dims and self._version is not None:
+        current = version(conn)
+        if current == self._version and dims == self.matrix.dims and self._version is not None:
             return
         stamp = self._now_stamp(conn)  # before reading: later writes are picked up next time
         if dims != self.matrix.dims or self._version is None:
@@ -86,7 +86,7 @@ class VectorCache:
                 "SELECT entity_id FROM embedding_state WHERE embedded_at >= ?", (self._synced_at,))]
             self._upsert(conn, changed)
         self._synced_at = stamp
-        self._version = version
+        self._version = current
 
     def search(self, query: np.ndarray, k: int, conn: Connection | None = None) -> list[tuple[int, float]]:
         """The ``k`` nearest ids with cosine distances (1 − cosine similarity), nearest first:
