@@ -9,6 +9,9 @@ Communities (``graph_communities``): igraph's Leiden (modularity) over every cur
 between live entities, in C; the backend only lists ids, types and id pairs (``CommunitySource``).
 Kept until the data changes, and each new partition starts from the last one, so a live write
 moves few entities between groups.
+
+A store mixes ``OverviewRules`` in and supplies ``_overview_source``: its reads (``StoreSource``),
+held as one consistent view while the rules read them.
 """
 
 from __future__ import annotations
@@ -273,3 +276,49 @@ def graph_community(source: CommunitySource, part: Partition, name: str, *, limi
     return GraphOverview(entities=nodes, relations=source.among(top_ids),
                          types=_type_counts([part.types[i] for i in members]),
                          total_entities=len(members), total_relations=inner)
+
+
+# -- what a store offers -----------------------------------------------------------------------------
+
+
+class StoreSource(OverviewSource, CommunitySource, Protocol):
+    """A backend's reads for the overview and the communities, with the scores the ranking needs."""
+
+    def scores(self) -> tuple[dict[int, int], dict[int, int], dict[str, int]]:
+        """(current relations per entity id, recalls per entity id, live entities per type, most first)."""
+
+    def totals(self) -> tuple[int, int]:
+        """(live entities, current relations between them)."""
+
+
+class OverviewRules:
+    """The overview half of a graph store, over its ``_overview_source``."""
+
+    def _overview_source(self) -> AbstractContextManager[tuple[StoreSource, Hashable]]:
+        """The store's reads, held (its lock, if it has one) for the block, and the data's version."""
+        raise NotImplementedError
+
+    def graph_overview(self, *, limit: int = 300, by: str = "degree", per_type: int = 3,
+                       entity_type: str | None = None) -> GraphOverview:
+        """The top live entities by degree or by access, the relations among them, counts by type."""
+        with self._overview_source() as (source, _):
+            degree, access, types = source.scores()
+            return graph_overview(source, degree=degree, access=access, types=dict(types), limit=limit, by=by,
+                                  per_type=per_type, entity_type=entity_type, totals=source.totals())
+
+    def _partition(self) -> Partition:
+        """The communities of the live graph, read under the store's lock, computed outside it."""
+        cache: Partitions = self.__dict__.setdefault("_partitions", Partitions())
+        return cache.get(self._overview_source)
+
+    def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
+        """The largest communities of related entities, the relations between them, counts."""
+        part = self._partition()
+        with self._overview_source() as (source, _):
+            return graph_communities(source, part, limit=limit, totals=source.totals())
+
+    def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
+        """The community of entity ``name``: its best-connected members and their relations."""
+        part = self._partition()
+        with self._overview_source() as (source, _):
+            return graph_community(source, part, name, limit=limit)

@@ -1,32 +1,57 @@
 """The graph overview on a Cypher server: the scores and lookups ``core.overview`` ranks.
 
-It reads through the store's dialect (``db``) and the one store query it needs, handed in by the
-store (``relations_among``), so it never imports the store.
+It reads through the store's dialect (``db``) and the store queries it needs, handed in by the
+store (``relations_among``, ``totals``), so it never imports the store.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core import overview
-from core.model import GraphCommunities, GraphOverview, Relation
+from core.model import Relation
 from core.storage.cypher import rows as R
 
 #: ids → the relations among those entities, as the store's rows (``from``, ``to``, ``relationType`` …)
 RelationsAmong = Callable[[Sequence[int]], list[dict[str, Any]]]
+Scores = tuple[dict[int, int], dict[int, int], dict[str, int]]
 
 _LIVE = "e.archived_at IS NULL AND ($type IS NULL OR e.type = $type)"
+# Each dialect's last scores and the graph version they were read at (gone with the dialect).
+_SCORES: weakref.WeakKeyDictionary[Any, tuple[int, Scores]] = weakref.WeakKeyDictionary()
 
 
-class CypherOverviewSource:
-    """``overview.OverviewSource`` over one store's dialect."""
+class Source:
+    """``overview.StoreSource`` over one store's dialect."""
 
-    def __init__(self, db: Any, relations_among: RelationsAmong) -> None:
+    def __init__(self, db: Any, relations_among: RelationsAmong, totals: Callable[[], tuple[int, int]]) -> None:
         self._db = db
         self._relations_among = relations_among
+        self.totals = totals
+
+    def scores(self) -> Scores:
+        """Read again only after a write by anyone: the graph pane asks for several overviews in a row."""
+        db = self._db
+        version = db.version()
+        cached = _SCORES.get(db)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        # The server keeps each node's degree: no relation is read, except the few that have ended.
+        degree = {eid: int(n) for eid, n in db.read(
+            f"MATCH (e:Entity) WITH e, {db.DEGREE} AS n WHERE n > 0 RETURN e.id, n")}
+        for a, b in db.read("MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NOT NULL RETURN a.id, b.id"):
+            for eid in (a, b):
+                degree[eid] -= 1
+                if not degree[eid]:
+                    del degree[eid]
+        access = {eid: int(n) for eid, n in db.read(
+            "MATCH (e:Entity) WHERE e.access_count > 0 RETURN e.id, e.access_count")}
+        types = {t: int(n) for t, n in db.read(
+            "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
+        _SCORES[db] = (version, (degree, access, types))
+        return degree, access, types
 
     def live(self, ids: Sequence[int], entity_type: str | None) -> list[overview.Row]:
         return [tuple(r) for r in self._db.read(
@@ -49,48 +74,6 @@ class CypherOverviewSource:
     def among(self, ids: Sequence[int]) -> list[Relation]:
         return [R.relation(r["from"], r["to"], r["relationType"]) for r in self._relations_among(ids)]
 
-Scores = tuple[dict[int, int], dict[int, int], dict[str, int]]
-# Each dialect's last scores and the graph version they were read at (gone with the dialect).
-_SCORES: weakref.WeakKeyDictionary[Any, tuple[int, Scores]] = weakref.WeakKeyDictionary()
-# Each dialect's last partition into communities, kept until the graph changes.
-_PARTITIONS: weakref.WeakKeyDictionary[Any, overview.Partitions] = weakref.WeakKeyDictionary()
-
-
-def scores(db: Any) -> tuple[dict[int, int], dict[int, int], dict[str, int]]:
-    """(current relations per entity id, recalls per entity id, live entities per type), read again
-    only after a write by anyone: the graph pane asks for several overviews in a row."""
-    version = db.version()
-    cached = _SCORES.get(db)
-    if cached is not None and cached[0] == version:
-        return cached[1]
-    # The server keeps each node's degree: no relation is read, except the few that have ended.
-    degree = {eid: int(n) for eid, n in db.read(
-        f"MATCH (e:Entity) WITH e, {db.DEGREE} AS n WHERE n > 0 RETURN e.id, n")}
-    for a, b in db.read("MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.ended_at IS NOT NULL RETURN a.id, b.id"):
-        for eid in (a, b):
-            degree[eid] -= 1
-            if not degree[eid]:
-                del degree[eid]
-    access = {eid: int(n) for eid, n in db.read(
-        "MATCH (e:Entity) WHERE e.access_count > 0 RETURN e.id, e.access_count")}
-    types = {t: int(n) for t, n in db.read(
-        "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
-    _SCORES[db] = (version, (degree, access, types))
-    return degree, access, types
-
-
-def graph_overview(db: Any, relations_among: RelationsAmong, totals: tuple[int, int], *, limit: int, by: str,
-                   per_type: int, entity_type: str | None) -> GraphOverview:
-    """See ``core.overview.graph_overview``; degree counts current relations."""
-    degree, access, types = scores(db)
-    return overview.graph_overview(CypherOverviewSource(db, relations_among), degree=degree, access=access,
-                                   types=dict(types), limit=limit, by=by, per_type=per_type,
-                                   entity_type=entity_type, totals=totals)
-
-
-class CypherCommunitySource(CypherOverviewSource):
-    """``overview.CommunitySource`` over one store's dialect."""
-
     # One row of two lists rather than a row per entity or relation: the client decodes rows one
     # by one in Python (measured at 10k: 0.40 → 0.23 s for the relations).
     def entities(self) -> list[tuple[int, str]]:
@@ -106,27 +89,3 @@ class CypherCommunitySource(CypherOverviewSource):
     def ids(self, names: Sequence[str]) -> dict[str, int]:
         return {n: int(i) for n, i in self._db.read("UNWIND $names AS n MATCH (e:Entity {name: n}) RETURN e.name, e.id",
                                                     {"names": list(names)})}
-
-
-def _partition(db: Any, relations_among: RelationsAmong) -> tuple[CypherCommunitySource, overview.Partition]:
-    cache = _PARTITIONS.setdefault(db, overview.Partitions())
-    source = CypherCommunitySource(db, relations_among)
-
-    @contextmanager
-    def reading() -> Iterator[tuple[CypherCommunitySource, int]]:
-        yield source, db.version()  # no lock: the server serves each query whole
-
-    return source, cache.get(reading)
-
-
-def graph_communities(db: Any, relations_among: RelationsAmong, totals: tuple[int, int], *,
-                      limit: int) -> GraphCommunities:
-    """See ``core.overview.graph_communities``."""
-    source, part = _partition(db, relations_among)
-    return overview.graph_communities(source, part, limit=limit, totals=totals)
-
-
-def graph_community(db: Any, relations_among: RelationsAmong, name: str, *, limit: int) -> GraphOverview:
-    """See ``core.overview.graph_community``."""
-    source, part = _partition(db, relations_among)
-    return overview.graph_community(source, part, name, limit=limit)

@@ -22,8 +22,6 @@ from core.model import (
     AddedObservations,
     Entity,
     EntityInput,
-    GraphCommunities,
-    GraphOverview,
     Neighbour,
     Node,
     NodeWithNeighbours,
@@ -32,6 +30,7 @@ from core.model import (
     Relation,
     ScoredNode,
 )
+from core.overview import OverviewRules
 from core.search.folding import content_words, fold
 from core.storage.cypher import fact_vectors, facts, work
 from core.storage.cypher import overview as cypher_overview
@@ -51,7 +50,7 @@ Clock = Callable[[], datetime]
 _T = TypeVar("_T")
 
 
-class CypherGraphStore(GraphRules, EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
+class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
     """GraphStore over a Cypher server. Thread-safe: writes of one process go one at a time; writes
     of several processes are serialised by the dialect's optimistic commit."""
 
@@ -566,19 +565,10 @@ class CypherGraphStore(GraphRules, EditsMixin, HistoryMixin, PinsMixin, FactText
         return {t: int(n) for t, n in self.db.read(
             "MATCH (e:Entity) RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
 
-    def graph_overview(self, *, limit: int = 300, by: str = "degree", per_type: int = 3,
-                       entity_type: str | None = None) -> GraphOverview:
-        """The top live entities by degree or by access, the relations among them, counts by type."""
-        return cypher_overview.graph_overview(self.db, self._relations_among, self._totals(), limit=limit, by=by,
-                                              per_type=per_type, entity_type=entity_type)
-
-    def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
-        """The largest communities of related entities, the relations between them, counts."""
-        return cypher_overview.graph_communities(self.db, self._relations_among, self._totals(), limit=limit)
-
-    def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
-        """The community of entity ``name``: its best-connected members and their relations."""
-        return cypher_overview.graph_community(self.db, self._relations_among, name, limit=limit)
+    @contextlib.contextmanager
+    def _overview_source(self) -> Iterator[tuple[cypher_overview.Source, int]]:
+        """The overview's reads (no lock: the server serves each query whole) and the graph's version."""
+        yield cypher_overview.Source(self.db, self._relations_among, self._totals), self.db.version()
 
     def _relations_among(self, ids: Sequence[int]) -> list[dict[str, Any]]:
         return self._relations_of(ids, among=True)

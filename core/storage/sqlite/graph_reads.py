@@ -9,8 +9,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from core.model import GraphCommunities, GraphOverview, Node, Relation
-from core.overview import Partition, Partitions
+from core.model import Node, Relation
 from core.storage.sqlite import overview, reads
 from core.storage.sqlite.database import Database
 
@@ -108,35 +107,10 @@ class GraphReads:
             return dict(conn.execute(
                 "SELECT entity_type, count(*) FROM entities GROUP BY entity_type ORDER BY 2 DESC, 1"))
 
-    def graph_overview(
-        self, *, limit: int = 300, by: str = "degree", per_type: int = 3, entity_type: str | None = None
-    ) -> GraphOverview:
-        """The top live entities by degree or by access, the relations among them, counts by type."""
+    @contextmanager
+    def _overview_source(self) -> Iterator[tuple[overview.Source, tuple[int, int]]]:
+        """The overview's reads under the store's lock, and the data's version (``PRAGMA data_version``
+        changes with another connection's commits, ``total_changes`` with this one's)."""
         with self.db.locked() as conn:
-            return overview.graph_overview(conn, limit=limit, by=by, per_type=per_type,
-                                           entity_type=entity_type, totals=self.totals(conn))
-
-    def _partition(self) -> Partition:
-        """The communities of the live graph, read under the store's lock, computed outside it."""
-        cache: Partitions | None = self.__dict__.get("_community_cache")
-        if cache is None:
-            cache = self.__dict__.setdefault("_community_cache", Partitions())
-
-        @contextmanager
-        def locked() -> Iterator[tuple[Any, Any]]:
-            with self.db.locked() as conn, overview.reading(conn) as found:
-                yield found
-
-        return cache.get(locked)
-
-    def graph_communities(self, *, limit: int = 60) -> GraphCommunities:
-        """The largest communities of related entities, the relations between them, counts."""
-        part = self._partition()
-        with self.db.locked() as conn:
-            return overview.graph_communities(conn, part, limit=limit, totals=self.totals(conn))
-
-    def graph_community(self, name: str, *, limit: int = 300) -> GraphOverview:
-        """The community of entity ``name``: its best-connected members and their relations."""
-        part = self._partition()
-        with self.db.locked() as conn:
-            return overview.graph_community(conn, part, name, limit=limit)
+            yield overview.Source(conn, self.totals), (conn.execute("PRAGMA data_version").fetchone()[0],
+                                                       conn.total_changes)

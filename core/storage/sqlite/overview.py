@@ -9,16 +9,11 @@ at 100k entities and 170k relations the window query took ~1.3 s, holding the st
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 
-from core import overview as rules
-from core.model import GraphCommunities, GraphOverview, Relation
-from core.overview import graph_overview as ranked_overview
+from core.model import Relation
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.reads import IDS, ids_by_name, relation
-
-_CHUNK = 2000  # candidates looked up per statement while walking down the ranking
 
 # Both scans read an index only (the unique (from, to, type) index and idx_rel_to); the few ended
 # relations are taken off afterwards, so degree counts current relations.
@@ -45,22 +40,27 @@ _TYPE_COUNTS = (
 Row = tuple[int, str, str]  # id, name, type
 
 
-def degrees(conn: Connection) -> dict[int, int]:
-    """Current relations per entity id (entities without any are left out)."""
-    degree: dict[int, int] = dict(conn.execute(_DEGREE_FROM).fetchall())
-    for eid, n in conn.execute(_DEGREE_TO):
-        degree[eid] = degree.get(eid, 0) + n
-    for src, dst in conn.execute(_ENDED):
-        degree[src] -= 1
-        degree[dst] -= 1
-    return {eid: n for eid, n in degree.items() if n > 0}
+class Source:
+    """The reads the shared overview and community rules (core/overview.py) ask of a backend, over
+    SQLite; the caller holds the store's lock."""
 
-
-class _Source:
-    """The lookups the shared ranking (core/overview.py) asks of a backend, over SQLite."""
-
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, totals: Callable[[Connection], tuple[int, int]]) -> None:
         self.conn = conn
+        self._totals = totals
+
+    def scores(self) -> tuple[dict[int, int], dict[int, int], dict[str, int]]:
+        # Degree counts current relations: the few ended ones are taken off the index counts.
+        degree: dict[int, int] = dict(self.conn.execute(_DEGREE_FROM).fetchall())
+        for eid, n in self.conn.execute(_DEGREE_TO):
+            degree[eid] = degree.get(eid, 0) + n
+        for src, dst in self.conn.execute(_ENDED):
+            degree[src] -= 1
+            degree[dst] -= 1
+        return ({eid: n for eid, n in degree.items() if n > 0}, dict(self.conn.execute(_ACCESS).fetchall()),
+                dict(self.conn.execute(_TYPE_COUNTS).fetchall()))
+
+    def totals(self) -> tuple[int, int]:
+        return self._totals(self.conn)
 
     def live(self, ids: Sequence[int], entity_type: str | None) -> list[Row]:
         return self.conn.execute(_LIVE, {"ids": json.dumps(list(ids)), "type": entity_type}).fetchall()
@@ -78,10 +78,6 @@ class _Source:
         chunk = json.dumps(list(ids))
         return [relation(src, dst, rtype) for src, dst, rtype in self.conn.execute(_AMONG, (chunk, chunk))]
 
-
-class _CommunitySource(_Source):
-    """What the shared community rule (core/overview.py) asks of a backend, over SQLite."""
-
     def entities(self) -> list[tuple[int, str]]:
         return self.conn.execute("SELECT id, entity_type FROM entities WHERE archived_at IS NULL").fetchall()
 
@@ -90,32 +86,3 @@ class _CommunitySource(_Source):
 
     def ids(self, names: Sequence[str]) -> dict[str, int]:
         return ids_by_name(self.conn, names)
-
-
-@contextmanager
-def reading(conn: Connection) -> Iterator[tuple[_CommunitySource, tuple[int, int]]]:
-    """What a partition is read from, and the data's version (``PRAGMA data_version`` changes with
-    another connection's commits, ``total_changes`` with this one's); the caller holds the lock."""
-    yield _CommunitySource(conn), (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
-
-
-def graph_communities(conn: Connection, part: rules.Partition, *, limit: int,
-                      totals: tuple[int, int]) -> GraphCommunities:
-    """See ``core.overview.graph_communities``."""
-    return rules.graph_communities(_CommunitySource(conn), part, limit=limit, totals=totals)
-
-
-def graph_community(conn: Connection, part: rules.Partition, name: str, *, limit: int) -> GraphOverview:
-    """See ``core.overview.graph_community``."""
-    return rules.graph_community(_CommunitySource(conn), part, name, limit=limit)
-
-
-def graph_overview(
-    conn: Connection, *, limit: int, by: str, per_type: int, entity_type: str | None, totals: tuple[int, int]
-) -> GraphOverview:
-    """The ``limit`` top live entities by ``by`` (``"degree"`` or ``"access"``; the top
-    ``per_type`` of every type are always in), the current relations among them, and live entity
-    counts by type."""
-    return ranked_overview(_Source(conn), degree=degrees(conn), access=dict(conn.execute(_ACCESS).fetchall()),
-                           types=dict(conn.execute(_TYPE_COUNTS).fetchall()), limit=limit, by=by,
-                           per_type=per_type, entity_type=entity_type, totals=totals, chunk=_CHUNK)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from core import files
 from core.errors import StorageError
 from core.graph_rules import GraphRules
+from core.overview import OverviewRules
 from core.storage.sqlite import backups, embedding_state, imports, reads
 from core.storage.sqlite.connection import DatabaseError, connect_reader
 from core.storage.sqlite.database import Clock, Database, utc_now
@@ -48,7 +49,7 @@ log = logging.getLogger(__name__)
 
 
 class SqliteGraphStore(GraphRules, GraphWrites, GraphSearch, GraphReads, GraphNeighbours, EditsMixin, HistoryMixin,
-                       GraphPins):
+                       GraphPins, OverviewRules):
     """The default GraphStore. Thread-safe: one connection, one lock, short transactions."""
 
     backend = "sqlite"
