@@ -1,7 +1,8 @@
 """The rules of the graph's own operations, written once for every backend: what each backend stores
 the same way (timestamps, change_log JSON, the placeholder a missing relation end becomes, a JSON
-merge patch), how a batch is read (one name twice, a relation twice, an end that does not exist),
-and the reads a store answers in two forms (``GraphRules``: the models built from the dump).
+merge patch, an entity's aliases and superseded relations as its props hold them), how a batch
+is read (one name twice, a relation twice, an end that does not exist), and the reads a store
+answers in two forms (``GraphRules``: the models built from the dump).
 
 A backend supplies only its reads and writes; ``core.storage``'s stores import these."""
 
@@ -25,6 +26,11 @@ from core.model import (
 # A relation end that does not exist yet: an entity of this type, marked in its properties.
 PLACEHOLDER_TYPE = "Unknown"
 PLACEHOLDER_KEY = "placeholder"
+ALIASES_KEY = "aliases"  # the props key holding an entity's former names (``core.hygiene.store``)
+# The props key holding an entity's superseded relations (core.hygiene.supersede_relations):
+# ``{relation_key(type, to): {"relationType", "to", "by", "ended_at", "insight"}}``. Read by each
+# backend's embedding text too (a superseded relation no longer says what the entity is).
+SUPERSEDED_RELATIONS = "superseded_relations"
 
 
 def utc_now() -> datetime:
@@ -65,6 +71,23 @@ def unique_relations(relations: Sequence[Relation]) -> list[Relation]:
     for r in relations:
         seen.setdefault(r.key(), r)
     return list(seen.values())
+
+
+def aliases_of(props: dict[str, Any] | None) -> list[str]:
+    """The aliases ``props`` holds (text only)."""
+    found = (props or {}).get(ALIASES_KEY)
+    return [a for a in found if isinstance(a, str)] if isinstance(found, list) else []
+
+
+def relation_key(rtype: str, to: str) -> str:
+    """The key of one outgoing relation in ``SUPERSEDED_RELATIONS``."""
+    return f"{rtype} → {to}"
+
+
+def current_relation(props: dict[str, Any] | None, rtype: str, to: str) -> bool:
+    """Whether the outgoing relation ``-rtype-> to`` of the entity with ``props`` is not superseded."""
+    marks = (props or {}).get(SUPERSEDED_RELATIONS)
+    return not (isinstance(marks, dict) and relation_key(rtype, to) in marks)
 
 
 def by_name(entities: Sequence[EntityInput]) -> dict[str, tuple[str, list[str]]]:

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
 from core.errors import InvalidInput
-from core.graph_rules import format_ts
-from core.hygiene.store import current_relation
+from core.graph_rules import current_relation, format_ts
 
 if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
     import numpy as np

@@ -6,7 +6,7 @@ answers these.
 An entity's aliases (the names merged into it) are kept in its props under ``aliases``: written
 by ``merge_node`` and undone like any other props change. Each backend keeps them findable by
 name (SQLite: the ``entity_aliases`` table its triggers fill; a graph server: an ``aliases``
-list property on the node), and each alias folded beside it (``alias_folds``: SQLite's
+list property on the node), and each alias folded beside it (``core.graph_rules.folded_aliases``: SQLite's
 ``entity_aliases.folded``, a graph server's ``folded_aliases`` list), so search_nodes matches a
 former name with one read and folds nothing but the query.
 """
@@ -16,24 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from core.storage.alias_folds import ALIASES_KEY as ALIASES_KEY
+# the props keys and their reading, kept with the graph's rules (every backend's rows read them too)
+from core.graph_rules import ALIASES_KEY as ALIASES_KEY
+from core.graph_rules import SUPERSEDED_RELATIONS as SUPERSEDED_RELATIONS
+from core.graph_rules import current_relation as current_relation
+from core.graph_rules import relation_key as relation_key
 
 MERGE_OP = "merge_entities"  # the change_log row grouping one merge's rows (undone whole)
-# The props key holding an entity's superseded relations (core.hygiene.supersede_relations):
-# ``{relation_key(type, to): {"relationType", "to", "by", "ended_at", "insight"}}``. Read here too,
-# by each backend's embedding text (a superseded relation no longer says what the entity is).
-SUPERSEDED_RELATIONS = "superseded_relations"
-
-
-def relation_key(rtype: str, to: str) -> str:
-    """The key of one outgoing relation in ``SUPERSEDED_RELATIONS``."""
-    return f"{rtype} → {to}"
-
-
-def current_relation(props: dict[str, Any] | None, rtype: str, to: str) -> bool:
-    """Whether the outgoing relation ``-rtype-> to`` of the entity with ``props`` is not superseded."""
-    marks = (props or {}).get(SUPERSEDED_RELATIONS)
-    return not (isinstance(marks, dict) and relation_key(rtype, to) in marks)
 
 
 class HygieneStore(Protocol):

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from core.graph_rules import aliases_of
 from core.history.undo import InsightState
-from core.storage.alias_folds import aliases_of, folded_aliases
 from core.storage.cypher import rows as R
 
 _LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"
@@ -25,7 +25,7 @@ def fold_aliases(store: Any) -> int:
         def page(tx: Any) -> int:
             found = tx.read("MATCH (e:Entity) WHERE e.has_aliases = true AND e.folded_aliases IS NULL "
                             "RETURN e.id, e.props LIMIT $n", {"n": FOLD_PAGE})
-            rows = [{"id": int(i), "f": folded_aliases(aliases_of(R.loads(p)))} for i, p in found]
+            rows = [{"id": int(i), "f": R.folded_aliases(aliases_of(R.loads(p)))} for i, p in found]
             if rows:
                 tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.folded_aliases = r.f", {"rows": rows})
             return len(rows)

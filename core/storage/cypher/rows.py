@@ -15,6 +15,7 @@ from typing import Any
 # the rules every backend shares (``core.graph_rules``), read here as ``R.…`` too
 from core.graph_rules import PLACEHOLDER_KEY as PLACEHOLDER_KEY
 from core.graph_rules import PLACEHOLDER_TYPE as PLACEHOLDER_TYPE
+from core.graph_rules import aliases_of
 from core.graph_rules import dumps as dumps
 from core.graph_rules import format_ts as format_ts
 from core.graph_rules import loads as loads
@@ -24,7 +25,6 @@ from core.graph_rules import utc_now as utc_now
 from core.hygiene import names as hygiene_names
 from core.model import Node, Relation
 from core.search.folding import fold
-from core.storage.alias_folds import aliases_of, folded_aliases
 
 # An entity node's labels: ``Own`` carries the index of its own words (``cypher.facts``).
 LABELS = "Entity:Own"
@@ -68,6 +68,11 @@ def stored(row: dict[str, Any]) -> dict[str, Any]:
         "aliases": aliases, "has_aliases": True if aliases else None,
         "folded_aliases": folded_aliases(aliases) if aliases else None,
     }
+
+
+def folded_aliases(aliases: list[str]) -> list[str]:
+    """The aliases as search_nodes matches a former name against them (SQLite folds its own with ``hfold``)."""
+    return [fold(a) for a in aliases]
 
 
 def own_text(etype: str, props: dict[str, Any]) -> str:
