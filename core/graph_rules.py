@@ -9,7 +9,7 @@ A backend supplies only its reads and writes; ``core.storage``'s stores import t
 from __future__ import annotations
 
 import json
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -117,6 +117,23 @@ def missing_ends(relations: Sequence[Relation], known: Container[str], *, placeh
         r = next(r for r in relations if missing[0] in (r.from_, r.to))
         raise errors.no_relation_end(missing[0], r.from_, r.relationType, r.to)
     return missing
+
+
+def walk(start: int, hops: int, step: Callable[[list[int]], Iterable[tuple[int, int, str]]]) -> list[
+        tuple[int, int, list[str]]]:
+    """The entities within ``hops`` relations of ``start``, nearest first (ties by id): (id, distance,
+    the relation types along one shortest path). ``step(ids)`` reads the current relations touching
+    ``ids`` as (one of ``ids``, the other end, type), in the order a path takes them first."""
+    paths: dict[int, list[str]] = {start: []}
+    frontier = [start]
+    for _ in range(hops):
+        nxt = []
+        for src, dst, rtype in step(frontier) if frontier else ():
+            if dst not in paths:
+                paths[dst] = [*paths[src], rtype]
+                nxt.append(dst)
+        frontier = nxt
+    return sorted(((i, len(p), p) for i, p in paths.items() if i != start), key=lambda t: (t[1], t[0]))
 
 
 def graph_of(found: dict[str, Any], *, names_only: bool = False) -> KnowledgeGraph:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from core import errors
 from core.errors import ConfigError
-from core.graph_rules import GraphRules, by_name, contents_by_name, missing_ends
+from core.graph_rules import GraphRules, by_name, contents_by_name, missing_ends, walk
 from core.model import (
     AddedObservations,
     Entity,
@@ -504,26 +504,12 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         if start is None:
             raise errors.no_entity(name)
         types = list(rel_types) if rel_types else None
-        paths: dict[int, list[str]] = {start["id"]: []}
-        depth = {start["id"]: 0}
-        frontier = [start["id"]]
-        for level in range(1, hops + 1):
-            if not frontier:
-                break
-            found = self.db.read(
-                "UNWIND $ids AS i MATCH (a:Entity {id: i})-[r:REL]-(b:Entity) WHERE r.ended_at IS NULL "
-                "AND ($types IS NULL OR r.type IN $types) RETURN i, b.id, r.type ORDER BY i, r.id",
-                {"ids": frontier, "types": types})
-            nxt = []
-            for src, dst, rtype in found:
-                if dst not in depth:
-                    depth[dst] = level
-                    paths[dst] = [*paths[src], rtype]
-                    nxt.append(dst)
-            frontier = nxt
-        order = sorted((d, i) for i, d in depth.items() if i != start["id"])
-        rows = self.rows_by_id(self.db, [i for _, i in order])
-        return [Neighbour(node=R.node(rows[i]), distance=d, path=paths[i]) for d, i in order]
+        found = walk(start["id"], hops, lambda ids: self.db.read(
+            "UNWIND $ids AS i MATCH (a:Entity {id: i})-[r:REL]-(b:Entity) WHERE r.ended_at IS NULL "
+            "AND ($types IS NULL OR r.type IN $types) RETURN i, b.id, r.type ORDER BY i, r.id",
+            {"ids": ids, "types": types}))
+        rows = self.rows_by_id(self.db, [i for i, _, _ in found])
+        return [Neighbour(node=R.node(rows[i]), distance=d, path=p) for i, d, p in found]
 
     def get_node_with_neighbours(self, name: str, hops: int = 1) -> NodeWithNeighbours:
         """A node, its neighbours within ``hops``, and the relations among all of them."""

@@ -1,5 +1,5 @@
 """Walking the SQLite graph: the nodes within 1–3 relations of one entity, each with its distance
-and the relation types along one shortest path (a recursive CTE over the relation indexes)."""
+and the relation types along one shortest path (``core.graph_rules.walk``, a level a statement)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,23 @@ import json
 from collections.abc import Sequence
 
 from core import errors
+from core.graph_rules import walk
 from core.model import Neighbour, NodeWithNeighbours
 from core.storage.sqlite import reads
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.database import Database
-from core.storage.sqlite.reads import IDS
+
+# The current relations touching a level's ids (each direction over its own index), as walk reads them
+_TYPES = "AND ended_at IS NULL AND (:types IS NULL OR relation_type IN (SELECT value FROM json_each(:types)))"
+_STEP = f"""
+SELECT near, far, rtype FROM (
+    SELECT from_entity AS near, to_entity AS far, relation_type AS rtype, id FROM relations
+     WHERE from_entity IN (SELECT value FROM json_each(:ids)) {_TYPES}
+    UNION ALL
+    SELECT to_entity, from_entity, relation_type, id FROM relations
+     WHERE to_entity IN (SELECT value FROM json_each(:ids)) {_TYPES}
+) ORDER BY near, id
+"""
 
 
 class GraphNeighbours:
@@ -34,57 +46,13 @@ class GraphNeighbours:
                 raise errors.no_entity(name)
             return self._walk(conn, start, hops, types)
 
-    def _walk(self, conn: Connection, start: int, hops: int, types: str | None) -> list[Neighbour]:
-        """The neighbours of entity ``start``, nearest first (the caller holds the lock)."""
-        # Two recursive terms (out-edges, in-edges) so each uses its own index; UNION keeps
-        # (id, depth) pairs unique, which bounds the walk by nodes × hops, not by paths.
-        depth = dict(conn.execute(
-            """
-            WITH RECURSIVE walk(id, depth) AS (
-                SELECT :start, 0
-                UNION
-                SELECT r.to_entity, w.depth + 1 FROM walk w
-                  JOIN relations r ON r.from_entity = w.id
-                 WHERE w.depth < :hops AND r.ended_at IS NULL
-                   AND (:types IS NULL OR r.relation_type IN (SELECT value FROM json_each(:types)))
-                UNION
-                SELECT r.from_entity, w.depth + 1 FROM walk w
-                  JOIN relations r ON r.to_entity = w.id
-                 WHERE w.depth < :hops AND r.ended_at IS NULL
-                   AND (:types IS NULL OR r.relation_type IN (SELECT value FROM json_each(:types)))
-            )
-            SELECT id, min(depth) FROM walk GROUP BY id
-            """,
-            {"start": start, "hops": hops, "types": types},
-        ).fetchall())
-        paths = self._shortest_paths(conn, start, depth, types)
-        order = sorted((d, i) for i, d in depth.items() if i != start)
-        by_id = {n.id: n for n in reads.nodes(conn, [i for _, i in order])}
-        return [Neighbour(node=by_id[i], distance=d, path=paths.get(i, [])) for d, i in order]
-
     @staticmethod
-    def _shortest_paths(conn: Connection, start: int, depth: dict[int, int], types: str | None) -> dict[int, list[str]]:
-        """Relation types along one shortest path from ``start`` to each node in ``depth``."""
-        edges: dict[int, list[tuple[int, str]]] = {}
-        for src, dst, rtype in conn.execute(
-            f"SELECT from_entity, to_entity, relation_type FROM relations WHERE from_entity IN ({IDS}) "
-            f"AND to_entity IN ({IDS}) AND ended_at IS NULL "
-            "AND (? IS NULL OR relation_type IN (SELECT value FROM json_each(?)))",
-            (json.dumps(list(depth)), json.dumps(list(depth)), types, types),
-        ):
-            edges.setdefault(src, []).append((dst, rtype))
-            edges.setdefault(dst, []).append((src, rtype))
-        paths: dict[int, list[str]] = {start: []}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for node in frontier:
-                for other, rtype in edges.get(node, []):
-                    if other not in paths and depth.get(other) == depth[node] + 1:
-                        paths[other] = [*paths[node], rtype]
-                        nxt.append(other)
-            frontier = nxt
-        return paths
+    def _walk(conn: Connection, start: int, hops: int, types: str | None) -> list[Neighbour]:
+        """The neighbours of entity ``start``, nearest first (the caller holds the lock): one level a
+        statement, each direction over its own index."""
+        found = walk(start, hops, lambda ids: conn.execute(_STEP, {"ids": json.dumps(ids), "types": types}))
+        by_id = {n.id: n for n in reads.nodes(conn, [i for i, _, _ in found])}
+        return [Neighbour(node=by_id[i], distance=d, path=p) for i, d, p in found]
 
     def get_node_with_neighbours(self, name: str, hops: int = 1) -> NodeWithNeighbours:
         """A node, its neighbours within ``hops``, and the relations among all of them."""
