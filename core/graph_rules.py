@@ -9,7 +9,7 @@ A backend supplies only its reads and writes; ``core.storage``'s stores import t
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -157,6 +157,9 @@ class DumpReads(Protocol):
     def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]: ...
     def delete_entities(self, names: Sequence[str], actor: str) -> int: ...
     def archive_node(self, name: str, actor: str) -> bool: ...
+    def _relations_page(self, after: int, size: int) -> list[tuple[int, str, str, str, dict[str, Any]]]:
+        """Up to ``size`` current relations with ids past ``after``, archived ends included, by id:
+        (id, from, to, type, props)."""
 
 
 class GraphRules:
@@ -181,6 +184,15 @@ class GraphRules:
     def open_nodes(self: DumpReads, names: Sequence[str]) -> KnowledgeGraph:
         """The named entities (unknown names ignored) and the relations touching them."""
         return graph_of(self.open_nodes_dump(names))
+
+    def iter_relations(self: DumpReads, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
+        """Every current relation with its properties, archived ends included, oldest first (for
+        exports; read in pages, so no lock or query is held for long)."""
+        last = 0
+        while rows := self._relations_page(last, page):
+            for _, src, dst, rtype, props in rows:
+                yield Relation(**{"from": src, "to": dst, "relationType": rtype}), props
+            last = rows[-1][0]
 
     def delete_node(self: DumpReads, name: str, actor: str, *, soft: bool = True) -> bool:
         """Soft delete (archive: still readable) or hard delete. False if there is no such node."""

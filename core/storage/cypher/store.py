@@ -378,18 +378,10 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
                 "relations": self._relations_of(ids, out_only=True, live_to=True),
                 "total_entities": total_e, "total_relations": total_r}
 
-    def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
-        """Every current relation with its properties, archived ends included, oldest first."""
-        last = 0
-        while True:
-            rows = self.db.read("MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.id > $last AND r.ended_at IS NULL "
-                                "RETURN r.id, a.name, b.name, r.type, r.props ORDER BY r.id LIMIT $page",
-                                {"last": last, "page": page})
-            if not rows:
-                return
-            for _, src, dst, rtype, props in rows:
-                yield Relation(**{"from": src, "to": dst, "relationType": rtype}), json.loads(props or "{}")
-            last = rows[-1][0]
+    def _relations_page(self, after: int, size: int) -> list[tuple[int, str, str, str, dict[str, Any]]]:
+        return [(i, f, t, rt, json.loads(p or "{}")) for i, f, t, rt, p in self.db.read(
+            "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE r.id > $last AND r.ended_at IS NULL "
+            "RETURN r.id, a.name, b.name, r.type, r.props ORDER BY r.id LIMIT $page", {"last": after, "page": size})]
 
     def search_nodes_dump(self, query: str, *, limit: int | None = None,
                           include_archived: bool = False) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from core.model import Node, Relation
+from core.model import Node
 from core.storage.sqlite import overview, reads
 from core.storage.sqlite.database import Database
 
@@ -34,21 +34,12 @@ class GraphReads:
             return {"entities": found, "relations": [] if names_only else reads.relations_from(conn, ids),
                     "total_entities": total_e, "total_relations": total_r}
 
-    def iter_relations(self, page: int = 5000) -> Iterator[tuple[Relation, dict[str, Any]]]:
-        """Every current relation with its properties, archived ends included, oldest first
-        (for exports; read in pages so the lock is never held for long)."""
-        last = 0
-        while True:
-            with self.db.locked() as conn:
-                rows = conn.execute(
-                    "SELECT r.id, f.name, t.name, r.relation_type, r.props FROM relations r "
-                    "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
-                    "WHERE r.id > ? AND r.ended_at IS NULL ORDER BY r.id LIMIT ?", (last, page)).fetchall()
-            if not rows:
-                return
-            for _, src, dst, rtype, props in rows:
-                yield Relation(**{"from": src, "to": dst, "relationType": rtype}), json.loads(props)
-            last = rows[-1][0]
+    def _relations_page(self, after: int, size: int) -> list[tuple[int, str, str, str, dict[str, Any]]]:
+        with self.db.locked() as conn:
+            return [(i, f, t, rt, json.loads(p)) for i, f, t, rt, p in conn.execute(
+                "SELECT r.id, f.name, t.name, r.relation_type, r.props FROM relations r "
+                "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
+                "WHERE r.id > ? AND r.ended_at IS NULL ORDER BY r.id LIMIT ?", (after, size))]
 
     def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
         """``open_nodes(...).dump()``, built as plain dicts (what the MCP tool sends)."""
