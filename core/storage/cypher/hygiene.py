@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.history.undo import InsightState
 from core.storage.alias_folds import aliases_of, folded_aliases
 from core.storage.cypher import rows as R
 
@@ -133,26 +132,3 @@ class CypherHygiene:
                 for eid, props, obs, obs_at in self.db.read(
                     f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) WHERE {_LIVE} RETURN e.id, e.props, e.obs, e.obs_at",
                     {"ids": wanted})]
-
-
-# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
-
-def insight_state(tx: Any, title: str) -> InsightState | None:
-    """The review state of the insight ``title`` as stored (a write's own queued writes are not seen)."""
-    found = tx.read("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL RETURN e.ins_status, "
-                    "e.archived_at IS NOT NULL, e.ins_decided_at, e.ins_decided_by, e.ins_confirmed_at, "
-                    "e.ins_confidence, e.ins_stale, e.ins_base", {"t": title})
-    if not found:
-        return None
-    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = found[0]
-    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence or 0.0),
-                        bool(stale), float(base or 0.0))
-
-
-def set_insight_state(tx: Any, title: str, state: InsightState, now: str) -> None:
-    """Queue ``state`` (review fields, archived or not) on the insight ``title``."""
-    tx.write("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL SET "
-             "e.archived_at = CASE WHEN $archived THEN coalesce(e.archived_at, $now) ELSE null END, "
-             "e.updated_at = $now, e.ins_status = $status, e.ins_decided_at = $decided_at, "
-             "e.ins_decided_by = $decided_by, e.ins_confirmed_at = $confirmed_at, e.ins_confidence = $confidence",
-             {"t": title, "now": now, **state.as_dict()})

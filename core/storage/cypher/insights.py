@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from core.history.undo import InsightState
 from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.cypher import rows as R
@@ -221,3 +222,26 @@ class _Writes:
 
     def set_token(self, token: str) -> None:
         self.tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": TOKEN_KEY, "v": token})
+
+
+# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
+
+def insight_state(tx: Any, title: str) -> InsightState | None:
+    """The review state of the insight ``title`` as stored (a write's own queued writes are not seen)."""
+    found = tx.read("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL RETURN e.ins_status, "
+                    "e.archived_at IS NOT NULL, e.ins_decided_at, e.ins_decided_by, e.ins_confirmed_at, "
+                    "e.ins_confidence, e.ins_stale, e.ins_base", {"t": title})
+    if not found:
+        return None
+    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = found[0]
+    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence or 0.0),
+                        bool(stale), float(base or 0.0))
+
+
+def set_insight_state(tx: Any, title: str, state: InsightState, now: str) -> None:
+    """Queue ``state`` (review fields, archived or not) on the insight ``title``."""
+    tx.write("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL SET "
+             "e.archived_at = CASE WHEN $archived THEN coalesce(e.archived_at, $now) ELSE null END, "
+             "e.updated_at = $now, e.ins_status = $status, e.ins_decided_at = $decided_at, "
+             "e.ins_decided_by = $decided_by, e.ins_confirmed_at = $confirmed_at, e.ins_confidence = $confidence",
+             {"t": title, "now": now, **state.as_dict()})

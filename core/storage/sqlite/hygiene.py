@@ -7,7 +7,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.history.undo import InsightState
 from core.storage.sqlite import history, indexing, reads
 from core.storage.sqlite.reads import IDS
 
@@ -112,30 +111,6 @@ class SqliteHygiene:
                     if eid in out:
                         out[eid][3].append((content, at))
         return list(out.values())
-
-
-# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
-
-def insight_state(conn: Any, title: str) -> InsightState | None:
-    """The review state of the insight ``title``, read in the session's transaction."""
-    row = conn.execute(
-        "SELECT i.status, e.archived_at IS NOT NULL, i.decided_at, i.decided_by, i.confirmed_at, i.confidence, "
-        "i.stale, i.base_confidence FROM insights i JOIN entities e ON e.id = i.entity_id WHERE e.name = ?",
-        (title,)).fetchone()
-    if row is None:
-        return None
-    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = row
-    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence),
-                        bool(stale), float(base))
-
-
-def set_insight_state(conn: Any, title: str, state: InsightState, now: str) -> None:
-    """Write ``state`` (review fields, archived or not) on the insight ``title``."""
-    conn.execute("UPDATE entities SET archived_at = CASE WHEN ? THEN coalesce(archived_at, ?) ELSE NULL END, "
-                 "updated_at = ? WHERE name = ?", (state.archived, now, now, title))
-    conn.execute("UPDATE insights SET status = ?, decided_at = ?, decided_by = ?, confirmed_at = ?, confidence = ? "
-                 "WHERE entity_id = (SELECT id FROM entities WHERE name = ?)",
-                 (state.status, state.decided_at, state.decided_by, state.confirmed_at, state.confidence, title))
 
 
 def _single_valued(conn: Any, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from core.history.undo import InsightState
 from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.sqlite import embedding_state, history, indexing, reads
@@ -245,3 +246,27 @@ class _Writes:
 
     def set_token(self, token: str) -> None:
         self.conn.execute("INSERT OR REPLACE INTO db_metadata(key, value) VALUES (?, ?)", (TOKEN_KEY, token))
+
+
+# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
+
+def insight_state(conn: Connection, title: str) -> InsightState | None:
+    """The review state of the insight ``title``, read in the session's transaction."""
+    row = conn.execute(
+        "SELECT i.status, e.archived_at IS NOT NULL, i.decided_at, i.decided_by, i.confirmed_at, i.confidence, "
+        "i.stale, i.base_confidence FROM insights i JOIN entities e ON e.id = i.entity_id WHERE e.name = ?",
+        (title,)).fetchone()
+    if row is None:
+        return None
+    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = row
+    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence),
+                        bool(stale), float(base))
+
+
+def set_insight_state(conn: Connection, title: str, state: InsightState, now: str) -> None:
+    """Write ``state`` (review fields, archived or not) on the insight ``title``."""
+    conn.execute("UPDATE entities SET archived_at = CASE WHEN ? THEN coalesce(archived_at, ?) ELSE NULL END, "
+                 "updated_at = ? WHERE name = ?", (state.archived, now, now, title))
+    conn.execute("UPDATE insights SET status = ?, decided_at = ?, decided_by = ?, confirmed_at = ?, confidence = ? "
+                 "WHERE entity_id = (SELECT id FROM entities WHERE name = ?)",
+                 (state.status, state.decided_at, state.decided_by, state.confirmed_at, state.confidence, title))
