@@ -69,10 +69,6 @@ class HygieneStore(Protocol):
         """(id, name, observations) of every live non-Insight entity with two observations or more."""
         ...
 
-    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
-        """Write one change_log row listing every row written after ``since`` (undone whole); its id."""
-        ...
-
     def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
                                                                  list[tuple[str, str]]]]:
         """For each live non-Insight entity with two current relations or more of ``types`` (stored

@@ -9,19 +9,20 @@ from typing import Any
 
 from core.storage.alias_folds import aliases_of, folded_aliases
 from core.storage.cypher import rows as R
+from core.storage.cypher.seams import Graph, WriteTx
 
 _LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"
 _TOKENS_PAGE = 5_000  # names' words stored per write (a page: an interrupted backfill resumes)
 FOLD_PAGE = 1000  # entities a write of ``fold_aliases`` does
 
 
-def fold_aliases(store: Any) -> int:
+def fold_aliases(store: Graph) -> int:
     """Give every entity with aliases but no ``folded_aliases`` (written before they were kept)
     its folded aliases, a page per write; resumable (what is done is no longer found). Returns
     how many entities it did; on a graph without such entities, one indexed read."""
     done = 0
     while True:
-        def page(tx: Any) -> int:
+        def page(tx: WriteTx) -> int:
             found = tx.read("MATCH (e:Entity) WHERE e.has_aliases = true AND e.folded_aliases IS NULL "
                             "RETURN e.id, e.props LIMIT $n", {"n": FOLD_PAGE})
             rows = [{"id": int(i), "f": folded_aliases(aliases_of(R.loads(p)))} for i, p in found]
@@ -36,7 +37,7 @@ def fold_aliases(store: Any) -> int:
 
 
 class CypherHygiene:
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Graph) -> None:
         self.store = store
         self.db = store.db
 
@@ -73,9 +74,11 @@ class CypherHygiene:
     def store_name_tokens(self, rows: Sequence[tuple[int, str, str]]) -> None:
         for start in range(0, len(rows), _TOKENS_PAGE):
             page = [{"id": i, "name": n, "tokens": t} for i, n, t in rows[start : start + _TOKENS_PAGE]]
-            self.store.write(lambda tx, page=page: tx.write(
-                "UNWIND $rows AS r MATCH (e:Entity {id: r.id}) WHERE e.name = r.name SET e.name_tokens = r.tokens",
-                {"rows": page}))
+
+            def write(tx: WriteTx, page: list[dict[str, Any]] = page) -> None:
+                tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) WHERE e.name = r.name "
+                         "SET e.name_tokens = r.tokens", {"rows": page})
+            self.store.write(write)
 
     def neighbours(self, ids: Sequence[int]) -> dict[int, set[int]]:
         out: dict[int, set[int]] = {int(i): set() for i in ids}
@@ -90,13 +93,6 @@ class CypherHygiene:
     def repeated_fact_rows(self) -> list[tuple[int, str, list[str]]]:
         return [(int(i), n, list(obs)) for i, n, obs in self.db.read(
             f"MATCH (e:Entity) WHERE {_LIVE} AND size(e.obs) > 1 RETURN e.id, e.name, e.obs")]
-
-    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
-        ids = [r[0] for r in self.db.read("MATCH (c:Change) WHERE c.id > $s RETURN c.id ORDER BY c.id", {"s": since})]
-        now = self.store.now()
-        row = (now, actor, op, entity, None, R.dumps({**extra, "rows": [int(i) for i in ids]}))
-        self.store.write(lambda tx: self.store.log_changes(tx, [row]))
-        return int(self.store.latest_change_id())
 
     def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
                                                                  list[tuple[str, str]]]]:

@@ -21,6 +21,7 @@ from core.storage.cypher.reflect_queries import (
     insight_records,
     stored_insights,
 )
+from core.storage.cypher.seams import Graph, Reader, WriteTx
 
 T = TypeVar("T")
 # lifecycle field → node property
@@ -29,7 +30,7 @@ _REVIEW = {"status": "ins_status", "stale": "ins_stale", "evidence": "ins_eviden
            "decided_by": "ins_decided_by"}
 
 
-def insight_store(graph: Any) -> InsightLifecycle:
+def insight_store(graph: Graph) -> InsightLifecycle:
     """The lifecycle over one ``CypherGraphStore``."""
     return InsightLifecycle(CypherInsightRows(graph))
 
@@ -37,7 +38,7 @@ def insight_store(graph: Any) -> InsightLifecycle:
 class CypherInsightRows:
     """``core.reflect.lifecycle.InsightRows`` over one ``CypherGraphStore``."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: Graph) -> None:
         self._graph = graph
         self._db = graph.db
 
@@ -92,7 +93,7 @@ class CypherInsightRows:
         return out
 
     def write(self, work: Callable[[_Writes], T]) -> T:
-        def run(tx: Any) -> T:
+        def run(tx: WriteTx) -> T:
             writes = _Writes(self._graph, tx)
             result = work(writes)
             writes.flush()
@@ -104,7 +105,7 @@ class CypherInsightRows:
 class _Writes:
     """``core.reflect.lifecycle.InsightWrites`` inside one Cypher commit."""
 
-    def __init__(self, graph: Any, tx: Any) -> None:
+    def __init__(self, graph: Graph, tx: WriteTx) -> None:
         self.graph, self.tx = graph, tx
         self.rows: dict[int, dict[str, Any]] = {}  # entity rows changed, written on flush
         self.ins: dict[int, dict[str, Any]] = {}  # review fields changed, written on flush
@@ -226,7 +227,7 @@ class _Writes:
 
 # -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
 
-def insight_state(tx: Any, title: str) -> InsightState | None:
+def insight_state(tx: Reader, title: str) -> InsightState | None:
     """The review state of the insight ``title`` as stored (a write's own queued writes are not seen)."""
     found = tx.read("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL RETURN e.ins_status, "
                     "e.archived_at IS NOT NULL, e.ins_decided_at, e.ins_decided_by, e.ins_confirmed_at, "
@@ -238,7 +239,7 @@ def insight_state(tx: Any, title: str) -> InsightState | None:
                         bool(stale), float(base or 0.0))
 
 
-def set_insight_state(tx: Any, title: str, state: InsightState, now: str) -> None:
+def set_insight_state(tx: WriteTx, title: str, state: InsightState, now: str) -> None:
     """Queue ``state`` (review fields, archived or not) on the insight ``title``."""
     tx.write("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL SET "
              "e.archived_at = CASE WHEN $archived THEN coalesce(e.archived_at, $now) ELSE null END, "

@@ -16,6 +16,7 @@ from core.storage.cypher import fact_vectors, work
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
 from core.storage.cypher.insights import insight_state, set_insight_state
+from core.storage.cypher.seams import Reader
 from core.storage.cypher.work import Work
 
 Row = dict[str, Any]  # an entity or relation row as ``work.Work`` holds it
@@ -24,7 +25,7 @@ Row = dict[str, Any]  # an entity or relation row as ``work.Work`` holds it
 class ChangeReads:
     """``core.history.undo.ChangeReads`` over a dialect or a write transaction."""
 
-    def __init__(self, reader: Any) -> None:
+    def __init__(self, reader: Reader) -> None:
         self.reader = reader
 
     def latest_change_id(self) -> int:
@@ -50,7 +51,7 @@ class ChangeReads:
             {"i": change_id, "op": op}))
 
 
-def last_deletion(reader: Any, name: str) -> Change | None:
+def last_deletion(reader: Reader, name: str) -> Change | None:
     """The newest delete_entity row about ``name``."""
     found = change_dicts(reader.read(f"MATCH (c:Change {{entity: $n}}) WHERE c.op = 'delete_entity' "
                                      f"RETURN {CHANGE} ORDER BY c.id DESC LIMIT 1", {"n": name}))

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
-from core.storage.sqlite import history, indexing, reads
+from core.storage.sqlite import indexing, reads
+from core.storage.sqlite.connection import Connection
+from core.storage.sqlite.database import Database
 from core.storage.sqlite.reads import IDS
 
 _LIVE = "archived_at IS NULL AND entity_type <> 'Insight'"
@@ -16,9 +17,8 @@ _TOKENS_PAGE = 20_000  # names' words stored per transaction (a page: an interru
 
 
 class SqliteHygiene:
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.db = store.db
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def resolve_aliases(self, names: Sequence[str]) -> dict[str, str]:
         if not names:
@@ -78,12 +78,6 @@ class SqliteHygiene:
             out.setdefault(eid, (eid, name, []))[2].append(content)
         return list(out.values())
 
-    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
-        with self.db.write() as conn:
-            ids = [r[0] for r in conn.execute("SELECT id FROM change_log WHERE id > ? ORDER BY id", (since,))]
-            history.write(conn, [(self.db.now(), actor, op, entity, None, history.dumps({**extra, "rows": ids}))])
-            return history.latest_change_id(conn)
-
     def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
                                                                  list[tuple[str, str]]]]:
         if not types:
@@ -113,7 +107,7 @@ class SqliteHygiene:
         return list(out.values())
 
 
-def _single_valued(conn: Any, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+def _single_valued(conn: Connection, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
                                                                 list[tuple[str, str]]]]:
     kinds = json.dumps(list(types))
     facts: dict[int, list[tuple[str, str]]] = {}
