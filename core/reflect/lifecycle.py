@@ -109,7 +109,10 @@ class InsightWrites(Protocol):
     def confirm(self, patterns: Sequence[str], now: str) -> None:
         """Every fresh, undismissed insight of ``patterns``: confirmed now, confidence = base."""
         ...
-    def adopt(self, title: str, pattern: str, confidence: float, status: str, now: str, actor: str) -> bool: ...
+    def adopt(self, title: str, review: dict[str, Any]) -> bool:
+        """Give the Insight entity ``title`` the review fields ``review`` (``set_review``'s) if it has
+        none yet; whether it did."""
+        ...
     def log(self, rows: Sequence[LogRow]) -> None: ...
     def flush(self) -> None:
         """Write what is queued (called before ``confirm`` and the log)."""
@@ -373,8 +376,13 @@ class InsightLifecycle:
         """Give review states to imported Insight entities (``{title, pattern, confidence,
         status}``), keeping the status they had; one that already has a state keeps its own."""
         now = self.now()
-        return self.rows.write(lambda tx: sum(
-            tx.adopt(i["title"], i["pattern"], i["confidence"], i["status"], now, actor) for i in insights))
+
+        def review(i: dict[str, Any]) -> dict[str, Any]:
+            decided = i["status"] != "pending"
+            return {"pattern": i["pattern"], "confidence": i["confidence"], "base_confidence": i["confidence"],
+                    "status": i["status"], "evidence": "{}", "stale": False, "confirmed_at": now,
+                    "decided_at": now if decided else None, "decided_by": actor if decided else None}
+        return self.rows.write(lambda tx: sum(tx.adopt(i["title"], review(i)) for i in insights))
 
 
 class _PlanWriter:

@@ -188,15 +188,12 @@ class _Writes:
                       "AND e.ins_stale = 0 AND e.ins_pattern IN $p SET e.ins_confirmed_at = $now, "
                       "e.ins_confidence = e.ins_base", {"p": list(patterns), "now": now})
 
-    def adopt(self, title: str, pattern: str, confidence: float, status: str, now: str, actor: str) -> bool:
+    def adopt(self, title: str, review: dict[str, Any]) -> bool:
         found = self.tx.read("MATCH (e:Entity {name: $t, type: 'Insight'}) WHERE e.ins_status IS NULL "
                              "RETURN e.id", {"t": title})
         if not found or found[0][0] in self.ins:
             return False
-        decided = status != "pending"
-        self.set_review(found[0][0], pattern=pattern, confidence=confidence, base_confidence=confidence,
-                        status=status, evidence="{}", stale=False, confirmed_at=now,
-                        decided_at=now if decided else None, decided_by=actor if decided else None)
+        self.set_review(found[0][0], **review)
         return True
 
     def log(self, rows: Sequence[LogRow]) -> None:

@@ -28,9 +28,9 @@ SELECT i.entity_id, e.name, i.pattern, i.status, i.stale, i.confidence, i.base_c
        coalesce(json_extract(e.props, '$.summary'), ''), e.created_at, i.confirmed_at, i.decided_at, i.decided_by
   FROM insights i JOIN entities e ON e.id = i.entity_id
 """
-_REVIEW = {"status": "status", "stale": "stale", "evidence": "evidence", "base_confidence": "base_confidence",
-           "confidence": "confidence", "confirmed_at": "confirmed_at", "decided_at": "decided_at",
-           "decided_by": "decided_by"}
+# review fields, the columns of the same names
+_REVIEW = {k: k for k in ("pattern", "status", "stale", "evidence", "base_confidence", "confidence", "confirmed_at",
+                          "decided_at", "decided_by")}
 
 
 def _record(row: Sequence[Any]) -> InsightRecord:
@@ -214,18 +214,16 @@ class _Writes:
             "WHERE status <> 'dismissed' AND stale = 0 AND pattern IN (SELECT value FROM json_each(?))",
             (now, json.dumps(list(patterns))))
 
-    def adopt(self, title: str, pattern: str, confidence: float, status: str, now: str, actor: str) -> bool:
+    def adopt(self, title: str, review: dict[str, Any]) -> bool:
         row = self.conn.execute("SELECT id FROM entities WHERE name = ? AND entity_type = 'Insight'",
                                 (title,)).fetchone()
         if row is None:
             return False
-        decided = status != "pending"
+        fields = {**review, "stale": int(review["stale"])}
         return bool(self.conn.execute(
-            "INSERT INTO insights(entity_id, pattern, confidence, base_confidence, status, evidence, "
-            "stale, confirmed_at, decided_at, decided_by) VALUES (?, ?, ?, ?, ?, '{}', 0, ?, ?, ?) "
-            "ON CONFLICT(entity_id) DO NOTHING",
-            (row[0], pattern, confidence, confidence, status, now, now if decided else None,
-             actor if decided else None)).rowcount)
+            f"INSERT INTO insights(entity_id, {', '.join(_REVIEW[k] for k in fields)}) "
+            f"VALUES (:eid, {', '.join(':' + k for k in fields)}) ON CONFLICT(entity_id) DO NOTHING",
+            {**fields, "eid": row[0]}).rowcount)
 
     def log(self, rows: Sequence[LogRow]) -> None:
         history.write(self.conn, [(at, actor, op, entity, history.dumps(before), history.dumps(after))
