@@ -78,6 +78,23 @@ class InsightRecord:
         return value
 
 
+@dataclass(frozen=True)
+class InsightFilter:
+    """Which insights a read wants: equal to each field given, stale ones too or not, among ``ids``."""
+
+    status: str | None = None
+    title: str | None = None
+    confirmed_at: str | None = None
+    include_stale: bool = True
+    ids: Sequence[int] | None = None
+
+    @property
+    def equal(self) -> dict[str, str]:
+        """The fields given: ``status`` / ``title`` / ``confirmed_at`` → the value each must equal."""
+        return {k: v for k, v in (("status", self.status), ("title", self.title),
+                                  ("confirmed_at", self.confirmed_at)) if v is not None}
+
+
 class InsightWrites(Protocol):
     """What the lifecycle reads and writes inside one backend transaction."""
 
@@ -134,10 +151,8 @@ class InsightRows(Protocol):
         """``moment`` as the backend stores times (ISO-8601 UTC, milliseconds)."""
         ...
     def detection(self, rules: ReflectRules) -> contextlib.AbstractContextManager[Detection]: ...
-    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
-                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]: ...
-    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-              include_stale: bool) -> list[Rank]:
+    def records(self, which: InsightFilter) -> list[InsightRecord]: ...
+    def ranks(self, which: InsightFilter) -> list[Rank]:
         """What ranking needs of each insight matching (a light read: ``records`` for the chosen)."""
         ...
     def counts(self) -> dict[str, int]: ...
@@ -341,16 +356,15 @@ class InsightLifecycle:
         """Insights, best first: fresh before stale, then by temporal score
         (``confidence · 2^(−days since confirmed / 30)``), then by title."""
         now = self.now()
+        which = InsightFilter(status, title, confirmed_at, include_stale)
         if query is not None:
             # Folded both sides, like search_nodes: case, accents and Unicode forms don't matter.
             needle = fold(query)
-            found = [r for r in self.rows.records(status=status, title=title, confirmed_at=confirmed_at,
-                                                  include_stale=include_stale)
-                     if needle in fold(f"{r.title}\n{r.summary}")]
+            found = [r for r in self.rows.records(which) if needle in fold(f"{r.title}\n{r.summary}")]
             ranks: list[Rank] = [(r.entity_id, r.title, r.stale, r.confidence, r.confirmed_at, r.created_at)
                                  for r in found]
         else:
-            ranks = self.rows.ranks(status=status, title=title, confirmed_at=confirmed_at, include_stale=include_stale)
+            ranks = self.rows.ranks(which)
         fading: dict[str, float] = {}  # since → 2^(−days/30): most insights share a confirmation time
 
         def score(r: Rank) -> float:
@@ -361,7 +375,7 @@ class InsightLifecycle:
 
         ranks.sort(key=lambda r: (r[2], -score(r), r[1]))
         chosen = [r[0] for r in ranks[:limit]]
-        by_id = {r.entity_id: r for r in self.rows.records(ids=chosen)} if chosen else {}
+        by_id = {r.entity_id: r for r in self.rows.records(InsightFilter(ids=chosen))} if chosen else {}
         return [insight_dict(by_id[i], now) for i in chosen if i in by_id]
 
     def get(self, title: str) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from core.history.undo import InsightState
-from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow, Rank
+from core.reflect.lifecycle import InsightFilter, InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.cypher import rows as R
 from core.storage.cypher.reflect_queries import (
@@ -28,6 +28,19 @@ T = TypeVar("T")
 _REVIEW = {"status": "ins_status", "stale": "ins_stale", "evidence": "ins_evidence", "base_confidence": "ins_base",
            "confidence": "ins_confidence", "confirmed_at": "ins_confirmed_at", "decided_at": "ins_decided_at",
            "decided_by": "ins_decided_by"}
+
+
+_PROPERTY = {"status": "ins_status", "title": "name", "confirmed_at": "ins_confirmed_at"}
+
+
+def _where(which: InsightFilter) -> tuple[str, dict[str, Any]]:
+    where, params = ["true", *(f"e.{_PROPERTY[k]} = ${k}" for k in which.equal)], dict[str, Any](which.equal)
+    if not which.include_stale:
+        where.append("e.ins_stale = 0")
+    if which.ids is not None:
+        where.append("e.id IN $ids")
+        params["ids"] = list(which.ids)
+    return " AND ".join(where), params
 
 
 def insight_store(graph: Graph) -> InsightLifecycle:
@@ -59,29 +72,11 @@ class CypherInsightRows:
         finally:
             session.close()
 
-    @staticmethod
-    def _where(status: str | None, title: str | None, confirmed_at: str | None, include_stale: bool,
-               ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
-        where: list[str] = ["true"]
-        params: dict[str, Any] = {}
-        for prop, value in (("ins_status", status), ("name", title), ("ins_confirmed_at", confirmed_at)):
-            if value is not None:
-                where.append(f"e.{prop} = ${prop}")
-                params[prop] = value
-        if not include_stale:
-            where.append("e.ins_stale = 0")
-        if ids is not None:
-            where.append("e.id IN $ids")
-            params["ids"] = list(ids)
-        return " AND ".join(where), params
+    def records(self, which: InsightFilter) -> list[InsightRecord]:
+        return insight_records(self._db, *_where(which))
 
-    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
-                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]:
-        return insight_records(self._db, *self._where(status, title, confirmed_at, include_stale, ids))
-
-    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-              include_stale: bool) -> list[Rank]:
-        where, params = self._where(status, title, confirmed_at, include_stale)
+    def ranks(self, which: InsightFilter) -> list[Rank]:
+        where, params = _where(which)
         return [(i, n, bool(s), c, f, e) for i, n, s, c, f, e in self._db.read(
             f"MATCH (e:Entity) WHERE e.ins_status IS NOT NULL AND {where} RETURN e.id, e.name, e.ins_stale, "
             "e.ins_confidence, e.ins_confirmed_at, e.created_at", params)]

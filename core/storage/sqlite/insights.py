@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from core.history.undo import InsightState
-from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow, Rank
+from core.reflect.lifecycle import InsightFilter, InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -41,6 +41,19 @@ def _record(row: Sequence[Any]) -> InsightRecord:
 
 def _select(conn: Connection, where: str = "1", args: Sequence[Any] | dict[str, Any] = ()) -> list[InsightRecord]:
     return [_record(r) for r in conn.execute(f"{_SELECT} WHERE {where}", args)]
+
+
+_COLUMN = {"status": "i.status", "title": "e.name", "confirmed_at": "i.confirmed_at"}
+
+
+def _where(which: InsightFilter) -> tuple[str, dict[str, Any]]:
+    where, args = ["1", *(f"{_COLUMN[k]} = :{k}" for k in which.equal)], dict[str, Any](which.equal)
+    if not which.include_stale:
+        where.append("i.stale = 0")
+    if which.ids is not None:
+        where.append("i.entity_id IN (SELECT value FROM json_each(:ids))")
+        args["ids"] = json.dumps(list(which.ids))
+    return " AND ".join(where), args
 
 
 def insight_store(db: Database) -> InsightLifecycle:
@@ -76,30 +89,12 @@ class SqliteInsightRows:
                 finally:
                     session.close()
 
-    @staticmethod
-    def _where(status: str | None, title: str | None, confirmed_at: str | None, include_stale: bool,
-               ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
-        where, args = ["1"], {}
-        for column, value in (("i.status", status), ("e.name", title), ("i.confirmed_at", confirmed_at)):
-            if value is not None:
-                where.append(f"{column} = :{column[2:]}")
-                args[column[2:]] = value
-        if not include_stale:
-            where.append("i.stale = 0")
-        if ids is not None:
-            where.append("i.entity_id IN (SELECT value FROM json_each(:ids))")
-            args["ids"] = json.dumps(list(ids))
-        return " AND ".join(where), args
-
-    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
-                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]:
-        where, args = self._where(status, title, confirmed_at, include_stale, ids)
+    def records(self, which: InsightFilter) -> list[InsightRecord]:
         with self.db.locked() as conn:
-            return _select(conn, where, args)
+            return _select(conn, *_where(which))
 
-    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-              include_stale: bool) -> list[Rank]:
-        where, args = self._where(status, title, confirmed_at, include_stale)
+    def ranks(self, which: InsightFilter) -> list[Rank]:
+        where, args = _where(which)
         with self.db.locked() as conn:
             return [(i, n, bool(s), c, f, e) for i, n, s, c, f, e in conn.execute(
                 "SELECT i.entity_id, e.name, i.stale, i.confidence, i.confirmed_at, e.created_at "
