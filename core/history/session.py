@@ -7,6 +7,7 @@ and restoring an entity from its deletion snapshot are written here.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from core import errors
@@ -14,63 +15,44 @@ from core.history.undo import EntityState, InsightState, RelationState
 from core.model import Change
 
 
-class LoggedSession:
-    """The logged writes of ``EditSession`` over a backend's reads and bare writes."""
+class LoggedSession(ABC):
+    """The logged writes of ``EditSession`` over a backend's reads and bare writes: ``log`` records one
+    change_log row in this write; ``write_observation`` returns the observation's created_at and
+    ``write_type`` the type the entity had; ``write_state`` sets type and props; ``write_insight``
+    the review fields and whether the entity is archived; ``write_restored`` brings the entity back
+    from a deletion snapshot (type, props, created_at, archived_at, observations) and
+    ``write_restored_relation`` one relation of it (props, created_at, ended_at; both ends exist)."""
 
     now: str
 
-    # -- what a backend supplies -------------------------------------------------------------------
-
-    def log(self, op: str, entity: str | None, before: Any = None, after: Any = None) -> None:
-        """Record one change_log row in this write."""
-        raise NotImplementedError
-
-    def entity(self, name: str) -> EntityState | None:
-        raise NotImplementedError
-
-    def relation(self, src: str, dst: str, rtype: str) -> RelationState | None:
-        raise NotImplementedError
-
-    def insight(self, title: str) -> InsightState | None:
-        raise NotImplementedError
-
-    def last_deletion(self, name: str) -> Change | None:
-        """The newest delete_entity row about ``name``."""
-        raise NotImplementedError
-
-    def write_entity(self, name: str, entity_type: str) -> None:
-        """A new entity, no observations."""
-        raise NotImplementedError
-
-    def write_observation(self, name: str, old: str, new: str) -> str:
-        """Observation ``old`` becomes ``new`` in place; returns its created_at."""
-        raise NotImplementedError
-
-    def write_type(self, name: str, entity_type: str) -> str:
-        """The entity's new type; returns the type it had."""
-        raise NotImplementedError
-
-    def write_name(self, old: str, new: str) -> None:
-        raise NotImplementedError
-
-    def write_state(self, name: str, entity_type: str, props: dict[str, Any]) -> None:
-        """The entity's type and props."""
-        raise NotImplementedError
-
-    def write_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
-        raise NotImplementedError
-
-    def write_insight(self, title: str, state: InsightState) -> None:
-        """The insight's review fields and whether its entity is archived."""
-        raise NotImplementedError
-
-    def write_restored(self, name: str, snap: dict[str, Any]) -> None:
-        """The entity back from a deletion snapshot: type, props, created_at, archived_at, observations."""
-        raise NotImplementedError
-
-    def write_restored_relation(self, rel: dict[str, Any]) -> None:
-        """A relation back from a deletion snapshot (its props, created_at and ended_at); both ends exist."""
-        raise NotImplementedError
+    @abstractmethod
+    def log(self, op: str, entity: str | None, before: Any = None, after: Any = None) -> None: ...
+    @abstractmethod
+    def entity(self, name: str) -> EntityState | None: ...
+    @abstractmethod
+    def relation(self, src: str, dst: str, rtype: str) -> RelationState | None: ...
+    @abstractmethod
+    def insight(self, title: str) -> InsightState | None: ...
+    @abstractmethod
+    def last_deletion(self, name: str) -> Change | None: ...
+    @abstractmethod
+    def write_entity(self, name: str, entity_type: str) -> None: ...
+    @abstractmethod
+    def write_observation(self, name: str, old: str, new: str) -> str: ...
+    @abstractmethod
+    def write_type(self, name: str, entity_type: str) -> str: ...
+    @abstractmethod
+    def write_name(self, old: str, new: str) -> None: ...
+    @abstractmethod
+    def write_state(self, name: str, entity_type: str, props: dict[str, Any]) -> None: ...
+    @abstractmethod
+    def write_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None: ...
+    @abstractmethod
+    def write_insight(self, title: str, state: InsightState) -> None: ...
+    @abstractmethod
+    def write_restored(self, name: str, snap: dict[str, Any]) -> None: ...
+    @abstractmethod
+    def write_restored_relation(self, rel: dict[str, Any]) -> None: ...
 
     # -- the logged writes -------------------------------------------------------------------------
 

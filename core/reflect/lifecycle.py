@@ -88,11 +88,20 @@ class InsightFilter:
     include_stale: bool = True
     ids: Sequence[int] | None = None
 
-    @property
-    def equal(self) -> dict[str, str]:
-        """The fields given: ``status`` / ``title`` / ``confirmed_at`` → the value each must equal."""
-        return {k: v for k, v in (("status", self.status), ("title", self.title),
-                                  ("confirmed_at", self.confirmed_at)) if v is not None}
+    def where(self, dialect: tuple[str, str, dict[str, str], str, str],
+              ids: Callable[[Sequence[int]], Any]) -> tuple[str, dict[str, Any]]:
+        """The condition and its parameters in a backend's words: ``dialect`` = (always true, a
+        parameter's mark, field → column, "not stale", "among $ids"); ``ids`` shapes the ids' parameter."""
+        true, mark, column, fresh, among = dialect
+        given = {k: v for k, v in (("status", self.status), ("title", self.title),
+                                   ("confirmed_at", self.confirmed_at)) if v is not None}
+        where, params = [true, *(f"{column[k]} = {mark}{k}" for k in given)], dict[str, Any](given)
+        if not self.include_stale:
+            where.append(fresh)
+        if self.ids is not None:
+            where.append(among)
+            params["ids"] = ids(self.ids)
+        return " AND ".join(where), params
 
 
 class InsightWrites(Protocol):

@@ -30,17 +30,12 @@ _REVIEW = {"status": "ins_status", "stale": "ins_stale", "evidence": "ins_eviden
            "decided_by": "ins_decided_by"}
 
 
-_PROPERTY = {"status": "ins_status", "title": "name", "confirmed_at": "ins_confirmed_at"}
+_DIALECT = ("true", "$", {"status": "e.ins_status", "title": "e.name", "confirmed_at": "e.ins_confirmed_at"},
+            "e.ins_stale = 0", "e.id IN $ids")
 
 
 def _where(which: InsightFilter) -> tuple[str, dict[str, Any]]:
-    where, params = ["true", *(f"e.{_PROPERTY[k]} = ${k}" for k in which.equal)], dict[str, Any](which.equal)
-    if not which.include_stale:
-        where.append("e.ins_stale = 0")
-    if which.ids is not None:
-        where.append("e.id IN $ids")
-        params["ids"] = list(which.ids)
-    return " AND ".join(where), params
+    return which.where(_DIALECT, list)
 
 
 def insight_store(graph: Graph) -> InsightLifecycle:

@@ -43,17 +43,12 @@ def _select(conn: Connection, where: str = "1", args: Sequence[Any] | dict[str, 
     return [_record(r) for r in conn.execute(f"{_SELECT} WHERE {where}", args)]
 
 
-_COLUMN = {"status": "i.status", "title": "e.name", "confirmed_at": "i.confirmed_at"}
+_DIALECT = ("1", ":", {"status": "i.status", "title": "e.name", "confirmed_at": "i.confirmed_at"}, "i.stale = 0",
+            "i.entity_id IN (SELECT value FROM json_each(:ids))")
 
 
 def _where(which: InsightFilter) -> tuple[str, dict[str, Any]]:
-    where, args = ["1", *(f"{_COLUMN[k]} = :{k}" for k in which.equal)], dict[str, Any](which.equal)
-    if not which.include_stale:
-        where.append("i.stale = 0")
-    if which.ids is not None:
-        where.append("i.entity_id IN (SELECT value FROM json_each(:ids))")
-        args["ids"] = json.dumps(list(which.ids))
-    return " AND ".join(where), args
+    return which.where(_DIALECT, lambda ids: json.dumps(list(ids)))
 
 
 def insight_store(db: Database) -> InsightLifecycle:
