@@ -18,6 +18,12 @@ UNDOABLE = frozenset({
 SCAN_LIMIT = 5000  # how far back the default undo looks for something undoable
 
 
+def needs_group(group: str, rows: int) -> bool:
+    """Whether a write of ``rows`` change_log rows ends with a ``group`` row listing them: an undo
+    always does, a Save of one change needs none."""
+    return group == "undo" or rows > 1
+
+
 def touches(row: Change, name: str) -> bool:
     """Whether change ``row`` concerns entity ``name``."""
     if row.entity == name:

@@ -14,7 +14,7 @@ from typing import Protocol, TypeVar
 
 from core.errors import NotFound
 from core.history import undo as rules
-from core.model import Change, EntityPlan
+from core.model import Change, EntityPlan, Node
 
 T = TypeVar("T")
 
@@ -35,6 +35,16 @@ class EditingRules:
     def _change_log(self) -> AbstractContextManager[ChangeLog]:
         """The change_log, read consistently (outside any write)."""
         raise NotImplementedError
+
+    get_node: Callable[[str], Node | None]  # the store's
+
+    def restore_entity(self, name: str, actor: str) -> Node:
+        """Undo the latest deletion of ``name`` from its change_log snapshot: the entity with its type, props,
+        timestamps and observations, and its relations to entities that still exist (an undo of the deletion)."""
+        self._edit(lambda s: s.restore_entity(name), actor)
+        node = self.get_node(name)
+        assert node is not None  # just restored
+        return node
 
     def rename_entity(self, old: str, new: str, actor: str) -> bool:
         """Rename ``old`` to ``new``; relations, observations and history stay with it (a taken name → Conflict)."""

@@ -14,7 +14,7 @@ former name with one read and folds nothing but the query.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 # the props keys and their reading, kept with the graph's rules (every backend's rows read them too)
 from core.graph_rules import ALIASES_KEY as ALIASES_KEY
@@ -56,10 +56,6 @@ class HygieneStore(Protocol):
 
     def repeated_fact_rows(self) -> list[tuple[int, str, list[str]]]:
         """(id, name, observations) of every live non-Insight entity with two observations or more."""
-        ...
-
-    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
-        """Write one change_log row listing every row written after ``since`` (undone whole); its id."""
         ...
 
     def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],

@@ -78,6 +78,32 @@ class InsightRecord:
         return value
 
 
+@dataclass(frozen=True)
+class InsightFilter:
+    """Which insights a read wants: equal to each field given, stale ones too or not, among ``ids``."""
+
+    status: str | None = None
+    title: str | None = None
+    confirmed_at: str | None = None
+    include_stale: bool = True
+    ids: Sequence[int] | None = None
+
+    def where(self, dialect: tuple[str, str, dict[str, str], str, str],
+              ids: Callable[[Sequence[int]], Any]) -> tuple[str, dict[str, Any]]:
+        """The condition and its parameters in a backend's words: ``dialect`` = (always true, a
+        parameter's mark, field → column, "not stale", "among $ids"); ``ids`` shapes the ids' parameter."""
+        true, mark, column, fresh, among = dialect
+        given = {k: v for k, v in (("status", self.status), ("title", self.title),
+                                   ("confirmed_at", self.confirmed_at)) if v is not None}
+        where, params = [true, *(f"{column[k]} = {mark}{k}" for k in given)], dict[str, Any](given)
+        if not self.include_stale:
+            where.append(fresh)
+        if self.ids is not None:
+            where.append(among)
+            params["ids"] = ids(self.ids)
+        return " AND ".join(where), params
+
+
 class InsightWrites(Protocol):
     """What the lifecycle reads and writes inside one backend transaction."""
 
@@ -109,7 +135,10 @@ class InsightWrites(Protocol):
     def confirm(self, patterns: Sequence[str], now: str) -> None:
         """Every fresh, undismissed insight of ``patterns``: confirmed now, confidence = base."""
         ...
-    def adopt(self, title: str, pattern: str, confidence: float, status: str, now: str, actor: str) -> bool: ...
+    def adopt(self, title: str, review: dict[str, Any]) -> bool:
+        """Give the Insight entity ``title`` the review fields ``review`` (``set_review``'s) if it has
+        none yet; whether it did."""
+        ...
     def log(self, rows: Sequence[LogRow]) -> None: ...
     def flush(self) -> None:
         """Write what is queued (called before ``confirm`` and the log)."""
@@ -131,10 +160,8 @@ class InsightRows(Protocol):
         """``moment`` as the backend stores times (ISO-8601 UTC, milliseconds)."""
         ...
     def detection(self, rules: ReflectRules) -> contextlib.AbstractContextManager[Detection]: ...
-    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
-                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]: ...
-    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-              include_stale: bool) -> list[Rank]:
+    def records(self, which: InsightFilter) -> list[InsightRecord]: ...
+    def ranks(self, which: InsightFilter) -> list[Rank]:
         """What ranking needs of each insight matching (a light read: ``records`` for the chosen)."""
         ...
     def counts(self) -> dict[str, int]: ...
@@ -338,16 +365,15 @@ class InsightLifecycle:
         """Insights, best first: fresh before stale, then by temporal score
         (``confidence · 2^(−days since confirmed / 30)``), then by title."""
         now = self.now()
+        which = InsightFilter(status, title, confirmed_at, include_stale)
         if query is not None:
             # Folded both sides, like search_nodes: case, accents and Unicode forms don't matter.
             needle = fold(query)
-            found = [r for r in self.rows.records(status=status, title=title, confirmed_at=confirmed_at,
-                                                  include_stale=include_stale)
-                     if needle in fold(f"{r.title}\n{r.summary}")]
+            found = [r for r in self.rows.records(which) if needle in fold(f"{r.title}\n{r.summary}")]
             ranks: list[Rank] = [(r.entity_id, r.title, r.stale, r.confidence, r.confirmed_at, r.created_at)
                                  for r in found]
         else:
-            ranks = self.rows.ranks(status=status, title=title, confirmed_at=confirmed_at, include_stale=include_stale)
+            ranks = self.rows.ranks(which)
         fading: dict[str, float] = {}  # since → 2^(−days/30): most insights share a confirmation time
 
         def score(r: Rank) -> float:
@@ -358,7 +384,7 @@ class InsightLifecycle:
 
         ranks.sort(key=lambda r: (r[2], -score(r), r[1]))
         chosen = [r[0] for r in ranks[:limit]]
-        by_id = {r.entity_id: r for r in self.rows.records(ids=chosen)} if chosen else {}
+        by_id = {r.entity_id: r for r in self.rows.records(InsightFilter(ids=chosen))} if chosen else {}
         return [insight_dict(by_id[i], now) for i in chosen if i in by_id]
 
     def get(self, title: str) -> dict[str, Any] | None:
@@ -373,8 +399,13 @@ class InsightLifecycle:
         """Give review states to imported Insight entities (``{title, pattern, confidence,
         status}``), keeping the status they had; one that already has a state keeps its own."""
         now = self.now()
-        return self.rows.write(lambda tx: sum(
-            tx.adopt(i["title"], i["pattern"], i["confidence"], i["status"], now, actor) for i in insights))
+
+        def review(i: dict[str, Any]) -> dict[str, Any]:
+            decided = i["status"] != "pending"
+            return {"pattern": i["pattern"], "confidence": i["confidence"], "base_confidence": i["confidence"],
+                    "status": i["status"], "evidence": "{}", "stale": False, "confirmed_at": now,
+                    "decided_at": now if decided else None, "decided_by": actor if decided else None}
+        return self.rows.write(lambda tx: sum(tx.adopt(i["title"], review(i)) for i in insights))
 
 
 class _PlanWriter:

@@ -50,7 +50,7 @@ def hygiene_store(graph: Any) -> HygieneStore:
     if graph.backend == "sqlite":
         from core.storage.sqlite.hygiene import SqliteHygiene
 
-        return SqliteHygiene(graph)
+        return SqliteHygiene(graph.db)
     from core.storage.cypher.hygiene import CypherHygiene
 
     return CypherHygiene(graph)

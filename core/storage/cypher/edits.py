@@ -11,8 +11,7 @@ from core import errors
 from core.history.editing import EditingRules
 from core.model import Change
 from core.storage.cypher import rows as R
-from core.storage.cypher.history import CHANGE, change_dicts
-from core.storage.cypher.undo import ChangeReads, Session
+from core.storage.cypher.undo import ChangeReads, Session, last_deletion
 from core.storage.cypher.work import Work
 
 T = TypeVar("T")
@@ -60,6 +59,4 @@ class EditsMixin(EditingRules):
         """The newest delete_entity row for ``name`` if no entity has that name now, else None."""
         if self.db.read("MATCH (e:Entity {name: $n}) RETURN e.id", {"n": name}):
             return None
-        found = change_dicts(self.db.read(f"MATCH (c:Change {{entity: $n}}) WHERE c.op = 'delete_entity' "
-                                          f"RETURN {CHANGE} ORDER BY c.id DESC LIMIT 1", {"n": name}))
-        return found[0] if found else None
+        return last_deletion(self.db, name)

@@ -14,6 +14,7 @@ from core.history.changes import entity_history
 from core.history.rewind import rewind
 from core.model import Change, KnowledgeGraph
 from core.storage.cypher import rows as R
+from core.storage.cypher.seams import Dialect
 
 CHANGE = "c.id, c.at, c.actor, c.op, c.entity, c.before, c.after"
 
@@ -26,7 +27,7 @@ def change_dicts(found: list[list[Any]]) -> list[Change]:
 class HistoryMixin:
     """The change_log reads of ``CypherGraphStore`` (``self.db`` is its dialect)."""
 
-    db: Any
+    db: Dialect
 
     def history(self, name: str | None = None, *, limit: int = 100) -> list[Change]:
         """The latest change_log rows, newest first, for one entity or for all."""
@@ -105,4 +106,4 @@ class HistoryMixin:
             "MATCH (c:Change) WHERE c.at > $w AND c.before IS NOT NULL RETURN c.op, c.entity, c.before, c.after "
             "ORDER BY c.id DESC", {"w": when},
         )
-        return rewind(entities, relations, changes, when)
+        return rewind(entities, relations, ((op, e, b, a) for op, e, b, a in changes), when)

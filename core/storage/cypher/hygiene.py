@@ -8,21 +8,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.graph_rules import aliases_of
-from core.history.undo import InsightState
 from core.storage.cypher import rows as R
+from core.storage.cypher.seams import Graph, WriteTx
 
 _LIVE = "e.archived_at IS NULL AND e.type <> 'Insight'"
 _TOKENS_PAGE = 5_000  # names' words stored per write (a page: an interrupted backfill resumes)
 FOLD_PAGE = 1000  # entities a write of ``fold_aliases`` does
 
 
-def fold_aliases(store: Any) -> int:
+def fold_aliases(store: Graph) -> int:
     """Give every entity with aliases but no ``folded_aliases`` (written before they were kept)
     its folded aliases, a page per write; resumable (what is done is no longer found). Returns
     how many entities it did; on a graph without such entities, one indexed read."""
     done = 0
     while True:
-        def page(tx: Any) -> int:
+        def page(tx: WriteTx) -> int:
             found = tx.read("MATCH (e:Entity) WHERE e.has_aliases = true AND e.folded_aliases IS NULL "
                             "RETURN e.id, e.props LIMIT $n", {"n": FOLD_PAGE})
             rows = [{"id": int(i), "f": R.folded_aliases(aliases_of(R.loads(p)))} for i, p in found]
@@ -37,7 +37,7 @@ def fold_aliases(store: Any) -> int:
 
 
 class CypherHygiene:
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Graph) -> None:
         self.store = store
         self.db = store.db
 
@@ -74,9 +74,11 @@ class CypherHygiene:
     def store_name_tokens(self, rows: Sequence[tuple[int, str, str]]) -> None:
         for start in range(0, len(rows), _TOKENS_PAGE):
             page = [{"id": i, "name": n, "tokens": t} for i, n, t in rows[start : start + _TOKENS_PAGE]]
-            self.store.write(lambda tx, page=page: tx.write(
-                "UNWIND $rows AS r MATCH (e:Entity {id: r.id}) WHERE e.name = r.name SET e.name_tokens = r.tokens",
-                {"rows": page}))
+
+            def write(tx: WriteTx, page: list[dict[str, Any]] = page) -> None:
+                tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) WHERE e.name = r.name "
+                         "SET e.name_tokens = r.tokens", {"rows": page})
+            self.store.write(write)
 
     def neighbours(self, ids: Sequence[int]) -> dict[int, set[int]]:
         out: dict[int, set[int]] = {int(i): set() for i in ids}
@@ -91,13 +93,6 @@ class CypherHygiene:
     def repeated_fact_rows(self) -> list[tuple[int, str, list[str]]]:
         return [(int(i), n, list(obs)) for i, n, obs in self.db.read(
             f"MATCH (e:Entity) WHERE {_LIVE} AND size(e.obs) > 1 RETURN e.id, e.name, e.obs")]
-
-    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
-        ids = [r[0] for r in self.db.read("MATCH (c:Change) WHERE c.id > $s RETURN c.id ORDER BY c.id", {"s": since})]
-        now = self.store.now()
-        row = (now, actor, op, entity, None, R.dumps({**extra, "rows": [int(i) for i in ids]}))
-        self.store.write(lambda tx: self.store.log_changes(tx, [row]))
-        return int(self.store.latest_change_id())
 
     def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
                                                                  list[tuple[str, str]]]]:
@@ -133,26 +128,3 @@ class CypherHygiene:
                 for eid, props, obs, obs_at in self.db.read(
                     f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) WHERE {_LIVE} RETURN e.id, e.props, e.obs, e.obs_at",
                     {"ids": wanted})]
-
-
-# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
-
-def insight_state(tx: Any, title: str) -> InsightState | None:
-    """The review state of the insight ``title`` as stored (a write's own queued writes are not seen)."""
-    found = tx.read("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL RETURN e.ins_status, "
-                    "e.archived_at IS NOT NULL, e.ins_decided_at, e.ins_decided_by, e.ins_confirmed_at, "
-                    "e.ins_confidence, e.ins_stale, e.ins_base", {"t": title})
-    if not found:
-        return None
-    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = found[0]
-    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence or 0.0),
-                        bool(stale), float(base or 0.0))
-
-
-def set_insight_state(tx: Any, title: str, state: InsightState, now: str) -> None:
-    """Queue ``state`` (review fields, archived or not) on the insight ``title``."""
-    tx.write("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL SET "
-             "e.archived_at = CASE WHEN $archived THEN coalesce(e.archived_at, $now) ELSE null END, "
-             "e.updated_at = $now, e.ins_status = $status, e.ins_decided_at = $decided_at, "
-             "e.ins_decided_by = $decided_by, e.ins_confirmed_at = $confirmed_at, e.ins_confidence = $confidence",
-             {"t": title, "now": now, **state.as_dict()})

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow, Rank
+from core.history.undo import InsightState
+from core.reflect.lifecycle import InsightFilter, InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.cypher import rows as R
 from core.storage.cypher.reflect_queries import (
@@ -20,6 +21,7 @@ from core.storage.cypher.reflect_queries import (
     insight_records,
     stored_insights,
 )
+from core.storage.cypher.seams import Graph, Reader, WriteTx
 
 T = TypeVar("T")
 # lifecycle field → node property
@@ -28,7 +30,15 @@ _REVIEW = {"status": "ins_status", "stale": "ins_stale", "evidence": "ins_eviden
            "decided_by": "ins_decided_by"}
 
 
-def insight_store(graph: Any) -> InsightLifecycle:
+_DIALECT = ("true", "$", {"status": "e.ins_status", "title": "e.name", "confirmed_at": "e.ins_confirmed_at"},
+            "e.ins_stale = 0", "e.id IN $ids")
+
+
+def _where(which: InsightFilter) -> tuple[str, dict[str, Any]]:
+    return which.where(_DIALECT, list)
+
+
+def insight_store(graph: Graph) -> InsightLifecycle:
     """The lifecycle over one ``CypherGraphStore``."""
     return InsightLifecycle(CypherInsightRows(graph))
 
@@ -36,7 +46,7 @@ def insight_store(graph: Any) -> InsightLifecycle:
 class CypherInsightRows:
     """``core.reflect.lifecycle.InsightRows`` over one ``CypherGraphStore``."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: Graph) -> None:
         self._graph = graph
         self._db = graph.db
 
@@ -57,29 +67,11 @@ class CypherInsightRows:
         finally:
             session.close()
 
-    @staticmethod
-    def _where(status: str | None, title: str | None, confirmed_at: str | None, include_stale: bool,
-               ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
-        where: list[str] = ["true"]
-        params: dict[str, Any] = {}
-        for prop, value in (("ins_status", status), ("name", title), ("ins_confirmed_at", confirmed_at)):
-            if value is not None:
-                where.append(f"e.{prop} = ${prop}")
-                params[prop] = value
-        if not include_stale:
-            where.append("e.ins_stale = 0")
-        if ids is not None:
-            where.append("e.id IN $ids")
-            params["ids"] = list(ids)
-        return " AND ".join(where), params
+    def records(self, which: InsightFilter) -> list[InsightRecord]:
+        return insight_records(self._db, *_where(which))
 
-    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
-                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]:
-        return insight_records(self._db, *self._where(status, title, confirmed_at, include_stale, ids))
-
-    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-              include_stale: bool) -> list[Rank]:
-        where, params = self._where(status, title, confirmed_at, include_stale)
+    def ranks(self, which: InsightFilter) -> list[Rank]:
+        where, params = _where(which)
         return [(i, n, bool(s), c, f, e) for i, n, s, c, f, e in self._db.read(
             f"MATCH (e:Entity) WHERE e.ins_status IS NOT NULL AND {where} RETURN e.id, e.name, e.ins_stale, "
             "e.ins_confidence, e.ins_confirmed_at, e.created_at", params)]
@@ -91,7 +83,7 @@ class CypherInsightRows:
         return out
 
     def write(self, work: Callable[[_Writes], T]) -> T:
-        def run(tx: Any) -> T:
+        def run(tx: WriteTx) -> T:
             writes = _Writes(self._graph, tx)
             result = work(writes)
             writes.flush()
@@ -103,7 +95,7 @@ class CypherInsightRows:
 class _Writes:
     """``core.reflect.lifecycle.InsightWrites`` inside one Cypher commit."""
 
-    def __init__(self, graph: Any, tx: Any) -> None:
+    def __init__(self, graph: Graph, tx: WriteTx) -> None:
         self.graph, self.tx = graph, tx
         self.rows: dict[int, dict[str, Any]] = {}  # entity rows changed, written on flush
         self.ins: dict[int, dict[str, Any]] = {}  # review fields changed, written on flush
@@ -186,15 +178,12 @@ class _Writes:
                       "AND e.ins_stale = 0 AND e.ins_pattern IN $p SET e.ins_confirmed_at = $now, "
                       "e.ins_confidence = e.ins_base", {"p": list(patterns), "now": now})
 
-    def adopt(self, title: str, pattern: str, confidence: float, status: str, now: str, actor: str) -> bool:
+    def adopt(self, title: str, review: dict[str, Any]) -> bool:
         found = self.tx.read("MATCH (e:Entity {name: $t, type: 'Insight'}) WHERE e.ins_status IS NULL "
                              "RETURN e.id", {"t": title})
         if not found or found[0][0] in self.ins:
             return False
-        decided = status != "pending"
-        self.set_review(found[0][0], pattern=pattern, confidence=confidence, base_confidence=confidence,
-                        status=status, evidence="{}", stale=False, confirmed_at=now,
-                        decided_at=now if decided else None, decided_by=actor if decided else None)
+        self.set_review(found[0][0], **review)
         return True
 
     def log(self, rows: Sequence[LogRow]) -> None:
@@ -221,3 +210,26 @@ class _Writes:
 
     def set_token(self, token: str) -> None:
         self.tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": TOKEN_KEY, "v": token})
+
+
+# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
+
+def insight_state(tx: Reader, title: str) -> InsightState | None:
+    """The review state of the insight ``title`` as stored (a write's own queued writes are not seen)."""
+    found = tx.read("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL RETURN e.ins_status, "
+                    "e.archived_at IS NOT NULL, e.ins_decided_at, e.ins_decided_by, e.ins_confirmed_at, "
+                    "e.ins_confidence, e.ins_stale, e.ins_base", {"t": title})
+    if not found:
+        return None
+    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = found[0]
+    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence or 0.0),
+                        bool(stale), float(base or 0.0))
+
+
+def set_insight_state(tx: WriteTx, title: str, state: InsightState, now: str) -> None:
+    """Queue ``state`` (review fields, archived or not) on the insight ``title``."""
+    tx.write("MATCH (e:Entity {name: $t}) WHERE e.ins_status IS NOT NULL SET "
+             "e.archived_at = CASE WHEN $archived THEN coalesce(e.archived_at, $now) ELSE null END, "
+             "e.updated_at = $now, e.ins_status = $status, e.ins_decided_at = $decided_at, "
+             "e.ins_decided_by = $decided_by, e.ins_confirmed_at = $confirmed_at, e.ins_confidence = $confidence",
+             {"t": title, "now": now, **state.as_dict()})

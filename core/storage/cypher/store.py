@@ -564,14 +564,6 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
                 "counts": {k: int(v) for k, v in counts.items()},
                 "archived": int(self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NOT NULL RETURN count(e)")[0][0])}
 
-    def restore_entity(self, name: str, actor: str) -> Node:
-        """Undo the latest deletion of ``name`` from its change_log snapshot (relations to entities that
-        still exist come back too): the same write an undo of the deletion makes (``undo.Session``)."""
-        self._edit(lambda s: s.restore_entity(name), actor)
-        node = self.get_node(name)
-        assert node is not None  # just restored
-        return node
-
     def get_metadata(self, key: str) -> str | None:
         """A value kept beside the graph (small bookkeeping), or None."""
         found = self.db.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": key})

@@ -10,10 +10,13 @@ from typing import Any
 
 from core import errors
 from core.history import undo as rules
+from core.history.session import LoggedSession
 from core.model import GROUP_OPS, Change, Relation
-from core.storage.cypher import fact_vectors, hygiene, work
+from core.storage.cypher import fact_vectors, work
 from core.storage.cypher import rows as R
 from core.storage.cypher.history import CHANGE, change_dicts
+from core.storage.cypher.insights import insight_state, set_insight_state
+from core.storage.cypher.seams import Reader
 from core.storage.cypher.work import Work
 
 Row = dict[str, Any]  # an entity or relation row as ``work.Work`` holds it
@@ -22,7 +25,7 @@ Row = dict[str, Any]  # an entity or relation row as ``work.Work`` holds it
 class ChangeReads:
     """``core.history.undo.ChangeReads`` over a dialect or a write transaction."""
 
-    def __init__(self, reader: Any) -> None:
+    def __init__(self, reader: Reader) -> None:
         self.reader = reader
 
     def latest_change_id(self) -> int:
@@ -48,8 +51,16 @@ class ChangeReads:
             {"i": change_id, "op": op}))
 
 
-class Session(ChangeReads):
-    """``core.history.undo.EditSession`` over one ``Work``."""
+def last_deletion(reader: Reader, name: str) -> Change | None:
+    """The newest delete_entity row about ``name``."""
+    found = change_dicts(reader.read(f"MATCH (c:Change {{entity: $n}}) WHERE c.op = 'delete_entity' "
+                                     f"RETURN {CHANGE} ORDER BY c.id DESC LIMIT 1", {"n": name}))
+    return found[0] if found else None
+
+
+class Session(ChangeReads, LoggedSession):
+    """``core.history.undo.EditSession`` over one ``Work`` (the logged writes are ``LoggedSession``'s;
+    this supplies the reads and bare writes)."""
 
     def __init__(self, w: Work) -> None:
         super().__init__(w.tx)
@@ -68,13 +79,15 @@ class Session(ChangeReads):
         return None if row is None else rules.EntityState(name, row["type"], dict(row["props"]), list(row["obs"]),
                                                           row["archived_at"] is not None)
 
-    def _ends(self, src: str, dst: str) -> tuple[Row, Row] | None:
+    def _ends(self, src: str, dst: str) -> tuple[Row, Row]:
         a, b = self.w.find(src), self.w.find(dst)
-        return None if a is None or b is None else (a, b)
+        if a is None or b is None:
+            raise errors.no_entity(src if a is None else dst, write=True)
+        return a, b
 
     def _rel(self, src: str, dst: str, rtype: str) -> Row | None:
-        ends = self._ends(src, dst)
-        return None if ends is None else self.w.relation(ends[0], ends[1], rtype)
+        a, b = self.w.find(src), self.w.find(dst)
+        return None if a is None or b is None else self.w.relation(a, b, rtype)
 
     def relation(self, src: str, dst: str, rtype: str) -> rules.RelationState | None:
         rel = self._rel(src, dst, rtype)
@@ -83,36 +96,33 @@ class Session(ChangeReads):
     def last_entity(self) -> str | None:
         return self.w.log[-1][3] if self.w.log else None
 
+    def last_deletion(self, name: str) -> Change | None:
+        return last_deletion(self.w.tx, name)
+
+    def insight(self, title: str) -> rules.InsightState | None:
+        if title in self._insights:
+            return self._insights[title]
+        return insight_state(self.w.tx, title)
+
     # -- writes -------------------------------------------------------------------------------
 
-    def create_entity(self, name: str, entity_type: str) -> None:
+    def log(self, op: str, entity: str | None, before: Any = None, after: Any = None) -> None:
+        self.w.record(op, entity, before, after)
+
+    def write_entity(self, name: str, entity_type: str) -> None:
         self.w.create(name, entity_type)
-        self.w.record("create_entity", name)
+
+    def write_restored(self, name: str, snap: dict[str, Any]) -> None:
+        self.w.create(name, snap["entityType"], props=snap["props"], created_at=snap["created_at"],
+                      observations=[(o, t) for o, t in snap["observations"]], archived_at=snap["archived_at"])
+
+    def write_restored_relation(self, rel: dict[str, Any]) -> None:
+        a, b = self._ends(rel["from"], rel["to"])
+        self.w.add_relation(a, b, rel["relationType"], props=rel["props"], ended_at=rel["ended_at"],
+                            created_at=rel["created_at"])
 
     def delete_entity(self, name: str) -> None:
         self.w.record("delete_entity", name, self.w.delete(self._row(name)))
-
-    def restore_entity(self, name: str) -> None:
-        """Back from its latest deletion snapshot, with its relations to entities that still exist
-        (``CypherGraphStore.restore_entity`` is this, too)."""
-        w = self.w
-        if w.find(name) is not None:
-            raise errors.not_deleted(name)
-        found = w.tx.read("MATCH (c:Change {entity: $n}) WHERE c.op = 'delete_entity' RETURN c.before, c.at "
-                          "ORDER BY c.id DESC LIMIT 1", {"n": name})
-        if not found:
-            raise errors.no_deletion(name)
-        snap, deleted_at = R.loads(found[0][0]), found[0][1]
-        w.create(name, snap["entityType"], props=snap["props"], observations=[(o, t) for o, t in snap["observations"]],
-                 created_at=snap["created_at"], archived_at=snap["archived_at"])
-        restored = 0
-        for rel in snap["relations"]:
-            ends = self._ends(rel["from"], rel["to"])
-            if ends is not None and w.relation(ends[0], ends[1], rel["relationType"]) is None:
-                w.add_relation(ends[0], ends[1], rel["relationType"], props=rel["props"], ended_at=rel["ended_at"],
-                               created_at=rel["created_at"])
-                restored += 1
-        w.record("restore_entity", name, {"deleted_at": deleted_at}, {"relations": restored})
 
     def add_observations(self, name: str, contents: list[str]) -> None:
         work.add_observations(self.w, self._row(name), contents)
@@ -120,32 +130,29 @@ class Session(ChangeReads):
     def delete_observations(self, name: str, contents: list[str]) -> None:
         work.delete_observations(self.w, self._row(name), contents)
 
-    def replace_observation(self, name: str, old: str, new: str) -> None:
+    def write_observation(self, name: str, old: str, new: str) -> str:
         row = self._row(name)
         k = row["obs"].index(old)
         row["obs"] = [*row["obs"][:k], new, *row["obs"][k + 1:]]
         self.w.touch(row)
-        self.w.record("replace_observation", name, {"observation": old, "created_at": row["obs_at"][k]},
-                      {"observation": new})
+        return str(row["obs_at"][k])
 
-    def set_entity_type(self, name: str, entity_type: str) -> None:
+    def write_type(self, name: str, entity_type: str) -> str:
         row = self._row(name)
-        self.w.record("set_entity_type", name, {"entityType": row["type"]}, {"entityType": entity_type})
-        row["type"] = entity_type
+        old, row["type"] = str(row["type"]), entity_type
         self.w.touch(row)
+        return old
 
-    def rename_entity(self, old: str, new: str) -> None:
+    def write_name(self, old: str, new: str) -> None:
         self.w.rename(self._row(old), new)
-        self.w.record("rename_entity", new, {"name": old}, {"name": new})
 
     def facts_due(self, name: str) -> None:
         fact_vectors.due_of(self.w.tx, [self._row(name)["id"]])
 
-    def update_entity(self, name: str, before: dict[str, Any], after: dict[str, Any]) -> None:
+    def write_state(self, name: str, entity_type: str, props: dict[str, Any]) -> None:
         row = self._row(name)
-        row["type"], row["props"] = after["entityType"], after["props"]
+        row["type"], row["props"] = entity_type, props
         self.w.touch(row)
-        self.w.record("update_entity", name, before, after)
 
     def set_archived(self, name: str, archived: bool) -> None:
         row = self._row(name)
@@ -167,41 +174,23 @@ class Session(ChangeReads):
             found = self._rel(rel.from_, rel.to, rel.relationType)
             if found is None:
                 continue
-            a, b = self._ends(rel.from_, rel.to)  # type: ignore[misc]
-            self.w.delete_relation(a, b, rel.relationType)
+            self.w.delete_relation(*self._ends(rel.from_, rel.to), rel.relationType)
             self.w.record("delete_relation", rel.from_, {
                 "from": rel.from_, "to": rel.to, "relationType": rel.relationType, "props": found["props"],
                 "created_at": found["created_at"], "ended_at": found["ended_at"]})
 
-    def set_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
-        rel = self._rel(src, dst, rtype)
-        assert rel is not None  # the rules checked it exists
-        old_end = rel["ended_at"]
-        a, b = self._ends(src, dst)  # type: ignore[misc]
-        self.w.set_relation(a, b, rtype, ended_at=ended_at)
-        snap = {"from": src, "to": dst, "relationType": rtype, "created_at": rel["created_at"]}
-        self.w.record("end_relation" if ended_at is not None else "reopen_relation", src,
-                      {**snap, "ended_at": old_end}, {**snap, "ended_at": ended_at})
+    def write_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
+        self.w.set_relation(*self._ends(src, dst), rtype, ended_at=ended_at)
 
     def set_relation_state(self, src: str, dst: str, rtype: str, props: dict[str, Any], ended_at: str | None) -> None:
-        a, b = self._ends(src, dst)  # type: ignore[misc]
-        self.w.set_relation(a, b, rtype, props=props, ended_at=ended_at)
+        self.w.set_relation(*self._ends(src, dst), rtype, props=props, ended_at=ended_at)
 
-    def insight(self, title: str) -> rules.InsightState | None:
-        if title in self._insights:
-            return self._insights[title]
-        return hygiene.insight_state(self.w.tx, title)
-
-    def set_insight(self, title: str, state: rules.InsightState, note: dict[str, Any] | None = None) -> None:
-        before = self.insight(title)
-        hygiene.set_insight_state(self.w.tx, title, state, self.now)
+    def write_insight(self, title: str, state: rules.InsightState) -> None:
+        set_insight_state(self.w.tx, title, state, self.now)
         self._insights[title] = state
-        self.w.record("decide_insight", title, before.as_dict() if before else None,
-                      {**state.as_dict(), **(note or {})})
 
     def finish(self, group: str | None, entity: str | None = None,
                extra: dict[str, Any] | None = None) -> int | None:
         if self._finished is None:  # once: the rows are queued on the first call
             self._finished = (self.w.commit(group, entity, extra),)
         return self._finished[0]
-

@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, cast
 
+from core.history.changes import needs_group
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
 
@@ -209,7 +210,7 @@ class Work:
         """Queue every change, then the change_log rows and, for ``group``, the row that lists them
         (a Save of one change needs none; an undo always has one). Returns the id of the last
         change_log row written, or None when nothing was written."""
-        grouped = group == "undo" or (group is not None and len(self.log) > 1)
+        grouped = group is not None and needs_group(group, len(self.log))
         if not self.log and not grouped:
             return None
         ids = self.tx.next_ids("change", len(self.log) + (1 if grouped else 0))

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from core import errors
 from core.history import undo as rules
-from core.history.changes import entity_history
+from core.history.changes import entity_history, needs_group
 from core.history.editing import EditingRules
+from core.history.session import LoggedSession
 from core.model import GROUP_OPS, RELATION_OPS, Change, ObservationDeletion, ObservationInput, Relation
-from core.storage.sqlite import embedding_state, fact_vectors, history, hygiene, indexing, reads
+from core.storage.sqlite import embedding_state, fact_vectors, history, indexing, insights, reads
+from core.storage.sqlite import touched as touch
 from core.storage.sqlite.connection import Connection
 
 if TYPE_CHECKING:
@@ -61,8 +63,9 @@ class ChangeReads:
         return _rows(self.conn, "id > ? AND op = ? ORDER BY id", [change_id, op])
 
 
-class Session(ChangeReads):
-    """``core.history.undo.EditSession`` inside one SQLite write transaction."""
+class Session(ChangeReads, LoggedSession):
+    """``core.history.undo.EditSession`` inside one SQLite write transaction (the logged writes are
+    ``LoggedSession``'s; this supplies the reads and bare writes)."""
 
     def __init__(self, store: GraphStore, conn: Connection, actor: str, now: str) -> None:
         super().__init__(conn)
@@ -85,25 +88,27 @@ class Session(ChangeReads):
         return rules.EntityState(name, row[1], json.loads(row[2]), reads.observations_of(self.conn, [row[0]])[row[0]],
                                  row[3] is not None)
 
-    def _relation(self, src: str, dst: str, rtype: str) -> tuple[int, int, int, str, str | None, str] | None:
-        found: tuple[int, int, int, str, str | None, str] | None = self.conn.execute(
-            "SELECT r.id, r.from_entity, r.to_entity, r.created_at, r.ended_at, r.props FROM relations r "
-            "JOIN entities f ON f.id = r.from_entity JOIN entities t ON t.id = r.to_entity "
-            "WHERE f.name = ? AND t.name = ? AND r.relation_type = ?", (src, dst, rtype)).fetchone()
-        return found
-
     def relation(self, src: str, dst: str, rtype: str) -> rules.RelationState | None:
-        found = self._relation(src, dst, rtype)
-        return None if found is None else rules.RelationState(found[3], found[4], json.loads(found[5]))
+        found = self.conn.execute(
+            "SELECT r.created_at, r.ended_at, r.props FROM relations r JOIN entities f ON f.id = r.from_entity "
+            "JOIN entities t ON t.id = r.to_entity WHERE f.name = ? AND t.name = ? AND r.relation_type = ?",
+            (src, dst, rtype)).fetchone()
+        return None if found is None else rules.RelationState(found[0], found[1], json.loads(found[2]))
 
     def last_entity(self) -> str | None:
         row = self.conn.execute("SELECT entity FROM change_log WHERE id > ? ORDER BY id DESC LIMIT 1",
                                 (self.start,)).fetchone()
         return row[0] if row else None
 
+    def last_deletion(self, name: str) -> Change | None:
+        return last_deletion(self.conn, name)
+
+    def insight(self, title: str) -> rules.InsightState | None:
+        return insights.insight_state(self.conn, title)
+
     # -- writes -------------------------------------------------------------------------------
 
-    def _log(self, op: str, entity: str | None, before: Any = None, after: Any = None) -> None:
+    def log(self, op: str, entity: str | None, before: Any = None, after: Any = None) -> None:
         history.write(self.conn, [(self.now, self.actor, op, entity, history.dumps(before), history.dumps(after))])
 
     def _touch(self, eid: int, *, neighbours: bool = False) -> None:
@@ -116,19 +121,34 @@ class Session(ChangeReads):
             "WHERE to_entity = ?", (eid, eid))] if neighbours else []
         embedding_state.invalidate(self.conn, [eid, *near])
 
-    def create_entity(self, name: str, entity_type: str) -> None:
+    def write_entity(self, name: str, entity_type: str) -> None:
         eid = self.conn.execute(
             "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)",
             (name, entity_type, self.now, self.now)).lastrowid
         assert eid is not None  # just inserted
-        indexing.reindex(self.conn, [eid], fresh=True)
-        self._log("create_entity", name)
+        touch.created(self.conn, [eid])
+
+    def write_restored(self, name: str, snap: dict[str, Any]) -> None:
+        eid = self.conn.execute(
+            "INSERT INTO entities(name, entity_type, props, created_at, updated_at, archived_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)", (name, snap["entityType"], json.dumps(snap["props"], ensure_ascii=False),
+                                          snap["created_at"], self.now, snap["archived_at"])).lastrowid
+        assert eid is not None  # just inserted
+        self.conn.executemany("INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)",
+                              [(eid, content, created) for content, created in snap["observations"]])
+        touch.created(self.conn, [eid])
+
+    def write_restored_relation(self, rel: dict[str, Any]) -> None:
+        ids = reads.ids_by_name(self.conn, [rel["from"], rel["to"]])
+        self.conn.execute(
+            "INSERT INTO relations(from_entity, to_entity, relation_type, props, created_at, ended_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)", (ids[rel["from"]], ids[rel["to"]], rel["relationType"],
+                                          json.dumps(rel["props"], ensure_ascii=False), rel["created_at"],
+                                          rel["ended_at"]))
+        touch.relinked(self.conn, list(ids.values()))
 
     def delete_entity(self, name: str) -> None:
         self.store.delete_entities([name], self.actor)
-
-    def restore_entity(self, name: str) -> None:
-        self.store.restore_entity(name, self.actor)
 
     def add_observations(self, name: str, contents: list[str]) -> None:
         self.store.add_observations([ObservationInput(entityName=name, contents=contents)], self.actor)
@@ -136,36 +156,34 @@ class Session(ChangeReads):
     def delete_observations(self, name: str, contents: list[str]) -> None:
         self.store.delete_observations([ObservationDeletion(entityName=name, observations=contents)], self.actor)
 
-    def replace_observation(self, name: str, old: str, new: str) -> None:
+    def write_observation(self, name: str, old: str, new: str) -> str:
         eid = self._id(name)
         oid, created = self.conn.execute("SELECT id, created_at FROM observations WHERE entity_id = ? AND content = ?",
                                          (eid, old)).fetchone()
         self.conn.execute("UPDATE observations SET content = ? WHERE id = ?", (new, oid))
         self._touch(eid)
-        self._log("replace_observation", name, {"observation": old, "created_at": created}, {"observation": new})
+        return str(created)
 
-    def set_entity_type(self, name: str, entity_type: str) -> None:
+    def write_type(self, name: str, entity_type: str) -> str:
         eid = self._id(name)
-        old = self.conn.execute("SELECT entity_type FROM entities WHERE id = ?", (eid,)).fetchone()[0]
+        old = str(self.conn.execute("SELECT entity_type FROM entities WHERE id = ?", (eid,)).fetchone()[0])
         self.conn.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (entity_type, eid))
         self._touch(eid)
-        self._log("set_entity_type", name, {"entityType": old}, {"entityType": entity_type})
+        return old
 
-    def rename_entity(self, old: str, new: str) -> None:
+    def write_name(self, old: str, new: str) -> None:
         eid = self._id(old)
         self.conn.execute("UPDATE entities SET name = ? WHERE id = ?", (new, eid))
         self._touch(eid, neighbours=True)
-        self._log("rename_entity", new, {"name": old}, {"name": new})
 
     def facts_due(self, name: str) -> None:
         fact_vectors.due_of(self.conn, [self._id(name)])
 
-    def update_entity(self, name: str, before: dict[str, Any], after: dict[str, Any]) -> None:
+    def write_state(self, name: str, entity_type: str, props: dict[str, Any]) -> None:
         eid = self._id(name)
         self.conn.execute("UPDATE entities SET entity_type = ?, props = ? WHERE id = ?",
-                          (after["entityType"], json.dumps(after["props"], ensure_ascii=False), eid))
+                          (entity_type, json.dumps(props, ensure_ascii=False), eid))
         self._touch(eid)
-        self._log("update_entity", name, before, after)
 
     def set_archived(self, name: str, archived: bool) -> None:
         if archived:
@@ -173,7 +191,7 @@ class Session(ChangeReads):
             return
         self.conn.execute("UPDATE entities SET archived_at = NULL, updated_at = ? WHERE id = ?",
                           (self.now, self._id(name)))
-        self._log("unarchive_entity", name)
+        self.log("unarchive_entity", name)
 
     def create_relations(self, relations: Sequence[Relation]) -> None:
         self.store.create_relations(relations, self.actor)
@@ -181,34 +199,27 @@ class Session(ChangeReads):
     def delete_relations(self, relations: Sequence[Relation]) -> None:
         self.store.delete_relations(relations, self.actor)
 
-    def set_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
-        rid, from_id, to_id, created, old_end, _ = self._relation(src, dst, rtype)  # type: ignore[misc]
-        self.conn.execute("UPDATE relations SET ended_at = ? WHERE id = ?", (ended_at, rid))
-        embedding_state.invalidate(self.conn, [from_id, to_id])  # only current relations are in the text
-        snap = {"from": src, "to": dst, "relationType": rtype, "created_at": created}
-        self._log("end_relation" if ended_at is not None else "reopen_relation", src,
-                  {**snap, "ended_at": old_end}, {**snap, "ended_at": ended_at})
+    _BETWEEN = ("WHERE from_entity = (SELECT id FROM entities WHERE name = ?) "
+                "AND to_entity = (SELECT id FROM entities WHERE name = ?) AND relation_type = ?")
+
+    def write_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
+        self.conn.execute(f"UPDATE relations SET ended_at = ? {self._BETWEEN}", (ended_at, src, dst, rtype))
+        # Only current relations are in the ends' embedded text.
+        embedding_state.invalidate(self.conn, list(reads.ids_by_name(self.conn, [src, dst]).values()))
 
     def set_relation_state(self, src: str, dst: str, rtype: str, props: dict[str, Any], ended_at: str | None) -> None:
-        self.conn.execute(
-            "UPDATE relations SET props = ?, ended_at = ? WHERE from_entity = (SELECT id FROM entities WHERE name = ?) "
-            "AND to_entity = (SELECT id FROM entities WHERE name = ?) AND relation_type = ?",
-            (json.dumps(props, ensure_ascii=False), ended_at, src, dst, rtype))
+        self.conn.execute(f"UPDATE relations SET props = ?, ended_at = ? {self._BETWEEN}",
+                          (json.dumps(props, ensure_ascii=False), ended_at, src, dst, rtype))
 
-    def insight(self, title: str) -> rules.InsightState | None:
-        return hygiene.insight_state(self.conn, title)
-
-    def set_insight(self, title: str, state: rules.InsightState, note: dict[str, Any] | None = None) -> None:
-        before = hygiene.insight_state(self.conn, title)
-        hygiene.set_insight_state(self.conn, title, state, self.now)
-        self._log("decide_insight", title, before.as_dict() if before else None, {**state.as_dict(), **(note or {})})
+    def write_insight(self, title: str, state: rules.InsightState) -> None:
+        insights.set_insight_state(self.conn, title, state, self.now)
 
     def finish(self, group: str | None, entity: str | None = None,
                extra: dict[str, Any] | None = None) -> int | None:
         ids = [r[0] for r in self.conn.execute("SELECT id FROM change_log WHERE id > ? ORDER BY id", (self.start,))]
-        if group is None or (group == "save_entity" and len(ids) <= 1):
-            return ids[-1] if ids else None  # one change needs no group
-        self._log(group, entity, None, {**(extra or {}), "rows": ids})
+        if group is None or not needs_group(group, len(ids)):
+            return ids[-1] if ids else None
+        self.log(group, entity, None, {**(extra or {}), "rows": ids})
         return history.latest_change_id(self.conn)
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
-from core.history.undo import InsightState
-from core.storage.sqlite import history, indexing, reads
+from core.storage.sqlite import indexing, reads
+from core.storage.sqlite.connection import Connection
+from core.storage.sqlite.database import Database
 from core.storage.sqlite.reads import IDS
 
 _LIVE = "archived_at IS NULL AND entity_type <> 'Insight'"
@@ -17,9 +17,8 @@ _TOKENS_PAGE = 20_000  # names' words stored per transaction (a page: an interru
 
 
 class SqliteHygiene:
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.db = store.db
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def resolve_aliases(self, names: Sequence[str]) -> dict[str, str]:
         if not names:
@@ -79,12 +78,6 @@ class SqliteHygiene:
             out.setdefault(eid, (eid, name, []))[2].append(content)
         return list(out.values())
 
-    def group_changes(self, since: int, op: str, entity: str, extra: dict[str, Any], actor: str) -> int:
-        with self.db.write() as conn:
-            ids = [r[0] for r in conn.execute("SELECT id FROM change_log WHERE id > ? ORDER BY id", (since,))]
-            history.write(conn, [(self.db.now(), actor, op, entity, None, history.dumps({**extra, "rows": ids}))])
-            return history.latest_change_id(conn)
-
     def single_valued(self, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
                                                                  list[tuple[str, str]]]]:
         if not types:
@@ -114,31 +107,7 @@ class SqliteHygiene:
         return list(out.values())
 
 
-# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
-
-def insight_state(conn: Any, title: str) -> InsightState | None:
-    """The review state of the insight ``title``, read in the session's transaction."""
-    row = conn.execute(
-        "SELECT i.status, e.archived_at IS NOT NULL, i.decided_at, i.decided_by, i.confirmed_at, i.confidence, "
-        "i.stale, i.base_confidence FROM insights i JOIN entities e ON e.id = i.entity_id WHERE e.name = ?",
-        (title,)).fetchone()
-    if row is None:
-        return None
-    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = row
-    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence),
-                        bool(stale), float(base))
-
-
-def set_insight_state(conn: Any, title: str, state: InsightState, now: str) -> None:
-    """Write ``state`` (review fields, archived or not) on the insight ``title``."""
-    conn.execute("UPDATE entities SET archived_at = CASE WHEN ? THEN coalesce(archived_at, ?) ELSE NULL END, "
-                 "updated_at = ? WHERE name = ?", (state.archived, now, now, title))
-    conn.execute("UPDATE insights SET status = ?, decided_at = ?, decided_by = ?, confirmed_at = ?, confidence = ? "
-                 "WHERE entity_id = (SELECT id FROM entities WHERE name = ?)",
-                 (state.status, state.decided_at, state.decided_by, state.confirmed_at, state.confidence, title))
-
-
-def _single_valued(conn: Any, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
+def _single_valued(conn: Connection, types: Sequence[str]) -> list[tuple[int, str, list[tuple[str, str, str]],
                                                                 list[tuple[str, str]]]]:
     kinds = json.dumps(list(types))
     facts: dict[int, list[tuple[str, str]]] = {}

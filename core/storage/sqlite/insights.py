@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from core.reflect.lifecycle import InsightLifecycle, InsightRecord, LogRow, Rank
+from core.history.undo import InsightState
+from core.reflect.lifecycle import InsightFilter, InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.sqlite import embedding_state, history, indexing, reads
 from core.storage.sqlite.connection import Connection
@@ -27,9 +28,9 @@ SELECT i.entity_id, e.name, i.pattern, i.status, i.stale, i.confidence, i.base_c
        coalesce(json_extract(e.props, '$.summary'), ''), e.created_at, i.confirmed_at, i.decided_at, i.decided_by
   FROM insights i JOIN entities e ON e.id = i.entity_id
 """
-_REVIEW = {"status": "status", "stale": "stale", "evidence": "evidence", "base_confidence": "base_confidence",
-           "confidence": "confidence", "confirmed_at": "confirmed_at", "decided_at": "decided_at",
-           "decided_by": "decided_by"}
+# review fields, the columns of the same names
+_REVIEW = {k: k for k in ("pattern", "status", "stale", "evidence", "base_confidence", "confidence", "confirmed_at",
+                          "decided_at", "decided_by")}
 
 
 def _record(row: Sequence[Any]) -> InsightRecord:
@@ -40,6 +41,14 @@ def _record(row: Sequence[Any]) -> InsightRecord:
 
 def _select(conn: Connection, where: str = "1", args: Sequence[Any] | dict[str, Any] = ()) -> list[InsightRecord]:
     return [_record(r) for r in conn.execute(f"{_SELECT} WHERE {where}", args)]
+
+
+_DIALECT = ("1", ":", {"status": "i.status", "title": "e.name", "confirmed_at": "i.confirmed_at"}, "i.stale = 0",
+            "i.entity_id IN (SELECT value FROM json_each(:ids))")
+
+
+def _where(which: InsightFilter) -> tuple[str, dict[str, Any]]:
+    return which.where(_DIALECT, lambda ids: json.dumps(list(ids)))
 
 
 def insight_store(db: Database) -> InsightLifecycle:
@@ -75,30 +84,12 @@ class SqliteInsightRows:
                 finally:
                     session.close()
 
-    @staticmethod
-    def _where(status: str | None, title: str | None, confirmed_at: str | None, include_stale: bool,
-               ids: Sequence[int] | None = None) -> tuple[str, dict[str, Any]]:
-        where, args = ["1"], {}
-        for column, value in (("i.status", status), ("e.name", title), ("i.confirmed_at", confirmed_at)):
-            if value is not None:
-                where.append(f"{column} = :{column[2:]}")
-                args[column[2:]] = value
-        if not include_stale:
-            where.append("i.stale = 0")
-        if ids is not None:
-            where.append("i.entity_id IN (SELECT value FROM json_each(:ids))")
-            args["ids"] = json.dumps(list(ids))
-        return " AND ".join(where), args
-
-    def records(self, *, status: str | None = None, title: str | None = None, confirmed_at: str | None = None,
-                include_stale: bool = True, ids: Sequence[int] | None = None) -> list[InsightRecord]:
-        where, args = self._where(status, title, confirmed_at, include_stale, ids)
+    def records(self, which: InsightFilter) -> list[InsightRecord]:
         with self.db.locked() as conn:
-            return _select(conn, where, args)
+            return _select(conn, *_where(which))
 
-    def ranks(self, *, status: str | None, title: str | None, confirmed_at: str | None,
-              include_stale: bool) -> list[Rank]:
-        where, args = self._where(status, title, confirmed_at, include_stale)
+    def ranks(self, which: InsightFilter) -> list[Rank]:
+        where, args = _where(which)
         with self.db.locked() as conn:
             return [(i, n, bool(s), c, f, e) for i, n, s, c, f, e in conn.execute(
                 "SELECT i.entity_id, e.name, i.stale, i.confidence, i.confirmed_at, e.created_at "
@@ -213,18 +204,16 @@ class _Writes:
             "WHERE status <> 'dismissed' AND stale = 0 AND pattern IN (SELECT value FROM json_each(?))",
             (now, json.dumps(list(patterns))))
 
-    def adopt(self, title: str, pattern: str, confidence: float, status: str, now: str, actor: str) -> bool:
+    def adopt(self, title: str, review: dict[str, Any]) -> bool:
         row = self.conn.execute("SELECT id FROM entities WHERE name = ? AND entity_type = 'Insight'",
                                 (title,)).fetchone()
         if row is None:
             return False
-        decided = status != "pending"
+        fields = {**review, "stale": int(review["stale"])}
         return bool(self.conn.execute(
-            "INSERT INTO insights(entity_id, pattern, confidence, base_confidence, status, evidence, "
-            "stale, confirmed_at, decided_at, decided_by) VALUES (?, ?, ?, ?, ?, '{}', 0, ?, ?, ?) "
-            "ON CONFLICT(entity_id) DO NOTHING",
-            (row[0], pattern, confidence, confidence, status, now, now if decided else None,
-             actor if decided else None)).rowcount)
+            f"INSERT INTO insights(entity_id, {', '.join(_REVIEW[k] for k in fields)}) "
+            f"VALUES (:eid, {', '.join(':' + k for k in fields)}) ON CONFLICT(entity_id) DO NOTHING",
+            {**fields, "eid": row[0]}).rowcount)
 
     def log(self, rows: Sequence[LogRow]) -> None:
         history.write(self.conn, [(at, actor, op, entity, history.dumps(before), history.dumps(after))
@@ -245,3 +234,27 @@ class _Writes:
 
     def set_token(self, token: str) -> None:
         self.conn.execute("INSERT OR REPLACE INTO db_metadata(key, value) VALUES (?, ?)", (TOKEN_KEY, token))
+
+
+# -- an insight's review state inside an edit session (``core.history.undo.EditSession``) -------
+
+def insight_state(conn: Connection, title: str) -> InsightState | None:
+    """The review state of the insight ``title``, read in the session's transaction."""
+    row = conn.execute(
+        "SELECT i.status, e.archived_at IS NOT NULL, i.decided_at, i.decided_by, i.confirmed_at, i.confidence, "
+        "i.stale, i.base_confidence FROM insights i JOIN entities e ON e.id = i.entity_id WHERE e.name = ?",
+        (title,)).fetchone()
+    if row is None:
+        return None
+    status, archived, decided_at, decided_by, confirmed_at, confidence, stale, base = row
+    return InsightState(status, bool(archived), decided_at, decided_by, confirmed_at, float(confidence),
+                        bool(stale), float(base))
+
+
+def set_insight_state(conn: Connection, title: str, state: InsightState, now: str) -> None:
+    """Write ``state`` (review fields, archived or not) on the insight ``title``."""
+    conn.execute("UPDATE entities SET archived_at = CASE WHEN ? THEN coalesce(archived_at, ?) ELSE NULL END, "
+                 "updated_at = ? WHERE name = ?", (state.archived, now, now, title))
+    conn.execute("UPDATE insights SET status = ?, decided_at = ?, decided_by = ?, confirmed_at = ?, confidence = ? "
+                 "WHERE entity_id = (SELECT id FROM entities WHERE name = ?)",
+                 (state.status, state.decided_at, state.decided_by, state.confirmed_at, state.confidence, title))

@@ -13,7 +13,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core import errors
 from core.graph_rules import (
     PLACEHOLDER_KEY,
     PLACEHOLDER_TYPE,
@@ -325,40 +324,3 @@ class GraphWrites:
                     (json.dumps(props, ensure_ascii=False), from_name, to_name, rel_type),
                 )
             return rel, created
-
-    def restore_entity(self, name: str, actor: str) -> Node:
-        """Undo the latest deletion of ``name`` from its change_log snapshot: the entity with its
-        type, props, timestamps and observations, and its relations to entities that still exist."""
-        now = self.db.now()
-        with self.db.write() as conn:
-            if conn.execute("SELECT 1 FROM entities WHERE name = ?", (name,)).fetchone():
-                raise errors.not_deleted(name)
-            row = conn.execute(
-                "SELECT before, at FROM change_log WHERE entity = ? AND op = 'delete_entity' ORDER BY id DESC LIMIT 1",
-                (name,)).fetchone()
-            if row is None:
-                raise errors.no_deletion(name)
-            snap = json.loads(row[0])
-            eid = conn.execute(
-                "INSERT INTO entities(name, entity_type, props, created_at, updated_at, archived_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, snap["entityType"], json.dumps(snap["props"], ensure_ascii=False),
-                 snap["created_at"], now, snap["archived_at"]),
-            ).lastrowid
-            conn.executemany("INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, ?)",
-                             [(eid, content, created) for content, created in snap["observations"]])
-            ids = reads.ids_by_name(conn, [n for r in snap["relations"] for n in (r["from"], r["to"])])
-            restored = 0
-            for rel in snap["relations"]:
-                if rel["from"] in ids and rel["to"] in ids:
-                    restored += conn.execute(
-                        "INSERT INTO relations(from_entity, to_entity, relation_type, props, created_at, ended_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                        (ids[rel["from"]], ids[rel["to"]], rel["relationType"],
-                         json.dumps(rel["props"], ensure_ascii=False), rel["created_at"], rel["ended_at"]),
-                    ).rowcount
-            touch.created(conn, [eid])
-            touch.relinked(conn, list(ids.values()))
-            history.write(conn, [(now, actor, "restore_entity", name, history.dumps({"deleted_at": row[1]}),
-                                  history.dumps({"relations": restored}))])
-            return reads.nodes(conn, [eid])[0]
