@@ -43,7 +43,8 @@ _NUMBER = re.compile(r"^[+-]?\$?\d[\d.,:/-]*%?$")
 # A number right after one of these names a thing ("room 101", "fase 2"), it is not a value.
 _ID_WORDS = frozenset(
     "room ticket issue flight version phase step chapter page line gate bus table order pr "
-    "sprint level floor milestone release hito habitacion fase paso capitulo pagina linea mesa pedido vuelo nivel numero no"
+    "sprint level floor milestone release hito habitacion fase paso capitulo pagina linea mesa pedido vuelo nivel "
+    "numero no"
     .split())
 # Words that tell a fact is an event (it happened), which a later event does not undo.
 _EVENT_WORDS = frozenset(
