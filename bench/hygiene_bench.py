@@ -28,6 +28,9 @@ MEANING = Path(__file__).resolve().parents[1] / "tests" / "data" / "meaning_dupl
 MEANING_HELD_OUT_3 = MEANING.with_name("meaning_holdout3.json")
 # Written after the rules changed, before they were run on it (a second batch).
 MEANING_HELD_OUT_3B = MEANING.with_name("meaning_holdout3b.json")
+# Session 4: written blind before the rules were read (4), and a second batch after the changes (4b).
+MEANING_HELD_OUT_4 = MEANING.with_name("meaning_holdout4.json")
+MEANING_HELD_OUT_4B = MEANING.with_name("meaning_holdout4b.json")
 
 
 def _entity_case(case: dict[str, Any], embedder: Any = None) -> bool:
@@ -99,6 +102,10 @@ def evaluate_meaning(labelled: Path = LABELLED, meaning_set: Path = MEANING, emb
     if held_out is not None and MEANING_HELD_OUT_3B.exists():
         parts["meaning, held out (session 3, second batch)"] = json.loads(
             MEANING_HELD_OUT_3B.read_text(encoding="utf-8"))["holdout"]
+    for label, path in (("meaning, held out (session 4)", MEANING_HELD_OUT_4),
+                        ("meaning, held out (session 4, second batch)", MEANING_HELD_OUT_4B)):
+        if held_out is not None and path.exists():
+            parts[label] = json.loads(path.read_text(encoding="utf-8"))["holdout"]
     out: dict[str, Any] = {"misses": []}
     every: list[tuple[bool, bool]] = []
     for label, cases in parts.items():

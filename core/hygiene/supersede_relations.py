@@ -64,6 +64,8 @@ _AFTER_NAME = frozenset("in on at since last this after before to for from until
                         "inc ltd llc gmbh plc sa sl group grupo el la en para desde hasta tras hace este esta y con"
                         .split())
 _ARTICLE = re.compile(r"^(?:the|a|an|el|la|los|las)\s+", _I)  # "moved to the Platform team"
+# "switched from Heroku to Fly.io": what it left, which must be the relation's own target.
+_FROM_PART = re.compile(r"\b(?:from|de)\s+(?P<old>\S+(?:\s+\S+){0,2}?)\s+(?:to|a)\s+\S", _I)
 _CUT = re.compile(r"\s*(?:[,.;:()!?]|\b(?:since|from|until|as|and|with|desde|hasta|como|y|con|pero|but)\b).*$", _I)
 
 # Single-valued kinds: folded relation type names, and how a fact says the same (the target follows).
@@ -73,7 +75,8 @@ FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
         "trabaja_en", "trabaja_para", "empleado_en", "empleada_en", "empleado_de", "empleada_de", "empresa"}),
         (r"\b(?:works?|working|employed|trabaja|trabajando|empleado|empleada)\s+(?:now\s+|ahora\s+)?"
          r"(?:at|for|by|en|para|de)\s+", r"\b(?:left|quit|dej[oó]|ha dejado|se fue de|sali[oó] de)\s+",
-         r"\b(?:joined|se uni[oó] a|se ha unido a|fich[oó] por|entr[oó] en)\s+")),
+         r"\b(?:joined|se uni[oó] a|se ha unido a|se incorpor[oó] a|se ha incorporado a|fich[oó] por|"
+         r"entr[oó] en)\s+")),
     "home": (frozenset({"lives_in", "live_in", "resides_in", "lives_at", "home", "vive_en", "reside_en"}),
              (r"\b(?:lives|living|resides|vive|reside)\s+(?:now\s+|ahora\s+)?(?:in|at|en)\s+",
               r"\b(?:moved|relocated|se mud[oó]|se ha mudado|se trasl[aá]d[oó]|se muda)\s+(?:to|a)\s+")),
@@ -86,7 +89,8 @@ FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
                r"(?:in|at|en)\s+", r"\b(?:moved|relocated|se trasl[aá]d[oó]|se mud[oó])\s+(?:to|a)\s+")),
     "host": (frozenset({"hosted_on", "hosted_at", "hosted_by", "host", "alojado_en", "alojada_en"}),
              (r"\b(?:hosted|alojad[oa])\s+(?:now\s+|ahora\s+)?(?:on|at|by|en)\s+",
-              r"\b(?:moved|migrated|se movi[oó]|se migr[oó]|migrad[oa])\s+(?:to|a)\s+")),
+              r"\b(?:moved|migrated|switched|se movi[oó]|se migr[oó]|migrad[oa]|se cambi[oó])\s+"
+              r"(?:from\s+\S+(?:\s+\S+){0,2}?\s+|de\s+\S+(?:\s+\S+){0,2}?\s+)?(?:to|a)\s+")),
     "owner": (frozenset({"owned_by", "owner", "owner_team", "propiedad_de", "pertenece_a", "duenio", "dueno"}),
               (r"\b(?:owned|maintained)\s+(?:now\s+)?by\s+|\bownership\s+(?:moved|passed|went|was transferred)\s+to\s+",
                r"\b(?:pertenece|es propiedad de)\s+(?:ahora\s+)?a?\s*")),
@@ -176,6 +180,9 @@ def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, 
             if said is None or at < created or (fold(to).strip() and fold(to).strip() in said[2]):
                 continue
             target, ended, _ = said
+            left = _FROM_PART.search(fact)
+            if left and not _same_target(_ARTICLE.sub("", left.group("old")), to):
+                break  # "switched from REST to GraphQL": it left something else
             marked = bool(_UPDATE_WORDS.search(fact))
             if ended and _same_target(target, to):
                 out.append((rtype, to, {"fact": fact}, "a newer fact says it ended", 0.9))

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from core.search.folding import fold
 
-RULES_VERSION = "2"  # bump when a rule's meaning changes: remembered findings are then judged again
+RULES_VERSION = "3"  # bump when a rule's meaning changes: remembered findings are then judged again
 UPDATE, CONTRADICTION = "update", "contradiction"
 
 _MONTHS = frozenset(
@@ -43,7 +43,8 @@ _NUMBER = re.compile(r"^[+-]?\$?\d[\d.,:/-]*%?$")
 # A number right after one of these names a thing ("room 101", "fase 2"), it is not a value.
 _ID_WORDS = frozenset(
     "room ticket issue flight version phase step chapter page line gate bus table order pr "
-    "sprint level floor habitacion fase paso capitulo pagina linea mesa pedido vuelo nivel numero no"
+    "sprint level floor milestone release hito habitacion fase paso capitulo pagina linea mesa pedido vuelo nivel "
+    "numero no"
     .split())
 # Words that tell a fact is an event (it happened), which a later event does not undo.
 _EVENT_WORDS = frozenset(
@@ -67,7 +68,9 @@ _MARKERS: tuple[tuple[str, bool], ...] = (
     ("se ha pospuesto al", False), ("se pospuso al", False), ("se ha adelantado al", False),
     ("se adelanto al", False), ("ha subido a", False), ("subio a", False), ("ha bajado a", False),
     ("bajo a", False), ("ascendido a", False), ("ascendida a", False), ("migrado a", False), ("migro a", False),
-    ("actualizado a", False), ("se ha actualizado a", False),
+    ("actualizado a", False), ("se ha actualizado a", False), ("se amplio a", False), ("se ha ampliado a", False),
+    ("ampliado a", False), ("se redujo a", False), ("se ha reducido a", False), ("ascendio a", False),
+    ("se ha cambiado al", False), ("se cambio al", False), ("rescheduled to", False), ("raised to", False),
     ("se mudo a", False), ("se cambio a", False), ("cambio a", False), ("paso a", False),
     ("en lugar de", False), ("en vez de", False), ("these days", False), ("as of", False),
     ("currently", False), ("actualmente", False), ("now", False), ("ahora", False), ("hoy en dia", False),
@@ -98,7 +101,8 @@ _CHANGED = re.compile(r"^(?P<subj>(?:\S+\s){0,3}?\S+)\s(?:(?:was|were|has been|h
                       r"(?:\w+ed|cut|set|\w+ado|\w+ido)\s(?:to|a|al)\s(?P<val>.+)$")
 _TO_DO = re.compile(r"\b(?:asked|invited|allowed|expected|supposed|used|needed|wanted|planned|pushed|forced|"
                     r"encouraged|related|listed|talked|listened|obligado|invitado|animado)\s(?:to|a)\s")
-_CHANGE_GATE = re.compile(r"(?:ed|cut|set|ado|ido)\s(?:to|a|al)\s")  # _CHANGED's verb, looked for quickly
+_CHANGE_GATE = re.compile(r"(?:ed|cut|set|ado|ido|amplio|redujo|subio|bajo|retraso|pospuso|adelanto|cambio|"
+                          r"rose|fell|grew)\s(?:to|a|al)\s")  # _CHANGED's verb, looked for quickly
 # "Status: done", "Teléfono: 600 111 222": a short attribute, its value after the colon.
 _ATTRIBUTE = re.compile(r"^(?P<key>[^\W\d][\w\s'-]{0,40}?)\s*:\s*(?P<val>\S.*)$")
 _LED_ROLE = re.compile(r"^(?P<pre>.+?)\s(?:is|es)\s(?P<val>[A-ZÁÉÍÓÚÑ]\w+(?:\s[A-ZÁÉÍÓÚÑ]\w+)*)\.?$")
@@ -155,6 +159,9 @@ class _Sig:
     moved_from: tuple[str, ...] = ()  # what it says the entity moved from ("… from Jenkins to …")
     said: tuple[str, str, str] | None = None  # ("is" | "changed", subject, value): "budget is 50,000 €",
     # "budget was cut to 35,000 €"
+    # the value a change verb moved and a word beside it: "postponed to 24 april" → ("date", ""),
+    # "upgraded to java 21" → ("number", "java"), "se amplio a 32 gb de ram" → ("number", "gb")
+    moved_value: tuple[str, str] | None = None
 
     def head(self) -> str:
         words = [w for w in self.plain if w not in _ARTICLES]
@@ -244,7 +251,36 @@ def signature(fact: str) -> _Sig:
     return _Sig(frame, tuple(values), frozenset(kinds), plain, negated, marker, stops,
                 any(t in _EVENT_WORDS for t in tokens) and not _HABITUAL.intersection(tokens), predicate,
                 any(t in _ONCE_WORDS for t in tokens),
-                _moved_from(words), _said(words))
+                _moved_from(words), _said(words), moved_value=_moved_value(words, marker))
+
+
+# Change verbs whose next words are the new value of what the older fact gives a value of.
+_VALUE_MOVES = frozenset((
+    "moved to", "postponed to", "delayed to", "pushed back to", "brought forward to", "rescheduled to",
+    "went up to", "went down to", "rose to", "fell to", "dropped to", "increased to", "decreased to",
+    "raised to", "grew to", "upgraded to", "updated to", "downgraded to", "se amplio a", "se ha ampliado a",
+    "ampliado a", "se redujo a", "se ha reducido a", "se ha cambiado al", "se cambio al", "se ha retrasado al",
+    "se retraso al", "se ha pospuesto al", "se pospuso al", "se ha adelantado al", "se adelanto al",
+    "ha subido a", "subio a", "ha bajado a", "bajo a", "actualizado a", "se ha actualizado a"))
+
+
+def _moved_value(words: str, marker: str | None) -> tuple[str, str] | None:
+    """What ``_Sig.moved_value`` holds: a value right after a change verb (or one word after it)."""
+    if marker not in _VALUE_MOVES:
+        return None
+    after = f" {words} ".partition(f" {marker} ")[2].split()
+    if not after:
+        return None
+    at = 0 if _is_value(after[0]) else 1 if len(after) > 1 and _is_value(after[1]) else -1
+    if at < 0:
+        return None
+    near = after[at + 1: at + 4]
+    if after[at] in _MONTHS or any(w in _MONTHS for w in near) or re.match(r"^(19|20)\d\d$", after[at]):
+        return "date", ""
+    if at == 1:
+        return "number", after[0]
+    unit = next((w for w in near if w not in _STOP and w not in _ARTICLES and not _is_value(w)), "")
+    return ("number", _stem(unit)) if unit else None
 
 
 def _frame_words(tokens: Sequence[str]) -> tuple[str, ...]:
@@ -363,6 +399,12 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
     if a.said and b.said and b.said[0] == "changed" and a.said[1] == b.said[1] and a.said[2] != b.said[2] \
             and not (a.event or a.negated or b.negated):
         return UPDATE, "changed", 0.8
+    # 3e. A value moved by its change verb ("planned for 10 april" → "postponed to 24 april"; "tiene 16 gb de
+    # ram" → "se amplio a 32 gb de ram"): a date for a date, a number for a number beside the same word.
+    moved = b.moved_value
+    if moved and a.values and moved[0] in a.kinds and not (a.event or a.once or a.negated or b.negated) \
+            and (moved[0] == "date" or moved[1] in a.plain):
+        return UPDATE, moved[0], 0.75
     # 4. A marked update about the same thing: same subject and predicate, another object.
     if new_marker and not a.event and not same_words and not a.stops and not b.stops:
         if new_marker in _SWITCHES and b.plain and len(_object(b.plain)) <= 3 and a.head() in _SWITCHABLE:
@@ -467,6 +509,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
     by_plain: dict[tuple[str, ...], list[int]] = {}
     by_head: dict[str, list[int]] = {}
     switchable: list[int] = []
+    valued: dict[str, list[int]] = {}  # facts holding a date / a number (rule 3e: the last few)
     out: dict[int, Finding] = {}
     for j, b in enumerate(sigs):
         olders: list[int] = []
@@ -481,6 +524,8 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
             olders += by_subject.get(b.said[1], [])
         if b.stops or b.moved_from:  # rare: every older fact is a candidate (rules 3b, 3c)
             olders += range(j)
+        if b.moved_value:
+            olders += valued.get(b.moved_value[0], [])[-8:]
         if b.marker:
             olders += by_head.get(b.head(), [])
             if b.marker in _SWITCHES:
@@ -500,6 +545,8 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         if b.said:
             by_subject.setdefault(b.said[1], []).append(j)
         by_head.setdefault(b.head(), []).append(j)
+        for kind in b.kinds:
+            valued.setdefault(kind, []).append(j)
         if b.head() in _SWITCHABLE and not b.marker:
             switchable.append(j)
     return sorted(out.values(), key=lambda f: (f.older, f.newer))

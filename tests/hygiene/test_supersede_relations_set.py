@@ -11,10 +11,12 @@ from bench.supersession_relations_bench import CASES, evaluate
 
 
 @pytest.mark.parametrize("name", [CASES.name, "supersession_relations_holdout.json",
-                                  "supersession_relations_holdout3.json"])
+                                  "supersession_relations_holdout3.json", "supersession_relations_holdout4.json",
+                                  "supersession_relations_holdout4b.json"])
 def test_precision_and_recall_meet_the_goals(name: str) -> None:
     cases = json.loads((CASES.parent / name).read_text(encoding="utf-8"))["cases"]
-    assert sum(c["label"] == "update" for c in cases) >= 10 and sum(c["label"] == "none" for c in cases) >= 10
+    least = min(10, len(cases) // 3)  # a second batch is smaller
+    assert sum(c["label"] == "update" for c in cases) >= least and sum(c["label"] == "none" for c in cases) >= least
     result = evaluate(cases)
     assert result["precision"] >= 0.9, result["wrong"]
     assert result["recall"] >= 0.8, result["wrong"]
