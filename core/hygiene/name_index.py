@@ -219,15 +219,13 @@ class NameIndex:
         # ``_order_key`` does.
         several = [(i, w) for i, w in named if len(w) > 1]
         self.order = Keyed.build(list(map(" ".join, map(sorted, [w for _, w in several]))), [i for i, _ in several])
-        block_ids: list[int] = []
-        block_keys: list[str] = []
-        for i, w in named:
-            if len(w) == 1 and len(w[0]) >= 8:
-                keys = _block_keys(w)
-            else:
-                keys = ["w:" + t for t in (dict.fromkeys(w) if len(w) > 1 else w) if len(t) >= 3 and not t.isdigit()]
-            block_keys += keys
-            block_ids += [i] * len(keys)
+        # ``_block_keys`` of every name, in two flat passes: the words (``w:``), then a long
+        # one-word name's start and end (``p:``, ``s:``). Each key's ids stay in the names' order.
+        pairs = [(i, t) for i, w in named for t in (dict.fromkeys(w) if len(w) > 1 else w)
+                 if len(t) >= 3 and not t.isdigit()]
+        long = [(i, w[0]) for i, w in named if len(w) == 1 and len(w[0]) >= 8]
+        block_keys = ["w:" + t for _, t in pairs] + ["p:" + t[:4] for _, t in long] + ["s:" + t[-4:] for _, t in long]
+        block_ids = [i for i, _ in pairs] + [i for i, _ in long] * 2
         self.blocks = Keyed.build(block_keys, block_ids)
         self.changed = set(self.rows)
         self.dirty_blocks = set(self.blocks.many)
