@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import ConfigError
-from core.hygiene.store import HygieneStore
 from core.protocols import GraphStore, VectorStore
 from core.settings import Settings
+
+if TYPE_CHECKING:  # a type only: importing core.hygiene here would import its detectors, which import this module
+    from core.hygiene.store import HygieneStore
 
 
 @dataclass(frozen=True)

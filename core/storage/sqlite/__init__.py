@@ -12,8 +12,8 @@ Three stores share one ``Database`` (database.py: the connection, its lock, the 
 - edits.py — the ``EditSession`` the editing and undo rules (``core.history.undo``) run on
 
 Opening, creating and upgrading the file: connection.py, schema.py, migrations/.
+
+The package itself imports nothing: a module of it (connection.py, foreign.py) is imported without
+the whole store, and two threads importing different modules of it (the app opens its memory on a
+thread while the first-run screen imports the readers of other memories) never meet in a circle.
 """
-
-from core.storage.sqlite.store import SqliteGraphStore
-
-__all__ = ["SqliteGraphStore"]
