@@ -33,7 +33,7 @@ def text_of(name: str, etype: str, props: dict[str, Any], facts: Sequence[str],
     return entity_text(name, etype, list(facts[:HEAD_FACTS]), rels, summary if isinstance(summary, str) else None)
 
 
-def still_current(embedded: Mapping[int, tuple[str, V]], current: Mapping[int, str]) -> dict[int, tuple[str, V]]:
+def current_vectors(embedded: Mapping[int, tuple[str, V]], current: Mapping[int, str]) -> dict[int, tuple[str, V]]:
     """The vectors (id → (text hash, vector)) embedded from what is still the entity's ``current``
     text: an entity edited while its vector was computed stays due; a deleted one is skipped."""
     return {i: (h, v) for i, (h, v) in embedded.items() if i in current and text_hash(current[i]) == h}

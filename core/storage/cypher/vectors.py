@@ -94,7 +94,7 @@ class CypherVectorStore(FactVectorsMixin, state.Lease):
             return 0
 
         def write(tx: Any) -> int:
-            fresh = state.still_current(embedded, self._texts(tx, list(embedded)))
+            fresh = state.current_vectors(embedded, self._texts(tx, list(embedded)))
             if fresh:
                 self._replace(tx, [{"id": int(i), "v": [float(x) for x in v]} for i, (_, v) in fresh.items()])
                 tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.emb_hash = r.h, e.emb_model = $m",

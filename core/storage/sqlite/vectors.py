@@ -154,7 +154,7 @@ class SqliteVecStore(state.Lease):
     def store_embedded(self, model_id: str, embedded: dict[int, tuple[str, np.ndarray]]) -> int:
         """Store vectors (id → (text hash, vector)) still matching the entity's text; count stored."""
         with self.db.write() as conn:
-            fresh = state.still_current(embedded, self._texts(conn, list(embedded)))
+            fresh = state.current_vectors(embedded, self._texts(conn, list(embedded)))
             if not fresh:
                 return 0
             embedding_state.write_vectors(conn, list(fresh), [v for _, v in fresh.values()])
