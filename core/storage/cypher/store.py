@@ -54,6 +54,8 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
     """GraphStore over a Cypher server. Thread-safe: writes of one process go one at a time; writes
     of several processes are serialised by the dialect's optimistic commit."""
 
+    db: Any  # the dialect (``falkordb.FalkorDialect`` or ``neo4j.Neo4jDialect``): more than ``seams.Dialect``
+
     def __init__(self, dialect: Any, *, clock: Clock = R.utc_now, read_only: bool = False) -> None:
         self.db = dialect
         self.backend = dialect.name
@@ -111,7 +113,8 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         with self._lock:
             return cast(_T, self.db.write(fn))  # the dialect's write returns what ``fn`` returned
 
-    def _rows_by_name(self, reader: Any, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def rows_by_name(self, reader: Any, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The entity rows (``rows.row_of``) of ``names`` that exist, by name, read through ``reader``."""
         if not names:
             return {}
         found = reader.read(f"UNWIND $names AS n MATCH (e:Entity {{name: n}}) RETURN {R.ENTITY}",
@@ -211,7 +214,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
         return self.write(write)
 
-    def _relation_snaps(self, reader: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    def relation_snaps(self, reader: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
         """Every relation touching each of ``ids`` (ended ones too), as change_log keeps them."""
         snaps: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
         found = [*reader.read(
@@ -230,11 +233,11 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         now = self.now()
 
         def write(tx: Any) -> int:
-            rows = self._rows_by_name(tx, names)
+            rows = self.rows_by_name(tx, names)
             if not rows:
                 return 0
             ids = [r["id"] for r in rows.values()]
-            rels = self._relation_snaps(tx, ids)
+            rels = self.relation_snaps(tx, ids)
             others = [r[0] for r in tx.read(
                 "UNWIND $ids AS i MATCH (e:Entity {id: i})-[:REL]-(o:Entity) RETURN DISTINCT o.id", {"ids": ids})]
             tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) DETACH DELETE e", {"ids": ids})
@@ -397,7 +400,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
         """The named entities (unknown names ignored) and the relations touching them, as plain dicts."""
-        found = self._rows_by_name(self.db, names)
+        found = self.rows_by_name(self.db, names)
         rows = [found[n] for n in dict.fromkeys(names) if n in found]
         return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
                 "relations": self._relations_of([r["id"] for r in rows])}
@@ -409,7 +412,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         now = self.now()
 
         def write(tx: Any) -> Node:
-            row = self._rows_by_name(tx, [name]).get(name)
+            row = self.rows_by_name(tx, [name]).get(name)
             if row is None:
                 row = {"id": tx.next_ids("entity", 1)[0], "name": name, "type": label,
                        "props": R.merge_patch({}, props), "obs": [], "obs_at": [], "created_at": now,
@@ -433,7 +436,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     def get_node(self, name: str) -> Node | None:
         """The node called ``name``, archived or not; ``None`` if there is none."""
-        row = self._rows_by_name(self.db, [name]).get(name)
+        row = self.rows_by_name(self.db, [name]).get(name)
         return R.node(row) if row else None
 
     def archive_node(self, name: str, actor: str) -> bool:
@@ -492,7 +495,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
     def get_neighbours(self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None) -> list[Neighbour]:
         """Nodes within ``hops`` (1–3) relations of ``name``, either direction, nearest first."""
         errors.check_hops(hops)
-        start = self._rows_by_name(self.db, [name]).get(name)
+        start = self.rows_by_name(self.db, [name]).get(name)
         if start is None:
             raise errors.no_entity(name)
         types = list(rel_types) if rel_types else None
@@ -612,7 +615,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
             self.db.write(write)
 
     def ids_for(self, names: Sequence[str]) -> dict[str, int]:
-        return {n: r["id"] for n, r in self._rows_by_name(self.db, names).items()}
+        return {n: r["id"] for n, r in self.rows_by_name(self.db, names).items()}
 
     def nodes_by_id(self, ids: Sequence[int]) -> list[Node]:
         return [R.node(r) for r in self._rows_in_order(self.db, ids)]
