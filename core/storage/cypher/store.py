@@ -38,7 +38,7 @@ from core.storage.cypher import rows as R
 from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.facts import FactTextMixin
 from core.storage.cypher.history import HistoryMixin
-from core.storage.cypher.hygiene import fold_aliases
+from core.storage.cypher.hygiene import CypherHygiene, fold_aliases
 from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import LogRow, Work
 
@@ -633,6 +633,10 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         from core.storage.cypher.insights import insight_store
 
         return insight_store(self)
+
+    def hygiene_store(self) -> CypherHygiene:
+        """Hygiene's reads and its merge write (``core.hygiene.store``) over this graph."""
+        return CypherHygiene(self)
 
     def backup(self, dest: Path | None = None) -> Path:
         raise ConfigError(f"A file backup is not available on the {self.backend} backend: back the server up with "
