@@ -60,6 +60,17 @@ def test_merge_relation_is_idempotent(mem: Memory) -> None:
     assert len(mem.read_graph().relations) == 1
 
 
+def test_a_relation_to_itself_is_in_its_embedding_text_once(mem: Memory) -> None:
+    """A self-loop is one relation: the entity's embedding text lists it once (as outgoing), not once
+    from each end (SQLite read both ends of it)."""
+    mem.create_entities([{"name": "Loop", "entityType": "Thing"}, {"name": "Other"}])
+    mem.create_relations([{"from": "Loop", "to": "Loop", "relationType": "feeds"},
+                          {"from": "Other", "to": "Loop", "relationType": "knows"}])
+    assert mem.vectors is not None
+    text = mem.vectors.pending("a-model-never-used", 100)[mem.graph.ids_for(["Loop"])["Loop"]]
+    assert text.count("feeds") == 1 and "feeds → Loop" in text and "knows ← Other" in text, text
+
+
 @pytest.fixture
 def chain(mem: Memory) -> Memory:
     """A - B - C - D - E (alternating directions), plus a branch B - X."""
