@@ -61,10 +61,10 @@ class GraphWrites:
             for name, (etype, obs) in batch.items():
                 if name in existing:
                     continue
-                eid = conn.execute(
+                eid = reads.inserted(conn.execute(
                     "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)",
                     (name, etype, now, now),
-                ).lastrowid
+                ))
                 unique_obs = list(dict.fromkeys(obs))
                 obs_rows.extend((eid, o, now) for o in unique_obs)
                 new_ids.append(eid)
@@ -142,10 +142,10 @@ class GraphWrites:
             conn.execute(
                 f"UPDATE entities SET updated_at = ? WHERE id IN ({IDS})", (now, json.dumps(touched))
             )
-            added: dict[int, int] = {}
+            per_entity: dict[int, int] = {}
             for eid, _, _ in rows:
-                added[eid] = added.get(eid, 0) + 1
-            touch.facts_changed(conn, touched, added)
+                per_entity[eid] = per_entity.get(eid, 0) + 1
+            touch.facts_changed(conn, touched, per_entity)
             history.write(conn, log)
         return results
 
@@ -214,9 +214,9 @@ class GraphWrites:
             log: list[history.LogRow] = []
             missing = missing_ends(relations, ids, placeholders=placeholders)
             for name in missing:
-                ids[name] = conn.execute(
+                ids[name] = reads.inserted(conn.execute(
                     "INSERT INTO entities(name, entity_type, props, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-                    (name, PLACEHOLDER_TYPE, json.dumps({PLACEHOLDER_KEY: True}), now, now)).lastrowid
+                    (name, PLACEHOLDER_TYPE, json.dumps({PLACEHOLDER_KEY: True}), now, now)))
                 log.append((now, actor, "create_entity", name, None,
                             history.dumps({"entityType": PLACEHOLDER_TYPE, "props": {PLACEHOLDER_KEY: True}})))
             touch.created(conn, [ids[n] for n in missing])
@@ -270,11 +270,11 @@ class GraphWrites:
                 "SELECT id, entity_type, props FROM entities WHERE name = ?", (name,)
             ).fetchone()
             if row is None:
-                eid = conn.execute(
+                eid = reads.inserted(conn.execute(
                     "INSERT INTO entities(name, entity_type, props, created_at, updated_at) "
                     "VALUES (?, ?, json_patch('{}', ?), ?, ?)",
                     (name, label, patch, now, now),
-                ).lastrowid
+                ))
                 touch.created(conn, [eid])
                 history.write(conn, [(now, actor, "create_entity", name, None,
                                       history.dumps({"entityType": label, "props": props}))])
