@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from core import errors
+from core import graph_writes as official
 from core.errors import ConfigError
-from core.graph_rules import GraphRules, by_name, contents_by_name, missing_ends, walk
+from core.graph_rules import GraphRules, walk
 from core.model import (
     AddedObservations,
     Entity,
@@ -41,6 +42,7 @@ from core.storage.cypher.history import HistoryMixin
 from core.storage.cypher.hygiene import CypherHygiene, fold_aliases
 from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import LogRow, Work
+from core.storage.cypher.writes import CypherWrites
 
 if TYPE_CHECKING:
     from core.reflect.lifecycle import InsightLifecycle
@@ -161,58 +163,20 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     # -- the official memory server's operations ---------------------------------------------
 
+    def _official(self, actor: str, rule: Callable[[CypherWrites], _T]) -> _T:
+        """``rule`` (``core.graph_writes``) on one ``CypherWrites``, sent as one atomic write."""
+        now = self.now()
+        return self.write(lambda tx: rule(CypherWrites(self, Work(tx, actor, now))))
+
     def create_entities(
         self, entities: Sequence[EntityInput], actor: str
     ) -> tuple[list[Entity], list[AddedObservations]]:
         """Create new entities; merge observations into existing ones. Returns (created, merged)."""
-        batch = by_name(entities)
-        now = self.now()
-
-        def write(tx: Any) -> tuple[list[Entity], list[AddedObservations]]:
-            w = Work(tx, actor, now)
-            w.find_all(list(batch))
-            existing = [n for n in batch if w.find(n) is not None]
-            filled = []
-            for name in existing:  # a placeholder takes the created type: it counts as created
-                row = w.find(name)
-                assert row is not None
-                if row["props"].get(R.PLACEHOLDER_KEY):
-                    w.record("update_entity", name, {"entityType": row["type"], "props": row["props"]},
-                             {"entityType": batch[name][0], "props": {}})
-                    row["type"] = batch[name][0]
-                    row["props"] = {k: v for k, v in row["props"].items() if k != R.PLACEHOLDER_KEY}
-                    w.touch(row)
-                    filled.append(name)
-            created = []
-            for name, (etype, obs) in batch.items():
-                if name not in existing:
-                    unique_obs = list(dict.fromkeys(obs))
-                    w.create(name, etype, observations=[(o, now) for o in unique_obs])
-                    w.record("create_entity", name)
-                    created.append(Entity(name=name, entityType=etype, observations=unique_obs))
-            merged = [AddedObservations(entityName=n, addedObservations=work.add_observations(w, w.rows_named(n),
-                                                                                               batch[n][1]))
-                      for n in existing]
-            w.commit()
-            return ([Entity(name=n, entityType=w.rows_named(n)["type"], observations=w.rows_named(n)["obs"])
-                     for n in filled] + created, [m for m in merged if m.entityName not in filled])
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.create_entities(w, entities))
 
     def add_observations(self, items: Sequence[ObservationInput], actor: str) -> list[AddedObservations]:
         """Add observations to existing entities; unknown entity → NotFound, nothing changed."""
-        now = self.now()
-
-        def write(tx: Any) -> list[AddedObservations]:
-            w = Work(tx, actor, now)
-            w.find_all([i.entityName for i in items])
-            merged = contents_by_name(items, {i.entityName for i in items if w.find(i.entityName) is not None})
-            result = [AddedObservations(entityName=n, addedObservations=work.add_observations(w, w.rows_named(n), obs))
-                      for n, obs in merged.items()]
-            w.commit()
-            return result
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.add_observations(w, items))
 
     def relation_snaps(self, reader: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
         """Every relation touching each of ``ids`` (ended ones too), as change_log keeps them."""
@@ -230,86 +194,21 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     def delete_entities(self, names: Sequence[str], actor: str) -> int:
         """Delete entities with their observations, relations and vectors. Unknown names are ignored."""
-        now = self.now()
-
-        def write(tx: Any) -> int:
-            rows = self.rows_by_name(tx, names)
-            if not rows:
-                return 0
-            ids = [r["id"] for r in rows.values()]
-            rels = self.relation_snaps(tx, ids)
-            others = [r[0] for r in tx.read(
-                "UNWIND $ids AS i MATCH (e:Entity {id: i})-[:REL]-(o:Entity) RETURN DISTINCT o.id", {"ids": ids})]
-            tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) DETACH DELETE e", {"ids": ids})
-            tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": ids})
-            facts.drop(tx, ids)
-            self.mark_stale(tx, [o for o in others if o not in ids])
-            self.log_changes(tx, [(now, actor, "delete_entity", r["name"], R.dumps(R.snapshot(r, rels[r["id"]])), None)
-                           for r in rows.values()])
-            return len(ids)
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.delete_entities(w, names))
 
     def delete_observations(self, items: Sequence[ObservationDeletion], actor: str) -> int:
         """Remove the given observations; unknown entities or texts are ignored. Returns count."""
-        now = self.now()
-
-        def write(tx: Any) -> int:
-            w = Work(tx, actor, now)
-            w.find_all([i.entityName for i in items])
-            removed = sum(work.delete_observations(w, row, i.observations) for i in items
-                          if (row := w.find(i.entityName)) is not None)
-            w.commit()
-            return removed
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.delete_observations(w, items))
 
     def create_relations(
         self, relations: Sequence[Relation], actor: str, *, placeholders: bool = True
     ) -> list[Relation]:
-        """Create relations; returns only the new ones. A missing end becomes a placeholder entity
-        (type ``Unknown``) unless ``placeholders=False``, which refuses it (NotFound)."""
-        now = self.now()
-
-        def write(tx: Any) -> list[Relation]:
-            w = Work(tx, actor, now)
-            wanted = list(dict.fromkeys(n for r in relations for n in (r.from_, r.to)))
-            w.find_all(wanted)
-            missing = missing_ends(relations, {n for n in wanted if w.find(n) is not None}, placeholders=placeholders)
-            stub = {R.PLACEHOLDER_KEY: True}
-            for name in missing:
-                w.create(name, R.PLACEHOLDER_TYPE, props=stub)
-                w.record("create_entity", name, None, {"entityType": R.PLACEHOLDER_TYPE, "props": stub})
-            unique = R.unique_relations(relations)
-            w.relations_between([(w.rows_named(r.from_), w.rows_named(r.to), r.relationType) for r in unique])
-            created = [r for r in unique if work.create_relation(w, r.from_, r.to, r.relationType)]
-            w.commit()
-            return created
-
-        return self.write(write)
+        """Create relations; returns only the new ones (a missing end: ``core.graph_writes.create_relations``)."""
+        return self._official(actor, lambda w: official.create_relations(w, relations, placeholders=placeholders))
 
     def delete_relations(self, relations: Sequence[Relation], actor: str) -> int:
         """Delete the given relations; ones that do not exist are ignored. Returns count."""
-        now = self.now()
-
-        def write(tx: Any) -> int:
-            unique = R.unique_relations(relations)
-            found = tx.read(
-                "UNWIND $rels AS p MATCH (a:Entity {name: p[0]})-[r:REL]->(b:Entity {name: p[1]}) "
-                "WHERE r.type = p[2] RETURN p[0], p[1], p[2], r.props, r.created_at, r.ended_at, r.id, a.id, b.id",
-                {"rels": [[r.from_, r.to, r.relationType] for r in unique]})
-            if not found:
-                return 0
-            tx.write("UNWIND $rels AS p MATCH (:Entity {id: p.a})-[r:REL]->() WHERE r.id = p.id DELETE r",
-                     {"rels": [{"a": f[7], "id": f[6]} for f in found]})
-            self.mark_stale(tx, [i for f in found for i in (f[7], f[8])])
-            self.log_changes(tx, [(now, actor, "delete_relation", src, R.dumps(
-                {"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
-                 "created_at": created, "ended_at": ended}), None)
-                for src, dst, rtype, props, created, ended, *_ in found])
-            return len(found)
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.delete_relations(w, relations))
 
     # -- reading the graph -------------------------------------------------------------------
 
