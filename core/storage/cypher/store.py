@@ -33,7 +33,7 @@ from core.model import (
 )
 from core.overview import OverviewRules
 from core.search.folding import content_words, fold
-from core.storage.cypher import fact_vectors, facts, work
+from core.storage.cypher import fact_vectors, facts
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
 from core.storage.cypher.edits import EditsMixin
@@ -366,30 +366,6 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
             f"MATCH (e:Entity) WHERE {' AND '.join(where)} RETURN e.id ORDER BY e.id{page}",
             {"label": label, "skip": offset, "limit": limit})]
         return [R.node(r) for r in self._rows_in_order(self.db, ids)]
-
-    def merge_relation(self, from_name: str, rel_type: str, to_name: str, props: dict[str, Any] | None,
-                       actor: str) -> tuple[Relation, bool]:
-        """Create the relation if missing (props merged if present). Returns (relation, created)."""
-        rel = Relation(**{"from": from_name, "to": to_name, "relationType": rel_type})
-        now = self.now()
-
-        def write(tx: Any) -> bool:
-            w = Work(tx, actor, now)
-            ends = [w.find(from_name), w.find(to_name)]
-            for name, row in zip((from_name, to_name), ends, strict=True):
-                if row is None:
-                    raise errors.no_relation_end(name, from_name, rel_type, to_name)
-            created = work.create_relation(w, from_name, to_name, rel_type)
-            if props:
-                found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]  # both ends checked above
-                assert found is not None
-                merged = R.merge_patch(found["props"], props)
-                if merged != found["props"]:
-                    w.set_relation(ends[0], ends[1], rel_type, props=merged)  # type: ignore[arg-type]  # ends checked
-            w.commit()
-            return created
-
-        return rel, self.write(write)
 
     def get_neighbours(self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None) -> list[Neighbour]:
         """Nodes within ``hops`` (1–3) relations of ``name``, either direction, nearest first."""

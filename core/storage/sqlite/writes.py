@@ -258,19 +258,3 @@ class GraphWrites:
                              (now, now, name))
                 history.write(conn, [(now, actor, "archive_entity", name, None, None)])
             return True
-
-    def merge_relation(
-        self, from_name: str, rel_type: str, to_name: str, props: dict[str, Any] | None, actor: str
-    ) -> tuple[Relation, bool]:
-        """Create the relation if missing (props merged if present). Returns (relation, created)."""
-        rel = Relation(**{"from": from_name, "to": to_name, "relationType": rel_type})
-        with self.db.write() as conn:
-            created = bool(self.create_relations([rel], actor, placeholders=False))
-            if props:
-                conn.execute(
-                    "UPDATE relations SET props = json_patch(props, ?) WHERE from_entity = "
-                    "(SELECT id FROM entities WHERE name = ?) AND to_entity = "
-                    "(SELECT id FROM entities WHERE name = ?) AND relation_type = ?",
-                    (json.dumps(props, ensure_ascii=False), from_name, to_name, rel_type),
-                )
-            return rel, created
