@@ -78,7 +78,8 @@ def create_entities(w: Writes, entities: Sequence[EntityInput]) -> tuple[list[En
     """Create new entities; merge observations into existing ones. Returns (created, merged); a
     placeholder takes the created type and counts as created."""
     batch = by_name(entities)
-    existing = [n for n in batch if n in w.existing(list(batch))]
+    found = w.existing(list(batch))
+    existing = [n for n in batch if n in found]
     filled = w.placeholders(existing)
     held = {name: w.observations(name) for name in filled}
     for name, (old_type, old_props) in filled.items():
