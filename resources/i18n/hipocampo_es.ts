@@ -39,12 +39,12 @@
         <translation>ayer {time}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="162"/>
+        <location filename="../../desktop/activity/model.py" line="163"/>
         <source>created {name} ({type})</source>
         <translation>creó {name} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="161"/>
+        <location filename="../../desktop/activity/model.py" line="162"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
@@ -93,62 +93,62 @@
         <translation>relacionó {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="128"/>
+        <location filename="../../desktop/activity/model.py" line="129"/>
         <source>changed the properties of the relation {src} → {dst} ({type})</source>
         <translation>cambió las propiedades de la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="129"/>
+        <location filename="../../desktop/activity/model.py" line="130"/>
         <source>removed the relation {src} → {dst} ({type})</source>
         <translation>quitó la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="130"/>
+        <location filename="../../desktop/activity/model.py" line="131"/>
         <source>ended the relation {src} → {dst} ({type})</source>
         <translation>dio por terminada la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="131"/>
+        <location filename="../../desktop/activity/model.py" line="132"/>
         <source>reopened the relation {src} → {dst} ({type})</source>
         <translation>reabrió la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="136"/>
+        <location filename="../../desktop/activity/model.py" line="137"/>
         <source>changed {name} from {old} to {new}</source>
         <translation>cambió {name} de {old} a {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="138"/>
+        <location filename="../../desktop/activity/model.py" line="139"/>
         <source>updated the details of {name}</source>
         <translation>actualizó los detalles de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="140"/>
+        <location filename="../../desktop/activity/model.py" line="141"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="163"/>
+        <location filename="../../desktop/activity/model.py" line="164"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="164"/>
+        <location filename="../../desktop/activity/model.py" line="165"/>
         <source>took {name} out of the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="165"/>
+        <location filename="../../desktop/activity/model.py" line="166"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="166"/>
+        <location filename="../../desktop/activity/model.py" line="167"/>
         <source>proposed the insight {name}</source>
         <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="158"/>
+        <location filename="../../desktop/activity/model.py" line="159"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>guardó {name} (%n cambio)</numerusform>
@@ -156,77 +156,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="145"/>
+        <location filename="../../desktop/activity/model.py" line="146"/>
         <source>redid: {what}</source>
         <translation>rehízo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="145"/>
+        <location filename="../../desktop/activity/model.py" line="146"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="160"/>
+        <location filename="../../desktop/activity/model.py" line="161"/>
         <source>undid change #{id} on {name}</source>
         <translation>deshizo el cambio n.º {id} en {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="167"/>
+        <location filename="../../desktop/activity/model.py" line="168"/>
         <source>approved the insight {name}</source>
         <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="168"/>
+        <location filename="../../desktop/activity/model.py" line="169"/>
         <source>dismissed the insight {name}</source>
         <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="169"/>
+        <location filename="../../desktop/activity/model.py" line="170"/>
         <source>wrote out the insight {name}</source>
         <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="170"/>
+        <location filename="../../desktop/activity/model.py" line="171"/>
         <source>reviewed the insight {name}</source>
         <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="171"/>
+        <location filename="../../desktop/activity/model.py" line="172"/>
         <source>marked the insight {name} as stale</source>
         <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="172"/>
+        <location filename="../../desktop/activity/model.py" line="173"/>
         <source>found the insight {name} holds again</source>
         <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="149"/>
+        <location filename="../../desktop/activity/model.py" line="150"/>
         <source>1 new insight</source>
         <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="150"/>
+        <location filename="../../desktop/activity/model.py" line="151"/>
         <source>{n} new insights</source>
         <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="152"/>
+        <location filename="../../desktop/activity/model.py" line="153"/>
         <source>1 refreshed</source>
         <translation>1 actualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="153"/>
+        <location filename="../../desktop/activity/model.py" line="154"/>
         <source>{n} refreshed</source>
         <translation>{n} actualizadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="154"/>
+        <location filename="../../desktop/activity/model.py" line="155"/>
         <source>reflected on the memory: {found}</source>
         <translation>reflexionó sobre la memoria: {found}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="156"/>
+        <location filename="../../desktop/activity/model.py" line="157"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
@@ -234,37 +234,37 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="383"/>
+        <location filename="../../desktop/activity/model.py" line="384"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="383"/>
+        <location filename="../../desktop/activity/model.py" line="384"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="383"/>
+        <location filename="../../desktop/activity/model.py" line="384"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="417"/>
+        <location filename="../../desktop/activity/model.py" line="418"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="429"/>
+        <location filename="../../desktop/activity/model.py" line="430"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="433"/>
+        <location filename="../../desktop/activity/model.py" line="434"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="143"/>
+        <location filename="../../desktop/activity/model.py" line="144"/>
         <source>merged {merged} into {name}</source>
         <translation>fusionó {merged} en {name}</translation>
     </message>
@@ -294,12 +294,12 @@
         <translation>recordó {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="416"/>
+        <location filename="../../desktop/activity/model.py" line="417"/>
         <source>Read by {actor}</source>
         <translation>Leído por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="421"/>
+        <location filename="../../desktop/activity/model.py" line="422"/>
         <source>through {tool}</source>
         <translation>con {tool}</translation>
     </message>
