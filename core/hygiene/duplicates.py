@@ -78,7 +78,7 @@ def _groups(index: NI.NameIndex, hs: HygieneStore) -> list[tuple[list[int], str,
     for rule, conf, keyed in (("same name", 0.95, index.same), ("same words", 0.9, index.order)):
         for ids in keyed.many.values():
             free = sorted(i for i in ids if i not in grouped)
-            for part in _by_type(free, info) if len(free) > 1 else ():
+            for part in _by_generation(_by_type(free, info), info) if len(free) > 1 else ():
                 if len(part) > 1:
                     groups.append((sorted(part), rule, conf))
                     grouped.update(part)
@@ -97,6 +97,18 @@ def _by_type(ids: list[int], info: dict[int, tuple[str, str, tuple[str, ...]]]) 
         return [wild]
     out = list(parts.values())
     out[0] += wild
+    return out
+
+
+def _by_generation(parts: list[list[int]], info: dict[int, tuple[str, str, tuple[str, ...]]]) -> list[list[int]]:
+    """Each part split by the generation its names give (``Richard Cole`` / ``Richard Cole Sr.``:
+    the title dropped from the words is a father here, ``names.generation``)."""
+    out: list[list[int]] = []
+    for part in parts:
+        by: dict[str, list[int]] = defaultdict(list)
+        for i in part:
+            by[N.generation(info[i][0])].append(i)
+        out += by.values()
     return out
 
 
@@ -123,7 +135,7 @@ def _block_pairs(index: NI.NameIndex) -> dict[str, dict[tuple[int, int], tuple[s
         for x in range(len(ids)):
             for y in range(x + 1, len(ids)):
                 a, b = sorted((ids[x], ids[y]))
-                if not _compatible(info[a][1], info[b][1]):
+                if not _compatible(info[a][1], info[b][1]) or N.generation(info[a][0]) != N.generation(info[b][0]):
                     continue
                 rule = _loose_rule(list(info[a][2]), list(info[b][2]))
                 if rule is not None:
@@ -158,9 +170,30 @@ def _loose_rule(ta: list[str], tb: list[str]) -> tuple[str, float, int] | None:
     if N.typo_match(ta, tb):
         return "a slip in the name", 0.8, 1
     sa, sb = set(ta), set(tb)
-    if sa and sb and (sa < sb or sb < sa) and min(len(x) for x in (sa & sb)) >= 4:
+    if sa and sb and (sa < sb or sb < sa) and min(len(x) for x in (sa & sb)) >= 4 \
+            and _numbers(ta) == _numbers(tb) and not _inserted(ta, tb):
         return "one name inside the other", 0.7, 2
     return None
+
+
+def _numbers(toks: Sequence[str]) -> list[str]:
+    """The words holding a digit: ``Project Phoenix 2`` is the sequel of ``Project Phoenix``."""
+    return [t for t in toks if any(c.isdigit() for c in t)]
+
+
+def _inserted(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """The longer name is the shorter with a word put between two of its words, in the same order
+    (``Order service`` / ``Order history service``, ``Payments team`` / ``Payments platform team``):
+    the word makes a part or a kind of it, another thing. Words added before or after (``Atlas`` /
+    ``Project Atlas``, ``Billing`` / ``Billing service``) do not."""
+    short, long_ = sorted((list(ta), list(tb)), key=len)
+    if len(short) < 2:
+        return False
+    kept = [w for w in long_ if w in short]
+    if kept != short:
+        return False
+    first, last = long_.index(short[0]), len(long_) - 1 - long_[::-1].index(short[-1])
+    return any(w not in short for w in long_[first:last + 1])
 
 
 def choose_into(nodes: list[dict[str, Any]]) -> str:

@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # numpy loads when a pair is judged: a stdio server starts wi
     import numpy as np
 
 from core.errors import HipocampoError
-from core.hygiene import written
+from core.hygiene import glossary, written
 from core.hygiene.name_index import NameIndex
 from core.hygiene.names import fact_key
 from core.search.folding import fold
@@ -186,6 +186,13 @@ def veto(ta: Sequence[str], tb: Sequence[str]) -> str | None:
     return None
 
 
+def _read_apart(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """Read plainly (``glossary``: short forms written out, common words of two languages in one),
+    the names are two words the glossary knows apart (``Staging DB`` / ``Production database``,
+    ``Auth API`` / ``Authz API``, ``Informe trimestral`` / ``Annual report``): two things."""
+    return glossary.known_apart(ta, tb)
+
+
 def _one_word_differs(a: str, b: str) -> bool:
     """The one-word veto on the names' words as written, camelCase kept whole (``Python SDK`` /
     ``JavaScript SDK``: not ``java`` + ``script``)."""
@@ -275,8 +282,9 @@ def find(index: NameIndex, hs: Any, graph: Any, grouped: set[int]) -> list[Verdi
 
 
 def _compatible(fa: str, fb: str) -> bool:
-    """The same type, a placeholder, or one type in two languages (``Process`` / ``Proceso``)."""
-    return fa == fb or "*" in (fa, fb) or cognate(fa, fb)
+    """The same type, a placeholder, or one type in two languages (``Process`` / ``Proceso``, ``Team``
+    / ``Equipo``)."""
+    return fa == fb or "*" in (fa, fb) or cognate(fa, fb) or glossary.read([fa])[0] == glossary.read([fb])[0]
 
 
 def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
@@ -304,8 +312,10 @@ def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
                 if pair in vetoed:
                     continue
                 if pair not in out:
-                    if veto(info[pair[0]][2], info[pair[1]][2]) is not None \
-                            or _one_word_differs(info[pair[0]][0], info[pair[1]][0]):
+                    ta, tb = info[pair[0]][2], info[pair[1]][2]
+                    if not glossary.same(ta, tb) and (
+                            veto(ta, tb) is not None or _one_word_differs(info[pair[0]][0], info[pair[1]][0])
+                            or _read_apart(ta, tb)):
                         vetoed.add(pair)
                         continue
                     out[pair] = set()
@@ -380,8 +390,10 @@ def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, t
              vec: Callable[[str], np.ndarray]) -> Verdict | None:
     name_sim = float(vec(names[a]) @ vec(names[b]))
     words = _word_match(_content(info[a][2]), _content(info[b][2]), vec)
-    # A short form says the same name (``SSO`` / ``Single sign-on``): the model reads it poorly.
-    short_form = abbreviated(info[a][2], info[b][2])
+    # A short form says the same name (``SSO`` / ``Single sign-on``): the model reads it poorly. So do
+    # the glossary's short forms and translations (``Prod DB`` / ``Production database``).
+    read_same = glossary.same(info[a][2], info[b][2])
+    short_form = read_same or abbreviated(info[a][2], info[b][2])
     if not short_form and (name_sim < NAME_MIN or words < WORDS_MIN):
         return None
     same_number = bool(_DIGITS.search(names[a])) and bool(_DIGITS.search(names[b]))  # the veto saw them equal
@@ -396,9 +408,10 @@ def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, t
     if fact_sim is not None and fact_sim < FACTS_FLOOR:
         return None  # their facts tell them apart, whatever they share
     facts_agree = fact_sim is not None and fact_sim >= FACTS_MIN
-    if not (facts_agree or len(shared) >= 2):
+    # Names that read the same need one neighbour in common (a candidate has it) and facts not apart.
+    if not (facts_agree or len(shared) >= 2 or read_same):
         return None
-    if not facts_agree and _one_word_apart(info[a][2], info[b][2]):
+    if not facts_agree and not read_same and _one_word_apart(info[a][2], info[b][2]):
         return None  # one word apart in two languages: a translation only if the facts say the same
     confidence = round(min(0.75, 0.55 + 0.05 * len(shared) + (0.1 if fact_sim and fact_sim >= FACTS_MIN else 0)), 2)
     return Verdict(a, b, round(name_sim, 3), round(words, 3), None if fact_sim is None else round(fact_sim, 3),

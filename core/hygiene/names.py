@@ -48,6 +48,21 @@ def tokens(name: str) -> list[str]:
     return kept or [w for w in words if w]
 
 
+# A last word that names another generation of the family: ``Luis Romero`` and ``Luis Romero Jr.``
+# are father and son. ``Sr.`` before a name is a title (*señor*), after it *senior*.
+GENERATIONS = frozenset({"jr", "junior", "sr", "senior", "ii", "iii", "iv", "hijo", "padre", "nieto"})
+
+
+def generation(name: str) -> str:
+    """The generation a name's last word gives (``jr``, ``ii``, ``hijo``…), or ``""`` for none;
+    ``Jr`` and ``Junior``, ``Sr`` and ``Senior`` read alike."""
+    words = [w for w in _SPLIT.split(fold(name)) if w]
+    last = words[-1] if len(words) > 1 else ""
+    if last not in GENERATIONS:
+        return ""
+    return {"junior": "jr", "senior": "sr"}.get(last, last)
+
+
 def stored_tokens(words: list[str]) -> str:
     """``tokens(name)`` as stored beside the entity (``name_tokens``): the words, one space
     between them (a word never holds whitespace); ``parse_tokens`` reads them back."""
@@ -100,8 +115,8 @@ def typo_match(a: list[str], b: list[str]) -> bool:
         return False
     if abs(len(x) - len(y)) == 1 and (x.startswith(y) or y.startswith(x)):
         return False
-    if len(x) == len(y) and x[:-1] == y[:-1] and {x[-1], y[-1]} == {"a", "o"}:
-        return False  # Francisco / Francisca: another person
+    if len(x) == len(y) and x[:-1] == y[:-1] and (min(len(x), len(y)) <= 7 or {x[-1], y[-1]} == {"a", "o"}):
+        return False  # Francisco / Francisca, Andrés / Andrea: another name, not a slip
     return _distance_at_most_one(x, y)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from core.hygiene import meaning
+from core.hygiene import glossary, meaning
 from core.hygiene.name_index import tokens_many
 from core.memory import Memory
 from core.settings import Settings
@@ -38,6 +38,40 @@ from tests.conftest import SteppingClock
 def test_vetoes_on_the_words(a: str, b: str, why: str | None) -> None:
     ta, tb = tokens_many([a, b])
     assert meaning.veto(ta, tb) == why
+
+
+@pytest.mark.parametrize(("a", "b", "read"), [
+    ("Prod DB", "Production database", "same"), ("QA env", "QA environment", "same"),
+    ("Infra team", "Infrastructure team", "same"), ("Valencia office", "Oficina de Valencia", "same"),
+    ("Customer portal", "Portal de clientes", "same"), ("Invoicing system", "Billing system", "same"),
+    ("Q2 OKRs", "OKRs for Q2", "same"), ("Backup policy", "Política de copias de seguridad", "same"),
+    ("Staging DB", "Production database", "apart"), ("Dev env", "Prod environment", "apart"),
+    ("Auth API", "Authz API", "apart"), ("Informe trimestral", "Annual report", "apart"),
+    ("Madrid office", "Oficina de Málaga", None), ("Project Apollo", "Project Artemis", None),
+])
+def test_names_read_plainly(a: str, b: str, read: str | None) -> None:
+    """Short forms written out, common words of both languages and synonyms read as one word: the
+    same name, or two words the glossary knows apart (``None``: the model judges)."""
+    ta, tb = tokens_many([a, b])
+    got = "same" if glossary.same(ta, tb) else "apart" if glossary.known_apart(ta, tb) else None
+    assert got == read
+
+
+def test_short_forms_and_translated_types_are_proposed_and_known_words_apart_are_not(mem: Memory) -> None:
+    _pair(mem, "Dev DB", ["Postgres 16 on the dev VPC"], "Development database",
+          ["Postgres 16 instance used for development"], "System", 1)
+    _pair(mem, "Staging DB", ["Postgres copy refreshed weekly"], "Production database",
+          ["Primary Postgres serving customers"], "System", 2)
+    _pair(mem, "Auth API", ["Issues login tokens"], "Authz API", ["Checks permissions for each request"], "System", 2)
+    mem.create_entities([{"name": "Oficina de Valencia", "entityType": "Oficina", "observations": ["Abrió en 2023"]},
+                         {"name": "Valencia office", "entityType": "Office", "observations": ["Opened in 2023"]},
+                         {"name": "Valencia hub", "entityType": "Team"}])
+    mem.create_relations([{"from": x, "to": "Valencia hub", "relationType": "in"}
+                          for x in ("Oficina de Valencia", "Valencia office")])
+    mem.reflect()
+    assert sorted(i["title"] for i in _duplicates(mem)) == [
+        "Possible duplicates: Dev DB and Development database",
+        "Possible duplicates: Oficina de Valencia and Valencia office"]
 
 
 @pytest.fixture(params=["sqlite", "falkordb"])
@@ -99,13 +133,17 @@ def test_merges_meet_the_goals_with_the_model(local_embedder: Any) -> None:
 
     result = evaluate_meaning(embedder=local_embedder)
     # The goal holds on the sets of sessions 1-3 (the rules were tuned with them in view); the
-    # session-4 blind sets do not meet it (bench/RESULTS.md, session 4): they are held to what they
-    # measured, so a rule change that makes them worse fails here.
-    older = [s for label, s in result.items() if label not in ("misses", "all merges") and "session 4" not in label]
+    # later held-out sets are held to what they measured after session 5's rules (bench/RESULTS.md),
+    # so a rule change that makes them worse fails here.
+    older = [s for label, s in result.items() if label not in ("misses", "all merges") and "session 4" not in label
+             and "session 5" not in label]
     tp, fp, fn = (sum(s[k] for s in older) for k in ("tp", "fp", "fn"))
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.8, result["misses"]
-    for label, least in (("meaning, held out (session 4)", (0.89, 0.83)),
-                         ("meaning, held out (session 4, second batch)", (0.83, 0.66))):
+    every = result["all merges"]  # session 5: the goal holds on every set together
+    assert every["precision"] >= 0.95 and every["recall"] >= 0.8, result["misses"]
+    for label, least in (("meaning, held out (session 4)", (0.95, 0.9)),
+                         ("meaning, held out (session 4, second batch)", (0.9, 0.8)),
+                         ("meaning, held out (session 5)", (0.95, 0.9))):
         assert result[label]["precision"] >= least[0] and result[label]["recall"] >= least[1], result["misses"]
     assert result["meaning, held out"]["recall"] >= 0.8, result["misses"]
     held_out = result["meaning, held out (session 3)"]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from core.hygiene import names as N
+from core.memory import Memory
+from core.settings import Settings
 
 
 @pytest.mark.parametrize(("a", "b"), [
@@ -27,8 +31,39 @@ def test_initials_and_slips() -> None:
     assert N.initial_match(N.tokens("A. García"), N.tokens("Ana García"))
     assert not N.initial_match(N.tokens("B. García"), N.tokens("Ana García"))
     assert N.typo_match(["kuberentes"], ["kubernetes"])
-    for a, b in (("daniel", "daniela"), ("francisco", "francisca"), ("python3", "python2"), ("ana", "ada")):
+    for a, b in (("daniel", "daniela"), ("francisco", "francisca"), ("python3", "python2"), ("ana", "ada"),
+                 ("andres", "andrea"), ("julian", "juliana")):  # a short name's last letter: another name
         assert not N.typo_match([a], [b])
+
+
+@pytest.mark.parametrize(("name", "generation"), [
+    ("Luis Romero Jr.", "jr"), ("Luis Romero Junior", "jr"), ("Richard Cole Sr.", "sr"), ("Sr. Cole", ""),
+    ("Henry Ford II", "ii"), ("Manuel Soto hijo", "hijo"), ("Javier Mora padre", "padre"), ("Ana García", ""),
+])
+def test_a_last_word_that_names_a_generation(name: str, generation: str) -> None:
+    assert N.generation(name) == generation
+
+
+def test_father_and_son_sequels_and_a_word_put_inside_are_not_proposed(tmp_path: Path) -> None:
+    """The spelling rules through reflect: ``Jr.`` / ``Sr.`` / ``hijo`` make another person (``Sr.``
+    after a name is not the title the words drop), a trailing number a sequel, a word put between
+    two others another thing; the duplicates beside them still are proposed."""
+    pairs = [("Luis Romero", "Luis Romero Jr.", "Person"), ("Richard Cole Sr.", "Richard Cole", "Person"),
+             ("Manuel Soto hijo", "Manuel Soto", "Person"), ("Project Titan", "Project Titan 2", "Project"),
+             ("Order service", "Order sync service", "Service"), ("Andrés Pardo", "Andrea Pardo", "Person"),
+             ("Pablo Ibáñez Jr", "pablo_ibanez_jr.", "Person"), ("Atlas", "Project Atlas", "Project")]
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none")) as m:
+        for n, (a, b, etype) in enumerate(pairs):
+            shared = [f"Neighbour {'ABCDEFGHIJ'[n]}{i}" for i in range(2)]
+            m.create_entities([{"name": a, "entityType": etype, "observations": ["one fact"]},
+                               {"name": b, "entityType": etype, "observations": ["another fact"]},
+                               *({"name": x, "entityType": "Thing"} for x in shared)])
+            m.create_relations([{"from": x, "to": y, "relationType": "related_to"} for y in shared for x in (a, b)])
+        m.reflect()
+        found = sorted(i["title"] for i in m.surface_insights(limit=50, status="all")
+                       if i["pattern"] == "duplicate_entities")
+    assert found == ["Possible duplicates: Atlas and Project Atlas",
+                     "Possible duplicates: Pablo Ibáñez Jr and pablo_ibanez_jr."]
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [

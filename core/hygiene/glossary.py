@@ -1,0 +1,139 @@
+"""The words of a name read plainly, for the duplicates by meaning (``core.hygiene.meaning``): short
+forms written out (``Prod DB`` → production database, ``QA env`` → qa environment), and the common
+words of names in Spanish and English, and their synonyms, read as one English word
+(``Oficina de Valencia`` → office valencia, ``Invoicing system`` → billing system, ``Portal de
+clientes`` → customer portal).
+
+Two names whose words read the same are one name said two ways; two whose words read as two known
+words apart (``Staging DB`` / ``Production database``, ``Auth API`` / ``Authz API``, ``Madrid
+office`` / ``Oficina de Málaga``) are two things, whatever the model says of them. A word not in
+these lists is read as it is written (a proper name: ``Valencia``, ``Orion``): the model judges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# Short forms of common words in the names of systems, teams and documents → the words in full.
+SHORT: dict[str, tuple[str, ...]] = {
+    **{k: (v,) for k, v in {
+        "db": "database", "dbs": "database", "env": "environment", "envs": "environment", "prod": "production",
+        "dev": "development", "stg": "staging", "infra": "infrastructure", "docs": "documentation",
+        "mgmt": "management", "mgr": "manager", "dept": "department", "depto": "departamento",
+        "org": "organization", "auth": "authentication", "authn": "authentication", "authz": "authorization",
+        "config": "configuration", "cfg": "configuration", "conf": "configuration", "repo": "repository",
+        "repos": "repository", "app": "application", "apps": "application", "msg": "message", "msgs": "message",
+        "info": "information", "perf": "performance", "sec": "security", "ops": "operations",
+        "svc": "service", "k8s": "kubernetes", "i18n": "internationalization", "l10n": "localization",
+        "a11y": "accessibility", "mktg": "marketing", "eng": "engineering", "spec": "specification",
+        "specs": "specification", "req": "requirement", "reqs": "requirement", "admin": "administration",
+        "corp": "corporation", "intl": "international", "govt": "government", "univ": "university",
+        "acct": "account", "mtg": "meeting", "temp": "temporary", "approx": "approximate", "pwd": "password",
+        "ppt": "presentation", "qtr": "quarter", "yr": "year", "ref": "reference", "lib": "library",
+        "libs": "library", "pkg": "package", "pkgs": "package", "img": "image", "imgs": "image",
+        "util": "utility", "utils": "utility", "stats": "statistics", "tmpl": "template",
+    }.items()},
+    "hr": ("human", "resources"), "rrhh": ("recursos", "humanos"), "dwh": ("data", "warehouse"),
+    "sla": ("service", "level", "agreement"), "pm": ("product", "manager"), "qa": ("quality", "assurance"),
+}
+
+# Words that name the same thing (a translation, a synonym) → one English word. Plurals are read
+# singular before (``_singular``); accents are folded already.
+_SAME: dict[str, tuple[str, ...]] = {
+    "office": ("oficina", "despacho"), "team": ("equipo",), "report": ("informe", "reporte"),
+    "project": ("proyecto",), "service": ("servicio",), "department": ("departamento", "dept"),
+    "meeting": ("reunion", "mtg"), "environment": ("entorno", "ambiente"), "production": ("produccion",),
+    "development": ("desarrollo",), "testing": ("prueba", "pruebas", "test", "tests"), "security": ("seguridad",),
+    "sale": ("venta",), "support": ("soporte",), "payment": ("pago",), "order": ("pedido",),
+    "user": ("usuario",), "page": ("pagina",), "application": ("aplicacion",), "policy": ("politica",),
+    "guide": ("guia", "manual"), "quarterly": ("trimestral",), "annual": ("anual", "yearly"),
+    "monthly": ("mensual",), "weekly": ("semanal",), "daily": ("diario", "diaria"), "budget": ("presupuesto",),
+    "expense": ("gasto",), "contract": ("contrato",), "company": ("empresa", "compania"),
+    "employee": ("empleado", "empleada"), "warehouse": ("almacen",), "headquarters": ("sede", "hq"),
+    "customer": ("client", "cliente"), "billing": ("invoicing", "facturacion"), "invoice": ("factura",),
+    "issue": ("bug", "incidencia"), "account": ("cuenta",), "password": ("contrasena",),
+    "management": ("gestion",), "manager": ("gerente",),
+    "human": ("humano",), "resources": ("recursos", "resource"), "school": ("colegio", "escuela"),
+    "university": ("universidad",), "hospital": ("hospital",), "library": ("biblioteca",),
+    "server": ("servidor",), "network": ("redes",), "mobile": ("movil",),
+    "website": ("web", "site"), "store": ("tienda", "shop"), "product": ("producto",),
+    "campaign": ("campana",), "survey": ("encuesta",), "training": ("formacion", "capacitacion"),
+    "template": ("plantilla",), "form": ("formulario",),
+    "request": ("solicitud", "peticion"), "dashboard": ("panel",), "notification": ("notificacion",),
+    "search": ("busqueda",), "purchase": ("compra",), "supplier": ("proveedor", "vendor"),
+    "information": ("informacion",), "documentation": ("documentacion",), "infrastructure": ("infraestructura",),
+    "marketing": ("mercadotecnia",), "engineering": ("ingenieria",), "finance": ("finanzas", "finanza"),
+    "legal": ("juridico",), "quality": ("calidad",), "assurance": ("aseguramiento",),
+    "staging": ("preproduccion", "preprod"), "backup": ("respaldo",), "migration": ("migracion",),
+    "place": ("lugar", "sitio"), "event": ("evento",), "document": ("documento",), "system": ("sistema",),
+    "tool": ("herramienta",), "process": ("proceso",), "organization": ("organizacion",),
+    "location": ("ubicacion",), "person": ("persona",), "task": ("tarea",), "city": ("ciudad",),
+    "country": ("pais",), "group": ("grupo",), "area": ("area",), "program": ("programa",),
+    "lisbon": ("lisboa",), "london": ("londres",), "seville": ("sevilla",), "saragossa": ("zaragoza",),
+    "corunna": ("coruna",), "majorca": ("mallorca",), "cologne": ("colonia",), "munich": ("munich",),
+}
+SAME: dict[str, str] = {w: canon for canon, ws in _SAME.items() for w in (canon, *ws)}
+# Spanish phrases of several words that say one thing (read before the words one by one).
+PHRASES: dict[str, str] = {
+    "base de datos": "database", "bases de datos": "database", "hoja de ruta": "roadmap",
+    "copia de seguridad": "backup", "copias de seguridad": "backup", "recursos humanos": "human resources",
+    "inicio de sesion": "login", "atencion al cliente": "customer support", "sitio web": "website",
+    "pagina web": "website", "control de calidad": "quality assurance", "puesta en produccion": "release",
+}
+_EXPANDED = frozenset(w for ws in SHORT.values() for w in ws)
+
+# Words that say nothing of what a name names (English and Spanish).
+_FILLER = frozenset("the a an of for and to in on at by de del la el los las y para en un una al con".split())
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("ones"):  # reuniones, notificaciones
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def read(words: Sequence[str]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A name's folded words read plainly (see the module docstring), filler dropped, in their
+    order; and which of them the lists know (every other one is read as written)."""
+    text = f" {' '.join(x for w in words for x in SHORT.get(w, (w,)))} "
+    if "de" in words or "al" in words or "humanos" in text or "web" in text:
+        for phrase, said in PHRASES.items():
+            text = text.replace(f" {phrase} ", f" {said} ")
+    out: list[str] = []
+    known: set[str] = set()
+    for x in text.split():
+        if x in _FILLER:
+            continue
+        canon = SAME.get(x) or SAME.get(_singular(x)) or (x if x in _EXPANDED or x in PHRASES.values() else None)
+        if canon is not None:
+            known.add(canon)
+        out.append(canon or _singular(x))
+    return tuple(out), frozenset(known)
+
+
+def same(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """Both names' words read the same, in any order (``Q2 OKRs`` / ``OKRs for Q2``, ``Dev DB`` /
+    ``Development database``, ``Valencia office`` / ``Oficina de Valencia``), and one of them was
+    read (a short form, a translation or a synonym: names written alike are the spelling rules')."""
+    ra, rb = read(ta)[0], read(tb)[0]
+    return bool(ra) and sorted(ra) == sorted(rb) and tuple(ta) != tuple(tb)
+
+
+def known_apart(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """Read plainly, the names share words and differ by one word on each side, both words the
+    lists know (``Staging DB`` / ``Production database``: staging / production; ``Auth API`` /
+    ``Authz API``: authentication / authorization): two things."""
+    ra, ka = read(ta)
+    rb, kb = read(tb)
+    shared = set(ra) & set(rb)
+    only_a, only_b = [w for w in ra if w not in shared], [w for w in rb if w not in shared]
+    return bool(shared) and len(only_a) == 1 and len(only_b) == 1 and only_a[0] in ka and only_b[0] in kb
+
+
+def read_words(words: Sequence[str]) -> list[str]:
+    """``read(words)``'s words alone."""
+    return list(read(words)[0])
