@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from core.search.folding import fold
 
-RULES_VERSION = "3"  # bump when a rule's meaning changes: remembered findings are then judged again
+RULES_VERSION = "4"  # bump when a rule's meaning changes: remembered findings are then judged again
 UPDATE, CONTRADICTION = "update", "contradiction"
 
 _MONTHS = frozenset(
@@ -112,6 +112,15 @@ _LEAD_IN = re.compile(r"^(?:since|after|following|as of|from|desde|tras|despues 
                       r"(?:(?:the|la|el|los|las|este|esta|last|this)\s+)?[\w-]+,?\s+", re.IGNORECASE)
 _NEGATIONS = frozenset("not no never nunca isn't doesn't don't aren't wasn't n't".split())
 _AUX = frozenset("does do did".split())
+# A negated auxiliary's own word, kept in the claim ("isn't vegetarian" claims what "is vegetarian"
+# does); "doesn't", "don't" and "didn't" only carry the negation.
+_NEGATED_AUX = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "hasn't": "have",
+                "haven't": "have", "hadn't": "had", "can't": "can", "cannot": "can", "couldn't": "could",
+                "won't": "will", "wouldn't": "would", "shouldn't": "should", "mustn't": "must"}
+# Words a negation stands in for or brings along ("has a car" / "has no car" / "doesn't have any car").
+_CLAIM_DROP = frozenset("a an any some un una unos unas ningun ninguna ninguno".split())
+# One verb in the third person and the bare form a negation takes ("has" / "doesn't have").
+_BARE = {"has": "have", "goes": "go", "does": "do"}
 _ARTICLES = frozenset("the a an el la los las un una".split())
 _STOP = frozenset(
     "the a an of to in on at for with by and or its it his her their is are be "
@@ -162,6 +171,9 @@ class _Sig:
     # the value a change verb moved and a word beside it: "postponed to 24 april" → ("date", ""),
     # "upgraded to java 21" → ("number", "java"), "se amplio a 32 gb de ram" → ("number", "gb")
     moved_value: tuple[str, str] | None = None
+    # what the fact says with its negation taken away, read plainly (``_claim``): "has a driving
+    # licence", "does not have a driving licence" and "has no driving licence" say one claim
+    claim: tuple[str, ...] = ()
 
     def head(self) -> str:
         words = [w for w in self.plain if w not in _ARTICLES]
@@ -229,7 +241,7 @@ def signature(fact: str) -> _Sig:
         else:
             raw_frame.append(tok)
     frame = _frame_words(raw_frame)
-    negated = any(t in _NEGATIONS or t.endswith("n't") for t in tokens) or stops
+    negated = any(t in _NEGATIONS or t.endswith("n't") or t == "cannot" for t in tokens) or stops
     plain = tuple(_stem(t) for t in tokens if t not in _NEGATIONS and t not in _AUX and not t.endswith("n't"))
     predicate: tuple[str, str, str] | None = None
     for pattern, key in _PREDICATES:
@@ -251,7 +263,23 @@ def signature(fact: str) -> _Sig:
     return _Sig(frame, tuple(values), frozenset(kinds), plain, negated, marker, stops,
                 any(t in _EVENT_WORDS for t in tokens) and not _HABITUAL.intersection(tokens), predicate,
                 any(t in _ONCE_WORDS for t in tokens),
-                _moved_from(words), _said(words), moved_value=_moved_value(words, marker))
+                _moved_from(words), _said(words), moved_value=_moved_value(words, marker), claim=_claim(tokens))
+
+
+def _claim(tokens: Sequence[str]) -> tuple[str, ...]:
+    """``_Sig.claim``: the words without the negation and the auxiliary it takes ("does not", "isn't"
+    → "is"), without articles and "any", each verb in the form a negation takes ("has" → "have",
+    "watches" → "watch")."""
+    out: list[str] = []
+    for t in tokens:
+        if t in _NEGATED_AUX:
+            out.append(_NEGATED_AUX[t])
+        elif t in _NEGATIONS or t in _AUX or t.endswith("n't") or t in _ARTICLES or t in _CLAIM_DROP:
+            continue
+        else:
+            out.append(_BARE.get(t) or (t[:-2] if len(t) > 4 and t.endswith(("ches", "shes", "sses", "xes"))
+                                        else _stem(t)))
+    return tuple(out)
 
 
 # Change verbs whose next words are the new value of what the older fact gives a value of.
@@ -382,8 +410,9 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
     if restated and not (a.event or b.event or a.once or b.once) and a.negated == b.negated:
         return UPDATE, "date" if "date" in a.kinds | b.kinds else "number", 0.75
     same_words = a.plain == b.plain
-    # 3. The same words, one side negated.
-    if same_words and a.negated != b.negated:
+    # 3. The same words, one side negated (also said with another form of the verb or article: "has a
+    # driving licence" / "does not have a driving licence", "is vegetarian" / "isn't vegetarian").
+    if (same_words or (a.claim and a.claim == b.claim)) and a.negated != b.negated:
         if b.stops:
             return UPDATE, "no longer", 0.9
         if not new_marker:
@@ -507,6 +536,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
     by_subject: dict[str, list[int]] = {}
     by_pred: dict[tuple[str, str], list[int]] = {}
     by_plain: dict[tuple[str, ...], list[int]] = {}
+    by_claim: dict[tuple[bool, tuple[str, ...]], list[int]] = {}  # (negated, claim) → facts (rule 3)
     by_head: dict[str, list[int]] = {}
     switchable: list[int] = []
     valued: dict[str, list[int]] = {}  # facts holding a date / a number (rule 3e: the last few)
@@ -518,6 +548,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         if b.predicate:
             olders += by_pred.get(b.predicate[:2], [])
         olders += by_plain.get(b.plain, [])
+        olders += by_claim.get((not b.negated, b.claim), [])  # rule 3: the claim said the other way
         if "#" in b.frame:
             olders += by_prefix.get(_prefix(b.frame), [])
         if b.said and b.said[0] == "changed":
@@ -542,6 +573,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         if b.predicate:
             by_pred.setdefault(b.predicate[:2], []).append(j)
         by_plain.setdefault(b.plain, []).append(j)
+        by_claim.setdefault((b.negated, b.claim), []).append(j)
         if b.said:
             by_subject.setdefault(b.said[1], []).append(j)
         by_head.setdefault(b.head(), []).append(j)
