@@ -76,6 +76,7 @@ _SPANISH_MORE = frozenset("por es son se que lo sus su este esta estos estas com
 _WORDS = re.compile(r"[\W_]+", re.UNICODE)
 _DIGITS = re.compile(r"\d+")
 _NUMERONYM = re.compile(r"^([a-z])(\d+)([a-z])$")  # k8s, i18n, a11y
+_VERSION = re.compile(r"^v\d[\d.]*$")  # v2, v1.3: a version, another thing, not a short form
 
 _EMBEDDERS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
@@ -157,14 +158,15 @@ def _in_two_languages(ta: Sequence[str], tb: Sequence[str]) -> bool:
 
 def _numbers_differ(ta: Sequence[str], tb: Sequence[str]) -> bool:
     """Their numbers differ: both have numbers, not the same; or one has a number standing alone
-    (``Sprint 12 review`` / ``Sprint review``). Digits inside a word on one side only are a short
-    form (``K8s`` / ``Kubernetes``, ``Q3`` / ``Third quarter``)."""
+    (``Sprint 12 review`` / ``Sprint review``) or a version (``Payments svc`` / ``Payments service
+    v2``). Other digits inside a word on one side only are a short form (``K8s`` / ``Kubernetes``,
+    ``Q3`` / ``Third quarter``)."""
     na, nb = sorted(_DIGITS.findall(" ".join(ta))), sorted(_DIGITS.findall(" ".join(tb)))
     if na == nb:
         return False
     if na and nb:
         return True
-    return any(t.isdigit() for t in (ta if na else tb))
+    return any(t.isdigit() or _VERSION.match(t) for t in (ta if na else tb))
 
 
 def veto(ta: Sequence[str], tb: Sequence[str]) -> str | None:
