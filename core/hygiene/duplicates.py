@@ -132,10 +132,11 @@ def _block_pairs(index: NI.NameIndex) -> dict[str, dict[tuple[int, int], tuple[s
         if len(ids) < 2 or len(ids) > BLOCK_CAP:
             continue
         found: dict[tuple[int, int], tuple[str, float, int]] = {}
+        gen = {i: N.generation(info[i][0]) for i in ids}
         for x in range(len(ids)):
             for y in range(x + 1, len(ids)):
                 a, b = sorted((ids[x], ids[y]))
-                if not _compatible(info[a][1], info[b][1]) or N.generation(info[a][0]) != N.generation(info[b][0]):
+                if not _compatible(info[a][1], info[b][1]) or gen[a] != gen[b]:
                     continue
                 rule = _loose_rule(list(info[a][2]), list(info[b][2]))
                 if rule is not None:

@@ -13,6 +13,7 @@ these lists is read as it is written (a proper name: ``Valencia``, ``Orion``): t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 # Short forms of common words in the names of systems, teams and documents → the words in full.
 SHORT: dict[str, tuple[str, ...]] = {
@@ -99,6 +100,11 @@ def _singular(word: str) -> str:
 def read(words: Sequence[str]) -> tuple[tuple[str, ...], frozenset[str]]:
     """A name's folded words read plainly (see the module docstring), filler dropped, in their
     order; and which of them the lists know (every other one is read as written)."""
+    return _read(tuple(words))
+
+
+@lru_cache(maxsize=8192)
+def _read(words: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
     text = f" {' '.join(x for w in words for x in SHORT.get(w, (w,)))} "
     if "de" in words or "al" in words or "humanos" in text or "web" in text:
         for phrase, said in PHRASES.items():

@@ -53,9 +53,14 @@ def tokens(name: str) -> list[str]:
 GENERATIONS = frozenset({"jr", "junior", "sr", "senior", "ii", "iii", "iv", "hijo", "padre", "nieto"})
 
 
+_GENERATION_END = re.compile(r"(?:^|[\W_])(?:jr|junior|sr|senior|ii|iii|iv|hijo|padre|nieto)[\W_]*$", re.IGNORECASE)
+
+
 def generation(name: str) -> str:
     """The generation a name's last word gives (``jr``, ``ii``, ``hijo``…), or ``""`` for none;
     ``Jr`` and ``Junior``, ``Sr`` and ``Senior`` read alike."""
+    if not _GENERATION_END.search(name):  # most names: one search, nothing folded
+        return ""
     words = [w for w in _SPLIT.split(fold(name)) if w]
     last = words[-1] if len(words) > 1 else ""
     if last not in GENERATIONS:
