@@ -9,13 +9,15 @@ separators, or one a placeholder such as ``Unknown``):
 * **an initial or a slip** (``A. García`` / ``Ana García``, ``Kubernetes`` / ``Kuberentes``) and at
   least one neighbour in common — 0.8;
 * **one name inside the other** (``Atlas`` / ``Project Atlas``) with two neighbours in common or
-  more — 0.7;
+  more, the same numbers, no word put between two of the shorter's (``Order service`` / ``Order
+  sync service``) — 0.7;
 * **close in meaning** (``Billing service`` / ``Servicio de facturación``): names, words and facts
   alike by the memory's embedder, neighbours in common, no near-miss veto (``core.hygiene.meaning``)
   — 0.6–0.75, the evidence (shared neighbours, similarities) in the insight.
 
 A near miss (``Ana García`` / ``Ana Gardner``, ``Project Atlas`` / ``Atlas Copco``) matches none of
-these. Observations (``repeated_observations``): facts of one entity that differ only in case,
+these; names of two generations (``Luis Romero`` / ``Luis Romero Jr.``, ``names.generation``) never
+pair. Observations (``repeated_observations``): facts of one entity that differ only in case,
 accents, punctuation or spacing, or by one word (never by a number).
 
 Everything here reads through ``core.hygiene.store.HygieneStore`` and the graph store. The names

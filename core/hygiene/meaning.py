@@ -22,6 +22,11 @@ A name's vector alone cannot tell them from near misses: with the bundled model 
   ``Oficina de Madrid``: the word is the translation, and the facts must then agree); both are one
   word that is not a cognate of the other (``Frontend`` / ``Backend``); one name's words are all in
   the other (``React`` / ``React Native``: the spelling rules judge those);
+* **read plainly** (``core.hygiene.glossary``: short forms written out, common words of both
+  languages and synonyms as one word) — names that read the same (``Prod DB`` / ``Production
+  database``, ``Valencia office`` / ``Oficina de Valencia``) need only the neighbour in common and
+  facts not apart; names two known words apart (``Staging DB`` / ``Production database``, ``Auth
+  API`` / ``Authz API``) are vetoed;
 * **evidence** — the names close in meaning (cosine of the names embedded alone ≥ ``NAME_MIN``) and
   the words of each name matched by meaning in the other (``WORDS_MIN``), or one name a short form
   of the other (``SSO`` / ``Single sign-on``, ``CI pipeline`` / ``Continuous integration pipeline``);
