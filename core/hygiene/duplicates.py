@@ -6,8 +6,9 @@ separators, or one a placeholder such as ``Unknown``):
 * **same name** written differently (``names.name_key``: ``Ana_Garcia`` / ``Ana García`` /
   ``ana garcia``, ``Bob Smith`` / ``Robert Smith``) — confidence 0.95;
 * **same words in another order** (``García, Ana``) — 0.9;
-* **an initial or a slip** (``A. García`` / ``Ana García``, ``Kubernetes`` / ``Kuberentes``) and at
-  least one neighbour in common — 0.8;
+* **an initial, a slip or a nickname** (``A. García`` / ``Ana García``, ``Kubernetes`` /
+  ``Kuberentes``, ``Tony Russo`` / ``Anthony Russo``: ``glossary.nickname_match``, people only)
+  and at least one neighbour in common — 0.8;
 * **one name inside the other** (``Atlas`` / ``Project Atlas``) with two neighbours in common or
   more, the same numbers, no word put between two of the shorter's (``Order service`` / ``Order
   sync service``) — 0.7;
@@ -33,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.hygiene import meaning, written
+from core.hygiene import glossary, meaning, written
 from core.hygiene import name_index as NI
 from core.hygiene import names as N
 from core.hygiene.store import HygieneStore
@@ -140,7 +141,8 @@ def _block_pairs(index: NI.NameIndex) -> dict[str, dict[tuple[int, int], tuple[s
                 a, b = sorted((ids[x], ids[y]))
                 if not _compatible(info[a][1], info[b][1]) or gen[a] != gen[b]:
                     continue
-                rule = _loose_rule(list(info[a][2]), list(info[b][2]))
+                rule = _loose_rule(list(info[a][2]), list(info[b][2]),
+                                   bool(meaning.PERSON_FAMILIES & {info[a][1], info[b][1]}))
                 if rule is not None:
                     found[(a, b)] = rule
         if found:
@@ -166,12 +168,15 @@ def _loose_pairs(index: NI.NameIndex, grouped: set[int], hs: HygieneStore) -> li
     return [p for p in kept if seen[p.a] == 1 and seen[p.b] == 1 and p.a not in grouped and p.b not in grouped]
 
 
-def _loose_rule(ta: list[str], tb: list[str]) -> tuple[str, float, int] | None:
-    """(rule, confidence, neighbours needed in common) for two token lists, or None."""
+def _loose_rule(ta: list[str], tb: list[str], person: bool = False) -> tuple[str, float, int] | None:
+    """(rule, confidence, neighbours needed in common) for two token lists, or None; ``person``:
+    one of them is a person (a nickname may name them: ``glossary.nickname_match``)."""
     if N.initial_match(ta, tb):
         return "an initial", 0.8, 1
     if N.typo_match(ta, tb):
         return "a slip in the name", 0.8, 1
+    if person and glossary.nickname_match(ta, tb):
+        return "a nickname", 0.8, 1
     sa, sb = set(ta), set(tb)
     if sa and sb and (sa < sb or sb < sa) and min(len(x) for x in (sa & sb)) >= 4 \
             and _numbers(ta) == _numbers(tb) and not _inserted(ta, tb):

@@ -45,7 +45,7 @@ _SAME: dict[str, tuple[str, ...]] = {
     "project": ("proyecto",), "service": ("servicio",), "department": ("departamento", "dept"),
     "meeting": ("reunion", "mtg"), "environment": ("entorno", "ambiente"), "production": ("produccion",),
     "development": ("desarrollo",), "testing": ("prueba", "pruebas", "test", "tests"), "security": ("seguridad",),
-    "sale": ("venta",), "support": ("soporte",), "payment": ("pago",), "order": ("pedido",),
+    "sale": ("venta",), "support": ("soporte", "helpdesk"), "payment": ("pago",), "order": ("pedido",),
     "user": ("usuario",), "page": ("pagina",), "application": ("aplicacion",), "policy": ("politica",),
     "guide": ("guia", "manual"), "quarterly": ("trimestral",), "annual": ("anual", "yearly"),
     "monthly": ("mensual",), "weekly": ("semanal",), "daily": ("diario", "diaria"), "budget": ("presupuesto",),
@@ -72,6 +72,12 @@ _SAME: dict[str, tuple[str, ...]] = {
     "country": ("pais",), "group": ("grupo",), "area": ("area",), "program": ("programa",),
     "lisbon": ("lisboa",), "london": ("londres",), "seville": ("sevilla",), "saragossa": ("zaragoza",),
     "corunna": ("coruna",), "majorca": ("mallorca",), "cologne": ("colonia",), "munich": ("munich",),
+    "delivery": ("shipping", "envio", "entrega"), "cost": ("coste", "costo"), "price": ("precio",),
+    "goal": ("objetivo", "meta"), "holiday": ("vacation", "vacacion", "vacaciones"), "car": ("coche", "automobile"),
+    "apartment": ("flat", "piso", "apartamento"), "doctor": ("medico", "medica", "physician"),
+    "lawyer": ("abogado", "abogada", "attorney"), "teacher": ("profesor", "profesora", "maestro", "maestra"),
+    "insurance": ("seguro",), "newsletter": ("boletin",), "flag": ("toggle",), "launch": ("lanzamiento",),
+    "schedule": ("horario",), "calendar": ("calendario",), "changelog": ("changelog",),
 }
 SAME: dict[str, str] = {w: canon for canon, ws in _SAME.items() for w in (canon, *ws)}
 # Spanish phrases of several words that say one thing (read before the words one by one).
@@ -80,7 +86,12 @@ PHRASES: dict[str, str] = {
     "copia de seguridad": "backup", "copias de seguridad": "backup", "recursos humanos": "human resources",
     "inicio de sesion": "login", "atencion al cliente": "customer support", "sitio web": "website",
     "pagina web": "website", "control de calidad": "quality assurance", "puesta en produccion": "release",
+    "registro de cambios": "changelog", "change log": "changelog", "mesa de ayuda": "support",
+    # English phrases for one thing
+    "help desk": "support", "service desk": "support", "support desk": "support",
 }
+# The first word of a phrase: a name holding none is read word by word, no phrase looked for.
+_PHRASE_FIRST = frozenset(p.split()[0] for p in PHRASES)
 _EXPANDED = frozenset(w for ws in SHORT.values() for w in ws)
 
 # Words that say nothing of what a name names (English and Spanish).
@@ -106,7 +117,7 @@ def read(words: Sequence[str]) -> tuple[tuple[str, ...], frozenset[str]]:
 @lru_cache(maxsize=8192)
 def _read(words: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
     text = f" {' '.join(x for w in words for x in SHORT.get(w, (w,)))} "
-    if "de" in words or "al" in words or "humanos" in text or "web" in text:
+    if not _PHRASE_FIRST.isdisjoint(text.split()):
         for phrase, said in PHRASES.items():
             text = text.replace(f" {phrase} ", f" {said} ")
     out: list[str] = []
@@ -138,6 +149,67 @@ def known_apart(ta: Sequence[str], tb: Sequence[str]) -> bool:
     shared = set(ra) & set(rb)
     only_a, only_b = [w for w in ra if w not in shared], [w for w in rb if w not in shared]
     return bool(shared) and len(only_a) == 1 and len(only_b) == 1 and only_a[0] in ka and only_b[0] in kb
+
+
+# Given names and the short forms people use for them (Spanish and English): a nickname → the names
+# it may stand for, each as its folded words (``Chema`` → José María). Short forms that
+# ``names.tokens`` maps already (``Pepe`` → jose, ``Bob`` → robert) are read there; these are
+# read only when two people's names are compared (``nickname_match``), never stored.
+_NICKNAMES: dict[str, tuple[str, ...]] = {
+    # Spanish
+    "chema": ("jose maria",), "josemari": ("jose maria",), "pepe": ("jose",), "pepa": ("josefa",),
+    "paco": ("francisco",), "curro": ("francisco",), "pancho": ("francisco",), "fran": ("francisco", "francisca"),
+    "nacho": ("ignacio",), "lola": ("dolores",), "manolo": ("manuel",), "manu": ("manuel",),
+    "concha": ("concepcion",), "conchi": ("concepcion",), "charo": ("rosario",), "merche": ("mercedes",),
+    "kike": ("enrique",), "quique": ("enrique",), "rafa": ("rafael",), "javi": ("javier",),
+    "dani": ("daniel", "daniela"),
+    "toni": ("antonio",), "tono": ("antonio",), "chus": ("jesus", "maria jesus"), "maite": ("maria teresa",),
+    "marisa": ("maria luisa",), "maricarmen": ("maria del carmen", "maria carmen"), "mamen": ("maria del carmen",),
+    "mayte": ("maria teresa",), "maribel": ("maria isabel",), "marisol": ("maria soledad",),
+    "nando": ("fernando",), "lucho": ("luis",), "pili": ("pilar",), "inma": ("inmaculada",), "fina": ("josefina",),
+    "isa": ("isabel",), "guille": ("guillermo",), "nico": ("nicolas",), "santi": ("santiago",), "edu": ("eduardo",),
+    "juanjo": ("juan jose",), "juanma": ("juan manuel",), "juanca": ("juan carlos",), "josemi": ("jose miguel",),
+    "chelo": ("consuelo",), "lupe": ("guadalupe",), "tere": ("teresa",), "susi": ("susana",), "bea": ("beatriz",),
+    "patri": ("patricia",), "vero": ("veronica",), "moncho": ("ramon",), "lalo": ("eduardo",),
+    "beto": ("roberto", "alberto"),
+    "memo": ("guillermo",), "chuy": ("jesus",), "alex": ("alejandro", "alejandra", "alexander", "alexandra"),
+    # English
+    "bill": ("william",), "billy": ("william",), "will": ("william",), "willy": ("william",), "liam": ("william",),
+    "bob": ("robert",), "bobby": ("robert",), "rob": ("robert",), "robbie": ("robert",), "bert": ("robert", "albert"),
+    "dick": ("richard",), "rick": ("richard",), "rich": ("richard",), "richie": ("richard",),
+    "tony": ("anthony", "antonio"), "jim": ("james",), "jimmy": ("james",), "jamie": ("james",),
+    "mike": ("michael",), "mikey": ("michael",), "mick": ("michael",), "tom": ("thomas",), "tommy": ("thomas",),
+    "chris": ("christopher", "christine", "christina", "cristina", "cristian"),
+    "kate": ("katherine", "catherine", "kathleen"), "katie": ("katherine", "catherine", "kathleen"),
+    "kathy": ("katherine", "kathleen"), "cathy": ("catherine",), "liz": ("elizabeth",), "lizzie": ("elizabeth",),
+    "beth": ("elizabeth",), "betty": ("elizabeth",), "libby": ("elizabeth",), "eliza": ("elizabeth",),
+    "maggie": ("margaret",), "meg": ("margaret",), "peggy": ("margaret",), "jen": ("jennifer",), "jenny": ("jennifer",),
+    "dan": ("daniel",), "danny": ("daniel",), "ed": ("edward",), "eddie": ("edward",), "ted": ("edward", "theodore"),
+    "ned": ("edward",), "joe": ("joseph",), "joey": ("joseph",), "sam": ("samuel", "samantha"), "ben": ("benjamin",),
+    "nick": ("nicholas",), "matt": ("matthew",), "dave": ("david",), "steve": ("steven", "stephen"),
+    "andy": ("andrew",), "drew": ("andrew",), "pat": ("patrick", "patricia"), "sue": ("susan",), "susie": ("susan",),
+    "jack": ("john",), "johnny": ("john",), "larry": ("lawrence",), "harry": ("henry", "harold"), "hank": ("henry",),
+    "charlie": ("charles",), "chuck": ("charles",), "fred": ("frederick",), "freddie": ("frederick",),
+    "greg": ("gregory",), "jeff": ("jeffrey",), "jon": ("jonathan",), "josh": ("joshua",), "ken": ("kenneth",),
+    "kenny": ("kenneth",), "nate": ("nathan", "nathaniel"), "pete": ("peter",), "phil": ("philip", "phillip"),
+    "ron": ("ronald",), "tim": ("timothy",), "vicky": ("victoria",), "zach": ("zachary",), "abby": ("abigail",),
+    "becky": ("rebecca",), "debbie": ("deborah",), "jess": ("jessica",), "mandy": ("amanda",), "pam": ("pamela",),
+    "val": ("valerie",), "frank": ("francis", "franklin"), "gabe": ("gabriel",), "theo": ("theodore",),
+}
+NICKNAMES: dict[str, tuple[tuple[str, ...], ...]] = {
+    k: tuple(tuple(v.split()) for v in vs) for k, vs in _NICKNAMES.items()}
+
+
+def nickname_match(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """Two people's names (their folded words) the same but for a given name said by its nickname
+    (``Tony Russo`` / ``Anthony Russo``, ``Chema Rubio`` / ``José María Rubio``): the nickname is
+    a word before the last (the surname), and the words left are the same."""
+    for short, long_ in ((ta, tb), (tb, ta)):
+        for i, w in enumerate(short[:-1]):
+            for full in NICKNAMES.get(w, ()):
+                if [*short[:i], *full, *short[i + 1:]] == list(long_):
+                    return True
+    return False
 
 
 def read_words(words: Sequence[str]) -> list[str]:

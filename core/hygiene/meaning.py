@@ -21,7 +21,9 @@ A name's vector alone cannot tell them from near misses: with the bundled model 
   ``JavaScript`` is one word), unless the names are in two languages (``Madrid office`` /
   ``Oficina de Madrid``: the word is the translation, and the facts must then agree); both are one
   word that is not a cognate of the other (``Frontend`` / ``Backend``); one name's words are all in
-  the other (``React`` / ``React Native``: the spelling rules judge those);
+  the other (``React`` / ``React Native``: the spelling rules judge those), but for a note in
+  brackets on one name (``Hospital del Mar`` / ``Hospital del Mar (Barcelona)``, ``names.noted``:
+  proposed only when the facts agree or two neighbours are in common);
 * **read plainly** (``core.hygiene.glossary``: short forms written out, common words of both
   languages and synonyms as one word) — names that read the same (``Prod DB`` / ``Production
   database``, ``Valencia office`` / ``Oficina de Valencia``) need only the neighbour in common and
@@ -56,7 +58,7 @@ if TYPE_CHECKING:  # numpy loads when a pair is judged: a stdio server starts wi
 from core.errors import HipocampoError
 from core.hygiene import glossary, written
 from core.hygiene.name_index import NameIndex
-from core.hygiene.names import fact_key
+from core.hygiene.names import fact_key, noted
 from core.search.folding import fold
 
 HUB_CAP = 50  # a neighbour linked to more entities than this says little about any two of them
@@ -125,9 +127,24 @@ def cognate(x: str, y: str) -> bool:
     one the short form of the other (``auth`` / ``authentication``, ``k8s`` / ``kubernetes``)."""
     if x == y or abbreviates(x, [y]) or abbreviates(y, [x]):
         return True
-    if min(len(x), len(y)) < 4 or x[:2] != y[:2]:
+    if min(len(x), len(y)) < 4 or x[:2] != y[:2] or _edited_inside(x, y):
         return False
     return SequenceMatcher(None, x, y).ratio() >= 0.7
+
+
+def _edited_inside(x: str, y: str) -> bool:
+    """Two short words (≤ 6 letters) one letter apart inside, not at the end (``stats`` /
+    ``status``, ``cost`` / ``cast``): two words. Cognates differ at the end (``lista`` / ``list``,
+    ``mapa`` / ``map``)."""
+    if max(len(x), len(y)) > 6 or abs(len(x) - len(y)) > 1:
+        return False
+    short, long_ = sorted((x, y), key=len)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    if len(short) == len(long_):
+        return i < len(short) - 1 and short[i + 1:] == long_[i + 1:]
+    return i < len(short) and short[i:] == long_[i + 1:]
 
 
 def abbreviates(short: str, words: Sequence[str]) -> bool:
@@ -320,7 +337,7 @@ def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
                     continue
                 if pair not in out:
                     ta, tb = info[pair[0]][2], info[pair[1]][2]
-                    if not glossary.same(ta, tb) and (
+                    if not glossary.same(ta, tb) and not noted(info[pair[0]][0], info[pair[1]][0]) and (
                             veto(ta, tb) is not None or _one_word_differs(info[pair[0]][0], info[pair[1]][0])
                             or _read_apart(ta, tb)):
                         vetoed.add(pair)
@@ -400,7 +417,8 @@ def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, t
     # A short form says the same name (``SSO`` / ``Single sign-on``): the model reads it poorly. So do
     # the glossary's short forms and translations (``Prod DB`` / ``Production database``).
     read_same = glossary.same(info[a][2], info[b][2])
-    short_form = read_same or abbreviated(info[a][2], info[b][2])
+    note = noted(names[a], names[b])  # "Hospital del Mar" / "Hospital del Mar (Barcelona)": the facts decide
+    short_form = read_same or note or abbreviated(info[a][2], info[b][2])
     if not short_form and (name_sim < NAME_MIN or words < WORDS_MIN):
         return None
     same_number = bool(_DIGITS.search(names[a])) and bool(_DIGITS.search(names[b]))  # the veto saw them equal
@@ -415,6 +433,8 @@ def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, t
     if fact_sim is not None and fact_sim < FACTS_FLOOR:
         return None  # their facts tell them apart, whatever they share
     facts_agree = fact_sim is not None and fact_sim >= FACTS_MIN
+    if note and not (facts_agree or len(shared) >= 2):
+        return None  # "Córdoba" / "Córdoba (Argentina)": one name, two places, unless the facts agree
     # Names that read the same need one neighbour in common (a candidate has it) and facts not apart.
     if not (facts_agree or len(shared) >= 2 or read_same):
         return None

@@ -35,6 +35,8 @@ from tests.conftest import SteppingClock
     ("Data Lake", "Data Lakehouse", "one word differs"),  # a compound, not a short form
     ("Madrid office", "Oficina de Madrid", None),  # one word apart in two languages: the translation
     ("Servicio de facturación", "Servicio de pagos", "one word differs"),
+    ("Stats service", "Status service", "one word differs"),  # short words one letter apart inside
+    ("Lista de tareas", "Task list", None),  # a cognate differs at its end
 ])
 def test_vetoes_on_the_words(a: str, b: str, why: str | None) -> None:
     ta, tb = tokens_many([a, b])
@@ -49,6 +51,9 @@ def test_vetoes_on_the_words(a: str, b: str, why: str | None) -> None:
     ("Staging DB", "Production database", "apart"), ("Dev env", "Prod environment", "apart"),
     ("Auth API", "Authz API", "apart"), ("Informe trimestral", "Annual report", "apart"),
     ("Madrid office", "Oficina de Málaga", None), ("Project Apollo", "Project Artemis", None),
+    ("Help desk", "Service desk", "same"), ("Support inbox", "Help desk inbox", "same"),
+    ("Shipping costs", "Delivery costs", "same"), ("Registro de cambios", "Changelog", "same"),
+    ("Help desk", "Help center", None), ("Shipping costs", "Shipping price", "apart"),
 ])
 def test_names_read_plainly(a: str, b: str, read: str | None) -> None:
     """Short forms written out, common words of both languages and synonyms read as one word: the
@@ -116,6 +121,18 @@ def test_a_translated_name_with_shared_neighbours_is_proposed_with_its_evidence(
     mem.decide_insight(insight["title"], "approve")
     kept = {e.name for e in mem.open_nodes(["Billing service", "Servicio de facturación"]).entities}
     assert len(kept) == 1
+
+
+def test_a_note_in_brackets_is_proposed_when_the_facts_agree(mem: Memory) -> None:
+    """``Hospital del Mar`` / ``Hospital del Mar (Barcelona)``: the note says which one; with facts
+    that say the same it is one place, with facts apart two places of one name."""
+    _pair(mem, "Hospital del Mar", ["Where Ana had her knee surgery"], "Hospital del Mar (Barcelona)",
+          ["Ana's knee operation was there"], "Place", 1)
+    _pair(mem, "Córdoba", ["In Andalusia, where Luis was born"], "Córdoba (Argentina)",
+          ["Where the supplier is"], "City", 1)
+    mem.reflect()
+    assert [i["title"] for i in _duplicates(mem)] == [
+        "Possible duplicates: Hospital del Mar and Hospital del Mar (Barcelona)"]
 
 
 def test_a_pair_is_judged_again_only_when_one_of_them_is_written(mem: Memory) -> None:

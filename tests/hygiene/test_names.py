@@ -34,11 +34,37 @@ def test_initials_and_slips() -> None:
     for a, b in (("daniel", "daniela"), ("francisco", "francisca"), ("python3", "python2"), ("ana", "ada"),
                  ("andres", "andrea"), ("julian", "juliana")):  # a short name's last letter: another name
         assert not N.typo_match([a], [b])
+    # the first letter of a surname: another family (a slip seldom hits the first letter)
+    assert not N.typo_match(N.tokens("Lucía Fernández"), N.tokens("Lucía Hernández"))
+    assert N.typo_match(N.tokens("Lucía Fernández"), N.tokens("Lucía Fernádez"))
+
+
+def test_nicknames_of_given_names() -> None:
+    from core.hygiene import glossary
+
+    for a, b in (("Tony Russo", "Anthony Russo"), ("Chema Rubio", "José María Rubio"),
+                 ("Rafa Gil", "Rafael Gil"), ("Maite Ruiz", "María Teresa Ruiz"), ("Jamie Ross", "James Ross")):
+        assert glossary.nickname_match(N.tokens(a), N.tokens(b)), (a, b)
+    for a, b in (("Tony Russo", "Antonia Russo"), ("Chema Rubio", "José Rubio"), ("Tony", "Anthony"),
+                 ("Ana Bill", "Ana William")):  # a surname is not a nickname
+        assert not glossary.nickname_match(N.tokens(a), N.tokens(b)), (a, b)
+
+
+@pytest.mark.parametrize(("a", "b", "noted"), [
+    ("Hospital del Mar", "Hospital del Mar (Barcelona)", True), ("Córdoba (Argentina)", "Córdoba", True),
+    ("Carmen Lozano (madre)", "Carmen Lozano", False), ("Ana Ruiz (sister)", "Ana Ruiz (colleague)", False),
+    ("Payments", "Payments (2)", False), ("Hospital del Mar", "Hospital Clínic (Barcelona)", False),
+])
+def test_a_note_in_brackets(a: str, b: str, noted: bool) -> None:
+    """A note in brackets on one name says which one is meant (the facts decide, ``meaning``); a
+    relative in it names another person (``generation``)."""
+    assert N.noted(a, b) is noted
 
 
 @pytest.mark.parametrize(("name", "generation"), [
     ("Luis Romero Jr.", "jr"), ("Luis Romero Junior", "jr"), ("Richard Cole Sr.", "sr"), ("Sr. Cole", ""),
     ("Henry Ford II", "ii"), ("Manuel Soto hijo", "hijo"), ("Javier Mora padre", "padre"), ("Ana García", ""),
+    ("Carmen Lozano (madre)", "madre"), ("Tom Hale (son)", "son"), ("Hospital del Mar (Barcelona)", ""),
 ])
 def test_a_last_word_that_names_a_generation(name: str, generation: str) -> None:
     assert N.generation(name) == generation
@@ -51,10 +77,12 @@ def test_father_and_son_sequels_and_a_word_put_inside_are_not_proposed(tmp_path:
     pairs = [("Luis Romero", "Luis Romero Jr.", "Person"), ("Richard Cole Sr.", "Richard Cole", "Person"),
              ("Manuel Soto hijo", "Manuel Soto", "Person"), ("Project Titan", "Project Titan 2", "Project"),
              ("Order service", "Order sync service", "Service"), ("Andrés Pardo", "Andrea Pardo", "Person"),
-             ("Pablo Ibáñez Jr", "pablo_ibanez_jr.", "Person"), ("Atlas", "Project Atlas", "Project")]
+             ("Pablo Ibáñez Jr", "pablo_ibanez_jr.", "Person"), ("Atlas", "Project Atlas", "Project"),
+             ("Lucía Fernández", "Lucía Hernández", "Person"), ("Tony Russo", "Anthony Russo", "Person"),
+             ("Carmen Lozano (madre)", "Carmen Lozano", "Person")]
     with Memory(Settings(db=tmp_path / "m.db", embeddings="none")) as m:
         for n, (a, b, etype) in enumerate(pairs):
-            shared = [f"Neighbour {'ABCDEFGHIJ'[n]}{i}" for i in range(2)]
+            shared = [f"Neighbour {'ABCDEFGHIJKLMN'[n]}{i}" for i in range(2)]
             m.create_entities([{"name": a, "entityType": etype, "observations": ["one fact"]},
                                {"name": b, "entityType": etype, "observations": ["another fact"]},
                                *({"name": x, "entityType": "Thing"} for x in shared)])
@@ -62,7 +90,8 @@ def test_father_and_son_sequels_and_a_word_put_inside_are_not_proposed(tmp_path:
         m.reflect()
         found = sorted(i["title"] for i in m.surface_insights(limit=50, status="all")
                        if i["pattern"] == "duplicate_entities")
-    assert found == ["Possible duplicates: Atlas and Project Atlas",
+    assert found == ["Possible duplicates: Anthony Russo and Tony Russo",
+                     "Possible duplicates: Atlas and Project Atlas",
                      "Possible duplicates: Pablo Ibáñez Jr and pablo_ibanez_jr."]
 
 
