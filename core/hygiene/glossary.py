@@ -89,6 +89,7 @@ PHRASES: dict[str, str] = {
     "registro de cambios": "changelog", "change log": "changelog", "mesa de ayuda": "support",
     # English phrases for one thing
     "help desk": "support", "service desk": "support", "support desk": "support",
+    "sign in": "login", "log in": "login", "sign up": "signup",
 }
 # The first word of a phrase: a name holding none is read word by word, no phrase looked for.
 _PHRASE_FIRST = frozenset(p.split()[0] for p in PHRASES)
