@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from core.search.folding import fold
 
-RULES_VERSION = "4"  # bump when a rule's meaning changes: remembered findings are then judged again
+RULES_VERSION = "5"  # bump when a rule's meaning changes: remembered findings are then judged again
 UPDATE, CONTRADICTION = "update", "contradiction"
 
 _MONTHS = frozenset(
@@ -110,7 +110,7 @@ _DETERMINERS = frozenset("the his her their our my its el la los las su sus mi n
 # "Since the reorg, …", "Desde la reorganización …": a lead-in before what the fact says.
 _LEAD_IN = re.compile(r"^(?:since|after|following|as of|from|desde|tras|despues de|a partir de)\s+"
                       r"(?:(?:the|la|el|los|las|este|esta|last|this)\s+)?[\w-]+,?\s+", re.IGNORECASE)
-_NEGATIONS = frozenset("not no never nunca isn't doesn't don't aren't wasn't n't".split())
+_NEGATIONS = frozenset("not no never nunca jamas isn't doesn't don't aren't wasn't n't".split())
 _AUX = frozenset("does do did".split())
 # A negated auxiliary's own word, kept in the claim ("isn't vegetarian" claims what "is vegetarian"
 # does); "doesn't", "don't" and "didn't" only carry the negation.
@@ -122,6 +122,23 @@ _CLAIM_DROP = frozenset("a an any some un una unos unas ningun ninguna ninguno".
 # One verb in the third person and the bare form a negation takes ("has" / "doesn't have").
 _BARE = {"has": "have", "goes": "go", "does": "do"}
 _ARTICLES = frozenset("the a an el la los las un una".split())
+# A negated perfect tense read as the present it denies ("nunca ha tenido coche" denies what "tiene
+# coche" claims; "has never had a car" what "has a car" does): the auxiliary dropped, the participle
+# in the present. Spanish: "ha" (3rd person singular), "han" (plural); regular participles by their
+# ending (trabajado → trabaja, vivido → vive), the common irregular verbs by this table.
+_PERFECT_AUX = frozenset("ha han has have hasn't haven't".split())
+_ES_PARTICIPLES = {  # participle → (singular, plural) present
+    "tenido": ("tiene", "tienen"), "sido": ("es", "son"), "estado": ("esta", "estan"), "hecho": ("hace", "hacen"),
+    "visto": ("ve", "ven"), "dicho": ("dice", "dicen"), "puesto": ("pone", "ponen"), "escrito": ("escribe", "escriben"),
+    "vuelto": ("vuelve", "vuelven"), "podido": ("puede", "pueden"), "querido": ("quiere", "quieren"),
+    "jugado": ("juega", "juegan"), "ido": ("va", "van"), "dormido": ("duerme", "duermen"),
+    "probado": ("prueba", "prueban"), "pensado": ("piensa", "piensan"), "perdido": ("pierde", "pierden"),
+    "encontrado": ("encuentra", "encuentran"), "contado": ("cuenta", "cuentan"), "sentido": ("siente", "sienten"),
+    "pedido": ("pide", "piden"), "seguido": ("sigue", "siguen"), "preferido": ("prefiere", "prefieren"),
+    "conocido": ("conoce", "conocen"), "roto": ("rompe", "rompen"), "abierto": ("abre", "abren"),
+}
+_EN_PARTICIPLES = {"had": "have", "been": "is", "owned": "own", "used": "use", "lived": "live", "worked": "work",
+                   "driven": "drive", "eaten": "eat", "smoked": "smoke", "played": "play"}
 _STOP = frozenset(
     "the a an of to in on at for with by and or its it his her their is are be "
     "el la los las un una de del en a con por para y o su sus es son esta".split())
@@ -270,6 +287,7 @@ def _claim(tokens: Sequence[str]) -> tuple[str, ...]:
     """``_Sig.claim``: the words without the negation and the auxiliary it takes ("does not", "isn't"
     → "is"), without articles and "any", each verb in the form a negation takes ("has" → "have",
     "watches" → "watch")."""
+    tokens = _present(tokens)
     out: list[str] = []
     for t in tokens:
         if t in _NEGATED_AUX:
@@ -280,6 +298,46 @@ def _claim(tokens: Sequence[str]) -> tuple[str, ...]:
             out.append(_BARE.get(t) or (t[:-2] if len(t) > 4 and t.endswith(("ches", "shes", "sses", "xes"))
                                         else _stem(t)))
     return tuple(out)
+
+
+def _present(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` with a negated perfect tense said in the present (``_PERFECT_AUX``): "nunca ha
+    tenido coche" → "nunca tiene coche", "has never had a car" → "never have a car"; other words
+    kept. Only negated: never having had one denies having one now, having had one ("ha vivido en
+    Roma") does not say it still holds ("no vive en Roma" is no contradiction)."""
+    if _PERFECT_AUX.isdisjoint(tokens) or not any(t in _NEGATIONS or t.endswith("n't") for t in tokens):
+        return list(tokens)
+    out: list[str] = []
+    skip: dict[int, str] = {}
+    for i, t in enumerate(tokens):
+        if i in skip:
+            out.append(skip[i])
+            continue
+        if t in _PERFECT_AUX:
+            j = i + 1
+            while j < len(tokens) and tokens[j] in _NEGATIONS:
+                j += 1
+            said = _participle(tokens[j], plural=t == "han", english=t not in ("ha", "han")) \
+                if j < len(tokens) else None
+            if said is not None:
+                skip[j] = said
+                if t in ("hasn't", "haven't"):
+                    out.append("not")
+                continue
+        out.append(t)
+    return out
+
+
+def _participle(word: str, plural: bool, english: bool) -> str | None:
+    """The present a participle stands for, or None when ``word`` is not one."""
+    if english:
+        return _EN_PARTICIPLES.get(word)
+    if word in _ES_PARTICIPLES:
+        return _ES_PARTICIPLES[word][plural]
+    for ending, present in (("ado", "a"), ("ido", "e")):
+        if len(word) > len(ending) + 2 and word.endswith(ending):
+            return word[: -len(ending)] + present + ("n" if plural else "")
+    return None
 
 
 # Change verbs whose next words are the new value of what the older fact gives a value of.
@@ -471,7 +529,7 @@ _MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # A marker or a negation: one set lookup per word (a long regex alternation tried at every position
 # cost more than the rest of the first look).
 _SIGN_WORDS = frozenset(
-    "not no never nunca anymore now ahora currently actualmente moved mudo switched changed cambio paso instead "
+    "not no never nunca jamas anymore now ahora currently actualmente moved mudo switched changed cambio paso instead "
     "lugar vez hoy new nuevo nueva nuevos nuevas upgraded updated migrated downgraded promoted dropped fell rose "
     "increased decreased grew went pushed postponed delayed brought retrasado retraso pospuesto pospuso adelantado "
     "adelanto subido subio bajado bajo ascendido ascendida migrado migro actualizado transferred converted pasado "

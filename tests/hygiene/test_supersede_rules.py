@@ -99,6 +99,17 @@ def test_the_quick_first_look_never_hides_a_finding(name: str) -> None:
     ("Le gusta el café", "Nunca le gusta el café", CONTRADICTION),
     ("Has a driving licence", "No longer has a driving licence", UPDATE),  # it ended: an update
     ("Tiene coche", "Ya no tiene coche", UPDATE),
+    # a negated perfect tense denies the present ("never had" → does not have)
+    ("Tiene coche", "Nunca ha tenido coche", CONTRADICTION),
+    ("Es vegetariana", "No es vegetariana", CONTRADICTION),
+    ("Es vegetariana", "Nunca ha sido vegetariana", CONTRADICTION),
+    ("Trabaja en Acme", "No ha trabajado nunca en Acme", CONTRADICTION),
+    ("Fuma", "Jamás ha fumado", CONTRADICTION),
+    ("Has a car", "Has never had a car", CONTRADICTION),
+    ("Ha vivido en Roma", "No vive en Roma", None),  # lived there once: says nothing of now
+    ("Ha tenido perro", "No tiene perro", None),
+    ("Tenía coche", "No tiene coche", None),
+    ("Tiene hijos", "Nunca ha tenido hijas", None),
     # negations of another claim: both stay true
     ("Has a cat", "Does not have a dog", None),
     ("Has a car", "Has no car insurance", None),
