@@ -143,7 +143,8 @@ def _block_pairs(index: NI.NameIndex) -> dict[str, dict[tuple[int, int], tuple[s
                     continue
                 rule = _loose_rule(list(info[a][2]), list(info[b][2]),
                                    bool(meaning.PERSON_FAMILIES & {info[a][1], info[b][1]}))
-                if rule is not None:
+                if rule is not None and not (rule[0] == "one name inside the other"
+                                             and N.kind_noted(info[a][0], info[b][0])):
                     found[(a, b)] = rule
         if found:
             cached[key] = found

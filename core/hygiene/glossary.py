@@ -76,7 +76,8 @@ _SAME: dict[str, tuple[str, ...]] = {
     "goal": ("objetivo", "meta"), "holiday": ("vacation", "vacacion", "vacaciones"), "car": ("coche", "automobile"),
     "apartment": ("flat", "piso", "apartamento"), "doctor": ("medico", "medica", "physician"),
     "lawyer": ("abogado", "abogada", "attorney"), "teacher": ("profesor", "profesora", "maestro", "maestra"),
-    "insurance": ("seguro",), "newsletter": ("boletin",), "flag": ("toggle",), "launch": ("lanzamiento",),
+    "insurance": ("seguro",), "newsletter": ("boletin",), "flag": ("toggle",),
+    "hiring": ("recruiting", "recruitment"), "museum": ("museo",), "launch": ("lanzamiento",),
     "schedule": ("horario",), "calendar": ("calendario",), "changelog": ("changelog",),
 }
 SAME: dict[str, str] = {w: canon for canon, ws in _SAME.items() for w in (canon, *ws)}
@@ -167,7 +168,8 @@ _NICKNAMES: dict[str, tuple[str, ...]] = {
     "toni": ("antonio",), "tono": ("antonio",), "chus": ("jesus", "maria jesus"), "maite": ("maria teresa",),
     "marisa": ("maria luisa",), "maricarmen": ("maria del carmen", "maria carmen"), "mamen": ("maria del carmen",),
     "mayte": ("maria teresa",), "maribel": ("maria isabel",), "marisol": ("maria soledad",),
-    "nando": ("fernando",), "lucho": ("luis",), "pili": ("pilar",), "inma": ("inmaculada",), "fina": ("josefina",),
+    "nando": ("fernando",),
+    "fer": ("fernando",), "lucho": ("luis",), "pili": ("pilar",), "inma": ("inmaculada",), "fina": ("josefina",),
     "isa": ("isabel",), "guille": ("guillermo",), "nico": ("nicolas",), "santi": ("santiago",), "edu": ("eduardo",),
     "juanjo": ("juan jose",), "juanma": ("juan manuel",), "juanca": ("juan carlos",), "josemi": ("jose miguel",),
     "chelo": ("consuelo",), "lupe": ("guadalupe",), "tere": ("teresa",), "susi": ("susana",), "bea": ("beatriz",),
@@ -201,12 +203,26 @@ NICKNAMES: dict[str, tuple[tuple[str, ...], ...]] = {
     k: tuple(tuple(v.split()) for v in vs) for k, vs in _NICKNAMES.items()}
 
 
+def _both_sexes(full: tuple[tuple[str, ...], ...]) -> bool:
+    """A nickname of a man's name and a woman's (``Dani``: Daniel, Daniela; ``Sam``: Samuel,
+    Samantha), told by a first name ending in -a among others that do not."""
+    ends = {words[0].endswith("a") for words in full}
+    return len(ends) == 2
+
+
+# Nicknames that do not tell which person: ``Dani Vega`` may be Daniel or Daniela Vega.
+AMBIGUOUS = frozenset(k for k, full in NICKNAMES.items() if _both_sexes(full))
+
+
 def nickname_match(ta: Sequence[str], tb: Sequence[str]) -> bool:
     """Two people's names (their folded words) the same but for a given name said by its nickname
     (``Tony Russo`` / ``Anthony Russo``, ``Chema Rubio`` / ``José María Rubio``): the nickname is
-    a word before the last (the surname), and the words left are the same."""
+    a word before the last (the surname), and the words left are the same. A nickname of a man's
+    name and a woman's (``AMBIGUOUS``: ``Dani``, ``Sam``) does not tell which person: no match."""
     for short, long_ in ((ta, tb), (tb, ta)):
         for i, w in enumerate(short[:-1]):
+            if w in AMBIGUOUS:
+                continue
             for full in NICKNAMES.get(w, ()):
                 if [*short[:i], *full, *short[i + 1:]] == list(long_):
                     return True

@@ -58,7 +58,7 @@ if TYPE_CHECKING:  # numpy loads when a pair is judged: a stdio server starts wi
 from core.errors import HipocampoError
 from core.hygiene import glossary, written
 from core.hygiene.name_index import NameIndex
-from core.hygiene.names import fact_key, noted
+from core.hygiene.names import fact_key, noted, noted_which
 from core.search.folding import fold
 
 HUB_CAP = 50  # a neighbour linked to more entities than this says little about any two of them
@@ -217,6 +217,28 @@ def _read_apart(ta: Sequence[str], tb: Sequence[str]) -> bool:
     return glossary.known_apart(ta, tb)
 
 
+def _capitalised(name: str) -> set[str]:
+    """The folded words of ``name`` written with a capital, but for its first word (``Museo Reina
+    Sofía`` → reina, sofia): proper names."""
+    words = [w for w in _WORDS.split(name) if w]
+    return {fold(w).lower() for w in words[1:] if w[:1].isupper()}
+
+
+def _proper_apart(a: str, b: str, ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """The names share a common word the glossary knows and differ only by proper names
+    (capitalised, not the first word), none a cognate or a short form of another (``Museo del
+    Prado`` / ``Museo Reina Sofía``, ``Hospital Clínic`` / ``Hospital Gregorio Marañón``): two of
+    a kind, even when their function words look like two languages."""
+    ca, cb = _content(ta), _content(tb)
+    shared = set(ca) & set(cb)
+    own_a, own_b = [t for t in ca if t not in shared], [t for t in cb if t not in shared]
+    if not shared or not own_a or not own_b or not any(glossary.read([w])[1] for w in shared):
+        return False
+    if not set(own_a) <= _capitalised(a) or not set(own_b) <= _capitalised(b) or abbreviated(ta, tb):
+        return False
+    return not any(cognate(x, y) for x in own_a for y in own_b)
+
+
 def _one_word_differs(a: str, b: str) -> bool:
     """The one-word veto on the names' words as written, camelCase kept whole (``Python SDK`` /
     ``JavaScript SDK``: not ``java`` + ``script``)."""
@@ -339,7 +361,8 @@ def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
                     ta, tb = info[pair[0]][2], info[pair[1]][2]
                     if not glossary.same(ta, tb) and not noted(info[pair[0]][0], info[pair[1]][0]) and (
                             veto(ta, tb) is not None or _one_word_differs(info[pair[0]][0], info[pair[1]][0])
-                            or _read_apart(ta, tb)):
+                            or _read_apart(ta, tb)
+                            or _proper_apart(info[pair[0]][0], info[pair[1]][0], ta, tb)):
                         vetoed.add(pair)
                         continue
                     out[pair] = set()
@@ -409,6 +432,14 @@ def _facts_agree(fa: list[str], fb: list[str], vec: Callable[[str], np.ndarray])
     return float((np.stack([vec(f) for f in fa]) @ np.stack([vec(f) for f in fb]).T).max())
 
 
+def _note_in_facts(note: str, a: str, b: str, facts: dict[str, list[str]]) -> bool:
+    """The note's words are in the facts of the name without it (``Hotel Miramar (Málaga)`` /
+    ``Hotel Miramar``: "our hotel for the wedding in Málaga"): the note says which, the facts agree."""
+    plain = b if a.endswith(")") else a
+    words = set(_WORDS.split(fold(" ".join(facts.get(plain, []))).lower()))
+    return bool(note) and set(note.split()) <= words
+
+
 def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, tuple[str, ...]]],
              names: dict[int, str], facts: dict[str, list[str]],
              vec: Callable[[str], np.ndarray]) -> Verdict | None:
@@ -417,7 +448,7 @@ def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, t
     # A short form says the same name (``SSO`` / ``Single sign-on``): the model reads it poorly. So do
     # the glossary's short forms and translations (``Prod DB`` / ``Production database``).
     read_same = glossary.same(info[a][2], info[b][2])
-    note = noted(names[a], names[b])  # "Hospital del Mar" / "Hospital del Mar (Barcelona)": the facts decide
+    note = noted_which(names[a], names[b])  # "Hospital del Mar" / "… (Barcelona)": the facts decide
     short_form = read_same or note or abbreviated(info[a][2], info[b][2])
     if not short_form and (name_sim < NAME_MIN or words < WORDS_MIN):
         return None
@@ -430,6 +461,8 @@ def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, t
         if la is not None and la == lb:
             return None
     fact_sim = _facts_agree(facts.get(names[a], []), facts.get(names[b], []), vec)
+    if note and _note_in_facts(note, names[a], names[b], facts):
+        fact_sim = max(fact_sim or 0.0, FACTS_MIN)  # the facts name the note: they say which one
     if fact_sim is not None and fact_sim < FACTS_FLOOR:
         return None  # their facts tell them apart, whatever they share
     facts_agree = fact_sim is not None and fact_sim >= FACTS_MIN

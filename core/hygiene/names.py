@@ -88,14 +88,34 @@ def note(name: str) -> tuple[str, str] | None:
 
 def noted(a: str, b: str) -> bool:
     """One name is the other with a note in brackets added (``Hospital del Mar`` / ``Hospital del
-    Mar (Barcelona)``), the note not a relative (``names.generation``) nor a number: the note says
-    which one is meant, so the two may be one thing, or two of one name (``Córdoba`` / ``Córdoba
-    (Argentina)``): the facts or the neighbours decide (``core.hygiene.meaning``)."""
+    Mar (Barcelona)``), the note a proper name (capitalised: where, whose), not a relative
+    (``names.generation``) nor a number: the note says which one is meant, so the two may be one
+    thing, or two of one name (``Córdoba`` / ``Córdoba (Argentina)``): the facts or the neighbours
+    decide (``core.hygiene.meaning``). A note in lower case says a kind or a part (``Kubernetes
+    cluster (staging)``, ``Budget (draft)``): another thing."""
+    return noted_which(a, b) is not None
+
+
+def kind_noted(a: str, b: str) -> bool:
+    """One name is the other with a note in lower case in brackets (``Kubernetes cluster`` /
+    ``Kubernetes cluster (staging)``): the note says a kind or a part, another thing."""
     for x, y in ((a, b), (b, a)):
         found = note(y)
         if found is not None and not note(x) and name_key(found[0]) == name_key(x):
-            return found[1] not in RELATIVES and not any(c.isdigit() for c in found[1])
+            return not y[y.rindex("(") + 1:].lstrip()[:1].isupper()
     return False
+
+
+def noted_which(a: str, b: str) -> str | None:
+    """``noted``'s note (folded), or None."""
+    for x, y in ((a, b), (b, a)):
+        found = note(y)
+        if found is not None and not note(x) and name_key(found[0]) == name_key(x):
+            raw = y[y.rindex("(") + 1:].lstrip()
+            if found[1] in RELATIVES or any(c.isdigit() for c in found[1]) or not raw[:1].isupper():
+                return None
+            return found[1]
+    return None
 
 
 def stored_tokens(words: list[str]) -> str:

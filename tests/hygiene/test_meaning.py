@@ -131,9 +131,15 @@ def test_a_note_in_brackets_is_proposed_when_the_facts_agree(mem: Memory) -> Non
           ["Ana's knee operation was there"], "Place", 1)
     _pair(mem, "Córdoba", ["In Andalusia, where Luis was born"], "Córdoba (Argentina)",
           ["Where the supplier is"], "City", 1)
+    # the other's facts name the note: they say which one
+    _pair(mem, "Hotel Miramar (Málaga)", ["Stayed there for the wedding"], "Hotel Miramar",
+          ["Our hotel for the wedding in Málaga"], "Place", 1)
+    # a common word shared, proper names apart: two of a kind, whatever the model says of them
+    _pair(mem, "Museo del Prado", ["Saw the Velázquez room"], "Museo Reina Sofía", ["Saw the Guernica"], "Place", 2)
     mem.reflect()
-    assert [i["title"] for i in _duplicates(mem)] == [
-        "Possible duplicates: Hospital del Mar and Hospital del Mar (Barcelona)"]
+    assert sorted(i["title"] for i in _duplicates(mem)) == [
+        "Possible duplicates: Hospital del Mar and Hospital del Mar (Barcelona)",
+        "Possible duplicates: Hotel Miramar and Hotel Miramar (Málaga)"]
 
 
 def test_a_pair_is_judged_again_only_when_one_of_them_is_written(mem: Memory) -> None:

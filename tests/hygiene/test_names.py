@@ -46,7 +46,8 @@ def test_nicknames_of_given_names() -> None:
                  ("Rafa Gil", "Rafael Gil"), ("Maite Ruiz", "María Teresa Ruiz"), ("Jamie Ross", "James Ross")):
         assert glossary.nickname_match(N.tokens(a), N.tokens(b)), (a, b)
     for a, b in (("Tony Russo", "Antonia Russo"), ("Chema Rubio", "José Rubio"), ("Tony", "Anthony"),
-                 ("Ana Bill", "Ana William")):  # a surname is not a nickname
+                 ("Ana Bill", "Ana William"),  # a surname is not a nickname
+                 ("Dani Vega", "Daniela Vega"), ("Sam Green", "Samantha Green")):  # a man's name or a woman's
         assert not glossary.nickname_match(N.tokens(a), N.tokens(b)), (a, b)
 
 
@@ -54,6 +55,7 @@ def test_nicknames_of_given_names() -> None:
     ("Hospital del Mar", "Hospital del Mar (Barcelona)", True), ("Córdoba (Argentina)", "Córdoba", True),
     ("Carmen Lozano (madre)", "Carmen Lozano", False), ("Ana Ruiz (sister)", "Ana Ruiz (colleague)", False),
     ("Payments", "Payments (2)", False), ("Hospital del Mar", "Hospital Clínic (Barcelona)", False),
+    ("Kubernetes cluster", "Kubernetes cluster (staging)", False),  # in lower case: a kind, another thing
 ])
 def test_a_note_in_brackets(a: str, b: str, noted: bool) -> None:
     """A note in brackets on one name says which one is meant (the facts decide, ``meaning``); a
@@ -79,10 +81,11 @@ def test_father_and_son_sequels_and_a_word_put_inside_are_not_proposed(tmp_path:
              ("Order service", "Order sync service", "Service"), ("Andrés Pardo", "Andrea Pardo", "Person"),
              ("Pablo Ibáñez Jr", "pablo_ibanez_jr.", "Person"), ("Atlas", "Project Atlas", "Project"),
              ("Lucía Fernández", "Lucía Hernández", "Person"), ("Tony Russo", "Anthony Russo", "Person"),
-             ("Carmen Lozano (madre)", "Carmen Lozano", "Person")]
+             ("Carmen Lozano (madre)", "Carmen Lozano", "Person"), ("Dani Vega", "Daniela Vega", "Person"),
+             ("Kubernetes cluster", "Kubernetes cluster (staging)", "System")]
     with Memory(Settings(db=tmp_path / "m.db", embeddings="none")) as m:
         for n, (a, b, etype) in enumerate(pairs):
-            shared = [f"Neighbour {'ABCDEFGHIJKLMN'[n]}{i}" for i in range(2)]
+            shared = [f"Neighbour {'ABCDEFGHIJKLMNOP'[n]}{i}" for i in range(2)]
             m.create_entities([{"name": a, "entityType": etype, "observations": ["one fact"]},
                                {"name": b, "entityType": etype, "observations": ["another fact"]},
                                *({"name": x, "entityType": "Thing"} for x in shared)])
