@@ -36,6 +36,7 @@ MEANING_HELD_OUT_5 = MEANING.with_name("meaning_holdout5.json")
 MEANING_HELD_OUT_5B = MEANING.with_name("meaning_holdout5b.json")
 MEANING_HELD_OUT_5C = MEANING.with_name("meaning_holdout5c.json")
 MEANING_HELD_OUT_5D = MEANING.with_name("meaning_holdout5d.json")
+MEANING_HELD_OUT_5E = MEANING.with_name("meaning_holdout5e.json")
 
 
 def _entity_case(case: dict[str, Any], embedder: Any = None) -> bool:
@@ -112,7 +113,8 @@ def evaluate_meaning(labelled: Path = LABELLED, meaning_set: Path = MEANING, emb
                         ("meaning, held out (session 5)", MEANING_HELD_OUT_5),
                         ("meaning, held out (session 5, second batch)", MEANING_HELD_OUT_5B),
                         ("meaning, held out (session 5, third batch)", MEANING_HELD_OUT_5C),
-                        ("meaning, held out (session 5, fourth batch, adversarial)", MEANING_HELD_OUT_5D)):
+                        ("meaning, held out (session 5, fourth batch, adversarial)", MEANING_HELD_OUT_5D),
+                        ("meaning, held out (session 5, fifth batch)", MEANING_HELD_OUT_5E)):
         if held_out is not None and path.exists():
             parts[label] = json.loads(path.read_text(encoding="utf-8"))["holdout"]
     out: dict[str, Any] = {"misses": []}
