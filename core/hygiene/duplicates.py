@@ -8,6 +8,7 @@ separators, or one a placeholder such as ``Unknown``):
 * **same words in another order** (``García, Ana``) — 0.9;
 * **an initial, a slip or a nickname** (``A. García`` / ``Ana García``, ``Kubernetes`` /
   ``Kuberentes``, ``Tony Russo`` / ``Anthony Russo``: ``glossary.nickname_match``, people only)
+  or a company's legal form (``Telefónica S.A.`` / ``Telefónica``, ``names.legal_form_match``)
   and at least one neighbour in common — 0.8;
 * **one name inside the other** (``Atlas`` / ``Project Atlas``) with two neighbours in common or
   more, the same numbers, no word put between two of the shorter's (``Order service`` / ``Order
@@ -178,6 +179,8 @@ def _loose_rule(ta: list[str], tb: list[str], person: bool = False) -> tuple[str
         return "a slip in the name", 0.8, 1
     if person and glossary.nickname_match(ta, tb):
         return "a nickname", 0.8, 1
+    if not person and N.legal_form_match(ta, tb):
+        return "a legal form", 0.8, 1
     sa, sb = set(ta), set(tb)
     if sa and sb and (sa < sb or sb < sa) and min(len(x) for x in (sa & sb)) >= 4 \
             and _numbers(ta) == _numbers(tb) and not _inserted(ta, tb):

@@ -77,7 +77,9 @@ _SAME: dict[str, tuple[str, ...]] = {
     "apartment": ("flat", "piso", "apartamento"), "doctor": ("medico", "medica", "physician"),
     "lawyer": ("abogado", "abogada", "attorney"), "teacher": ("profesor", "profesora", "maestro", "maestra"),
     "insurance": ("seguro",), "newsletter": ("boletin",), "flag": ("toggle",),
-    "hiring": ("recruiting", "recruitment"), "museum": ("museo",), "launch": ("lanzamiento",),
+    "hiring": ("recruiting", "recruitment"), "museum": ("museo",), "party": ("fiesta",),
+    "summer": ("verano",), "winter": ("invierno",), "spring": ("primavera",), "autumn": ("otono", "fall"),
+    "launch": ("lanzamiento",),
     "schedule": ("horario",), "calendar": ("calendario",), "changelog": ("changelog",),
 }
 SAME: dict[str, str] = {w: canon for canon, ws in _SAME.items() for w in (canon, *ws)}

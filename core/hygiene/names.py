@@ -118,6 +118,22 @@ def noted_which(a: str, b: str) -> str | None:
     return None
 
 
+# A company's legal form at the end of its name (``Telefónica S.A.``, ``Acme Ltd``), as folded words.
+_LEGAL_FORMS = (("s", "a"), ("s", "l"), ("s", "l", "u"), ("sa",), ("sl",), ("slu",), ("inc",), ("ltd",), ("llc",),
+                ("gmbh",), ("plc",), ("ag",), ("bv",), ("co",), ("limited",), ("incorporated",))
+
+
+def legal_form_match(a: list[str], b: list[str]) -> bool:
+    """The same name but for a legal form at the end of one (``Telefónica S.A.`` / ``Telefónica``,
+    ``Acme Inc`` / ``Acme``); the name left has a word of four letters or more."""
+    for short, long_ in ((a, b), (b, a)):
+        for form in _LEGAL_FORMS:
+            n = len(form)
+            if len(long_) > n and tuple(long_[-n:]) == form and list(long_[:-n]) == list(short):
+                return max(len(w) for w in short) >= 4
+    return False
+
+
 def stored_tokens(words: list[str]) -> str:
     """``tokens(name)`` as stored beside the entity (``name_tokens``): the words, one space
     between them (a word never holds whitespace); ``parse_tokens`` reads them back."""

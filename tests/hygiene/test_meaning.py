@@ -55,6 +55,7 @@ def test_vetoes_on_the_words(a: str, b: str, why: str | None) -> None:
     ("Shipping costs", "Delivery costs", "same"), ("Registro de cambios", "Changelog", "same"),
     ("Help desk", "Help center", None), ("Shipping costs", "Shipping price", "apart"),
     ("Login page", "Sign-in page", "same"), ("Login page", "Logout page", None),
+    ("Summer party", "Fiesta de verano", "same"), ("Summer party", "Christmas party", None),
 ])
 def test_names_read_plainly(a: str, b: str, read: str | None) -> None:
     """Short forms written out, common words of both languages and synonyms read as one word: the
@@ -199,7 +200,8 @@ def test_without_a_model_reflect_still_runs_and_proposes_nothing_by_meaning(tmp_
 
 @pytest.mark.parametrize(("name", "least"), [("meaning_holdout3.json", 20), ("meaning_holdout4.json", 10),
                                              ("meaning_holdout4b.json", 5), ("meaning_holdout5.json", 15),
-                                             ("meaning_holdout5b.json", 8), ("meaning_holdout5c.json", 12)])
+                                             ("meaning_holdout5b.json", 8), ("meaning_holdout5c.json", 12),
+                                             ("meaning_holdout5d.json", 6), ("meaning_holdout5e.json", 6)])
 def test_approving_every_merge_of_the_held_out_set_loses_no_fact(tmp_path: Path, clock: SteppingClock,
                                                                   local_embedder: Any, name: str, least: int) -> None:
     """Zero facts lost: after approving each proposal by meaning on a held-out set (sessions 3 to 5; right

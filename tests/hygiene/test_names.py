@@ -51,6 +51,13 @@ def test_nicknames_of_given_names() -> None:
         assert not glossary.nickname_match(N.tokens(a), N.tokens(b)), (a, b)
 
 
+def test_a_company_legal_form() -> None:
+    for a, b in (("Telefónica S.A.", "Telefonica"), ("Acme Inc.", "Acme"), ("Mercadona, S.L.", "Mercadona")):
+        assert N.legal_form_match(N.tokens(a), N.tokens(b)), (a, b)
+    for a, b in (("Acme Labs", "Acme"), ("Telefónica S.A.", "Telefónica Tech"), ("Ab Inc", "Ab")):
+        assert not N.legal_form_match(N.tokens(a), N.tokens(b)), (a, b)
+
+
 @pytest.mark.parametrize(("a", "b", "noted"), [
     ("Hospital del Mar", "Hospital del Mar (Barcelona)", True), ("Córdoba (Argentina)", "Córdoba", True),
     ("Carmen Lozano (madre)", "Carmen Lozano", False), ("Ana Ruiz (sister)", "Ana Ruiz (colleague)", False),
@@ -82,10 +89,11 @@ def test_father_and_son_sequels_and_a_word_put_inside_are_not_proposed(tmp_path:
              ("Pablo Ibáñez Jr", "pablo_ibanez_jr.", "Person"), ("Atlas", "Project Atlas", "Project"),
              ("Lucía Fernández", "Lucía Hernández", "Person"), ("Tony Russo", "Anthony Russo", "Person"),
              ("Carmen Lozano (madre)", "Carmen Lozano", "Person"), ("Dani Vega", "Daniela Vega", "Person"),
-             ("Kubernetes cluster", "Kubernetes cluster (staging)", "System")]
+             ("Kubernetes cluster", "Kubernetes cluster (staging)", "System"),
+             ("Telefónica S.A.", "Telefonica", "Organization")]
     with Memory(Settings(db=tmp_path / "m.db", embeddings="none")) as m:
         for n, (a, b, etype) in enumerate(pairs):
-            shared = [f"Neighbour {'ABCDEFGHIJKLMNOP'[n]}{i}" for i in range(2)]
+            shared = [f"Neighbour {'ABCDEFGHIJKLMNOPQ'[n]}{i}" for i in range(2)]
             m.create_entities([{"name": a, "entityType": etype, "observations": ["one fact"]},
                                {"name": b, "entityType": etype, "observations": ["another fact"]},
                                *({"name": x, "entityType": "Thing"} for x in shared)])
@@ -95,7 +103,8 @@ def test_father_and_son_sequels_and_a_word_put_inside_are_not_proposed(tmp_path:
                        if i["pattern"] == "duplicate_entities")
     assert found == ["Possible duplicates: Anthony Russo and Tony Russo",
                      "Possible duplicates: Atlas and Project Atlas",
-                     "Possible duplicates: Pablo Ibáñez Jr and pablo_ibanez_jr."]
+                     "Possible duplicates: Pablo Ibáñez Jr and pablo_ibanez_jr.",
+                     "Possible duplicates: Telefonica and Telefónica S.A."]
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [
