@@ -8,6 +8,9 @@ Two names whose words read the same are one name said two ways; two whose words 
 words apart (``Staging DB`` / ``Production database``, ``Auth API`` / ``Authz API``, ``Madrid
 office`` / ``Oficina de Málaga``) are two things, whatever the model says of them. A word not in
 these lists is read as it is written (a proper name: ``Valencia``, ``Orion``): the model judges.
+
+People's given names and their nicknames (``NICKNAMES``: ``Chema`` → José María, ``Tony`` →
+Anthony) are compared here too (``nickname_match``), for the spelling rules of ``duplicates``.
 """
 
 from __future__ import annotations

@@ -28,7 +28,8 @@ A name's vector alone cannot tell them from near misses: with the bundled model 
   languages and synonyms as one word) — names that read the same (``Prod DB`` / ``Production
   database``, ``Valencia office`` / ``Oficina de Valencia``) need only the neighbour in common and
   facts not apart; names two known words apart (``Staging DB`` / ``Production database``, ``Auth
-  API`` / ``Authz API``) are vetoed;
+  API`` / ``Authz API``) are vetoed, and so are names that share a common word and differ only by
+  proper names (``Museo del Prado`` / ``Museo Reina Sofía``, ``_proper_apart``);
 * **evidence** — the names close in meaning (cosine of the names embedded alone ≥ ``NAME_MIN``) and
   the words of each name matched by meaning in the other (``WORDS_MIN``), or one name a short form
   of the other (``SSO`` / ``Single sign-on``, ``CI pipeline`` / ``Continuous integration pipeline``);
