@@ -31,6 +31,12 @@ MEANING_HELD_OUT_3B = MEANING.with_name("meaning_holdout3b.json")
 # Session 4: written blind before the rules were read (4), and a second batch after the changes (4b).
 MEANING_HELD_OUT_4 = MEANING.with_name("meaning_holdout4.json")
 MEANING_HELD_OUT_4B = MEANING.with_name("meaning_holdout4b.json")
+# Session 5: the same again (5 written blind before the rules were read, 5b after they changed).
+MEANING_HELD_OUT_5 = MEANING.with_name("meaning_holdout5.json")
+MEANING_HELD_OUT_5B = MEANING.with_name("meaning_holdout5b.json")
+MEANING_HELD_OUT_5C = MEANING.with_name("meaning_holdout5c.json")
+MEANING_HELD_OUT_5D = MEANING.with_name("meaning_holdout5d.json")
+MEANING_HELD_OUT_5E = MEANING.with_name("meaning_holdout5e.json")
 
 
 def _entity_case(case: dict[str, Any], embedder: Any = None) -> bool:
@@ -103,7 +109,12 @@ def evaluate_meaning(labelled: Path = LABELLED, meaning_set: Path = MEANING, emb
         parts["meaning, held out (session 3, second batch)"] = json.loads(
             MEANING_HELD_OUT_3B.read_text(encoding="utf-8"))["holdout"]
     for label, path in (("meaning, held out (session 4)", MEANING_HELD_OUT_4),
-                        ("meaning, held out (session 4, second batch)", MEANING_HELD_OUT_4B)):
+                        ("meaning, held out (session 4, second batch)", MEANING_HELD_OUT_4B),
+                        ("meaning, held out (session 5)", MEANING_HELD_OUT_5),
+                        ("meaning, held out (session 5, second batch)", MEANING_HELD_OUT_5B),
+                        ("meaning, held out (session 5, third batch)", MEANING_HELD_OUT_5C),
+                        ("meaning, held out (session 5, fourth batch, adversarial)", MEANING_HELD_OUT_5D),
+                        ("meaning, held out (session 5, fifth batch)", MEANING_HELD_OUT_5E)):
         if held_out is not None and path.exists():
             parts[label] = json.loads(path.read_text(encoding="utf-8"))["holdout"]
     out: dict[str, Any] = {"misses": []}

@@ -6,16 +6,20 @@ separators, or one a placeholder such as ``Unknown``):
 * **same name** written differently (``names.name_key``: ``Ana_Garcia`` / ``Ana García`` /
   ``ana garcia``, ``Bob Smith`` / ``Robert Smith``) — confidence 0.95;
 * **same words in another order** (``García, Ana``) — 0.9;
-* **an initial or a slip** (``A. García`` / ``Ana García``, ``Kubernetes`` / ``Kuberentes``) and at
-  least one neighbour in common — 0.8;
+* **an initial, a slip or a nickname** (``A. García`` / ``Ana García``, ``Kubernetes`` /
+  ``Kuberentes``, ``Tony Russo`` / ``Anthony Russo``: ``glossary.nickname_match``, people only)
+  or a company's legal form (``Telefónica S.A.`` / ``Telefónica``, ``names.legal_form_match``)
+  and at least one neighbour in common — 0.8;
 * **one name inside the other** (``Atlas`` / ``Project Atlas``) with two neighbours in common or
-  more — 0.7;
+  more, the same numbers, no word put between two of the shorter's (``Order service`` / ``Order
+  sync service``) — 0.7;
 * **close in meaning** (``Billing service`` / ``Servicio de facturación``): names, words and facts
   alike by the memory's embedder, neighbours in common, no near-miss veto (``core.hygiene.meaning``)
   — 0.6–0.75, the evidence (shared neighbours, similarities) in the insight.
 
 A near miss (``Ana García`` / ``Ana Gardner``, ``Project Atlas`` / ``Atlas Copco``) matches none of
-these. Observations (``repeated_observations``): facts of one entity that differ only in case,
+these; names of two generations (``Luis Romero`` / ``Luis Romero Jr.``, ``names.generation``) never
+pair. Observations (``repeated_observations``): facts of one entity that differ only in case,
 accents, punctuation or spacing, or by one word (never by a number).
 
 Everything here reads through ``core.hygiene.store.HygieneStore`` and the graph store. The names
@@ -31,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.hygiene import meaning, written
+from core.hygiene import glossary, meaning, written
 from core.hygiene import name_index as NI
 from core.hygiene import names as N
 from core.hygiene.store import HygieneStore
@@ -78,7 +82,7 @@ def _groups(index: NI.NameIndex, hs: HygieneStore) -> list[tuple[list[int], str,
     for rule, conf, keyed in (("same name", 0.95, index.same), ("same words", 0.9, index.order)):
         for ids in keyed.many.values():
             free = sorted(i for i in ids if i not in grouped)
-            for part in _by_type(free, info) if len(free) > 1 else ():
+            for part in _by_generation(_by_type(free, info), info) if len(free) > 1 else ():
                 if len(part) > 1:
                     groups.append((sorted(part), rule, conf))
                     grouped.update(part)
@@ -97,6 +101,18 @@ def _by_type(ids: list[int], info: dict[int, tuple[str, str, tuple[str, ...]]]) 
         return [wild]
     out = list(parts.values())
     out[0] += wild
+    return out
+
+
+def _by_generation(parts: list[list[int]], info: dict[int, tuple[str, str, tuple[str, ...]]]) -> list[list[int]]:
+    """Each part split by the generation its names give (``Richard Cole`` / ``Richard Cole Sr.``:
+    the title dropped from the words is a father here, ``names.generation``)."""
+    out: list[list[int]] = []
+    for part in parts:
+        by: dict[str, list[int]] = defaultdict(list)
+        for i in part:
+            by[N.generation(info[i][0])].append(i)
+        out += by.values()
     return out
 
 
@@ -120,13 +136,16 @@ def _block_pairs(index: NI.NameIndex) -> dict[str, dict[tuple[int, int], tuple[s
         if len(ids) < 2 or len(ids) > BLOCK_CAP:
             continue
         found: dict[tuple[int, int], tuple[str, float, int]] = {}
+        gen = {i: N.generation(info[i][0]) for i in ids}
         for x in range(len(ids)):
             for y in range(x + 1, len(ids)):
                 a, b = sorted((ids[x], ids[y]))
-                if not _compatible(info[a][1], info[b][1]):
+                if not _compatible(info[a][1], info[b][1]) or gen[a] != gen[b]:
                     continue
-                rule = _loose_rule(list(info[a][2]), list(info[b][2]))
-                if rule is not None:
+                rule = _loose_rule(list(info[a][2]), list(info[b][2]),
+                                   bool(meaning.PERSON_FAMILIES & {info[a][1], info[b][1]}))
+                if rule is not None and not (rule[0] == "one name inside the other"
+                                             and N.kind_noted(info[a][0], info[b][0])):
                     found[(a, b)] = rule
         if found:
             cached[key] = found
@@ -151,16 +170,42 @@ def _loose_pairs(index: NI.NameIndex, grouped: set[int], hs: HygieneStore) -> li
     return [p for p in kept if seen[p.a] == 1 and seen[p.b] == 1 and p.a not in grouped and p.b not in grouped]
 
 
-def _loose_rule(ta: list[str], tb: list[str]) -> tuple[str, float, int] | None:
-    """(rule, confidence, neighbours needed in common) for two token lists, or None."""
+def _loose_rule(ta: list[str], tb: list[str], person: bool = False) -> tuple[str, float, int] | None:
+    """(rule, confidence, neighbours needed in common) for two token lists, or None; ``person``:
+    one of them is a person (a nickname may name them: ``glossary.nickname_match``)."""
     if N.initial_match(ta, tb):
         return "an initial", 0.8, 1
     if N.typo_match(ta, tb):
         return "a slip in the name", 0.8, 1
+    if person and glossary.nickname_match(ta, tb):
+        return "a nickname", 0.8, 1
+    if not person and N.legal_form_match(ta, tb):
+        return "a legal form", 0.8, 1
     sa, sb = set(ta), set(tb)
-    if sa and sb and (sa < sb or sb < sa) and min(len(x) for x in (sa & sb)) >= 4:
+    if sa and sb and (sa < sb or sb < sa) and min(len(x) for x in (sa & sb)) >= 4 \
+            and _numbers(ta) == _numbers(tb) and not _inserted(ta, tb):
         return "one name inside the other", 0.7, 2
     return None
+
+
+def _numbers(toks: Sequence[str]) -> list[str]:
+    """The words holding a digit: ``Project Phoenix 2`` is the sequel of ``Project Phoenix``."""
+    return [t for t in toks if any(c.isdigit() for c in t)]
+
+
+def _inserted(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """The longer name is the shorter with a word put between two of its words, in the same order
+    (``Order service`` / ``Order history service``, ``Payments team`` / ``Payments platform team``):
+    the word makes a part or a kind of it, another thing. Words added before or after (``Atlas`` /
+    ``Project Atlas``, ``Billing`` / ``Billing service``) do not."""
+    short, long_ = sorted((list(ta), list(tb)), key=len)
+    if len(short) < 2:
+        return False
+    kept = [w for w in long_ if w in short]
+    if kept != short:
+        return False
+    first, last = long_.index(short[0]), len(long_) - 1 - long_[::-1].index(short[-1])
+    return any(w not in short for w in long_[first:last + 1])
 
 
 def choose_into(nodes: list[dict[str, Any]]) -> str:

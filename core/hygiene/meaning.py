@@ -21,7 +21,15 @@ A name's vector alone cannot tell them from near misses: with the bundled model 
   ``JavaScript`` is one word), unless the names are in two languages (``Madrid office`` /
   ``Oficina de Madrid``: the word is the translation, and the facts must then agree); both are one
   word that is not a cognate of the other (``Frontend`` / ``Backend``); one name's words are all in
-  the other (``React`` / ``React Native``: the spelling rules judge those);
+  the other (``React`` / ``React Native``: the spelling rules judge those), but for a note in
+  brackets on one name (``Hospital del Mar`` / ``Hospital del Mar (Barcelona)``, ``names.noted``:
+  proposed only when the facts agree or two neighbours are in common);
+* **read plainly** (``core.hygiene.glossary``: short forms written out, common words of both
+  languages and synonyms as one word) — names that read the same (``Prod DB`` / ``Production
+  database``, ``Valencia office`` / ``Oficina de Valencia``) need only the neighbour in common and
+  facts not apart; names two known words apart (``Staging DB`` / ``Production database``, ``Auth
+  API`` / ``Authz API``) are vetoed, and so are names that share a common word and differ only by
+  proper names (``Museo del Prado`` / ``Museo Reina Sofía``, ``_proper_apart``);
 * **evidence** — the names close in meaning (cosine of the names embedded alone ≥ ``NAME_MIN``) and
   the words of each name matched by meaning in the other (``WORDS_MIN``), or one name a short form
   of the other (``SSO`` / ``Single sign-on``, ``CI pipeline`` / ``Continuous integration pipeline``);
@@ -49,9 +57,9 @@ if TYPE_CHECKING:  # numpy loads when a pair is judged: a stdio server starts wi
     import numpy as np
 
 from core.errors import HipocampoError
-from core.hygiene import written
+from core.hygiene import glossary, written
 from core.hygiene.name_index import NameIndex
-from core.hygiene.names import fact_key
+from core.hygiene.names import fact_key, noted, noted_which
 from core.search.folding import fold
 
 HUB_CAP = 50  # a neighbour linked to more entities than this says little about any two of them
@@ -76,6 +84,7 @@ _SPANISH_MORE = frozenset("por es son se que lo sus su este esta estos estas com
 _WORDS = re.compile(r"[\W_]+", re.UNICODE)
 _DIGITS = re.compile(r"\d+")
 _NUMERONYM = re.compile(r"^([a-z])(\d+)([a-z])$")  # k8s, i18n, a11y
+_VERSION = re.compile(r"^v\d[\d.]*$")  # v2, v1.3: a version, another thing, not a short form
 
 _EMBEDDERS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
@@ -119,9 +128,24 @@ def cognate(x: str, y: str) -> bool:
     one the short form of the other (``auth`` / ``authentication``, ``k8s`` / ``kubernetes``)."""
     if x == y or abbreviates(x, [y]) or abbreviates(y, [x]):
         return True
-    if min(len(x), len(y)) < 4 or x[:2] != y[:2]:
+    if min(len(x), len(y)) < 4 or x[:2] != y[:2] or _edited_inside(x, y):
         return False
     return SequenceMatcher(None, x, y).ratio() >= 0.7
+
+
+def _edited_inside(x: str, y: str) -> bool:
+    """Two short words (≤ 6 letters) one letter apart inside, not at the end (``stats`` /
+    ``status``, ``cost`` / ``cast``): two words. Cognates differ at the end (``lista`` / ``list``,
+    ``mapa`` / ``map``)."""
+    if max(len(x), len(y)) > 6 or abs(len(x) - len(y)) > 1:
+        return False
+    short, long_ = sorted((x, y), key=len)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    if len(short) == len(long_):
+        return i < len(short) - 1 and short[i + 1:] == long_[i + 1:]
+    return i < len(short) and short[i:] == long_[i + 1:]
 
 
 def abbreviates(short: str, words: Sequence[str]) -> bool:
@@ -157,14 +181,15 @@ def _in_two_languages(ta: Sequence[str], tb: Sequence[str]) -> bool:
 
 def _numbers_differ(ta: Sequence[str], tb: Sequence[str]) -> bool:
     """Their numbers differ: both have numbers, not the same; or one has a number standing alone
-    (``Sprint 12 review`` / ``Sprint review``). Digits inside a word on one side only are a short
-    form (``K8s`` / ``Kubernetes``, ``Q3`` / ``Third quarter``)."""
+    (``Sprint 12 review`` / ``Sprint review``) or a version (``Payments svc`` / ``Payments service
+    v2``). Other digits inside a word on one side only are a short form (``K8s`` / ``Kubernetes``,
+    ``Q3`` / ``Third quarter``)."""
     na, nb = sorted(_DIGITS.findall(" ".join(ta))), sorted(_DIGITS.findall(" ".join(tb)))
     if na == nb:
         return False
     if na and nb:
         return True
-    return any(t.isdigit() for t in (ta if na else tb))
+    return any(t.isdigit() or _VERSION.match(t) for t in (ta if na else tb))
 
 
 def veto(ta: Sequence[str], tb: Sequence[str]) -> str | None:
@@ -184,6 +209,35 @@ def veto(ta: Sequence[str], tb: Sequence[str]) -> str | None:
     if shared and (not only_a or not only_b):
         return "one name inside the other"  # the spelling rules' case (``Ruby`` / ``Ruby on Rails``)
     return None
+
+
+def _read_apart(ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """Read plainly (``glossary``: short forms written out, common words of two languages in one),
+    the names are two words the glossary knows apart (``Staging DB`` / ``Production database``,
+    ``Auth API`` / ``Authz API``, ``Informe trimestral`` / ``Annual report``): two things."""
+    return glossary.known_apart(ta, tb)
+
+
+def _capitalised(name: str) -> set[str]:
+    """The folded words of ``name`` written with a capital, but for its first word (``Museo Reina
+    Sofía`` → reina, sofia): proper names."""
+    words = [w for w in _WORDS.split(name) if w]
+    return {fold(w).lower() for w in words[1:] if w[:1].isupper()}
+
+
+def _proper_apart(a: str, b: str, ta: Sequence[str], tb: Sequence[str]) -> bool:
+    """The names share a common word the glossary knows and differ only by proper names
+    (capitalised, not the first word), none a cognate or a short form of another (``Museo del
+    Prado`` / ``Museo Reina Sofía``, ``Hospital Clínic`` / ``Hospital Gregorio Marañón``): two of
+    a kind, even when their function words look like two languages."""
+    ca, cb = _content(ta), _content(tb)
+    shared = set(ca) & set(cb)
+    own_a, own_b = [t for t in ca if t not in shared], [t for t in cb if t not in shared]
+    if not shared or not own_a or not own_b or not any(glossary.read([w])[1] for w in shared):
+        return False
+    if not set(own_a) <= _capitalised(a) or not set(own_b) <= _capitalised(b) or abbreviated(ta, tb):
+        return False
+    return not any(cognate(x, y) for x in own_a for y in own_b)
 
 
 def _one_word_differs(a: str, b: str) -> bool:
@@ -275,8 +329,9 @@ def find(index: NameIndex, hs: Any, graph: Any, grouped: set[int]) -> list[Verdi
 
 
 def _compatible(fa: str, fb: str) -> bool:
-    """The same type, a placeholder, or one type in two languages (``Process`` / ``Proceso``)."""
-    return fa == fb or "*" in (fa, fb) or cognate(fa, fb)
+    """The same type, a placeholder, or one type in two languages (``Process`` / ``Proceso``, ``Team``
+    / ``Equipo``)."""
+    return fa == fb or "*" in (fa, fb) or cognate(fa, fb) or glossary.read([fa])[0] == glossary.read([fb])[0]
 
 
 def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
@@ -304,8 +359,11 @@ def _candidates(hs: Any, info: dict[int, tuple[str, str, tuple[str, ...]]],
                 if pair in vetoed:
                     continue
                 if pair not in out:
-                    if veto(info[pair[0]][2], info[pair[1]][2]) is not None \
-                            or _one_word_differs(info[pair[0]][0], info[pair[1]][0]):
+                    ta, tb = info[pair[0]][2], info[pair[1]][2]
+                    if not glossary.same(ta, tb) and not noted(info[pair[0]][0], info[pair[1]][0]) and (
+                            veto(ta, tb) is not None or _one_word_differs(info[pair[0]][0], info[pair[1]][0])
+                            or _read_apart(ta, tb)
+                            or _proper_apart(info[pair[0]][0], info[pair[1]][0], ta, tb)):
                         vetoed.add(pair)
                         continue
                     out[pair] = set()
@@ -375,13 +433,24 @@ def _facts_agree(fa: list[str], fb: list[str], vec: Callable[[str], np.ndarray])
     return float((np.stack([vec(f) for f in fa]) @ np.stack([vec(f) for f in fb]).T).max())
 
 
+def _note_in_facts(note: str, a: str, b: str, facts: dict[str, list[str]]) -> bool:
+    """The note's words are in the facts of the name without it (``Hotel Miramar (Málaga)`` /
+    ``Hotel Miramar``: "our hotel for the wedding in Málaga"): the note says which, the facts agree."""
+    plain = b if a.endswith(")") else a
+    words = set(_WORDS.split(fold(" ".join(facts.get(plain, []))).lower()))
+    return bool(note) and set(note.split()) <= words
+
+
 def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, tuple[str, ...]]],
              names: dict[int, str], facts: dict[str, list[str]],
              vec: Callable[[str], np.ndarray]) -> Verdict | None:
     name_sim = float(vec(names[a]) @ vec(names[b]))
     words = _word_match(_content(info[a][2]), _content(info[b][2]), vec)
-    # A short form says the same name (``SSO`` / ``Single sign-on``): the model reads it poorly.
-    short_form = abbreviated(info[a][2], info[b][2])
+    # A short form says the same name (``SSO`` / ``Single sign-on``): the model reads it poorly. So do
+    # the glossary's short forms and translations (``Prod DB`` / ``Production database``).
+    read_same = glossary.same(info[a][2], info[b][2])
+    note = noted_which(names[a], names[b])  # "Hospital del Mar" / "… (Barcelona)": the facts decide
+    short_form = read_same or note or abbreviated(info[a][2], info[b][2])
     if not short_form and (name_sim < NAME_MIN or words < WORDS_MIN):
         return None
     same_number = bool(_DIGITS.search(names[a])) and bool(_DIGITS.search(names[b]))  # the veto saw them equal
@@ -393,12 +462,17 @@ def _verdict(a: int, b: int, shared: set[int], info: dict[int, tuple[str, str, t
         if la is not None and la == lb:
             return None
     fact_sim = _facts_agree(facts.get(names[a], []), facts.get(names[b], []), vec)
+    if note and _note_in_facts(note, names[a], names[b], facts):
+        fact_sim = max(fact_sim or 0.0, FACTS_MIN)  # the facts name the note: they say which one
     if fact_sim is not None and fact_sim < FACTS_FLOOR:
         return None  # their facts tell them apart, whatever they share
     facts_agree = fact_sim is not None and fact_sim >= FACTS_MIN
-    if not (facts_agree or len(shared) >= 2):
+    if note and not (facts_agree or len(shared) >= 2):
+        return None  # "Córdoba" / "Córdoba (Argentina)": one name, two places, unless the facts agree
+    # Names that read the same need one neighbour in common (a candidate has it) and facts not apart.
+    if not (facts_agree or len(shared) >= 2 or read_same):
         return None
-    if not facts_agree and _one_word_apart(info[a][2], info[b][2]):
+    if not facts_agree and not read_same and _one_word_apart(info[a][2], info[b][2]):
         return None  # one word apart in two languages: a translation only if the facts say the same
     confidence = round(min(0.75, 0.55 + 0.05 * len(shared) + (0.1 if fact_sim and fact_sim >= FACTS_MIN else 0)), 2)
     return Verdict(a, b, round(name_sim, 3), round(words, 3), None if fact_sim is None else round(fact_sim, 3),

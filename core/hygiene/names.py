@@ -48,6 +48,92 @@ def tokens(name: str) -> list[str]:
     return kept or [w for w in words if w]
 
 
+# A last word that names another generation of the family: ``Luis Romero`` and ``Luis Romero Jr.``
+# are father and son. ``Sr.`` before a name is a title (*señor*), after it *senior*.
+GENERATIONS = frozenset({"jr", "junior", "sr", "senior", "ii", "iii", "iv", "hijo", "padre", "nieto"})
+
+
+_GENERATION_END = re.compile(r"(?:^|[\W_])(?:jr|junior|sr|senior|ii|iii|iv|hijo|padre|nieto)[\W_]*$", re.IGNORECASE)
+# A relative named in a note in brackets: ``Carmen Lozano (madre)`` is Carmen Lozano's mother.
+RELATIVES = frozenset("madre padre hijo hija nieto nieta abuelo abuela tio tia esposa esposo marido mujer suegra "
+                      "suegro hermano hermana mother father son daughter grandson granddaughter grandmother "
+                      "grandfather aunt uncle wife husband brother sister mum mom dad".split())
+_NOTE = re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]+)\)\s*$")
+
+
+def generation(name: str) -> str:
+    """The generation a name's last word gives (``jr``, ``ii``, ``hijo``…), or ``""`` for none;
+    ``Jr`` and ``Junior``, ``Sr`` and ``Senior`` read alike."""
+    if name.endswith(")"):
+        found = note(name)
+        if found is not None and found[1] in RELATIVES:
+            return found[1]
+    if not _GENERATION_END.search(name):  # most names: one search, nothing folded
+        return ""
+    words = [w for w in _SPLIT.split(fold(name)) if w]
+    last = words[-1] if len(words) > 1 else ""
+    if last not in GENERATIONS:
+        return ""
+    return {"junior": "jr", "senior": "sr"}.get(last, last)
+
+
+def note(name: str) -> tuple[str, str] | None:
+    """A name ending in a note in brackets, split: ``Hospital del Mar (Barcelona)`` → (``Hospital
+    del Mar``, ``barcelona``, the note folded); None for a name without one."""
+    m = _NOTE.match(name) if name.endswith(")") else None
+    if m is None:
+        return None
+    return m.group("name"), " ".join(w for w in _SPLIT.split(fold(m.group("note"))) if w)
+
+
+def noted(a: str, b: str) -> bool:
+    """One name is the other with a note in brackets added (``Hospital del Mar`` / ``Hospital del
+    Mar (Barcelona)``), the note a proper name (capitalised: where, whose), not a relative
+    (``names.generation``) nor a number: the note says which one is meant, so the two may be one
+    thing, or two of one name (``Córdoba`` / ``Córdoba (Argentina)``): the facts or the neighbours
+    decide (``core.hygiene.meaning``). A note in lower case says a kind or a part (``Kubernetes
+    cluster (staging)``, ``Budget (draft)``): another thing."""
+    return noted_which(a, b) is not None
+
+
+def kind_noted(a: str, b: str) -> bool:
+    """One name is the other with a note in lower case in brackets (``Kubernetes cluster`` /
+    ``Kubernetes cluster (staging)``): the note says a kind or a part, another thing."""
+    for x, y in ((a, b), (b, a)):
+        found = note(y)
+        if found is not None and not note(x) and name_key(found[0]) == name_key(x):
+            return not y[y.rindex("(") + 1:].lstrip()[:1].isupper()
+    return False
+
+
+def noted_which(a: str, b: str) -> str | None:
+    """``noted``'s note (folded), or None."""
+    for x, y in ((a, b), (b, a)):
+        found = note(y)
+        if found is not None and not note(x) and name_key(found[0]) == name_key(x):
+            raw = y[y.rindex("(") + 1:].lstrip()
+            if found[1] in RELATIVES or any(c.isdigit() for c in found[1]) or not raw[:1].isupper():
+                return None
+            return found[1]
+    return None
+
+
+# A company's legal form at the end of its name (``Telefónica S.A.``, ``Acme Ltd``), as folded words.
+_LEGAL_FORMS = (("s", "a"), ("s", "l"), ("s", "l", "u"), ("sa",), ("sl",), ("slu",), ("inc",), ("ltd",), ("llc",),
+                ("gmbh",), ("plc",), ("ag",), ("bv",), ("co",), ("limited",), ("incorporated",))
+
+
+def legal_form_match(a: list[str], b: list[str]) -> bool:
+    """The same name but for a legal form at the end of one (``Telefónica S.A.`` / ``Telefónica``,
+    ``Acme Inc`` / ``Acme``); the name left has a word of four letters or more."""
+    for short, long_ in ((a, b), (b, a)):
+        for form in _LEGAL_FORMS:
+            n = len(form)
+            if len(long_) > n and tuple(long_[-n:]) == form and list(long_[:-n]) == list(short):
+                return max(len(w) for w in short) >= 4
+    return False
+
+
 def stored_tokens(words: list[str]) -> str:
     """``tokens(name)`` as stored beside the entity (``name_tokens``): the words, one space
     between them (a word never holds whitespace); ``parse_tokens`` reads them back."""
@@ -89,7 +175,8 @@ def initial_match(a: list[str], b: list[str]) -> bool:
 def typo_match(a: list[str], b: list[str]) -> bool:
     """One slip in one long word, the other words equal (``Kubernetes`` / ``Kuberentes``). Short
     words never match this way (``Ana`` / ``Ada``), nor a different number, nor a word that only
-    gains or loses a final letter (``Daniel`` / ``Daniela``, ``Python2`` / ``Python3``)."""
+    gains or loses a final letter (``Daniel`` / ``Daniela``, ``Python2`` / ``Python3``), nor one
+    whose first letter differs (``Fernández`` / ``Hernández``: two surnames)."""
     if len(a) != len(b):
         return False
     differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
@@ -100,8 +187,10 @@ def typo_match(a: list[str], b: list[str]) -> bool:
         return False
     if abs(len(x) - len(y)) == 1 and (x.startswith(y) or y.startswith(x)):
         return False
-    if len(x) == len(y) and x[:-1] == y[:-1] and {x[-1], y[-1]} == {"a", "o"}:
-        return False  # Francisco / Francisca: another person
+    if x[0] != y[0]:
+        return False  # Fernández / Hernández, Martínez / Ramírez: a slip seldom hits the first letter
+    if len(x) == len(y) and x[:-1] == y[:-1] and (min(len(x), len(y)) <= 7 or {x[-1], y[-1]} == {"a", "o"}):
+        return False  # Francisco / Francisca, Andrés / Andrea: another name, not a slip
     return _distance_at_most_one(x, y)
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from core.search.folding import fold
 
-RULES_VERSION = "3"  # bump when a rule's meaning changes: remembered findings are then judged again
+RULES_VERSION = "5"  # bump when a rule's meaning changes: remembered findings are then judged again
 UPDATE, CONTRADICTION = "update", "contradiction"
 
 _MONTHS = frozenset(
@@ -110,9 +110,35 @@ _DETERMINERS = frozenset("the his her their our my its el la los las su sus mi n
 # "Since the reorg, …", "Desde la reorganización …": a lead-in before what the fact says.
 _LEAD_IN = re.compile(r"^(?:since|after|following|as of|from|desde|tras|despues de|a partir de)\s+"
                       r"(?:(?:the|la|el|los|las|este|esta|last|this)\s+)?[\w-]+,?\s+", re.IGNORECASE)
-_NEGATIONS = frozenset("not no never nunca isn't doesn't don't aren't wasn't n't".split())
+_NEGATIONS = frozenset("not no never nunca jamas isn't doesn't don't aren't wasn't n't".split())
 _AUX = frozenset("does do did".split())
+# A negated auxiliary's own word, kept in the claim ("isn't vegetarian" claims what "is vegetarian"
+# does); "doesn't", "don't" and "didn't" only carry the negation.
+_NEGATED_AUX = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "hasn't": "have",
+                "haven't": "have", "hadn't": "had", "can't": "can", "cannot": "can", "couldn't": "could",
+                "won't": "will", "wouldn't": "would", "shouldn't": "should", "mustn't": "must"}
+# Words a negation stands in for or brings along ("has a car" / "has no car" / "doesn't have any car").
+_CLAIM_DROP = frozenset("a an any some un una unos unas ningun ninguna ninguno".split())
+# One verb in the third person and the bare form a negation takes ("has" / "doesn't have").
+_BARE = {"has": "have", "goes": "go", "does": "do"}
 _ARTICLES = frozenset("the a an el la los las un una".split())
+# A negated perfect tense read as the present it denies ("nunca ha tenido coche" denies what "tiene
+# coche" claims; "has never had a car" what "has a car" does): the auxiliary dropped, the participle
+# in the present. Spanish: "ha" (3rd person singular), "han" (plural); regular participles by their
+# ending (trabajado → trabaja, vivido → vive), the common irregular verbs by this table.
+_PERFECT_AUX = frozenset("ha han has have hasn't haven't".split())
+_ES_PARTICIPLES = {  # participle → (singular, plural) present
+    "tenido": ("tiene", "tienen"), "sido": ("es", "son"), "estado": ("esta", "estan"), "hecho": ("hace", "hacen"),
+    "visto": ("ve", "ven"), "dicho": ("dice", "dicen"), "puesto": ("pone", "ponen"), "escrito": ("escribe", "escriben"),
+    "vuelto": ("vuelve", "vuelven"), "podido": ("puede", "pueden"), "querido": ("quiere", "quieren"),
+    "jugado": ("juega", "juegan"), "ido": ("va", "van"), "dormido": ("duerme", "duermen"),
+    "probado": ("prueba", "prueban"), "pensado": ("piensa", "piensan"), "perdido": ("pierde", "pierden"),
+    "encontrado": ("encuentra", "encuentran"), "contado": ("cuenta", "cuentan"), "sentido": ("siente", "sienten"),
+    "pedido": ("pide", "piden"), "seguido": ("sigue", "siguen"), "preferido": ("prefiere", "prefieren"),
+    "conocido": ("conoce", "conocen"), "roto": ("rompe", "rompen"), "abierto": ("abre", "abren"),
+}
+_EN_PARTICIPLES = {"had": "have", "been": "is", "owned": "own", "used": "use", "lived": "live", "worked": "work",
+                   "driven": "drive", "eaten": "eat", "smoked": "smoke", "played": "play"}
 _STOP = frozenset(
     "the a an of to in on at for with by and or its it his her their is are be "
     "el la los las un una de del en a con por para y o su sus es son esta".split())
@@ -162,6 +188,9 @@ class _Sig:
     # the value a change verb moved and a word beside it: "postponed to 24 april" → ("date", ""),
     # "upgraded to java 21" → ("number", "java"), "se amplio a 32 gb de ram" → ("number", "gb")
     moved_value: tuple[str, str] | None = None
+    # what the fact says with its negation taken away, read plainly (``_claim``): "has a driving
+    # licence", "does not have a driving licence" and "has no driving licence" say one claim
+    claim: tuple[str, ...] = ()
 
     def head(self) -> str:
         words = [w for w in self.plain if w not in _ARTICLES]
@@ -229,7 +258,7 @@ def signature(fact: str) -> _Sig:
         else:
             raw_frame.append(tok)
     frame = _frame_words(raw_frame)
-    negated = any(t in _NEGATIONS or t.endswith("n't") for t in tokens) or stops
+    negated = any(t in _NEGATIONS or t.endswith("n't") or t == "cannot" for t in tokens) or stops
     plain = tuple(_stem(t) for t in tokens if t not in _NEGATIONS and t not in _AUX and not t.endswith("n't"))
     predicate: tuple[str, str, str] | None = None
     for pattern, key in _PREDICATES:
@@ -251,7 +280,64 @@ def signature(fact: str) -> _Sig:
     return _Sig(frame, tuple(values), frozenset(kinds), plain, negated, marker, stops,
                 any(t in _EVENT_WORDS for t in tokens) and not _HABITUAL.intersection(tokens), predicate,
                 any(t in _ONCE_WORDS for t in tokens),
-                _moved_from(words), _said(words), moved_value=_moved_value(words, marker))
+                _moved_from(words), _said(words), moved_value=_moved_value(words, marker), claim=_claim(tokens))
+
+
+def _claim(tokens: Sequence[str]) -> tuple[str, ...]:
+    """``_Sig.claim``: the words without the negation and the auxiliary it takes ("does not", "isn't"
+    → "is"), without articles and "any", each verb in the form a negation takes ("has" → "have",
+    "watches" → "watch")."""
+    tokens = _present(tokens)
+    out: list[str] = []
+    for t in tokens:
+        if t in _NEGATED_AUX:
+            out.append(_NEGATED_AUX[t])
+        elif t in _NEGATIONS or t in _AUX or t.endswith("n't") or t in _ARTICLES or t in _CLAIM_DROP:
+            continue
+        else:
+            out.append(_BARE.get(t) or (t[:-2] if len(t) > 4 and t.endswith(("ches", "shes", "sses", "xes"))
+                                        else _stem(t)))
+    return tuple(out)
+
+
+def _present(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` with a negated perfect tense said in the present (``_PERFECT_AUX``): "nunca ha
+    tenido coche" → "nunca tiene coche", "has never had a car" → "never have a car"; other words
+    kept. Only negated: never having had one denies having one now, having had one ("ha vivido en
+    Roma") does not say it still holds ("no vive en Roma" is no contradiction)."""
+    if _PERFECT_AUX.isdisjoint(tokens) or not any(t in _NEGATIONS or t.endswith("n't") for t in tokens):
+        return list(tokens)
+    out: list[str] = []
+    skip: dict[int, str] = {}
+    for i, t in enumerate(tokens):
+        if i in skip:
+            out.append(skip[i])
+            continue
+        if t in _PERFECT_AUX:
+            j = i + 1
+            while j < len(tokens) and tokens[j] in _NEGATIONS:
+                j += 1
+            said = _participle(tokens[j], plural=t == "han", english=t not in ("ha", "han")) \
+                if j < len(tokens) else None
+            if said is not None:
+                skip[j] = said
+                if t in ("hasn't", "haven't"):
+                    out.append("not")
+                continue
+        out.append(t)
+    return out
+
+
+def _participle(word: str, plural: bool, english: bool) -> str | None:
+    """The present a participle stands for, or None when ``word`` is not one."""
+    if english:
+        return _EN_PARTICIPLES.get(word)
+    if word in _ES_PARTICIPLES:
+        return _ES_PARTICIPLES[word][plural]
+    for ending, present in (("ado", "a"), ("ido", "e")):
+        if len(word) > len(ending) + 2 and word.endswith(ending):
+            return word[: -len(ending)] + present + ("n" if plural else "")
+    return None
 
 
 # Change verbs whose next words are the new value of what the older fact gives a value of.
@@ -382,8 +468,9 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
     if restated and not (a.event or b.event or a.once or b.once) and a.negated == b.negated:
         return UPDATE, "date" if "date" in a.kinds | b.kinds else "number", 0.75
     same_words = a.plain == b.plain
-    # 3. The same words, one side negated.
-    if same_words and a.negated != b.negated:
+    # 3. The same words, one side negated (also said with another form of the verb or article: "has a
+    # driving licence" / "does not have a driving licence", "is vegetarian" / "isn't vegetarian").
+    if (same_words or (a.claim and a.claim == b.claim)) and a.negated != b.negated:
         if b.stops:
             return UPDATE, "no longer", 0.9
         if not new_marker:
@@ -442,7 +529,7 @@ _MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # A marker or a negation: one set lookup per word (a long regex alternation tried at every position
 # cost more than the rest of the first look).
 _SIGN_WORDS = frozenset(
-    "not no never nunca anymore now ahora currently actualmente moved mudo switched changed cambio paso instead "
+    "not no never nunca jamas anymore now ahora currently actualmente moved mudo switched changed cambio paso instead "
     "lugar vez hoy new nuevo nueva nuevos nuevas upgraded updated migrated downgraded promoted dropped fell rose "
     "increased decreased grew went pushed postponed delayed brought retrasado retraso pospuesto pospuso adelantado "
     "adelanto subido subio bajado bajo ascendido ascendida migrado migro actualizado transferred converted pasado "
@@ -507,6 +594,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
     by_subject: dict[str, list[int]] = {}
     by_pred: dict[tuple[str, str], list[int]] = {}
     by_plain: dict[tuple[str, ...], list[int]] = {}
+    by_claim: dict[tuple[bool, tuple[str, ...]], list[int]] = {}  # (negated, claim) → facts (rule 3)
     by_head: dict[str, list[int]] = {}
     switchable: list[int] = []
     valued: dict[str, list[int]] = {}  # facts holding a date / a number (rule 3e: the last few)
@@ -518,6 +606,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         if b.predicate:
             olders += by_pred.get(b.predicate[:2], [])
         olders += by_plain.get(b.plain, [])
+        olders += by_claim.get((not b.negated, b.claim), [])  # rule 3: the claim said the other way
         if "#" in b.frame:
             olders += by_prefix.get(_prefix(b.frame), [])
         if b.said and b.said[0] == "changed":
@@ -542,6 +631,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         if b.predicate:
             by_pred.setdefault(b.predicate[:2], []).append(j)
         by_plain.setdefault(b.plain, []).append(j)
+        by_claim.setdefault((b.negated, b.claim), []).append(j)
         if b.said:
             by_subject.setdefault(b.said[1], []).append(j)
         by_head.setdefault(b.head(), []).append(j)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from core.hygiene import names as N
+from core.memory import Memory
+from core.settings import Settings
 
 
 @pytest.mark.parametrize(("a", "b"), [
@@ -27,8 +31,80 @@ def test_initials_and_slips() -> None:
     assert N.initial_match(N.tokens("A. García"), N.tokens("Ana García"))
     assert not N.initial_match(N.tokens("B. García"), N.tokens("Ana García"))
     assert N.typo_match(["kuberentes"], ["kubernetes"])
-    for a, b in (("daniel", "daniela"), ("francisco", "francisca"), ("python3", "python2"), ("ana", "ada")):
+    for a, b in (("daniel", "daniela"), ("francisco", "francisca"), ("python3", "python2"), ("ana", "ada"),
+                 ("andres", "andrea"), ("julian", "juliana")):  # a short name's last letter: another name
         assert not N.typo_match([a], [b])
+    # the first letter of a surname: another family (a slip seldom hits the first letter)
+    assert not N.typo_match(N.tokens("Lucía Fernández"), N.tokens("Lucía Hernández"))
+    assert N.typo_match(N.tokens("Lucía Fernández"), N.tokens("Lucía Fernádez"))
+
+
+def test_nicknames_of_given_names() -> None:
+    from core.hygiene import glossary
+
+    for a, b in (("Tony Russo", "Anthony Russo"), ("Chema Rubio", "José María Rubio"),
+                 ("Rafa Gil", "Rafael Gil"), ("Maite Ruiz", "María Teresa Ruiz"), ("Jamie Ross", "James Ross")):
+        assert glossary.nickname_match(N.tokens(a), N.tokens(b)), (a, b)
+    for a, b in (("Tony Russo", "Antonia Russo"), ("Chema Rubio", "José Rubio"), ("Tony", "Anthony"),
+                 ("Ana Bill", "Ana William"),  # a surname is not a nickname
+                 ("Dani Vega", "Daniela Vega"), ("Sam Green", "Samantha Green")):  # a man's name or a woman's
+        assert not glossary.nickname_match(N.tokens(a), N.tokens(b)), (a, b)
+
+
+def test_a_company_legal_form() -> None:
+    for a, b in (("Telefónica S.A.", "Telefonica"), ("Acme Inc.", "Acme"), ("Mercadona, S.L.", "Mercadona")):
+        assert N.legal_form_match(N.tokens(a), N.tokens(b)), (a, b)
+    for a, b in (("Acme Labs", "Acme"), ("Telefónica S.A.", "Telefónica Tech"), ("Ab Inc", "Ab")):
+        assert not N.legal_form_match(N.tokens(a), N.tokens(b)), (a, b)
+
+
+@pytest.mark.parametrize(("a", "b", "noted"), [
+    ("Hospital del Mar", "Hospital del Mar (Barcelona)", True), ("Córdoba (Argentina)", "Córdoba", True),
+    ("Carmen Lozano (madre)", "Carmen Lozano", False), ("Ana Ruiz (sister)", "Ana Ruiz (colleague)", False),
+    ("Payments", "Payments (2)", False), ("Hospital del Mar", "Hospital Clínic (Barcelona)", False),
+    ("Kubernetes cluster", "Kubernetes cluster (staging)", False),  # in lower case: a kind, another thing
+])
+def test_a_note_in_brackets(a: str, b: str, noted: bool) -> None:
+    """A note in brackets on one name says which one is meant (the facts decide, ``meaning``); a
+    relative in it names another person (``generation``)."""
+    assert N.noted(a, b) is noted
+
+
+@pytest.mark.parametrize(("name", "generation"), [
+    ("Luis Romero Jr.", "jr"), ("Luis Romero Junior", "jr"), ("Richard Cole Sr.", "sr"), ("Sr. Cole", ""),
+    ("Henry Ford II", "ii"), ("Manuel Soto hijo", "hijo"), ("Javier Mora padre", "padre"), ("Ana García", ""),
+    ("Carmen Lozano (madre)", "madre"), ("Tom Hale (son)", "son"), ("Hospital del Mar (Barcelona)", ""),
+])
+def test_a_last_word_that_names_a_generation(name: str, generation: str) -> None:
+    assert N.generation(name) == generation
+
+
+def test_father_and_son_sequels_and_a_word_put_inside_are_not_proposed(tmp_path: Path) -> None:
+    """The spelling rules through reflect: ``Jr.`` / ``Sr.`` / ``hijo`` make another person (``Sr.``
+    after a name is not the title the words drop), a trailing number a sequel, a word put between
+    two others another thing; the duplicates beside them still are proposed."""
+    pairs = [("Luis Romero", "Luis Romero Jr.", "Person"), ("Richard Cole Sr.", "Richard Cole", "Person"),
+             ("Manuel Soto hijo", "Manuel Soto", "Person"), ("Project Titan", "Project Titan 2", "Project"),
+             ("Order service", "Order sync service", "Service"), ("Andrés Pardo", "Andrea Pardo", "Person"),
+             ("Pablo Ibáñez Jr", "pablo_ibanez_jr.", "Person"), ("Atlas", "Project Atlas", "Project"),
+             ("Lucía Fernández", "Lucía Hernández", "Person"), ("Tony Russo", "Anthony Russo", "Person"),
+             ("Carmen Lozano (madre)", "Carmen Lozano", "Person"), ("Dani Vega", "Daniela Vega", "Person"),
+             ("Kubernetes cluster", "Kubernetes cluster (staging)", "System"),
+             ("Telefónica S.A.", "Telefonica", "Organization")]
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none")) as m:
+        for n, (a, b, etype) in enumerate(pairs):
+            shared = [f"Neighbour {'ABCDEFGHIJKLMNOPQ'[n]}{i}" for i in range(2)]
+            m.create_entities([{"name": a, "entityType": etype, "observations": ["one fact"]},
+                               {"name": b, "entityType": etype, "observations": ["another fact"]},
+                               *({"name": x, "entityType": "Thing"} for x in shared)])
+            m.create_relations([{"from": x, "to": y, "relationType": "related_to"} for y in shared for x in (a, b)])
+        m.reflect()
+        found = sorted(i["title"] for i in m.surface_insights(limit=50, status="all")
+                       if i["pattern"] == "duplicate_entities")
+    assert found == ["Possible duplicates: Anthony Russo and Tony Russo",
+                     "Possible duplicates: Atlas and Project Atlas",
+                     "Possible duplicates: Pablo Ibáñez Jr and pablo_ibanez_jr.",
+                     "Possible duplicates: Telefonica and Telefónica S.A."]
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [

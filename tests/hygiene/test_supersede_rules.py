@@ -84,3 +84,61 @@ def test_the_quick_first_look_never_hides_a_finding(name: str) -> None:
         facts = case["facts"]
         assert scan(facts) == _scan(facts), facts
         assert scan(facts[::-1]) == _scan(facts[::-1]), facts  # and the other way round
+
+
+@pytest.mark.parametrize(("older", "newer", "kind"), [
+    # the same claim negated with the verb's bare form, a contraction or "no" for the article
+    ("Has a driving licence", "Does not have a driving licence", CONTRADICTION),
+    ("Has a driving licence", "Doesn't have a driving licence", CONTRADICTION),
+    ("Has a driving licence", "Has no driving licence", CONTRADICTION),
+    ("Does not have a driving licence", "Has a driving licence", CONTRADICTION),
+    ("Is vegetarian", "Isn't vegetarian", CONTRADICTION),
+    ("Watches football", "Doesn't watch football", CONTRADICTION),
+    ("Can drive", "Can't drive", CONTRADICTION),
+    ("Tiene carnet de conducir", "No tiene carnet de conducir", CONTRADICTION),
+    ("Le gusta el café", "Nunca le gusta el café", CONTRADICTION),
+    ("Has a driving licence", "No longer has a driving licence", UPDATE),  # it ended: an update
+    ("Tiene coche", "Ya no tiene coche", UPDATE),
+    # a negated perfect tense denies the present ("never had" → does not have)
+    ("Tiene coche", "Nunca ha tenido coche", CONTRADICTION),
+    ("Es vegetariana", "No es vegetariana", CONTRADICTION),
+    ("Es vegetariana", "Nunca ha sido vegetariana", CONTRADICTION),
+    ("Trabaja en Acme", "No ha trabajado nunca en Acme", CONTRADICTION),
+    ("Fuma", "Jamás ha fumado", CONTRADICTION),
+    ("Has a car", "Has never had a car", CONTRADICTION),
+    ("Ha vivido en Roma", "No vive en Roma", None),  # lived there once: says nothing of now
+    ("Ha tenido perro", "No tiene perro", None),
+    ("Tenía coche", "No tiene coche", None),
+    ("Tiene hijos", "Nunca ha tenido hijas", None),
+    # negations of another claim: both stay true
+    ("Has a cat", "Does not have a dog", None),
+    ("Has a car", "Has no car insurance", None),
+    ("Drinks coffee", "Doesn't drink coffee after 6 pm", None),
+    ("Can drive", "Can't drive at night", None),
+    ("Tiene hijos", "No tiene hijas", None),
+    ("Is a vegetarian", "Is not a vegan", None),
+])
+def test_a_negated_claim_is_a_contradiction_whatever_form_its_verb_takes(older: str, newer: str,
+                                                                          kind: str | None) -> None:
+    found = compare(older, newer)
+    assert (found.kind if found else None) == kind
+    found_in_scan = [f for f in scan([older, "Lives in Bilbao", newer]) if (f.older, f.newer) == (0, 2)]
+    assert (found_in_scan[0].kind if found_in_scan else None) == kind
+
+
+def test_a_person_whose_facts_contradict_is_flagged_for_a_person_to_look(tmp_path: Path) -> None:
+    """Issue 24 item 2: a contradiction that is not an update is flagged, nothing retired."""
+    from core.hygiene.supersede import CONTRADICTING
+    from core.memory import Memory
+    from core.settings import Settings
+
+    facts = ["Has a driving licence", "Lives in Bilbao", "Does not have a driving licence"]
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none")) as m:
+        m.create_entities([{"name": "Marta", "entityType": "Person", "observations": facts}])
+        m.reflect()
+        flagged = [i["evidence"]["facts"] for i in m.surface_insights(limit=50, status="all")
+                   if i["pattern"] == CONTRADICTING]
+        assert [(f["older"], f["newer"], f["kind"]) for f in flagged] == \
+            [("Has a driving licence", "Does not have a driving licence", CONTRADICTION)]
+        assert m.superseded_facts("Marta") == {}
+        assert m.open_nodes(["Marta"]).entities[0].observations == facts
