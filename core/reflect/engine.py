@@ -28,6 +28,7 @@ from core.reflect.model import (
     StoredInsight,
 )
 from core.reflect.patterns import Detection, Reading, Row, Spec
+from core.reflect.since import written_since
 
 __all__ = ["Detection", "InsightStore", "Reading", "reflect"]
 
@@ -57,7 +58,8 @@ def reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any = N
     ``graph`` is the backend's graph store, handed to the detectors written once over it
     (``Reading.graph``). When nothing was written since the last reflect (same graph fingerprint,
     same rules) only the clock-dependent patterns run; the others' insights are confirmed as they
-    stand.
+    stand. After a few relations or facts written, so are those of the patterns none of them can
+    touch (``Spec.touched_by``, ``core.reflect.since``).
     """
     # A run builds hundreds of thousands of small objects (candidate rows, the names folded,
     # evidence) that hold no cycles: the collector, left on, only walks them (≈ 0.15 s of a cold
@@ -71,9 +73,13 @@ def _reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any) -
     with store.detection(rules) as det:
         stored = det.stored()
         reading = Reading(det, graph, rules)
-        incremental = det.last_token() == f"{det.fingerprint}|{suffix}"
+        token = det.last_token()
+        incremental = token == f"{det.fingerprint}|{suffix}"
+        # A few writes since the last reflect: the patterns none of them can touch are skipped too.
+        since = None if incremental else written_since(graph, token, det.fingerprint, suffix, rules)
         run_order = list(patterns.SPECS)
-        run = [p for p in run_order if not incremental or p in TIME_DEPENDENT or patterns.SPECS[p].time_dependent]
+        run = [p for p in run_order if p in TIME_DEPENDENT or patterns.SPECS[p].time_dependent
+               or (not incremental and (since is None or since.touches(patterns.SPECS[p].touched_by)))]
         found: dict[str, frozenset[Any]] = {}
         drafts: list[InsightDraft] = []
         held_back = 0

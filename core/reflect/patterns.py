@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from core.reflect.model import Candidate, InsightDraft, ReflectRules, StoredInsight
+from core.reflect.since import RelationEdit
 
 TITLE_NAME_LIMIT = 80  # characters of one entity name inside a title
 SUMMARY_SAMPLE = 5  # names listed in a summary before "and N more"
@@ -91,6 +92,11 @@ class Spec:
     # (``Detection.candidates``).
     find: Callable[[Reading], list[Row]] | None = None
     time_dependent: bool = False  # runs on every reflect, even when the graph did not change
+    # Whether a relation written since the last reflect (``core.reflect.since``) can change what
+    # this pattern finds; a pattern no such write touches is skipped, its insights confirmed as they
+    # stand. Set only by a pattern that reads labels and relations, never facts, names' words or
+    # dates. None: every write can (the pattern runs whenever the graph changed).
+    touched_by: Callable[[RelationEdit], bool] | None = None
     # Best first; None: by confidence, then weight (bigger first), then key.
     rank: Callable[[Row], Any] | None = None
     # The same order as ``rank`` (or the default), sorted at C speed: a pattern with tens of
@@ -192,6 +198,8 @@ CROSS = Spec(
     anchors=lambda r: [r[0]], order=by_weight(0), key_columns=(0,),
     title=lambda r, names: f"Cross-project solution for {clip(_name(names, r[0]))}",
     draft=_cross_draft,
+    # Every step starts at a Problem or a Vulnerability (its concepts, its project, its decision).
+    touched_by=lambda e: bool(e.ends & {"Problem", "Vulnerability"}),
 )
 
 
@@ -222,6 +230,7 @@ SHARED = Spec(
     anchors=lambda r: [r[0]],
     title=lambda r, names: f"Shared technology: {clip(_name(names, r[0]))}",
     draft=_shared_draft,
+    touched_by=lambda e: "uses" in e.kinds and "Technology" in e.to_labels,
 )
 
 
@@ -248,6 +257,7 @@ TRAINING = Spec(
     order=by_weight(0), key_columns=(0,),
     title=lambda r, names: f"Training opportunity: {clip(_name(names, r[0]))}",
     draft=_training_draft,
+    touched_by=lambda e: bool(e.ends & {"Problem", "Vulnerability", "Course"}),
 )
 
 
@@ -277,6 +287,8 @@ TECHNIQUE = Spec(
     weight=lambda r: r[2], anchors=lambda r: [r[0], r[1]], order=by_weight(2), key_columns=(0, 1),
     title=lambda r, names: f"Technique transfer: {clip(_name(names, r[0]))} → {clip(_name(names, r[1]))}",
     draft=_technique_draft,
+    # IN_DOMAIN places techniques and examples; the rest are a Technique's or a Concept's links.
+    touched_by=lambda e: "in_domain" in e.kinds or bool(e.ends & {"Technique", "Concept"}),
 )
 
 
@@ -294,6 +306,7 @@ CLUSTER = Spec(
     weight=lambda r: r[1], anchors=lambda r: [r[0]], order=by_weight(1), key_columns=(0,),
     title=lambda r, names: f"Concept cluster: {clip(_name(names, r[0]))}",
     draft=_cluster_draft,
+    touched_by=lambda e: "Concept" in e.ends,
 )
 
 
