@@ -1,8 +1,10 @@
 """The seven patterns' words and numbers: stable titles, confidences, summaries and evidence.
 
-The SQL (``core.storage.sqlite.reflect_queries``) finds where a pattern holds, as compact rows of
-ids and counts; a ``Spec`` here reads such a row: its anchor key, its confidence, its rank, and, for
-the few candidates that get written, its title and its full ``InsightDraft``.
+Each backend finds where a pattern holds (``core.storage.sqlite.reflect_queries``, and its Cypher
+twin), as compact rows of ids and counts, or supplies the plain reads (``Detection``) a ``Spec``
+here finds them over with its own thresholds; a ``Spec`` reads such a row: its anchor key, its
+confidence, its rank, and, for the few candidates that get written, its title and its full
+``InsightDraft``.
 
 Titles are built only from the pattern and the names of the anchor entities, never from counts
 or dates, so a reflect that finds the same thing again finds the same title and refreshes it
@@ -28,6 +30,8 @@ TITLE_NAME_LIMIT = 80  # characters of one entity name inside a title
 SUMMARY_SAMPLE = 5  # names listed in a summary before "and N more"
 
 UNDER_CONNECTED_TITLE = "Under-connected nodes"
+SHARED_MIN_USERS = 2  # a technology two entities use is shared
+UNDER_CONNECTED_EDGES = 2  # a node with fewer real edges than this is under-connected
 
 Row = tuple[Any, ...]
 Names = dict[int, tuple[str, str]]  # id → (name, label)
@@ -46,6 +50,17 @@ class Detection(Protocol):
     def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
     def candidates(self, pattern: str) -> list[Row]: ...
     def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]: ...
+
+    # The plain reads of the detectors written here once (their thresholds, ranks and caps are
+    # this module's). A node is live when not archived and not an Insight; a relation, while current.
+    def technology_users(self) -> list[Row]:
+        """``(technology id, users, their labels)`` per live Technology: the distinct live nodes
+        with a ``uses`` relation to it, and how many different labels they have."""
+    def concept_links(self) -> list[Row]:
+        """``(concept id, linked)`` per live Concept: the distinct live nodes linked to it, either way."""
+    def under_connected(self, below: int) -> list[Row]:
+        """``(id, name, label, created_at, edges)`` of every live node but Domains with fewer than
+        ``below`` real edges: current, to a live node that is not a stub."""
 
 
 @dataclass
@@ -228,6 +243,7 @@ def _shared_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Reflect
 SHARED = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.75 if r[2] >= 2 else 0.6, weight=lambda r: r[1],
     anchors=lambda r: [r[0]],
+    find=lambda reading: [r for r in reading.det.technology_users() if r[1] >= SHARED_MIN_USERS],
     title=lambda r, names: f"Shared technology: {clip(_name(names, r[0]))}",
     draft=_shared_draft,
     touched_by=lambda e: "uses" in e.kinds and "Technology" in e.to_labels,
@@ -304,6 +320,7 @@ def _cluster_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Reflec
 CLUSTER = Spec(
     key=lambda r: r[0], confidence=lambda r: round(min(0.5 + 0.05 * r[1], 0.9), 4),
     weight=lambda r: r[1], anchors=lambda r: [r[0]], order=by_weight(1), key_columns=(0,),
+    find=lambda reading: [r for r in reading.det.concept_links() if r[1] >= reading.rules.min_cluster_size],
     title=lambda r, names: f"Concept cluster: {clip(_name(names, r[0]))}",
     draft=_cluster_draft,
     touched_by=lambda e: "Concept" in e.ends,
@@ -338,10 +355,22 @@ STALE = Spec(
 )
 
 
-# -- under_connected_nodes: 0.4, one combined insight; row (n, members JSON) --------------------
+# -- under_connected_nodes: 0.4, one combined insight; row (n, members) ------------------------
+
+def _under_find(reading: Reading) -> list[Row]:
+    """One row: how many nodes are under-connected, and the ``evidence_cap`` most isolated
+    ``[id, name, label, edges]`` (fewest edges, then newest, then by name)."""
+    rows = reading.det.under_connected(UNDER_CONNECTED_EDGES)
+    if not rows:
+        return []
+    rows.sort(key=lambda r: r[1])
+    rows.sort(key=lambda r: r[3], reverse=True)
+    rows.sort(key=lambda r: r[4])
+    return [(len(rows), [[i, n, t, d] for i, n, t, _, d in rows[: reading.rules.evidence_cap]])]
+
 
 def _under_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
-    total, members = c.row[0], _json(c.row[1])
+    total, members = c.row[0], c.row[1]
     entities = [_entity(m[0], m[1], m[2], "under_connected") for m in members]
     listed = _listing([f"{m[1]} ({m[2]}, {m[3]} edge{'s' if m[3] != 1 else ''})" for m in members], total)
     summary = (f"{total} node(s) have fewer than 2 real connections: {listed}. Linking them "
@@ -351,7 +380,7 @@ def _under_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 
 UNDER = Spec(
     key=lambda r: None, confidence=lambda r: 0.4, weight=lambda r: r[0], anchors=lambda r: [],
-    title=lambda r, names: UNDER_CONNECTED_TITLE, draft=_under_draft,
+    title=lambda r, names: UNDER_CONNECTED_TITLE, draft=_under_draft, find=_under_find,
 )
 
 SPECS: dict[str, Spec] = {

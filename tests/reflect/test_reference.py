@@ -165,14 +165,14 @@ def reference(m: Memory, rules: ReflectRules, cutoff: str) -> dict[str, dict[Any
 
 
 def detected(m: Memory, rules: ReflectRules) -> tuple[dict[str, dict[Any, Any]], str]:
-    from core.reflect.patterns import SPECS
+    from core.reflect.patterns import SPECS, Reading
 
     with m.graph.insight_store().detection(rules) as det:  # type: ignore[attr-defined]
         cutoff = det._params["cutoff"]  # noqa: SLF001 (the same cutoff the SQL used)
         found: dict[str, dict[Any, Any]] = {}
         for pattern in PATTERNS:
-            rows = det.candidates(pattern)
             spec = SPECS[pattern]
+            rows = spec.find(Reading(det, m.graph, rules)) if spec.find is not None else det.candidates(pattern)
             counts = {
                 "cross_project_solutions": lambda r: None, "training_opportunities": lambda r: None,
                 "shared_technology": lambda r: (r[1], r[2]), "technique_transfer": lambda r: r[2],

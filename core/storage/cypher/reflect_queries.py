@@ -235,12 +235,11 @@ class CypherDetection:
         return [(pid,) for pid in problems
                 if problems[pid]["open"] and problems[pid]["project"] != 0 and self._solutions_for(pid)]
 
-    def _shared_technology(self) -> list[tuple[Any, ...]]:
+    def technology_users(self) -> list[tuple[Any, ...]]:
         rows = self._read(
             f"MATCH (n:Entity)-[r:REL]->(t:Entity) WHERE t.type IN $Technology AND t.archived_at IS NULL "
             f"AND {CURRENT} AND r.type IN $uses AND {_live('n')} AND n.id <> t.id "
-            "WITH t.id AS tid, count(DISTINCT n.id) AS n, count(DISTINCT n.type) AS labels WHERE n >= 2 "
-            "RETURN tid, n, labels")
+            "RETURN t.id, count(DISTINCT n.id), count(DISTINCT n.type)")
         return [tuple(r) for r in rows]
 
     def _training_opportunities(self) -> list[tuple[Any, ...]]:
@@ -261,11 +260,10 @@ class CypherDetection:
                     counts[(tid, did)] = counts.get((tid, did), 0) + 1
         return [(t, d, n) for (t, d), n in counts.items()]
 
-    def _concept_clusters(self) -> list[tuple[Any, ...]]:
+    def concept_links(self) -> list[tuple[Any, ...]]:
         rows = self._read(
             f"MATCH (c:Entity)-[r:REL]-(n:Entity) WHERE c.type IN $Concept AND c.archived_at IS NULL AND {CURRENT} "
-            f"AND {_live('n')} AND n.id <> c.id WITH c.id AS cid, count(DISTINCT n.id) AS members "
-            "WHERE members >= $min_cluster RETURN cid, members")
+            f"AND {_live('n')} AND n.id <> c.id RETURN c.id, count(DISTINCT n.id)")
         return [tuple(r) for r in rows]
 
     _STALE = ("n.archived_at IS NULL AND NOT n.type IN $Project AND NOT n.type IN $Course AND NOT n.type IN $Domain "
@@ -278,20 +276,13 @@ class CypherDetection:
             "WITH n.id AS nid, count(DISTINCT a.id) AS active RETURN nid, active", ids=sorted(self._active()))
         return [tuple(r) for r in rows]
 
-    def _under_connected_nodes(self) -> list[tuple[Any, ...]]:
+    def under_connected(self, below: int) -> list[tuple[Any, ...]]:
         rows = self._read(
             "MATCH (e:Entity) WHERE e.archived_at IS NULL AND NOT e.type IN $Domain AND NOT e.type IN $Insight "
             "OPTIONAL MATCH (e)-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL AND o.archived_at IS NULL "
             "AND NOT o.type IN $Insight AND NOT coalesce(o.p_stub, false) "
-            "WITH e, count(r) AS d WHERE d < 2 RETURN e.id, e.name, e.type, e.created_at, d")
-        if not rows:
-            return []
-        # fewest edges first, then newest, then by name
-        rows.sort(key=lambda r: r[1])
-        rows.sort(key=lambda r: r[3], reverse=True)
-        rows.sort(key=lambda r: r[4])
-        members = [[i, n, t, d] for i, n, t, _, d in rows[: self._p["cap"]]]
-        return [(len(rows), json.dumps(members, ensure_ascii=False))]
+            "WITH e, count(r) AS d WHERE d < $below RETURN e.id, e.name, e.type, e.created_at, d", below=below)
+        return [tuple(r) for r in rows]
 
     # -- evidence ------------------------------------------------------------------------------
 

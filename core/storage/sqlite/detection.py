@@ -13,11 +13,14 @@ from core.storage.sqlite import reads
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.reflect_queries import (
     CANDIDATES,
+    CONCEPT_LINKS,
     EVIDENCE,
     NAMES,
     NEEDS,
     PREPARE,
+    TECHNOLOGY_USERS,
     TEMP_TABLES,
+    UNDER_CONNECTED,
     localize,
 )
 
@@ -132,21 +135,32 @@ class DetectionSession:
     def blocked(self, titles: Sequence[str]) -> set[str]:
         return blocked_titles(self._conn, titles)
 
-    def _build(self, pattern: str) -> None:
-        for name in NEEDS.get(pattern, ()):
+    def _build(self, pattern: str, sets: tuple[str, ...] = (), **extra: Any) -> None:
+        for name in sets or NEEDS.get(pattern, ()):
             if name not in self._built:
                 for sql in PREPARE[name]:
-                    self._conn.execute(self._sql(sql), self._params)
+                    self._conn.execute(self._sql(sql), {**self._params, **extra})
                 self._built.add(name)
+
+    def _rows(self, sql: str, **extra: Any) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = self._conn.execute(self._sql(sql), {**self._params, **extra}).fetchall()
+        return rows
 
     def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
         """Every candidate of ``pattern``: the rows of ``CANDIDATES[pattern]``, as tuples (a
         graph of 100k entities gives tens of thousands; tuples keep that cheap)."""
         self._build(pattern)
-        rows = self._conn.execute(self._sql(CANDIDATES[pattern]), self._params).fetchall()
-        if pattern == "under_connected_nodes":
-            rows = [r for r in rows if r[0]]  # the aggregate row exists even when none is found
-        return rows
+        return self._rows(CANDIDATES[pattern])
+
+    def technology_users(self) -> list[tuple[Any, ...]]:
+        return self._rows(TECHNOLOGY_USERS)
+
+    def concept_links(self) -> list[tuple[Any, ...]]:
+        return self._rows(CONCEPT_LINKS)
+
+    def under_connected(self, below: int) -> list[tuple[Any, ...]]:
+        self._build("", ("under",), below=below)
+        return self._rows(UNDER_CONNECTED)
 
     def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
         """``{id: (name, label)}`` for the entities in ``ids`` that exist."""

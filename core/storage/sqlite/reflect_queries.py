@@ -1,10 +1,11 @@
 """The seven reflect detectors as named SQL (Engrama's ``detect_*``), in two steps each.
 
-``CANDIDATES[pattern]`` finds every place the pattern holds, as compact rows, best first: the
+``CANDIDATES[pattern]`` finds every place the pattern holds, as compact rows, in no order: the
 anchor ids and the counts its confidence needs. ``EVIDENCE[pattern]`` then fills in the evidence
 (capped member lists, example paths) for just the anchors reflect will write: a graph of 100k
 entities has tens of thousands of candidates, but only the review queue and the insights already
-stored need names and evidence.
+stored need names and evidence. Shared technology, concept clusters and under-connected nodes are
+found in ``core.reflect.patterns`` (their thresholds and ranks) over the plain reads at the end.
 
 Conventions shared by every detector:
 
@@ -170,12 +171,11 @@ _TECHNIQUE = (
     """,
 )
 
-# Every live node but Domains and Insights with fewer than two real edges. An edge is real when
-# it is current and its other end is live and not a stub (props.stub true, or Engrama's
+# Every live node but Domains and Insights with fewer than :below real edges. An edge is real
+# when it is current and its other end is live and not a stub (props.stub true, or Engrama's
 # props.status = 'stub'). Raw edge counts (two GROUP BYs over the covering relation indexes)
 # settle almost every node; only nodes touching an ended relation or an unreal end are counted
-# exactly. One combined insight: the total, and the :cap most isolated nodes (fewest edges,
-# newest first).
+# exactly.
 _UNDER = (
     "CREATE TEMP TABLE rf_unreal(id INTEGER PRIMARY KEY)",
     """
@@ -214,7 +214,7 @@ _UNDER = (
           LEFT JOIN rf_degree g ON g.id = e.id
           LEFT JOIN rf_touched t ON t.id = e.id
          WHERE e.archived_at IS NULL AND e.entity_type NOT IN ('Domain', 'Insight')
-    ) WHERE d < 2
+    ) WHERE d < :below
     """,
 )
 
@@ -234,7 +234,6 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "training_opportunities": ("issue_link", "problem", "course"),
     "technique_transfer": ("in_domain", "technique"),
     "stale_knowledge": ("active",),
-    "under_connected_nodes": ("under",),
 }
 
 TEMP_TABLES = (
@@ -259,19 +258,6 @@ SELECT o.id AS problem_id
           AND NOT (o.sole <> 0 AND a.sole = o.sole))
 """
 
-# Two or more distinct live nodes USE / TEACH / are COMPOSED_OF the same live Technology;
-# labels = how many different labels those nodes have (confidence is higher across labels).
-SHARED_TECHNOLOGY = f"""
-SELECT t.id AS technology_id, count(DISTINCT n.id) AS n, count(DISTINCT n.entity_type) AS labels
-  FROM entities t
-  JOIN relations r ON r.to_entity = t.id
-  JOIN entities n ON n.id = r.from_entity
- WHERE t.entity_type = 'Technology' AND t.archived_at IS NULL AND r.ended_at IS NULL
-   AND +r.relation_type IN (SELECT value FROM json_each(:uses)) AND {_LIVE_N} AND n.id <> t.id
- GROUP BY t.id
-HAVING count(DISTINCT n.id) >= 2
-"""
-
 # A Vulnerability or an open Problem is linked to a Concept that a live Course COVERS.
 TRAINING_OPPORTUNITIES = """
 SELECT i.id AS issue_id
@@ -289,24 +275,6 @@ SELECT tc.tid AS technique_id, cd.did AS domain_id, count(*) AS n
   FROM rf_tconcept tc JOIN rf_cdomain cd ON cd.cid = tc.cid
  WHERE NOT EXISTS (SELECT 1 FROM rf_in_domain h WHERE h.nid = tc.tid AND h.did = cd.did)
  GROUP BY tc.tid, cd.did
-"""
-
-# A Concept linked (either way) to at least :min_cluster live entities; n = how many.
-CONCEPT_CLUSTERS = f"""
-WITH link AS (
-    SELECT c.id AS cid, r.from_entity AS nid
-      FROM entities c JOIN relations r ON r.to_entity = c.id
-     WHERE c.entity_type = 'Concept' AND c.archived_at IS NULL AND r.ended_at IS NULL
-    UNION
-    SELECT c.id, r.to_entity
-      FROM entities c JOIN relations r ON r.from_entity = c.id
-     WHERE c.entity_type = 'Concept' AND c.archived_at IS NULL AND r.ended_at IS NULL
-)
-SELECT l.cid AS concept_id, count(*) AS members
-  FROM link l JOIN entities n ON n.id = l.nid
- WHERE {_LIVE_N} AND n.id <> l.cid
- GROUP BY l.cid
-HAVING count(*) >= :min_cluster
 """
 
 # A live node, not a Project/Course/Domain/Insight, last updated on or before :cutoff (≥ 90 days
@@ -334,22 +302,46 @@ SELECT n.id AS node_id, count(*) AS active
  GROUP BY n.id
 """
 
-UNDER_CONNECTED_NODES = """
-SELECT count(*) AS n,
-       (SELECT json_group_array(json_array(id, name, label, d))
-          FROM (SELECT * FROM rf_under ORDER BY d, created_at DESC, name LIMIT :cap)) AS members
-  FROM rf_under
-"""
-
 CANDIDATES: dict[str, str] = {
     "cross_project_solutions": CROSS_PROJECT_SOLUTIONS,
-    "shared_technology": SHARED_TECHNOLOGY,
     "training_opportunities": TRAINING_OPPORTUNITIES,
     "technique_transfer": TECHNIQUE_TRANSFER,
-    "concept_clusters": CONCEPT_CLUSTERS,
     "stale_knowledge": STALE_KNOWLEDGE,
-    "under_connected_nodes": UNDER_CONNECTED_NODES,
 }
+
+# -- reads of the detectors written once (``core.reflect.patterns``: the thresholds are theirs) --
+
+# Per live Technology: the distinct live nodes that USE / TEACH / are COMPOSED_OF it, and how many
+# different labels those nodes have.
+TECHNOLOGY_USERS = f"""
+SELECT t.id AS technology_id, count(DISTINCT n.id) AS n, count(DISTINCT n.entity_type) AS labels
+  FROM entities t
+  JOIN relations r ON r.to_entity = t.id
+  JOIN entities n ON n.id = r.from_entity
+ WHERE t.entity_type = 'Technology' AND t.archived_at IS NULL AND r.ended_at IS NULL
+   AND +r.relation_type IN (SELECT value FROM json_each(:uses)) AND {_LIVE_N} AND n.id <> t.id
+ GROUP BY t.id
+"""
+
+# Per live Concept: how many live entities it is linked to (either way).
+CONCEPT_LINKS = f"""
+WITH link AS (
+    SELECT c.id AS cid, r.from_entity AS nid
+      FROM entities c JOIN relations r ON r.to_entity = c.id
+     WHERE c.entity_type = 'Concept' AND c.archived_at IS NULL AND r.ended_at IS NULL
+    UNION
+    SELECT c.id, r.to_entity
+      FROM entities c JOIN relations r ON r.from_entity = c.id
+     WHERE c.entity_type = 'Concept' AND c.archived_at IS NULL AND r.ended_at IS NULL
+)
+SELECT l.cid AS concept_id, count(*) AS members
+  FROM link l JOIN entities n ON n.id = l.nid
+ WHERE {_LIVE_N} AND n.id <> l.cid
+ GROUP BY l.cid
+"""
+
+# The under-connected nodes (``rf_under``, built with :below).
+UNDER_CONNECTED = "SELECT id, name, label, created_at, d FROM rf_under"
 
 # -- evidence for chosen anchors (:ids, or :keys for technique_transfer) ----------------------
 
@@ -494,7 +486,6 @@ EVIDENCE: dict[str, tuple[str, ...]] = {
     "technique_transfer": TECHNIQUE_EVIDENCE,
     "concept_clusters": CONCEPT_EVIDENCE,
     "stale_knowledge": STALE_EVIDENCE,
-    # under_connected_nodes: its one candidate row already carries the evidence.
 }
 
 NAMES = "SELECT id, name, entity_type FROM entities WHERE id IN (SELECT value FROM json_each(?))"
