@@ -27,7 +27,8 @@ from core.reflect.model import (
     ReflectRules,
     StoredInsight,
 )
-from core.reflect.patterns import Detection, Reading, Row, Spec
+from core.reflect.patterns import Spec
+from core.reflect.reading import Detection, Reading, Row
 from core.reflect.since import written_since
 
 __all__ = ["Detection", "InsightStore", "Reading", "reflect"]
@@ -111,7 +112,7 @@ class _Chooser:
 
     def __init__(self, reading: Reading, pattern: str, stored: dict[str, StoredInsight],
                  rules: ReflectRules) -> None:
-        self.det, self.pattern, self.stored, self.rules = reading.det, pattern, stored, rules
+        self.reading, self.det, self.pattern, self.stored, self.rules = reading, reading.det, pattern, stored, rules
         self.spec: Spec = patterns.SPECS[pattern]
         self.self_evident = pattern in patterns.SELF_EVIDENT
         spec = self.spec
@@ -175,6 +176,8 @@ class _Chooser:
         names = self.det.names([i for c in chosen for i in self.spec.anchors(c.row)])
         if self.self_evident:
             evidence: dict[Any, dict[str, Any]] = {c.key: {} for c in chosen}
+        elif self.spec.evidence is not None:
+            evidence = self.spec.evidence(self.reading, [c.key for c in chosen]) if chosen else {}
         else:
             evidence = self.det.evidence(self.pattern, [c.key for c in chosen])
         return [self.spec.draft(c, evidence[c.key], names, self.rules) for c in chosen if c.key in evidence]

@@ -19,11 +19,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
 
-from core.reflect.model import Candidate, InsightDraft, ReflectRules, StoredInsight
+from core.reflect import detectors
+from core.reflect.model import Candidate, InsightDraft, ReflectRules
+
+# Re-exported: the hygiene detectors and older callers import them from here.
+from core.reflect.reading import Detection as Detection
+from core.reflect.reading import Names as Names
+from core.reflect.reading import Reading as Reading
+from core.reflect.reading import Row as Row
 from core.reflect.since import RelationEdit
 
 TITLE_NAME_LIMIT = 80  # characters of one entity name inside a title
@@ -32,56 +39,6 @@ SUMMARY_SAMPLE = 5  # names listed in a summary before "and N more"
 UNDER_CONNECTED_TITLE = "Under-connected nodes"
 SHARED_MIN_USERS = 2  # a technology two entities use is shared
 UNDER_CONNECTED_EDGES = 2  # a node with fewer real edges than this is under-connected
-
-Row = tuple[Any, ...]
-Names = dict[int, tuple[str, str]]  # id → (name, label)
-T = TypeVar("T")
-
-
-class Detection(Protocol):
-    """A consistent read of the graph for one reflect (``SqliteInsightStore.detection``)."""
-
-    now: str
-    fingerprint: str
-
-    def last_token(self) -> str: ...
-    def stored(self) -> dict[str, StoredInsight]: ...
-    def blocked(self, titles: Sequence[str]) -> set[str]: ...
-    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
-    def candidates(self, pattern: str) -> list[Row]: ...
-    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]: ...
-
-    # The plain reads of the detectors written here once (their thresholds, ranks and caps are
-    # this module's). A node is live when not archived and not an Insight; a relation, while current.
-    def technology_users(self) -> list[Row]:
-        """``(technology id, users, their labels)`` per live Technology: the distinct live nodes
-        with a ``uses`` relation to it, and how many different labels they have."""
-    def concept_links(self) -> list[Row]:
-        """``(concept id, linked)`` per live Concept: the distinct live nodes linked to it, either way."""
-    def under_connected(self, below: int) -> list[Row]:
-        """``(id, name, label, created_at, edges)`` of every live node but Domains with fewer than
-        ``below`` real edges: current, to a live node that is not a stub."""
-
-
-@dataclass
-class Reading:
-    """What a detector reads in one reflect, handed to every ``Spec.find``: the backend's detection
-    session, and the graph store for detectors written once over it (supersession, duplicates)."""
-
-    det: Detection
-    # The backend's ``core.protocols.GraphStore`` (not imported: that module imports reflect's).
-    graph: Any
-    rules: ReflectRules
-    _shared: dict[str, Any] = field(default_factory=dict)
-    done: list[Callable[[], None]] = field(default_factory=list)  # run once the plan is written
-
-    def once(self, key: str, make: Callable[[], T]) -> T:
-        """``make()``, computed once per reflect for every pattern that asks by ``key``."""
-        if key not in self._shared:
-            self._shared[key] = make()
-        value: T = self._shared[key]
-        return value
-
 
 def clip(name: str, limit: int = TITLE_NAME_LIMIT) -> str:
     """``name`` shortened for a title; a long name keeps a hash of the whole, so two long names
@@ -106,6 +63,9 @@ class Spec:
     # ``Reading`` (detection session, graph store); None: the backend's own query
     # (``Detection.candidates``).
     find: Callable[[Reading], list[Row]] | None = None
+    # The evidence of the chosen candidates' keys, by key, found over the ``Reading`` likewise;
+    # None: the backend's (``Detection.evidence``).
+    evidence: Callable[[Reading, list[Any]], dict[Any, dict[str, Any]]] | None = None
     time_dependent: bool = False  # runs on every reflect, even when the graph did not change
     # Whether a relation written since the last reflect (``core.reflect.since``) can change what
     # this pattern finds; a pattern no such write touches is skipped, its insights confirmed as they
@@ -140,7 +100,10 @@ def by_weight(column: int) -> Callable[[list[Row]], list[Row]]:
 
 # -- evidence helpers --------------------------------------------------------------------------
 
-def _json(raw: str | None) -> list[list[Any]]:
+def _json(raw: str | list[list[Any]] | None) -> list[list[Any]]:
+    """A list of evidence rows: as the backend's SQL hands it (JSON text), or already a list."""
+    if isinstance(raw, list):
+        return raw
     return json.loads(raw) if raw else []
 
 
@@ -211,6 +174,7 @@ def _cross_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 CROSS = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.85, weight=lambda r: r[0],  # newest problems first
     anchors=lambda r: [r[0]], order=by_weight(0), key_columns=(0,),
+    find=detectors.cross_project_rows, evidence=detectors.cross_project_evidence,
     title=lambda r, names: f"Cross-project solution for {clip(_name(names, r[0]))}",
     draft=_cross_draft,
     # Every step starts at a Problem or a Vulnerability (its concepts, its project, its decision).
@@ -271,6 +235,7 @@ def _training_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Refle
 TRAINING = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.65, weight=lambda r: r[0], anchors=lambda r: [r[0]],
     order=by_weight(0), key_columns=(0,),
+    find=detectors.training_rows, evidence=detectors.training_evidence,
     title=lambda r, names: f"Training opportunity: {clip(_name(names, r[0]))}",
     draft=_training_draft,
     touched_by=lambda e: bool(e.ends & {"Problem", "Vulnerability", "Course"}),
@@ -301,6 +266,7 @@ def _technique_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Refl
 TECHNIQUE = Spec(
     key=lambda r: (r[0], r[1]), confidence=lambda r: round(min(0.5 + 0.1 * r[2], 0.9), 4),
     weight=lambda r: r[2], anchors=lambda r: [r[0], r[1]], order=by_weight(2), key_columns=(0, 1),
+    find=detectors.technique_rows, evidence=detectors.technique_evidence,
     title=lambda r, names: f"Technique transfer: {clip(_name(names, r[0]))} → {clip(_name(names, r[1]))}",
     draft=_technique_draft,
     # IN_DOMAIN places techniques and examples; the rest are a Technique's or a Concept's links.

@@ -142,51 +142,48 @@ class CypherDetection:
             links.setdefault((x, y), (rel, out))
         return links
 
-    def _issue_concepts(self) -> dict[tuple[int, int], tuple[str, int]]:
-        def build() -> dict[tuple[int, int], tuple[str, int]]:
-            links = self._links("Problem", "Concept")
-            links.update({k: v for k, v in self._links("Vulnerability", "Concept").items() if k not in links})
-            return links
-        return self._once("issue_concept", build)
+    def issue_links(self, label: str) -> list[tuple[Any, ...]]:
+        links = self._links("Problem", label)
+        links.update({k: v for k, v in self._links("Vulnerability", label).items() if k not in links})
+        return [(i, o, rel, out) for (i, o), (rel, out) in links.items()]
 
-    def _problems(self) -> dict[int, dict[str, Any]]:
-        """Live Problems: open?, the Decision that solved them, their (sole) project."""
-        def build() -> dict[int, dict[str, Any]]:
-            solved = {p: d for p, d in self._read(
-                f"MATCH (p:Entity)-[r:REL]->(d:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
-                f"AND {CURRENT} AND r.type IN $solved_by AND d.type IN $Decision AND d.archived_at IS NULL "
-                "RETURN p.id, min(d.id)")}
-            projects: dict[int, set[int]] = {}
-            for (p, j) in self._links("Problem", "Project"):
-                projects.setdefault(p, set()).add(j)
-            out = {}
-            for pid, status in self._read("MATCH (p:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
-                                          "RETURN p.id, coalesce(p.p_status, '')"):
-                mine = projects.get(pid, set())
-                out[pid] = {"open": status not in self._p["resolved"] and pid not in solved,
-                            "solved_by": solved.get(pid), "project": min(mine) if mine else 0,
-                            "sole": min(mine) if len(mine) == 1 else 0}
-            return out
-        return self._once("problem", build)
+    def problems(self) -> list[tuple[Any, ...]]:
+        solved = dict(self._read(
+            f"MATCH (p:Entity)-[r:REL]->(d:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
+            f"AND {CURRENT} AND r.type IN $solved_by AND d.type IN $Decision AND d.archived_at IS NULL "
+            "RETURN p.id, min(d.id)"))
+        return [(pid, str(status).lower(), solved.get(pid)) for pid, status in self._read(
+            "MATCH (p:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
+            "RETURN p.id, coalesce(p.p_status, '')")]
 
-    def _courses(self) -> dict[int, list[int]]:
-        """Concept id → up to ``cap`` Courses covering it (by course name)."""
-        def build() -> dict[int, list[int]]:
-            out: dict[int, list[int]] = {}
-            for cid, kid, _name in self._read(
-                f"MATCH (k:Entity)-[r:REL]->(c:Entity) WHERE k.type IN $Course AND k.archived_at IS NULL "
-                f"AND r.type IN $covers AND {CURRENT} AND c.type IN $Concept AND c.archived_at IS NULL "
-                "RETURN DISTINCT c.id, k.id, k.name ORDER BY k.name"
-            ):
-                if len(out.setdefault(cid, [])) < self._p["cap"]:
-                    out[cid].append(kid)
-            return out
-        return self._once("course", build)
+    def live_ids(self, label: str) -> list[int]:
+        return [r[0] for r in self._read(f"MATCH (v:Entity) WHERE v.type IN ${label} AND v.archived_at IS NULL "
+                                         "RETURN v.id")]
+
+    def courses(self, most: int) -> list[tuple[Any, ...]]:
+        out: dict[int, list[int]] = {}
+        for cid, kid, _name in self._read(
+            f"MATCH (k:Entity)-[r:REL]->(c:Entity) WHERE k.type IN $Course AND k.archived_at IS NULL "
+            f"AND r.type IN $covers AND {CURRENT} AND c.type IN $Concept AND c.archived_at IS NULL "
+            "RETURN DISTINCT c.id, k.id, k.name ORDER BY k.name"
+        ):
+            if len(out.setdefault(cid, [])) < most:
+                out[cid].append(kid)
+        return [(cid, kid) for cid, kids in out.items() for kid in kids]
+
+    def in_domain(self) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._in_domain()]
 
     def _in_domain(self) -> set[tuple[int, int]]:
         return self._once("in_domain", lambda: {(n, d) for n, d in self._read(
             f"MATCH (n:Entity)-[r:REL]->(d:Entity) WHERE r.type IN $in_domain AND {CURRENT} AND d.type IN $Domain "
             f"AND d.archived_at IS NULL AND {_live('n')} RETURN DISTINCT n.id, d.id")})
+
+    def technique_concepts(self) -> list[tuple[Any, ...]]:
+        return [(t, c, rel, out) for (t, c), (rel, out) in self._technique_sets()[0].items()]
+
+    def concept_domains(self) -> list[tuple[Any, ...]]:
+        return [(c, d, *hit) for (c, d), hit in self._technique_sets()[1].items()]
 
     def _technique_sets(self) -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], Tup]]:
         def build() -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], Tup]]:
@@ -214,51 +211,12 @@ class CypherDetection:
 
     # -- candidates -----------------------------------------------------------------------------
 
-    def _solutions_for(self, oid: int) -> list[tuple[int, int]]:
-        """(concept, solved problem) pairs open problem ``oid`` may learn from, unranked."""
-        problems, links = self._problems(), self._issue_concepts()
-        o = problems[oid]
-        by_concept = self._once("concept_issues", lambda: _group((c, i) for (i, c) in links))
-        pairs = []
-        for (i, cid) in links:
-            if i != oid:
-                continue
-            for aid in by_concept.get(cid, []):
-                a = problems.get(aid)
-                same_sole = o["sole"] and a and a["sole"] == o["sole"]
-                if a and a["solved_by"] is not None and a["project"] != 0 and not same_sole:
-                    pairs.append((cid, aid))
-        return pairs
-
-    def _cross_project_solutions(self) -> list[tuple[Any, ...]]:
-        problems = self._problems()
-        return [(pid,) for pid in problems
-                if problems[pid]["open"] and problems[pid]["project"] != 0 and self._solutions_for(pid)]
-
     def technology_users(self) -> list[tuple[Any, ...]]:
         rows = self._read(
             f"MATCH (n:Entity)-[r:REL]->(t:Entity) WHERE t.type IN $Technology AND t.archived_at IS NULL "
             f"AND {CURRENT} AND r.type IN $uses AND {_live('n')} AND n.id <> t.id "
             "RETURN t.id, count(DISTINCT n.id), count(DISTINCT n.type)")
         return [tuple(r) for r in rows]
-
-    def _training_opportunities(self) -> list[tuple[Any, ...]]:
-        problems, links, courses = self._problems(), self._issue_concepts(), self._courses()
-        vulns = {r[0] for r in self._read("MATCH (v:Entity) WHERE v.type IN $Vulnerability AND v.archived_at IS NULL "
-                                          "RETURN v.id")}
-        issues = {p for p, v in problems.items() if v["open"]} | vulns
-        hit = {i for (i, c) in links if i in issues and c in courses}
-        return [(i,) for i in hit]
-
-    def _technique_transfer(self) -> list[tuple[Any, ...]]:
-        tconcept, cdomain = self._technique_sets()
-        homes = self._in_domain()
-        counts: dict[tuple[int, int], int] = {}
-        for (tid, cid) in tconcept:
-            for (c2, did) in cdomain:
-                if c2 == cid and (tid, did) not in homes:
-                    counts[(tid, did)] = counts.get((tid, did), 0) + 1
-        return [(t, d, n) for (t, d), n in counts.items()]
 
     def concept_links(self) -> list[tuple[Any, ...]]:
         rows = self._read(
@@ -286,49 +244,6 @@ class CypherDetection:
 
     # -- evidence ------------------------------------------------------------------------------
 
-    def _cross_project_solutions_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        problems, links, cap = self._problems(), self._issue_concepts(), self._p["cap"]
-        out: dict[Any, dict[str, Any]] = {}
-        picked: list[tuple[int, Tup]] = []
-        for oid in keys:
-            if oid not in problems:
-                continue
-            # SQLite first keeps, per concept, the newest solutions: cap per sole project, 2·cap in all.
-            pairs = sorted(self._solutions_for(oid), key=lambda p: (-p[1], p[0]))
-            pairs = [p for p in pairs if self._kept(p[0], p[1])][:cap]
-            for cid, aid in pairs:
-                picked.append((oid, (cid, aid)))
-        ids = {i for oid, (cid, aid) in picked for i in (oid, cid, aid, problems[aid]["solved_by"],
-                                                       problems[oid]["project"], problems[aid]["project"])}
-        names = self.names(list(ids))
-        for oid, (cid, aid) in picked:
-            o, a = problems[oid], problems[aid]
-            orel, oout = links[(oid, cid)]
-            arel, aout = links[(aid, cid)]
-            row = out.setdefault(oid, {"problem_id": oid, "matches": []})
-            row["matches"].append([cid, names[cid][0], orel, oout, aid, names[aid][0], arel, aout,
-                                   a["solved_by"], names[a["solved_by"]][0], o["project"], names[o["project"]][0],
-                                   a["project"], names[a["project"]][0]])
-        return {k: {**v, "matches": json.dumps(v["matches"], ensure_ascii=False)} for k, v in out.items()}
-
-    def _kept(self, cid: int, aid: int) -> bool:
-        kept = self._once(f"kept_{cid}", lambda: self._solution_cut(cid))
-        return aid in kept
-
-    def _solution_cut(self, cid: int) -> set[int]:
-        problems, cap = self._problems(), self._p["cap"]
-        by_concept = self._once("concept_issues", lambda: _group((c, i) for (i, c) in self._issue_concepts()))
-        solved = sorted((a for a in by_concept.get(cid, []) if problems.get(a) and problems[a]["solved_by"]
-                         is not None and problems[a]["project"] != 0), reverse=True)
-        per_sole: dict[int, int] = {}
-        kept = []
-        for aid in solved:
-            sole = problems[aid]["sole"]
-            per_sole[sole] = per_sole.get(sole, 0) + 1
-            if per_sole[sole] <= cap:
-                kept.append(aid)
-        return set(kept[: 2 * cap])
-
     def _members(self, ids: list[int], where: str) -> dict[int, list[list[Any]]]:
         """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward
         first, then by relation id), cut per hub on the server. One MATCH over the hubs, not an
@@ -354,43 +269,6 @@ class CypherDetection:
         found = self._members(keys, "")
         return {k: {"concept_id": k, "members": json.dumps(found.get(k, []), ensure_ascii=False)} for k in keys}
 
-    def _training_opportunities_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        links, courses, cap = self._issue_concepts(), self._courses(), self._p["cap"]
-        picked = {iid: sorted((cid, kid) for (i, cid) in links if i == iid for kid in courses.get(cid, []))[:cap]
-                  for iid in keys}
-        names = self.names([i for pairs in picked.values() for p in pairs for i in p])
-        out = {}
-        for iid, pairs in picked.items():
-            if pairs:
-                out[iid] = {"issue_id": iid, "matches": json.dumps(
-                    [[cid, names[cid][0], *links[(iid, cid)], kid, names[kid][0]] for cid, kid in pairs],
-                    ensure_ascii=False)}
-        return out
-
-    def _technique_transfer_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        tconcept, cdomain = self._technique_sets()
-        homes = self._in_domain()
-        out: dict[Any, dict[str, Any]] = {}
-        wanted: set[int] = set()
-        rows: dict[tuple[int, int], list[Tup]] = {}
-        for key in keys:
-            tid, did = key
-            for (t, cid), (rel, outward) in tconcept.items():
-                hit = cdomain.get((cid, did)) if t == tid else None
-                if hit:
-                    rows.setdefault((tid, did), []).append((cid, rel, outward, *hit))
-                    wanted.update((cid, hit[0]))
-            wanted.update(d for n, d in homes if n == tid)
-        names = self.names(list(wanted))
-        for (tid, did), found in rows.items():
-            shared = [[cid, names[cid][0], rel, outward, eid, names[eid][0], names[eid][1], erel, eout]
-                      for cid, rel, outward, eid, erel, eout in found]
-            home = [[d, names[d][0]] for n, d in sorted(homes) if n == tid]
-            out[(tid, did)] = {"technique_id": tid, "domain_id": did,
-                               "shared": json.dumps(shared, ensure_ascii=False),
-                               "home_domains": json.dumps(home, ensure_ascii=False)}
-        return out
-
     def _stale_knowledge_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
         active = sorted(self._active())
         out: dict[Any, dict[str, Any]] = {}
@@ -410,10 +288,3 @@ class CypherDetection:
                         "node_confidence": int(conf) if conf is not None and conf == int(conf) else conf,
                         "active": json.dumps(chosen, ensure_ascii=False)}
         return out
-
-
-def _group(pairs: Any) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    for k, v in pairs:
-        out.setdefault(k, []).append(v)
-    return out

@@ -8,16 +8,22 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.reflect.model import ReflectRules, StoredInsight, detector_vocabulary
+from core.reflect.model import DETECTOR_LABELS, ReflectRules, StoredInsight, detector_vocabulary
 from core.storage.sqlite import reads
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.reflect_queries import (
     CANDIDATES,
+    CONCEPT_DOMAINS,
     CONCEPT_LINKS,
+    COURSES,
     EVIDENCE,
+    IN_DOMAIN,
+    ISSUE_LINKS,
     NAMES,
     NEEDS,
     PREPARE,
+    PROBLEMS,
+    TECHNIQUE_CONCEPTS,
     TECHNOLOGY_USERS,
     TEMP_TABLES,
     UNDER_CONNECTED,
@@ -162,6 +168,35 @@ class DetectionSession:
         self._build("", ("under",), below=below)
         return self._rows(UNDER_CONNECTED)
 
+    def problems(self) -> list[tuple[Any, ...]]:
+        return self._rows(PROBLEMS)
+
+    def live_ids(self, label: str) -> list[int]:
+        if label not in DETECTOR_LABELS:
+            raise ValueError(f"not a detector label: {label!r}")
+        sql = f"SELECT id FROM entities WHERE entity_type = '{label}' AND archived_at IS NULL"
+        return [r[0] for r in self._rows(sql)]
+
+    def issue_links(self, label: str) -> list[tuple[Any, ...]]:
+        self._build("", ("issue_link",))
+        return self._rows(ISSUE_LINKS[label])
+
+    def courses(self, most: int) -> list[tuple[Any, ...]]:
+        self._build("", ("course",), cap=most)
+        return self._rows(COURSES)
+
+    def in_domain(self) -> list[tuple[Any, ...]]:
+        self._build("", ("in_domain",))
+        return self._rows(IN_DOMAIN)
+
+    def technique_concepts(self) -> list[tuple[Any, ...]]:
+        self._build("", ("in_domain", "technique"))
+        return self._rows(TECHNIQUE_CONCEPTS)
+
+    def concept_domains(self) -> list[tuple[Any, ...]]:
+        self._build("", ("in_domain", "technique"))
+        return self._rows(CONCEPT_DOMAINS)
+
     def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
         """``{id: (name, label)}`` for the entities in ``ids`` that exist."""
         out: dict[int, tuple[str, str]] = {}
@@ -170,22 +205,17 @@ class DetectionSession:
         return out
 
     def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
-        """Evidence rows for the anchors ``keys``, by key (ids, or (technique, domain) pairs)."""
+        """Evidence rows for the anchor ids ``keys``, by key."""
         if pattern not in EVIDENCE or not keys:
             return {}
         self._build(pattern)
-        pairs = pattern == "technique_transfer"
         out: dict[Any, dict[str, Any]] = {}
         for start in range(0, len(keys), _EVIDENCE_CHUNK):
-            chunk = [list(k) if pairs else k for k in keys[start : start + _EVIDENCE_CHUNK]]
-            params = {**self._params, "keys" if pairs else "ids": json.dumps(chunk)}
+            params = {**self._params, "ids": json.dumps(list(keys[start : start + _EVIDENCE_CHUNK]))}
             for sql in EVIDENCE[pattern]:
                 cur = self._conn.execute(self._sql(sql), params)
-                if cur.description is None:
-                    continue
                 columns = [d[0] for d in cur.description]
                 for r in cur:
-                    row = dict(zip(columns, r, strict=True))
-                    out[(r[0], r[1]) if pairs else r[0]] = row
+                    out[r[0]] = dict(zip(columns, r, strict=True))
         return out
 

@@ -38,7 +38,7 @@ _LIVE_N = "n.archived_at IS NULL AND n.entity_type <> 'Insight'"
 # -- working sets, built once per reflect run (TEMP: private to this connection) ----------------
 
 # Problems and Vulnerabilities, and the live Concepts and Projects they are linked to: one pass
-# over their relations gives both (one relation kept per pair).
+# over their relations gives both (one relation kept per pair, an outward one first).
 _ISSUE_LINK = (
     "CREATE TEMP TABLE rf_issue_link(iid INTEGER NOT NULL, oid INTEGER NOT NULL, kind TEXT NOT NULL, "
     "rel TEXT NOT NULL, outward INTEGER NOT NULL, PRIMARY KEY (iid, oid)) WITHOUT ROWID",
@@ -54,40 +54,6 @@ _ISSUE_LINK = (
      WHERE i.entity_type IN ('Problem', 'Vulnerability') AND i.archived_at IS NULL
        AND r.ended_at IS NULL AND +o.entity_type IN ('Concept', 'Project') AND o.archived_at IS NULL
     """,
-    # Issue → concept, searchable both ways.
-    "CREATE TEMP TABLE rf_issue_concept(iid INTEGER NOT NULL, cid INTEGER NOT NULL, "
-    "rel TEXT NOT NULL, outward INTEGER NOT NULL, PRIMARY KEY (iid, cid)) WITHOUT ROWID",
-    "INSERT INTO rf_issue_concept SELECT iid, oid, rel, outward FROM rf_issue_link WHERE kind = 'Concept'",
-    "CREATE INDEX temp.rf_issue_concept_cid ON rf_issue_concept(cid, iid)",
-    # Each issue's first project, and its only one (0 when several: then a different project
-    # always exists for any other problem).
-    "CREATE TEMP TABLE rf_project_of(pid INTEGER PRIMARY KEY, project INTEGER NOT NULL, "
-    "sole INTEGER NOT NULL)",
-    """
-    INSERT INTO rf_project_of
-    SELECT iid, min(oid), CASE WHEN count(*) = 1 THEN min(oid) ELSE 0 END
-      FROM rf_issue_link WHERE kind = 'Project' GROUP BY iid
-    """,
-)
-
-# Live Problems: open (status not resolved/closed/done and not SOLVED_BY a live Decision), the
-# Decision that solved them, and their project.
-_PROBLEM = (
-    "CREATE TEMP TABLE rf_problem(id INTEGER PRIMARY KEY, open INTEGER NOT NULL, solved_by INTEGER, "
-    "project INTEGER NOT NULL, sole INTEGER NOT NULL)",
-    """
-    INSERT INTO rf_problem
-    SELECT p.id,
-           lower(coalesce(json_extract(p.props, '$.status'), ''))
-               NOT IN (SELECT value FROM json_each(:resolved)),
-           (SELECT min(d.id) FROM relations r JOIN entities d ON d.id = r.to_entity
-             WHERE r.from_entity = p.id AND +r.relation_type = :solved_by AND r.ended_at IS NULL
-               AND +d.entity_type = 'Decision' AND d.archived_at IS NULL),
-           coalesce(j.project, 0), coalesce(j.sole, 0)
-      FROM entities p LEFT JOIN rf_project_of j ON j.pid = p.id
-     WHERE p.entity_type = 'Problem' AND p.archived_at IS NULL
-    """,
-    "UPDATE rf_problem SET open = 0 WHERE solved_by IS NOT NULL",
 )
 
 # Concepts a live Course COVERS, with at most :cap courses each (any one makes the pattern hold;
@@ -220,7 +186,6 @@ _UNDER = (
 
 PREPARE: dict[str, tuple[str, ...]] = {
     "issue_link": _ISSUE_LINK,
-    "problem": _PROBLEM,
     "course": _COURSE,
     "in_domain": _IN_DOMAIN,
     "technique": _TECHNIQUE,
@@ -230,52 +195,16 @@ PREPARE: dict[str, tuple[str, ...]] = {
 
 # Which working sets each pattern reads, in build order.
 NEEDS: dict[str, tuple[str, ...]] = {
-    "cross_project_solutions": ("issue_link", "problem"),
-    "training_opportunities": ("issue_link", "problem", "course"),
-    "technique_transfer": ("in_domain", "technique"),
     "stale_knowledge": ("active",),
 }
 
 TEMP_TABLES = (
-    "rf_issue_link", "rf_project_of", "rf_problem", "rf_issue_concept", "rf_course", "rf_in_domain",
-    "rf_tconcept", "rf_cdomain", "rf_active", "rf_unreal", "rf_touched", "rf_degree", "rf_under",
-    "rf_pick_open", "rf_pick_solution",
+    "rf_issue_link", "rf_course", "rf_in_domain", "rf_tconcept", "rf_cdomain", "rf_active", "rf_unreal",
+    "rf_touched", "rf_degree", "rf_under",
 )
 
 # -- candidates: ids and counts only (names are fetched for the few that get written) ---------
 # In no order: the engine ranks them (by confidence, then weight, then key: ``patterns.Spec``).
-
-# An open Problem (in project B) shares a Concept with a Problem SOLVED_BY a Decision (in a
-# project A ≠ B). The pair qualifies unless both sit in the same single project.
-CROSS_PROJECT_SOLUTIONS = """
-SELECT o.id AS problem_id
-  FROM rf_problem o
- WHERE o.open AND o.project <> 0 AND EXISTS (
-       SELECT 1 FROM rf_issue_concept oc
-         JOIN rf_issue_concept ac ON ac.cid = oc.cid
-         JOIN rf_problem a ON a.id = ac.iid
-        WHERE oc.iid = o.id AND a.solved_by IS NOT NULL AND a.project <> 0
-          AND NOT (o.sole <> 0 AND a.sole = o.sole))
-"""
-
-# A Vulnerability or an open Problem is linked to a Concept that a live Course COVERS.
-TRAINING_OPPORTUNITIES = """
-SELECT i.id AS issue_id
-  FROM (SELECT id FROM rf_problem WHERE open
-        UNION ALL
-        SELECT id FROM entities WHERE entity_type = 'Vulnerability' AND archived_at IS NULL) i
- WHERE EXISTS (SELECT 1 FROM rf_issue_concept ic JOIN rf_course cv ON cv.cid = ic.cid
-                WHERE ic.iid = i.id)
-"""
-
-# A Technique IN_DOMAIN some Domain A shares Concepts with live entities IN_DOMAIN a Domain B it
-# is not in yet; n = how many concepts it shares with B.
-TECHNIQUE_TRANSFER = """
-SELECT tc.tid AS technique_id, cd.did AS domain_id, count(*) AS n
-  FROM rf_tconcept tc JOIN rf_cdomain cd ON cd.cid = tc.cid
- WHERE NOT EXISTS (SELECT 1 FROM rf_in_domain h WHERE h.nid = tc.tid AND h.did = cd.did)
- GROUP BY tc.tid, cd.did
-"""
 
 # A live node, not a Project/Course/Domain/Insight, last updated on or before :cutoff (≥ 90 days
 # before now by the store clock) or with a numeric props.confidence below :low, linked to an
@@ -303,9 +232,6 @@ SELECT n.id AS node_id, count(*) AS active
 """
 
 CANDIDATES: dict[str, str] = {
-    "cross_project_solutions": CROSS_PROJECT_SOLUTIONS,
-    "training_opportunities": TRAINING_OPPORTUNITIES,
-    "technique_transfer": TECHNIQUE_TRANSFER,
     "stale_knowledge": STALE_KNOWLEDGE,
 }
 
@@ -343,56 +269,26 @@ SELECT l.cid AS concept_id, count(*) AS members
 # The under-connected nodes (``rf_under``, built with :below).
 UNDER_CONNECTED = "SELECT id, name, label, created_at, d FROM rf_under"
 
-# -- evidence for chosen anchors (:ids, or :keys for technique_transfer) ----------------------
+# Live Problems: their status, and the lowest-id live Decision each is SOLVED_BY.
+PROBLEMS = """
+SELECT p.id, lower(coalesce(json_extract(p.props, '$.status'), '')),
+       (SELECT min(d.id) FROM relations r JOIN entities d ON d.id = r.to_entity
+         WHERE r.from_entity = p.id AND +r.relation_type = :solved_by AND r.ended_at IS NULL
+           AND +d.entity_type = 'Decision' AND d.archived_at IS NULL)
+  FROM entities p
+ WHERE p.entity_type = 'Problem' AND p.archived_at IS NULL
+"""
 
-# Per open problem: up to :cap (concept, solved problem, decision) matches, newest solution first.
-# Solved problems are first cut per concept to :cap per sole project and 2·:cap in all: for any
-# open problem at most :cap of those share its sole project, so whenever a match exists at least
-# one (and up to :cap) survives the cut, without pairing every open problem of a popular concept
-# with every solved one.
-CROSS_PROJECT_EVIDENCE = (
-    """
-    CREATE TEMP TABLE rf_pick_open AS
-    SELECT o.id AS oid, o.project AS ojid, o.sole, ic.cid, ic.rel, ic.outward
-      FROM json_each(:ids) k CROSS JOIN rf_problem o ON o.id = k.value
-      CROSS JOIN rf_issue_concept ic ON ic.iid = o.id
-    """,
-    """
-    CREATE TEMP TABLE rf_pick_solution AS
-    SELECT cid, aid, sole, ajid, did, rel, outward FROM (
-        SELECT *, row_number() OVER (PARTITION BY cid ORDER BY aid DESC) AS k2 FROM (
-            SELECT ac.cid, a.id AS aid, a.sole, a.project AS ajid, a.solved_by AS did,
-                   ac.rel, ac.outward,
-                   row_number() OVER (PARTITION BY ac.cid, a.sole ORDER BY a.id DESC) AS k
-              FROM (SELECT DISTINCT cid FROM rf_pick_open) c
-              CROSS JOIN rf_issue_concept ac ON ac.cid = c.cid
-              CROSS JOIN rf_problem a ON a.id = ac.iid
-             WHERE a.solved_by IS NOT NULL AND a.project <> 0
-        ) WHERE k <= :cap
-    ) WHERE k2 <= 2 * :cap
-    """,
-    "CREATE INDEX temp.rf_pick_solution_cid ON rf_pick_solution(cid)",
-    """
-    SELECT h.oid AS problem_id,
-           json_group_array(json_array(h.cid, cn.name, h.orel, h.oout, h.aid, an.name, h.arel,
-                                       h.aout, h.did, dn.name, h.ojid, ojn.name, h.ajid, ajn.name)
-           ) AS matches
-      FROM (SELECT o.oid, o.ojid, o.cid, o.rel AS orel, o.outward AS oout, s.aid, s.ajid, s.did,
-                   s.rel AS arel, s.outward AS aout,
-                   row_number() OVER (PARTITION BY o.oid ORDER BY s.aid DESC, o.cid) AS rn
-              FROM rf_pick_open o CROSS JOIN rf_pick_solution s ON s.cid = o.cid
-             WHERE NOT (o.sole <> 0 AND s.sole = o.sole)) h
-      JOIN entities cn ON cn.id = h.cid
-      JOIN entities an ON an.id = h.aid
-      JOIN entities dn ON dn.id = h.did
-      JOIN entities ojn ON ojn.id = h.ojid
-      JOIN entities ajn ON ajn.id = h.ajid
-     WHERE h.rn <= :cap
-     GROUP BY h.oid
-    """,
-    "DROP TABLE temp.rf_pick_open",
-    "DROP TABLE temp.rf_pick_solution",
-)
+# The working sets as rows: (issue, Concept | Project, rel, outward), (concept, course),
+# (node, domain), (technique, concept, rel, outward), (concept, domain, example, rel, outward).
+ISSUE_LINKS = {label: f"SELECT iid, oid, rel, outward FROM rf_issue_link WHERE kind = '{label}'"
+               for label in ("Concept", "Project")}
+COURSES = "SELECT cid, kid FROM rf_course"
+IN_DOMAIN = "SELECT nid, did FROM rf_in_domain"
+TECHNIQUE_CONCEPTS = "SELECT tid, cid, rel, outward FROM rf_tconcept"
+CONCEPT_DOMAINS = "SELECT cid, did, eid, rel, outward FROM rf_cdomain"
+
+# -- evidence for chosen anchors (:ids) ---------------------------------------------------------
 
 # Members of a popular anchor run into thousands: each anchor reads only its first 2·:cap
 # relations (index order, so the choice is stable); Python drops repeats and keeps :cap.
@@ -406,40 +302,6 @@ SELECT t.value AS technology_id,
                AND {_LIVE_N} AND n.id <> t.value
              LIMIT 2 * :cap) m) AS members
   FROM json_each(:ids) t
-""",)
-
-TRAINING_EVIDENCE = ("""
-SELECT h.iid AS issue_id,
-       json_group_array(json_array(h.cid, cn.name, h.rel, h.outward, h.kid, kn.name)) AS matches
-  FROM (SELECT ic.iid, ic.cid, ic.rel, ic.outward, cv.kid,
-               row_number() OVER (PARTITION BY ic.iid ORDER BY ic.cid, cv.kid) AS rn
-          FROM json_each(:ids) k
-          CROSS JOIN rf_issue_concept ic ON ic.iid = k.value
-          CROSS JOIN rf_course cv ON cv.cid = ic.cid) h
-  JOIN entities cn ON cn.id = h.cid
-  JOIN entities kn ON kn.id = h.kid
- WHERE h.rn <= :cap
- GROUP BY h.iid
-""",)
-
-# Per (technique, target domain): each shared concept with its example entity in that domain,
-# and the technique's own domains.
-TECHNIQUE_EVIDENCE = ("""
-WITH pick AS (
-    SELECT json_extract(value, '$[0]') AS tid, json_extract(value, '$[1]') AS did
-      FROM json_each(:keys)
-)
-SELECT p.tid AS technique_id, p.did AS domain_id,
-       json_group_array(json_array(tc.cid, cn.name, tc.rel, tc.outward, cd.eid, en.name,
-                                   en.entity_type, cd.rel, cd.outward)) AS shared,
-       (SELECT json_group_array(json_array(h.did, hd.name)) FROM rf_in_domain h
-          JOIN entities hd ON hd.id = h.did WHERE h.nid = p.tid) AS home_domains
-  FROM pick p
-  CROSS JOIN rf_tconcept tc ON tc.tid = p.tid
-  CROSS JOIN rf_cdomain cd ON cd.cid = tc.cid AND cd.did = p.did
-  JOIN entities cn ON cn.id = tc.cid
-  JOIN entities en ON en.id = cd.eid
- GROUP BY p.tid, p.did
 """,)
 
 CONCEPT_EVIDENCE = (f"""
@@ -480,10 +342,7 @@ SELECT h.nid AS node_id, n.updated_at, json_extract(n.props, '$.confidence') AS 
 """,)
 
 EVIDENCE: dict[str, tuple[str, ...]] = {
-    "cross_project_solutions": CROSS_PROJECT_EVIDENCE,
     "shared_technology": SHARED_TECHNOLOGY_EVIDENCE,
-    "training_opportunities": TRAINING_EVIDENCE,
-    "technique_transfer": TECHNIQUE_EVIDENCE,
     "concept_clusters": CONCEPT_EVIDENCE,
     "stale_knowledge": STALE_EVIDENCE,
 }

@@ -1,0 +1,82 @@
+"""One reflect's reading of the graph, as every detector sees it: the backend's detection session
+(``Detection``: a consistent snapshot, its plain reads) and the ``Reading`` handed to each
+``Spec.find``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from core.reflect.model import ReflectRules, StoredInsight
+
+Row = tuple[Any, ...]
+Names = dict[int, tuple[str, str]]  # id → (name, label)
+T = TypeVar("T")
+
+
+class Detection(Protocol):
+    """A consistent read of the graph for one reflect (``SqliteInsightStore.detection``)."""
+
+    now: str
+    fingerprint: str
+
+    def last_token(self) -> str: ...
+    def stored(self) -> dict[str, StoredInsight]: ...
+    def blocked(self, titles: Sequence[str]) -> set[str]: ...
+    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
+    def candidates(self, pattern: str) -> list[Row]: ...
+    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]: ...
+
+    # The plain reads of the detectors written once (``core.reflect.patterns``,
+    # ``core.reflect.detectors``: the thresholds, ranks and caps are theirs). A node is live when
+    # not archived and not an Insight; a relation, while current. "Linked": a relation either way,
+    # any type; for each pair one relation is named, ``rel`` and ``outward`` (1 when it points from
+    # the first node to the second), one pointing out first.
+    def technology_users(self) -> list[Row]:
+        """``(technology id, users, their labels)`` per live Technology: the distinct live nodes
+        with a ``uses`` relation to it, and how many different labels they have."""
+    def concept_links(self) -> list[Row]:
+        """``(concept id, linked)`` per live Concept: the distinct live nodes linked to it, either way."""
+    def under_connected(self, below: int) -> list[Row]:
+        """``(id, name, label, created_at, edges)`` of every live node but Domains with fewer than
+        ``below`` real edges: current, to a live node that is not a stub."""
+    def problems(self) -> list[Row]:
+        """``(id, status, solved_by)`` per live Problem: its ``status`` property lowercased ('' for
+        none), and the lowest id of a live Decision it is ``solved_by``, or None."""
+    def live_ids(self, label: str) -> list[int]:
+        """The ids of the live nodes of a detector label (as spelled in this graph)."""
+    def issue_links(self, label: str) -> list[Row]:
+        """``(issue id, other id, rel, outward)``: live Problems and Vulnerabilities linked to live
+        nodes of ``label`` (Concept or Project)."""
+    def courses(self, most: int) -> list[Row]:
+        """``(concept id, course id)``: live Concepts a live Course ``covers``, at most ``most``
+        courses per concept (the first by course name)."""
+    def in_domain(self) -> list[Row]:
+        """``(node id, domain id)``: live nodes ``in_domain`` a live Domain."""
+    def technique_concepts(self) -> list[Row]:
+        """``(technique id, concept id, rel, outward)``: live Techniques in some domain, linked to
+        live Concepts."""
+    def concept_domains(self) -> list[Row]:
+        """``(concept id, domain id, example id, rel, outward)`` for the concepts of
+        ``technique_concepts``: the domains their linked nodes are in, one example node each."""
+
+
+@dataclass
+class Reading:
+    """What a detector reads in one reflect, handed to every ``Spec.find``: the backend's detection
+    session, and the graph store for detectors written once over it (supersession, duplicates)."""
+
+    det: Detection
+    # The backend's ``core.protocols.GraphStore`` (not imported: that module imports reflect's).
+    graph: Any
+    rules: ReflectRules
+    _shared: dict[str, Any] = field(default_factory=dict)
+    done: list[Callable[[], None]] = field(default_factory=list)  # run once the plan is written
+
+    def once(self, key: str, make: Callable[[], T]) -> T:
+        """``make()``, computed once per reflect for every pattern that asks by ``key``."""
+        if key not in self._shared:
+            self._shared[key] = make()
+        value: T = self._shared[key]
+        return value
