@@ -1,5 +1,5 @@
-"""Cross-project solutions, training opportunities and technique transfer, found once for every
-backend over the plain reads of ``Detection`` (``core.reflect.reading``).
+"""Cross-project solutions, training opportunities, technique transfer and stale knowledge, found
+once for every backend over the plain reads of ``Detection`` (``core.reflect.reading``).
 
 Each backend reads the graph's working sets (the live Problems, the issues' links to concepts and
 projects, the courses, the domains); what a pattern means is here: which problems are open, a
@@ -229,3 +229,56 @@ def technique_evidence(reading: Reading, keys: Sequence[Any]) -> dict[Any, dict[
                        for cid, rel, o, eid, erel, eout in rows],
             "home_domains": [[h, names[h][0]] for h in t.homes.get(tid, ())]}
     return out
+
+
+# -- stale_knowledge: a live node, not a Project/Course/Domain, last updated on or before the cutoff
+# (``stale_after_days`` before now) or with a confidence below ``low_confidence``, linked to an
+# active Project or Course (status among ``active_statuses``, or none).
+
+def _is(reading: Reading, etype: str, labels: Sequence[str]) -> bool:
+    return any(etype in reading.rules.spellings(label, [etype]) for label in labels)
+
+
+@dataclass(frozen=True)
+class _Stale:
+    links: dict[int, dict[int, tuple[str, int]]]  # node → active → (rel, outward): the least type
+    facts: dict[int, tuple[str, float | None]]  # node → (updated_at, confidence)
+
+
+def _stale(reading: Reading) -> _Stale:
+    def build() -> _Stale:
+        rules, det = reading.rules, reading.det
+        active_statuses = {"", *(s.lower() for s in rules.active_statuses)}
+        active = sorted(i for label in ("Project", "Course") for i, status in det.statuses(label)
+                        if status in active_statuses)
+        rows = det.neighbours(active)
+        skip = {t for t in {r[4] for r in rows} if _is(reading, t, ("Project", "Course", "Domain", "Insight"))}
+        cutoff, low = det.cutoff, rules.low_confidence
+        links: dict[int, dict[int, tuple[str, int]]] = defaultdict(dict)
+        facts: dict[int, tuple[str, float | None]] = {}
+        for aid, nid, rel, outward, etype, updated, conf in rows:
+            if etype in skip or (updated > cutoff and (conf is None or conf >= low)):
+                continue
+            facts[nid] = (updated, conf)
+            mine = links[nid]
+            seen = mine.get(aid)
+            # The least relation type; of two alike, the one from the node to the active one.
+            if seen is None or (rel, outward) < (seen[0], 1 - seen[1]):
+                mine[aid] = (rel, 1 - outward)
+        return _Stale(links, facts)
+    return reading.once("stale", build)
+
+
+def stale_rows(reading: Reading) -> list[Row]:
+    return [(nid, len(actives)) for nid, actives in _stale(reading).links.items()]
+
+
+def stale_evidence(reading: Reading, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
+    """Per stale node: when it was last updated, its confidence, and its first ``evidence_cap``
+    active projects and courses (by id)."""
+    stale, cap = _stale(reading), reading.rules.evidence_cap
+    picked = {nid: sorted(stale.links[nid])[:cap] for nid in keys if nid in stale.links}
+    names = reading.det.names(sorted({a for v in picked.values() for a in v}))
+    return {nid: {"node_id": nid, "updated_at": stale.facts[nid][0], "node_confidence": stale.facts[nid][1],
+                  "active": [[a, names[a][0], names[a][1], *stale.links[nid][a]] for a in actives]}
+            for nid, actives in picked.items()}

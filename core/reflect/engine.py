@@ -116,7 +116,7 @@ class _Chooser:
         self.spec: Spec = patterns.SPECS[pattern]
         self.self_evident = pattern in patterns.SELF_EVIDENT
         spec = self.spec
-        found = spec.find(reading) if spec.find is not None else self.det.candidates(pattern)
+        found = spec.find(reading)
         # Best first, for every backend and detector alike: by confidence, then weight, then key
         # (or as the spec ranks them).
         if spec.order is not None:
@@ -174,10 +174,8 @@ class _Chooser:
     def _build(self, chosen: list[Candidate]) -> list[InsightDraft]:
         """Full insights for ``chosen``; a candidate whose evidence vanished is left out."""
         names = self.det.names([i for c in chosen for i in self.spec.anchors(c.row)])
-        if self.self_evident:
+        if self.spec.evidence is None or self.self_evident:
             evidence: dict[Any, dict[str, Any]] = {c.key: {} for c in chosen}
-        elif self.spec.evidence is not None:
-            evidence = self.spec.evidence(self.reading, [c.key for c in chosen]) if chosen else {}
         else:
-            evidence = self.det.evidence(self.pattern, [c.key for c in chosen])
+            evidence = self.spec.evidence(self.reading, [c.key for c in chosen]) if chosen else {}
         return [self.spec.draft(c, evidence[c.key], names, self.rules) for c in chosen if c.key in evidence]

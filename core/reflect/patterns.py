@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,12 +59,9 @@ class Spec:
     anchors: Callable[[Row], list[int]]  # ids whose names the title and the summary need
     title: Callable[[Row, Names], str]
     draft: Callable[[Candidate, dict[str, Any], Names, ReflectRules], InsightDraft]
-    # A detector written once for every backend finds its candidate rows itself, over the
-    # ``Reading`` (detection session, graph store); None: the backend's own query
-    # (``Detection.candidates``).
-    find: Callable[[Reading], list[Row]] | None = None
-    # The evidence of the chosen candidates' keys, by key, found over the ``Reading`` likewise;
-    # None: the backend's (``Detection.evidence``).
+    # Every candidate row, found over the ``Reading`` (the backend's plain reads, the graph store).
+    find: Callable[[Reading], list[Row]]
+    # The evidence of the chosen candidates' keys, by key; None: the row carries it (``SELF_EVIDENT``).
     evidence: Callable[[Reading, list[Any]], dict[Any, dict[str, Any]]] | None = None
     time_dependent: bool = False  # runs on every reflect, even when the graph did not change
     # Whether a relation written since the last reflect (``core.reflect.since``) can change what
@@ -197,6 +194,13 @@ def _hub_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRul
                         _evidence(c.key, entities, path, total))
 
 
+def _hub_members(keys: list[Any], read: Callable[[Sequence[int], int], dict[int, list[list[Any]]]],
+                 rules: ReflectRules) -> dict[Any, dict[str, Any]]:
+    """Each hub's members as its evidence: twice the cap read, repeats dropped when drafted."""
+    found = read(keys, 2 * rules.evidence_cap)
+    return {k: {"members": found.get(k, [])} for k in keys}
+
+
 def _shared_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
     return _hub_draft(c, ev, names, rules, label="Technology", role="technology", member_role="user",
                       sentence=lambda tech, total, users: (
@@ -208,6 +212,7 @@ SHARED = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.75 if r[2] >= 2 else 0.6, weight=lambda r: r[1],
     anchors=lambda r: [r[0]],
     find=lambda reading: [r for r in reading.det.technology_users() if r[1] >= SHARED_MIN_USERS],
+    evidence=lambda reading, keys: _hub_members(keys, reading.det.technology_members, reading.rules),
     title=lambda r, names: f"Shared technology: {clip(_name(names, r[0]))}",
     draft=_shared_draft,
     touched_by=lambda e: "uses" in e.kinds and "Technology" in e.to_labels,
@@ -287,6 +292,7 @@ CLUSTER = Spec(
     key=lambda r: r[0], confidence=lambda r: round(min(0.5 + 0.05 * r[1], 0.9), 4),
     weight=lambda r: r[1], anchors=lambda r: [r[0]], order=by_weight(1), key_columns=(0,),
     find=lambda reading: [r for r in reading.det.concept_links() if r[1] >= reading.rules.min_cluster_size],
+    evidence=lambda reading, keys: _hub_members(keys, reading.det.concept_members, reading.rules),
     title=lambda r, names: f"Concept cluster: {clip(_name(names, r[0]))}",
     draft=_cluster_draft,
     touched_by=lambda e: "Concept" in e.ends,
@@ -316,6 +322,7 @@ def _stale_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 STALE = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.5, weight=lambda r: r[1], anchors=lambda r: [r[0]],
     order=by_weight(1), key_columns=(0,),
+    find=detectors.stale_rows, evidence=detectors.stale_evidence,
     title=lambda r, names: f"Stale knowledge: {clip(_name(names, r[0]))}",
     draft=_stale_draft,
 )

@@ -20,13 +20,12 @@ class Detection(Protocol):
 
     now: str
     fingerprint: str
+    cutoff: str  # stale_knowledge: a node last updated on or before this is old
 
     def last_token(self) -> str: ...
     def stored(self) -> dict[str, StoredInsight]: ...
     def blocked(self, titles: Sequence[str]) -> set[str]: ...
     def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
-    def candidates(self, pattern: str) -> list[Row]: ...
-    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]: ...
 
     # The plain reads of the detectors written once (``core.reflect.patterns``,
     # ``core.reflect.detectors``: the thresholds, ranks and caps are theirs). A node is live when
@@ -38,6 +37,12 @@ class Detection(Protocol):
         with a ``uses`` relation to it, and how many different labels they have."""
     def concept_links(self) -> list[Row]:
         """``(concept id, linked)`` per live Concept: the distinct live nodes linked to it, either way."""
+    def technology_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        """Per Technology in ``ids``: its first ``most`` users ``[id, name, label, rel, 0]`` (by a
+        ``uses`` relation into it; in a stable order of the backend's)."""
+    def concept_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        """Per Concept in ``ids``: its first ``most`` linked live nodes ``[id, name, label, rel,
+        outward]`` (inward ones first, then a stable order of the backend's)."""
     def under_connected(self, below: int) -> list[Row]:
         """``(id, name, label, created_at, edges)`` of every live node but Domains with fewer than
         ``below`` real edges: current, to a live node that is not a stub."""
@@ -57,6 +62,13 @@ class Detection(Protocol):
     def technique_concepts(self) -> list[Row]:
         """``(technique id, concept id, rel, outward)``: live Techniques in some domain, linked to
         live Concepts."""
+    def statuses(self, label: str) -> list[Row]:
+        """``(id, status)`` of the live nodes of a detector label: the ``status`` property
+        lowercased, '' for none."""
+    def neighbours(self, ids: Sequence[int]) -> list[Row]:
+        """``(id, other id, rel, outward, other's type, other's updated_at, other's confidence)``: the
+        live nodes linked to the nodes ``ids``, one row per relation; the confidence is the numeric
+        ``confidence`` property, None when there is none."""
     def concept_domains(self) -> list[Row]:
         """``(concept id, domain id, example id, rel, outward)`` for the concepts of
         ``technique_concepts``: the domains their linked nodes are in, one example node each."""

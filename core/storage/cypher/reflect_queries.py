@@ -1,9 +1,8 @@
-"""The seven reflect detectors in Cypher, giving the same rows as the SQLite ones
-(``core.storage.sqlite.reflect_queries`` explains each pattern and the row shapes).
-
-Each pattern's graph shape is one Cypher match; what SQLite does with TEMP tables and window
-functions (keeping one relation per pair, capping evidence, ranking) is done on the matched rows
-in Python. Labels and relation types are passed as lists of their spellings in this graph.
+"""The reflect detectors' reads (``core.reflect.reading.Detection``) in Cypher: the same rows as
+the SQLite ones (``core.storage.sqlite.reflect_queries``), each a match or two, with what SQLite
+does in TEMP tables (one relation kept per pair, the courses cut per concept) done on the matched
+rows. The detectors themselves are ``core.reflect.patterns`` and ``core.reflect.detectors``.
+Labels and relation types are passed as lists of their spellings in this graph.
 """
 
 from __future__ import annotations
@@ -97,7 +96,7 @@ class CypherDetection:
         rows: list[list[Any]] = self._db.read(query, {**self._p, **extra})
         return rows
 
-    # -- what the engine asks ------------------------------------------------------------------
+    # -- what the engine asks, and the detectors' reads --------------------------------------------
 
     def last_token(self) -> str:
         return self._store.get_metadata(TOKEN_KEY) or ""
@@ -112,16 +111,6 @@ class CypherDetection:
         found = self._db.read("UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.name, e.type",
                               {"ids": [int(i) for i in dict.fromkeys(ids)]})
         return {i: (n, t) for i, n, t in found}
-
-    def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
-        rows: list[tuple[Any, ...]] = getattr(self, f"_{pattern}")()
-        return rows
-
-    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
-        if not keys or pattern == "under_connected_nodes":
-            return {}
-        found: dict[Any, dict[str, Any]] = getattr(self, f"_{pattern}_evidence")(list(keys))
-        return found
 
     # -- working sets (each read once per reflect) ----------------------------------------------
 
@@ -204,12 +193,18 @@ class CypherDetection:
             return tconcept, cdomain
         return self._once("technique", build)
 
-    def _active(self) -> set[int]:
-        return self._once("active", lambda: {r[0] for r in self._read(
-            "MATCH (a:Entity) WHERE (a.type IN $Project OR a.type IN $Course) AND a.archived_at IS NULL "
-            "AND coalesce(a.p_status, '') IN $active RETURN a.id")})
+    def statuses(self, label: str) -> list[tuple[Any, ...]]:
+        return [(i, str(status).lower()) for i, status in self._read(
+            f"MATCH (e:Entity) WHERE e.type IN ${label} AND e.archived_at IS NULL "
+            "RETURN e.id, coalesce(e.p_status, '')")]
 
-    # -- candidates -----------------------------------------------------------------------------
+    def neighbours(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        rows = self._read(
+            f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} AND {_live('n')} "
+            "RETURN a.id, n.id, r.type, CASE WHEN startNode(r) = a THEN 1 ELSE 0 END, n.type, n.updated_at, "
+            "n.p_confidence", ids=list(ids))
+        return [(*r[:6], r[6] if isinstance(r[6], (int, float)) and not isinstance(r[6], bool) else None)
+                for r in rows]
 
     def technology_users(self) -> list[tuple[Any, ...]]:
         rows = self._read(
@@ -224,16 +219,6 @@ class CypherDetection:
             f"AND {_live('n')} AND n.id <> c.id RETURN c.id, count(DISTINCT n.id)")
         return [tuple(r) for r in rows]
 
-    _STALE = ("n.archived_at IS NULL AND NOT n.type IN $Project AND NOT n.type IN $Course AND NOT n.type IN $Domain "
-              "AND NOT n.type IN $Insight AND (n.updated_at <= $cutoff OR (n.p_confidence IS NOT NULL "
-              "AND n.p_confidence < $low))")
-
-    def _stale_knowledge(self) -> list[tuple[Any, ...]]:
-        rows = self._read(
-            f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} AND {self._STALE} "
-            "WITH n.id AS nid, count(DISTINCT a.id) AS active RETURN nid, active", ids=sorted(self._active()))
-        return [tuple(r) for r in rows]
-
     def under_connected(self, below: int) -> list[tuple[Any, ...]]:
         rows = self._read(
             "MATCH (e:Entity) WHERE e.archived_at IS NULL AND NOT e.type IN $Domain AND NOT e.type IN $Insight "
@@ -242,9 +227,8 @@ class CypherDetection:
             "WITH e, count(r) AS d WHERE d < $below RETURN e.id, e.name, e.type, e.created_at, d", below=below)
         return [tuple(r) for r in rows]
 
-    # -- evidence ------------------------------------------------------------------------------
 
-    def _members(self, ids: list[int], where: str) -> dict[int, list[list[Any]]]:
+    def _members(self, ids: list[int], where: str, most: int) -> dict[int, list[list[Any]]]:
         """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward
         first, then by relation id), cut per hub on the server. One MATCH over the hubs, not an
         UNWIND of lookups: FalkorDB ran the UNWIND form hub by hub (3k entities: 12 s of a 20 s
@@ -255,36 +239,14 @@ class CypherDetection:
             "WITH h.id AS hid, n, r, CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out ORDER BY hid, out, r.id "
             "WITH hid, collect([n.id, n.name, n.type, r.type, out, r.id])[0..$most] AS kept "
             "UNWIND kept AS k RETURN hid, k[0], k[1], k[2], k[3], k[4], k[5]",
-            ids=ids, most=2 * int(self._p["cap"]))
+            ids=ids, most=most)
         out: dict[int, list[list[Any]]] = {}
         for hub, mid, name, label, rel, outward, _rid in sorted(found, key=lambda r: (r[0], r[5], r[6])):
             out.setdefault(hub, []).append([mid, name, label, rel, outward])
         return out
 
-    def _shared_technology_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        found = self._members(keys, "AND r.type IN $uses AND startNode(r) = n")
-        return {k: {"technology_id": k, "members": json.dumps(found.get(k, []), ensure_ascii=False)} for k in keys}
+    def technology_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        return self._members(list(ids), "AND r.type IN $uses AND startNode(r) = n", most)
 
-    def _concept_clusters_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        found = self._members(keys, "")
-        return {k: {"concept_id": k, "members": json.dumps(found.get(k, []), ensure_ascii=False)} for k in keys}
-
-    def _stale_knowledge_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        active = sorted(self._active())
-        out: dict[Any, dict[str, Any]] = {}
-        hits: dict[int, dict[int, Tup]] = {}
-        info: dict[int, Tup] = {}
-        for nid, updated, conf, aid, aname, alabel, rel, outward in self._read(
-            f"UNWIND $ids AS nid MATCH (n:Entity {{id: nid}})-[r:REL]-(a:Entity) WHERE a.id IN $active_ids "
-            f"AND {CURRENT} AND {self._STALE} RETURN nid, n.updated_at, n.p_confidence, a.id, a.name, a.type, r.type, "
-            "CASE WHEN startNode(r) = n THEN 1 ELSE 0 END ORDER BY r.type", ids=keys, active_ids=active,
-        ):
-            info[nid] = (updated, conf)
-            hits.setdefault(nid, {}).setdefault(aid, (aid, aname, alabel, rel, outward))
-        for nid, by_active in hits.items():
-            chosen = [list(by_active[a]) for a in sorted(by_active)][: self._p["cap"]]
-            conf = info[nid][1]
-            out[nid] = {"node_id": nid, "updated_at": info[nid][0],
-                        "node_confidence": int(conf) if conf is not None and conf == int(conf) else conf,
-                        "active": json.dumps(chosen, ensure_ascii=False)}
-        return out
+    def concept_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        return self._members(list(ids), "", most)

@@ -1,11 +1,8 @@
-"""The seven reflect detectors as named SQL (Engrama's ``detect_*``), in two steps each.
+"""The reads of the reflect detectors (``core.reflect.reading.Detection``) as named SQL.
 
-``CANDIDATES[pattern]`` finds every place the pattern holds, as compact rows, in no order: the
-anchor ids and the counts its confidence needs. ``EVIDENCE[pattern]`` then fills in the evidence
-(capped member lists, example paths) for just the anchors reflect will write: a graph of 100k
-entities has tens of thousands of candidates, but only the review queue and the insights already
-stored need names and evidence. Shared technology, concept clusters and under-connected nodes are
-found in ``core.reflect.patterns`` (their thresholds and ranks) over the plain reads at the end.
+The detectors themselves, what each pattern means and how its evidence is cut and ordered, live
+once for every backend in ``core.reflect.patterns`` and ``core.reflect.detectors``; this module
+reads the graph for them: plain rows of ids, types and relations, each read once per reflect.
 
 Conventions shared by every detector:
 
@@ -14,17 +11,14 @@ Conventions shared by every detector:
 * "Linked" means any current relation, either direction, any type; typed steps follow their
   Engrama direction (``Problem -SOLVED_BY-> Decision``, ``Course -COVERS-> Concept``,
   ``x -USES/TEACHES/COMPOSED_OF-> Technology``, ``x -IN_DOMAIN-> Domain``).
-* Every pattern is a fixed shape of at most three hops, so each is written as joins over the
-  relation indexes rather than a recursive walk, which would rediscover the same shapes slower
-  and lose the per-step relation types the evidence path shows.
 * Sets that several joins reuse are put in small TEMP tables with their own indexes
   (``PREPARE``). Without statistics SQLite's planner sometimes nests two materialised CTEs as full
   scans (measured: 40 s at 100k entities); a real index gives it no such choice. For the same
   reason ``CROSS JOIN`` fixes the order where the small side must drive, and a unary ``+`` on
   ``entity_type`` / ``relation_type`` keeps a lookup by id from switching to those indexes.
 
-A member in the JSON evidence is ``[id, name, label, relation_type, outward]``, where ``outward``
-is 1 when the relation points from the anchor to the member.
+A member is ``[id, name, label, relation_type, outward]``, where ``outward`` is 1 when the
+relation points from the anchor to the member.
 """
 
 from __future__ import annotations
@@ -85,17 +79,6 @@ _IN_DOMAIN = (
       FROM relations r JOIN entities d ON d.id = r.to_entity JOIN entities n ON n.id = r.from_entity
      WHERE r.relation_type = :in_domain AND r.ended_at IS NULL
        AND +d.entity_type = 'Domain' AND d.archived_at IS NULL AND {_LIVE_N}
-    """,
-)
-
-# Active Projects and Courses: props.status among :active, or no status at all.
-_ACTIVE = (
-    "CREATE TEMP TABLE rf_active(id INTEGER PRIMARY KEY)",
-    """
-    INSERT INTO rf_active
-    SELECT id FROM entities
-     WHERE entity_type IN ('Project', 'Course') AND archived_at IS NULL
-       AND lower(coalesce(json_extract(props, '$.status'), '')) IN (SELECT value FROM json_each(:active))
     """,
 )
 
@@ -189,53 +172,15 @@ PREPARE: dict[str, tuple[str, ...]] = {
     "course": _COURSE,
     "in_domain": _IN_DOMAIN,
     "technique": _TECHNIQUE,
-    "active": _ACTIVE,
     "under": _UNDER,
 }
 
-# Which working sets each pattern reads, in build order.
-NEEDS: dict[str, tuple[str, ...]] = {
-    "stale_knowledge": ("active",),
-}
-
 TEMP_TABLES = (
-    "rf_issue_link", "rf_course", "rf_in_domain", "rf_tconcept", "rf_cdomain", "rf_active", "rf_unreal",
+    "rf_issue_link", "rf_course", "rf_in_domain", "rf_tconcept", "rf_cdomain", "rf_unreal",
     "rf_touched", "rf_degree", "rf_under",
 )
 
-# -- candidates: ids and counts only (names are fetched for the few that get written) ---------
-# In no order: the engine ranks them (by confidence, then weight, then key: ``patterns.Spec``).
-
-# A live node, not a Project/Course/Domain/Insight, last updated on or before :cutoff (≥ 90 days
-# before now by the store clock) or with a numeric props.confidence below :low, linked to an
-# active Project or Course. Driven from the active projects, which are few (CROSS JOIN keeps that
-# order: left to itself the planner scans every relation).
-_STALE_NODE = """
-n.archived_at IS NULL AND n.entity_type NOT IN ('Project', 'Course', 'Domain', 'Insight')
-AND (n.updated_at <= :cutoff
-     OR (instr(n.props, '"confidence"') AND json_type(n.props, '$.confidence') IN ('integer', 'real')
-         AND json_extract(n.props, '$.confidence') < :low))
-"""
-
-STALE_KNOWLEDGE = f"""
-WITH alink AS (
-    SELECT a.id AS aid, r.to_entity AS nid FROM rf_active a CROSS JOIN relations r ON r.from_entity = a.id
-     WHERE r.ended_at IS NULL
-    UNION
-    SELECT a.id, r.from_entity FROM rf_active a CROSS JOIN relations r ON r.to_entity = a.id
-     WHERE r.ended_at IS NULL
-)
-SELECT n.id AS node_id, count(*) AS active
-  FROM alink l CROSS JOIN entities n ON n.id = l.nid
- WHERE {_STALE_NODE}
- GROUP BY n.id
-"""
-
-CANDIDATES: dict[str, str] = {
-    "stale_knowledge": STALE_KNOWLEDGE,
-}
-
-# -- reads of the detectors written once (``core.reflect.patterns``: the thresholds are theirs) --
+# -- reads -----------------------------------------------------------------------------------
 
 # Per live Technology: the distinct live nodes that USE / TEACH / are COMPOSED_OF it, and how many
 # different labels those nodes have.
@@ -288,24 +233,22 @@ IN_DOMAIN = "SELECT nid, did FROM rf_in_domain"
 TECHNIQUE_CONCEPTS = "SELECT tid, cid, rel, outward FROM rf_tconcept"
 CONCEPT_DOMAINS = "SELECT cid, did, eid, rel, outward FROM rf_cdomain"
 
-# -- evidence for chosen anchors (:ids) ---------------------------------------------------------
-
-# Members of a popular anchor run into thousands: each anchor reads only its first 2·:cap
-# relations (index order, so the choice is stable); Python drops repeats and keeps :cap.
-SHARED_TECHNOLOGY_EVIDENCE = (f"""
-SELECT t.value AS technology_id,
+# Members of a popular anchor run into thousands: each anchor reads only its first ``most``
+# relations (index order, so the choice is stable).
+TECHNOLOGY_MEMBERS = f"""
+SELECT t.value,
        (SELECT json_group_array(json_array(m.id, m.name, m.label, m.rel, 0)) FROM (
             SELECT n.id, n.name, n.entity_type AS label, r.relation_type AS rel
               FROM relations r JOIN entities n ON n.id = r.from_entity
              WHERE r.to_entity = t.value AND r.ended_at IS NULL
                AND +r.relation_type IN (SELECT value FROM json_each(:uses))
                AND {_LIVE_N} AND n.id <> t.value
-             LIMIT 2 * :cap) m) AS members
+             LIMIT :most) m)
   FROM json_each(:ids) t
-""",)
+"""
 
-CONCEPT_EVIDENCE = (f"""
-SELECT k.value AS concept_id,
+CONCEPT_MEMBERS = f"""
+SELECT k.value,
        (SELECT json_group_array(json_array(m.id, m.name, m.label, m.rel, m.outward)) FROM (
             SELECT n.id, n.name, n.entity_type AS label, r.relation_type AS rel, 0 AS outward
               FROM relations r JOIN entities n ON n.id = r.from_entity
@@ -314,38 +257,25 @@ SELECT k.value AS concept_id,
             SELECT n.id, n.name, n.entity_type, r.relation_type, 1
               FROM relations r JOIN entities n ON n.id = r.to_entity
              WHERE r.from_entity = k.value AND r.ended_at IS NULL AND {_LIVE_N} AND n.id <> k.value
-             LIMIT 2 * :cap) m) AS members
+             LIMIT :most) m)
   FROM json_each(:ids) k
-""",)
+"""
 
-STALE_EVIDENCE = (f"""
-WITH link AS (
-    SELECT k.value AS nid, r.to_entity AS aid, r.relation_type AS rel, 1 AS outward
-      FROM json_each(:ids) k CROSS JOIN relations r ON r.from_entity = k.value
-      JOIN rf_active a ON a.id = r.to_entity WHERE r.ended_at IS NULL
-    UNION ALL
-    SELECT k.value, r.from_entity, r.relation_type, 0
-      FROM json_each(:ids) k CROSS JOIN relations r ON r.to_entity = k.value
-      JOIN rf_active a ON a.id = r.from_entity WHERE r.ended_at IS NULL
-),
-hit AS (
-    SELECT l.nid, l.aid, min(l.rel) AS rel, l.outward,
-           row_number() OVER (PARTITION BY l.nid ORDER BY l.aid) AS rn
-      FROM link l GROUP BY l.nid, l.aid
-)
-SELECT h.nid AS node_id, n.updated_at, json_extract(n.props, '$.confidence') AS node_confidence,
-       json_group_array(json_array(a.id, a.name, a.entity_type, h.rel, h.outward))
-           FILTER (WHERE h.rn <= :cap) AS active
-  FROM hit h JOIN entities n ON n.id = h.nid JOIN entities a ON a.id = h.aid
- WHERE {_STALE_NODE}
- GROUP BY h.nid
-""",)
-
-EVIDENCE: dict[str, tuple[str, ...]] = {
-    "shared_technology": SHARED_TECHNOLOGY_EVIDENCE,
-    "concept_clusters": CONCEPT_EVIDENCE,
-    "stale_knowledge": STALE_EVIDENCE,
-}
+# Live nodes linked to :ids, one row per relation, with their type, updated_at and numeric
+# confidence. Driven from :ids (CROSS JOIN keeps that order: left to itself the planner scans
+# every relation).
+_NEIGHBOUR = """n.entity_type, n.updated_at,
+       CASE WHEN instr(n.props, '"confidence"') AND json_type(n.props, '$.confidence') IN ('integer', 'real')
+            THEN json_extract(n.props, '$.confidence') END"""
+NEIGHBOURS = f"""
+SELECT k.value, r.to_entity, r.relation_type, 1, {_NEIGHBOUR}
+  FROM json_each(:ids) k CROSS JOIN relations r ON r.from_entity = k.value CROSS JOIN entities n ON n.id = r.to_entity
+ WHERE r.ended_at IS NULL AND {_LIVE_N}
+UNION ALL
+SELECT k.value, r.from_entity, r.relation_type, 0, {_NEIGHBOUR}
+  FROM json_each(:ids) k CROSS JOIN relations r ON r.to_entity = k.value CROSS JOIN entities n ON n.id = r.from_entity
+ WHERE r.ended_at IS NULL AND {_LIVE_N}
+"""
 
 NAMES = "SELECT id, name, entity_type FROM entities WHERE id IN (SELECT value FROM json_each(?))"
 
