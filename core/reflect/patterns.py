@@ -1,10 +1,11 @@
 """The seven patterns' words and numbers: stable titles, confidences, summaries and evidence.
 
-Each backend finds where a pattern holds (``core.storage.sqlite.reflect_queries``, and its Cypher
-twin), as compact rows of ids and counts, or supplies the plain reads (``Detection``) a ``Spec``
-here finds them over with its own thresholds; a ``Spec`` reads such a row: its anchor key, its
-confidence, its rank, and, for the few candidates that get written, its title and its full
-``InsightDraft``.
+Each ``Spec`` finds where its pattern holds over the backend's plain reads (``Detection``: here
+for the hubs and the under-connected nodes, in ``core.reflect.detectors`` for the patterns of
+several steps), as compact rows of ids and counts, and reads such a row: its anchor key, its
+confidence, its rank, and, for the few candidates that get written, its title, its evidence and
+its full ``InsightDraft``. The backends only read (``core.storage.sqlite.reflect_queries`` and
+its Cypher twin).
 
 Titles are built only from the pattern and the names of the anchor entities, never from counts
 or dates, so a reflect that finds the same thing again finds the same title and refreshes it
