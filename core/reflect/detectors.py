@@ -51,16 +51,6 @@ def problems(reading: Reading) -> dict[int, Problem]:
     return reading.once("problems", build)
 
 
-def _by_concept(reading: Reading) -> dict[int, list[int]]:
-    """Concept → the issues linked to it."""
-    def build() -> dict[int, list[int]]:
-        out: dict[int, list[int]] = defaultdict(list)
-        for iid, cid in issue_concepts(reading):
-            out[cid].append(iid)
-        return out
-    return reading.once("issues_by_concept", build)
-
-
 def _concepts_of(reading: Reading) -> dict[int, list[int]]:
     def build() -> dict[int, list[int]]:
         out: dict[int, list[int]] = defaultdict(list)
@@ -73,18 +63,25 @@ def _concepts_of(reading: Reading) -> dict[int, list[int]]:
 # -- cross_project_solutions: an open problem (in a project) shares a concept with a problem a
 # decision solved, in a project: the pair qualifies unless both sit in the same single project.
 
-def _solved(reading: Reading, cid: int) -> list[int]:
-    """The solved problems (with a project) linked to concept ``cid``, newest first."""
-    probs = problems(reading)
-    return sorted((a for a in _by_concept(reading).get(cid, ())
-                   if a in probs and probs[a].solved_by is not None and probs[a].project != 0), reverse=True)
+def _solved(reading: Reading) -> dict[int, list[int]]:
+    """Concept → the solved problems (with a project) linked to it, newest first."""
+    def build() -> dict[int, list[int]]:
+        probs = problems(reading)
+        out: dict[int, list[int]] = defaultdict(list)
+        for iid, cid in issue_concepts(reading):
+            p = probs.get(iid)
+            if p is not None and p.solved_by is not None and p.project != 0:
+                out[cid].append(iid)
+        for found in out.values():
+            found.sort(reverse=True)
+        return out
+    return reading.once("solved_by_concept", build)
 
 
 def cross_project_rows(reading: Reading) -> list[Row]:
     probs, concepts = problems(reading), _concepts_of(reading)
-    soles: dict[int, set[int]] = {}  # concept → the sole projects of its solved problems
-    for cid in _by_concept(reading):
-        soles[cid] = {probs[a].sole for a in _solved(reading, cid)}
+    # concept → the sole projects of its solved problems
+    soles = {cid: {probs[a].sole for a in found} for cid, found in _solved(reading).items()}
     rows = []
     for pid, o in probs.items():
         if not o.open or o.project == 0:
@@ -116,7 +113,7 @@ def cross_project_evidence(reading: Reading, keys: Sequence[Any]) -> dict[Any, d
             if cid not in cut:
                 per_sole: dict[int, int] = defaultdict(int)
                 kept = []
-                for aid in _solved(reading, cid):
+                for aid in _solved(reading).get(cid, ()):
                     per_sole[probs[aid].sole] += 1
                     if per_sole[probs[aid].sole] <= cap:
                         kept.append(aid)
