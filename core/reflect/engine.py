@@ -29,7 +29,7 @@ from core.reflect.model import (
 )
 from core.reflect.patterns import Spec
 from core.reflect.reading import Detection, Reading, Row
-from core.reflect.since import written_since
+from core.reflect.since import Since, written_since
 
 __all__ = ["Detection", "InsightStore", "Reading", "reflect"]
 
@@ -80,7 +80,7 @@ def _reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any) -
         since = None if incremental else written_since(graph, token, det.fingerprint, suffix, rules)
         run_order = list(patterns.SPECS)
         run = [p for p in run_order if p in TIME_DEPENDENT or patterns.SPECS[p].time_dependent
-               or (not incremental and (since is None or since.touches(patterns.SPECS[p].touched_by)))]
+               or (not incremental and _touched(patterns.SPECS[p], reading, since))]
         found: dict[str, frozenset[Any]] = {}
         drafts: list[InsightDraft] = []
         held_back = 0
@@ -105,6 +105,15 @@ def _reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any) -
         "insights": store.list(limit=RESULT_INSIGHTS, status=None, confirmed_at=plan.now,
                                include_stale=False),
     }
+
+
+def _touched(spec: Spec, reading: Reading, since: Since | None) -> bool:
+    """Whether the writes since the last reflect can change what ``spec`` finds (None: unknown)."""
+    if since is None:
+        return True
+    if spec.touched_by is None:
+        return bool(since.relations or since.facts)
+    return spec.touched_by(reading, since)
 
 
 class _Chooser:

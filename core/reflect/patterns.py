@@ -32,7 +32,7 @@ from core.reflect.reading import Detection as Detection
 from core.reflect.reading import Names as Names
 from core.reflect.reading import Reading as Reading
 from core.reflect.reading import Row as Row
-from core.reflect.since import RelationEdit
+from core.reflect.since import Since, Touched, any_relation
 
 TITLE_NAME_LIMIT = 80  # characters of one entity name inside a title
 SUMMARY_SAMPLE = 5  # names listed in a summary before "and N more"
@@ -65,11 +65,11 @@ class Spec:
     # The evidence of the chosen candidates' keys, by key; None: the row carries it (``SELF_EVIDENT``).
     evidence: Callable[[Reading, list[Any]], dict[Any, dict[str, Any]]] | None = None
     time_dependent: bool = False  # runs on every reflect, even when the graph did not change
-    # Whether a relation written since the last reflect (``core.reflect.since``) can change what
-    # this pattern finds; a pattern no such write touches is skipped, its insights confirmed as they
-    # stand. Set only by a pattern that reads labels and relations, never facts, names' words or
+    # Whether the relations written since the last reflect (``core.reflect.since``) can change what
+    # this pattern finds; a pattern they cannot touch is skipped, its insights confirmed as they
+    # stand. Set only by a pattern that reads relations and labels, never facts, names' words or
     # dates. None: every write can (the pattern runs whenever the graph changed).
-    touched_by: Callable[[RelationEdit], bool] | None = None
+    touched_by: Touched | None = None
     # Best first; None: by confidence, then weight (bigger first), then key.
     rank: Callable[[Row], Any] | None = None
     # The same order as ``rank`` (or the default), sorted at C speed: a pattern with tens of
@@ -176,7 +176,7 @@ CROSS = Spec(
     title=lambda r, names: f"Cross-project solution for {clip(_name(names, r[0]))}",
     draft=_cross_draft,
     # Every step starts at a Problem or a Vulnerability (its concepts, its project, its decision).
-    touched_by=lambda e: bool(e.ends & {"Problem", "Vulnerability"}),
+    touched_by=any_relation(lambda e: bool(e.labels & {"Problem", "Vulnerability"})),
 )
 
 
@@ -216,7 +216,7 @@ SHARED = Spec(
     evidence=lambda reading, keys: _hub_members(keys, reading.det.technology_members, reading.rules),
     title=lambda r, names: f"Shared technology: {clip(_name(names, r[0]))}",
     draft=_shared_draft,
-    touched_by=lambda e: "uses" in e.kinds and "Technology" in e.to_labels,
+    touched_by=any_relation(lambda e: "uses" in e.kinds and "Technology" in e.to_labels),
 )
 
 
@@ -244,7 +244,7 @@ TRAINING = Spec(
     find=detectors.training_rows, evidence=detectors.training_evidence,
     title=lambda r, names: f"Training opportunity: {clip(_name(names, r[0]))}",
     draft=_training_draft,
-    touched_by=lambda e: bool(e.ends & {"Problem", "Vulnerability", "Course"}),
+    touched_by=any_relation(lambda e: bool(e.labels & {"Problem", "Vulnerability", "Course"})),
 )
 
 
@@ -276,7 +276,7 @@ TECHNIQUE = Spec(
     title=lambda r, names: f"Technique transfer: {clip(_name(names, r[0]))} → {clip(_name(names, r[1]))}",
     draft=_technique_draft,
     # IN_DOMAIN places techniques and examples; the rest are a Technique's or a Concept's links.
-    touched_by=lambda e: "in_domain" in e.kinds or bool(e.ends & {"Technique", "Concept"}),
+    touched_by=any_relation(lambda e: "in_domain" in e.kinds or bool(e.labels & {"Technique", "Concept"})),
 )
 
 
@@ -296,7 +296,7 @@ CLUSTER = Spec(
     evidence=lambda reading, keys: _hub_members(keys, reading.det.concept_members, reading.rules),
     title=lambda r, names: f"Concept cluster: {clip(_name(names, r[0]))}",
     draft=_cluster_draft,
-    touched_by=lambda e: "Concept" in e.ends,
+    touched_by=any_relation(lambda e: "Concept" in e.labels),
 )
 
 
@@ -343,6 +343,18 @@ def _under_find(reading: Reading) -> list[Row]:
     return [(len(rows), [[i, n, t, d] for i, n, t, _, d in rows[: reading.rules.evidence_cap]])]
 
 
+def _under_touched(reading: Reading, since: Since) -> bool:
+    """Only a node with fewer than ``UNDER_CONNECTED_EDGES`` real edges before or after the writes
+    joins, leaves or changes the list: the writes cannot touch it when each end still has that
+    many real edges besides those written since."""
+    added: dict[int, int] = {}
+    for e in since.relations:
+        for end in e.ends:
+            added[end] = added.get(end, 0) + e.added
+    degrees = reading.det.real_degrees(sorted(added))
+    return any(degrees.get(i, 0) < UNDER_CONNECTED_EDGES + n for i, n in added.items())
+
+
 def _under_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
     total, members = c.row[0], c.row[1]
     entities = [_entity(m[0], m[1], m[2], "under_connected") for m in members]
@@ -355,6 +367,7 @@ def _under_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 UNDER = Spec(
     key=lambda r: None, confidence=lambda r: 0.4, weight=lambda r: r[0], anchors=lambda r: [],
     title=lambda r, names: UNDER_CONNECTED_TITLE, draft=_under_draft, find=_under_find,
+    touched_by=_under_touched,
 )
 
 SPECS: dict[str, Spec] = {

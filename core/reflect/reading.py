@@ -43,6 +43,8 @@ class Detection(Protocol):
     def concept_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
         """Per Concept in ``ids``: its first ``most`` linked live nodes ``[id, name, label, rel,
         outward]`` (inward ones first, then a stable order of the backend's)."""
+    def real_degrees(self, ids: Sequence[int]) -> dict[int, int]:
+        """Per node in ``ids``: its real edges, as ``under_connected`` counts them."""
     def under_connected(self, below: int) -> list[Row]:
         """``(id, name, label, created_at, edges)`` of every live node but Domains with fewer than
         ``below`` real edges: current, to a live node that is not a stub."""

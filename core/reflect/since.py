@@ -39,9 +39,11 @@ class RelationEdit:
     from_labels: frozenset[str]
     to_labels: frozenset[str]
     kinds: frozenset[str]
+    ends: tuple[int, int] = (0, 0)  # the (from, to) ids
+    added: bool = False  # written or reopened (not removed or ended)
 
     @property
-    def ends(self) -> frozenset[str]:
+    def labels(self) -> frozenset[str]:
         return self.from_labels | self.to_labels
 
 
@@ -52,11 +54,15 @@ class Since:
     relations: tuple[RelationEdit, ...]
     facts: int  # changes that added or removed facts (they move only ``updated_at``)
 
-    def touches(self, touched_by: Callable[[RelationEdit], bool] | None) -> bool:
-        """Whether a pattern with this ``Spec.touched_by`` can find something else now."""
-        if touched_by is None:
-            return bool(self.relations or self.facts)
-        return any(touched_by(e) for e in self.relations)
+
+Touched = Callable[[Any, Since], bool]  # (the reflect's ``Reading``, the writes) → can they change it?
+
+
+def any_relation(touches: Callable[[RelationEdit], bool]) -> Touched:
+    """A ``Spec.touched_by`` from a test of one relation: touched when any relation written passes."""
+    def touched(reading: Any, since: Since) -> bool:
+        return any(touches(e) for e in since.relations)
+    return touched
 
 
 def _counts(fingerprint: str) -> list[int] | None:
@@ -82,7 +88,7 @@ def written_since(graph: Any, last_token: str, fingerprint: str, suffix: str,
     changes = [c for c in graph.changes_since(old[0], limit=MAX_CHANGES + 1) if c.id <= new[0]]
     if not changes or changes[-1].id != new[0]:
         return None
-    ends: list[tuple[str, str, str]] = []
+    ends: list[tuple[str, str, str, bool]] = []
     facts = added = removed = 0
     for c in changes:
         if c.op in FACT_OPS:
@@ -91,22 +97,22 @@ def written_since(graph: Any, last_token: str, fingerprint: str, suffix: str,
             rel = c.relation()
             if rel is None:
                 return None
-            ends.append(rel)
+            ends.append((*rel, c.op in ("create_relation", "reopen_relation")))
             added += c.op == "create_relation"
             removed += c.op == "delete_relation"
         elif c.op not in REFLECT_OPS:
             return None
     if new[3] - old[3] != added - removed or (not added and new[4] != old[4]):
         return None  # relations the log does not account for
-    names = sorted({n for f, t, _ in ends for n in (f, t)})
+    names = sorted({n for f, t, _, _ in ends for n in (f, t)})
     ids = graph.ids_for(names) if names else {}
     if len(ids) < len(names):
         return None
     types = {n.id: n.label for n in graph.nodes_by_id(sorted(set(ids.values())))}
     if len(types) < len(set(ids.values())):
         return None
-    return Since(tuple(RelationEdit(_labels(rules, types[ids[f]]), _labels(rules, types[ids[t]]), _kinds(rules, r))
-                       for f, t, r in ends), facts)
+    return Since(tuple(RelationEdit(_labels(rules, types[ids[f]]), _labels(rules, types[ids[t]]), _kinds(rules, r),
+                                    (ids[f], ids[t]), new) for f, t, r, new in ends), facts)
 
 
 def _labels(rules: ReflectRules, etype: str) -> frozenset[str]:

@@ -68,3 +68,19 @@ def test_a_relation_of_another_type_to_a_technology_does_not_run_shared_technolo
     graph.reflect()
     build(graph, {}, [("Ana", "DISLIKES", "SQLite")])
     assert "shared_technology" not in graph.reflect()["found"]
+
+
+def test_a_relation_between_well_linked_nodes_leaves_the_under_connected_list(graph: Memory) -> None:
+    build(graph, {}, [("Atlas", "RELATED_TO", "Nimbus"), ("Atlas", "KNOWS", "Caching"), ("Nimbus", "KNOWS", "Caching")])
+    graph.reflect()
+    before = one(graph, "Under-connected nodes")
+    graph.create_relations([{"from": "Atlas", "to": "Nimbus", "relationType": "FOLLOWS"}])
+    result = graph.reflect()
+    assert "under_connected_nodes" not in result["found"]  # both ends had two real edges already
+    assert one(graph, "Under-connected nodes")["evidence"] == before["evidence"]
+    # Linking an isolated node changes the list, and reflect sees it.
+    graph.create_relations([{"from": "Bea", "to": "SQLite", "relationType": "LIKES"}])
+    result = graph.reflect()
+    assert "under_connected_nodes" in result["found"]
+    assert "Bea" not in evidence_names(one(graph, "Under-connected nodes"))
+    assert "Bea" in evidence_names(before)

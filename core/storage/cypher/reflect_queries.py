@@ -219,12 +219,16 @@ class CypherDetection:
             f"AND {_live('n')} AND n.id <> c.id RETURN c.id, count(DISTINCT n.id)")
         return [tuple(r) for r in rows]
 
+    _DEGREE = ("OPTIONAL MATCH (e)-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL AND o.archived_at IS NULL "
+               "AND NOT o.type IN $Insight AND NOT coalesce(o.p_stub, false) WITH e, count(r) AS d ")
+
+    def real_degrees(self, ids: Sequence[int]) -> dict[int, int]:
+        return dict(self._read(f"MATCH (e:Entity) WHERE e.id IN $ids {self._DEGREE}RETURN e.id, d", ids=list(ids)))
+
     def under_connected(self, below: int) -> list[tuple[Any, ...]]:
         rows = self._read(
             "MATCH (e:Entity) WHERE e.archived_at IS NULL AND NOT e.type IN $Domain AND NOT e.type IN $Insight "
-            "OPTIONAL MATCH (e)-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL AND o.archived_at IS NULL "
-            "AND NOT o.type IN $Insight AND NOT coalesce(o.p_stub, false) "
-            "WITH e, count(r) AS d WHERE d < $below RETURN e.id, e.name, e.type, e.created_at, d", below=below)
+            f"{self._DEGREE}WHERE d < $below RETURN e.id, e.name, e.type, e.created_at, d", below=below)
         return [tuple(r) for r in rows]
 
 

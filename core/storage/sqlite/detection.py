@@ -22,6 +22,7 @@ from core.storage.sqlite.reflect_queries import (
     NEIGHBOURS,
     PREPARE,
     PROBLEMS,
+    REAL_DEGREES,
     TECHNIQUE_CONCEPTS,
     TECHNOLOGY_MEMBERS,
     TECHNOLOGY_USERS,
@@ -168,6 +169,9 @@ class DetectionSession:
 
     def concept_links(self) -> list[tuple[Any, ...]]:
         return self._rows(CONCEPT_LINKS)
+
+    def real_degrees(self, ids: Sequence[int]) -> dict[int, int]:
+        return dict(self._rows(REAL_DEGREES, ids=json.dumps(list(ids))))
 
     def under_connected(self, below: int) -> list[tuple[Any, ...]]:
         self._build("under", below=below)

@@ -211,6 +211,19 @@ SELECT l.cid AS concept_id, count(*) AS members
  GROUP BY l.cid
 """
 
+# Each of :ids's real edges, counted as ``rf_under`` counts them (the other end live, not a stub).
+_REAL_END = """o.archived_at IS NULL AND o.entity_type <> 'Insight'
+   AND NOT (instr(o.props, 'stub') AND (json_extract(o.props, '$.stub') IN (1, 'true')
+            OR lower(coalesce(json_extract(o.props, '$.status'), '')) = 'stub'))"""
+REAL_DEGREES = f"""
+SELECT k.value,
+       (SELECT count(*) FROM relations r JOIN entities o ON o.id = r.to_entity
+         WHERE r.from_entity = k.value AND r.ended_at IS NULL AND {_REAL_END})
+     + (SELECT count(*) FROM relations r JOIN entities o ON o.id = r.from_entity
+         WHERE r.to_entity = k.value AND r.ended_at IS NULL AND {_REAL_END})
+  FROM json_each(:ids) k
+"""
+
 # The under-connected nodes (``rf_under``, built with :below).
 UNDER_CONNECTED = "SELECT id, name, label, created_at, d FROM rf_under"
 
