@@ -238,8 +238,9 @@ def _is(reading: Reading, etype: str, labels: Sequence[str]) -> bool:
 
 @dataclass(frozen=True)
 class _Stale:
-    links: dict[int, dict[int, tuple[str, int]]]  # node → active → (rel, outward): the least type
-    facts: dict[int, tuple[str, float | None]]  # node → (updated_at, confidence)
+    active: frozenset[int]  # the active Projects and Courses
+    found: dict[int, set[int]]  # stale node → the active ones it is linked to
+    facts: dict[int, tuple[str, float | None]]  # stale node → (updated_at, confidence)
 
 
 def _stale(reading: Reading) -> _Stale:
@@ -248,34 +249,37 @@ def _stale(reading: Reading) -> _Stale:
         active_statuses = {"", *(s.lower() for s in rules.active_statuses)}
         active = sorted(i for label in ("Project", "Course") for i, status in det.statuses(label)
                         if status in active_statuses)
-        rows = det.neighbours(active)
-        skip = {t for t in {r[4] for r in rows} if _is(reading, t, ("Project", "Course", "Domain", "Insight"))}
+        pairs = det.linked_ids(active)
+        facts = det.node_facts(sorted({n for _, n in pairs}))
+        skip = {t for t in {f[1] for f in facts} if _is(reading, t, ("Project", "Course", "Domain", "Insight"))}
         cutoff, low = det.cutoff, rules.low_confidence
-        links: dict[int, dict[int, tuple[str, int]]] = defaultdict(dict)
-        facts: dict[int, tuple[str, float | None]] = {}
-        for aid, nid, rel, outward, etype, updated, conf in rows:
-            if etype in skip or (updated > cutoff and (conf is None or conf >= low)):
-                continue
-            facts[nid] = (updated, conf)
-            mine = links[nid]
-            seen = mine.get(aid)
-            # The least relation type; of two alike, the one from the node to the active one.
-            if seen is None or (rel, outward) < (seen[0], 1 - seen[1]):
-                mine[aid] = (rel, 1 - outward)
-        return _Stale(links, facts)
+        old = {i: (updated, conf) for i, etype, updated, conf in facts
+               if etype not in skip and (updated <= cutoff or (conf is not None and conf < low))}
+        found: dict[int, set[int]] = defaultdict(set)
+        for aid, nid in pairs:
+            if nid in old:
+                found[nid].add(aid)
+        return _Stale(frozenset(active), found, old)
     return reading.once("stale", build)
 
 
 def stale_rows(reading: Reading) -> list[Row]:
-    return [(nid, len(actives)) for nid, actives in _stale(reading).links.items()]
+    return [(nid, len(actives)) for nid, actives in _stale(reading).found.items()]
 
 
 def stale_evidence(reading: Reading, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
     """Per stale node: when it was last updated, its confidence, and its first ``evidence_cap``
-    active projects and courses (by id)."""
+    active projects and courses (by id), each by its least relation type (of two alike, the one
+    from the node to the active one)."""
     stale, cap = _stale(reading), reading.rules.evidence_cap
-    picked = {nid: sorted(stale.links[nid])[:cap] for nid in keys if nid in stale.links}
+    picked = {nid: sorted(stale.found[nid])[:cap] for nid in keys if nid in stale.found}
+    links: dict[tuple[int, int], tuple[str, int]] = {}
+    for nid, aid, rel, outward, *_ in reading.det.neighbours(sorted(picked)):
+        if aid in stale.active:
+            seen = links.get((nid, aid))
+            if seen is None or (rel, -outward) < (seen[0], -seen[1]):
+                links[(nid, aid)] = (rel, outward)
     names = reading.det.names(sorted({a for v in picked.values() for a in v}))
     return {nid: {"node_id": nid, "updated_at": stale.facts[nid][0], "node_confidence": stale.facts[nid][1],
-                  "active": [[a, names[a][0], names[a][1], *stale.links[nid][a]] for a in actives]}
+                  "active": [[a, names[a][0], names[a][1], *links[(nid, a)]] for a in actives]}
             for nid, actives in picked.items()}

@@ -67,6 +67,11 @@ class Detection(Protocol):
     def statuses(self, label: str) -> list[Row]:
         """``(id, status)`` of the live nodes of a detector label: the ``status`` property
         lowercased, '' for none."""
+    def linked_ids(self, ids: Sequence[int]) -> list[Row]:
+        """``(id, other id)`` per current relation of the nodes ``ids`` (either way; repeats kept)."""
+    def node_facts(self, ids: Sequence[int]) -> list[Row]:
+        """``(id, type, updated_at, confidence)`` of the live nodes among ``ids``; the confidence
+        is the numeric ``confidence`` property, None when there is none."""
     def neighbours(self, ids: Sequence[int]) -> list[Row]:
         """``(id, other id, rel, outward, other's type, other's updated_at, other's confidence)``: the
         live nodes linked to the nodes ``ids``, one row per relation; the confidence is the numeric

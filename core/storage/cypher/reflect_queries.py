@@ -198,13 +198,21 @@ class CypherDetection:
             f"MATCH (e:Entity) WHERE e.type IN ${label} AND e.archived_at IS NULL "
             "RETURN e.id, coalesce(e.p_status, '')")]
 
+    def linked_ids(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._read(
+            f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} RETURN a.id, n.id", ids=list(ids))]
+
+    def node_facts(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        rows = self._read(f"MATCH (n:Entity) WHERE n.id IN $ids AND {_live('n')} "
+                          "RETURN n.id, n.type, n.updated_at, n.p_confidence", ids=list(ids))
+        return [(*r[:3], _number(r[3])) for r in rows]
+
     def neighbours(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
         rows = self._read(
             f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} AND {_live('n')} "
             "RETURN a.id, n.id, r.type, CASE WHEN startNode(r) = a THEN 1 ELSE 0 END, n.type, n.updated_at, "
             "n.p_confidence", ids=list(ids))
-        return [(*r[:6], r[6] if isinstance(r[6], (int, float)) and not isinstance(r[6], bool) else None)
-                for r in rows]
+        return [(*r[:6], _number(r[6])) for r in rows]
 
     def technology_users(self) -> list[tuple[Any, ...]]:
         rows = self._read(
@@ -254,3 +262,8 @@ class CypherDetection:
 
     def concept_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
         return self._members(list(ids), "", most)
+
+
+def _number(value: Any) -> float | None:
+    """A numeric property as the detectors compare it (a boolean is not a number)."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None

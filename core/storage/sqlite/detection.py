@@ -18,8 +18,10 @@ from core.storage.sqlite.reflect_queries import (
     COURSES,
     IN_DOMAIN,
     ISSUE_LINKS,
+    LINKED_IDS,
     NAMES,
     NEIGHBOURS,
+    NODE_FACTS,
     PREPARE,
     PROBLEMS,
     REAL_DEGREES,
@@ -186,6 +188,12 @@ class DetectionSession:
     def statuses(self, label: str) -> list[tuple[Any, ...]]:
         return self._rows("SELECT id, lower(coalesce(json_extract(props, '$.status'), '')) FROM entities "
                           f"WHERE {_labelled(label)}")
+
+    def linked_ids(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        return self._rows(LINKED_IDS, ids=json.dumps(list(ids)))
+
+    def node_facts(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        return self._rows(NODE_FACTS, ids=json.dumps(list(ids)))
 
     def neighbours(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
         return self._rows(NEIGHBOURS, ids=json.dumps(list(ids)))

@@ -274,12 +274,26 @@ SELECT k.value,
   FROM json_each(:ids) k
 """
 
+LINKED_IDS = """
+SELECT k.value, r.to_entity FROM json_each(:ids) k CROSS JOIN relations r ON r.from_entity = k.value
+ WHERE r.ended_at IS NULL
+UNION ALL
+SELECT k.value, r.from_entity FROM json_each(:ids) k CROSS JOIN relations r ON r.to_entity = k.value
+ WHERE r.ended_at IS NULL
+"""
+
+_CONFIDENCE = """CASE WHEN instr(n.props, '"confidence"') AND json_type(n.props, '$.confidence') IN ('integer', 'real')
+            THEN json_extract(n.props, '$.confidence') END"""
+NODE_FACTS = f"""
+SELECT n.id, n.entity_type, n.updated_at, {_CONFIDENCE}
+  FROM json_each(:ids) k CROSS JOIN entities n ON n.id = k.value
+ WHERE {_LIVE_N}
+"""
+
 # Live nodes linked to :ids, one row per relation, with their type, updated_at and numeric
 # confidence. Driven from :ids (CROSS JOIN keeps that order: left to itself the planner scans
 # every relation).
-_NEIGHBOUR = """n.entity_type, n.updated_at,
-       CASE WHEN instr(n.props, '"confidence"') AND json_type(n.props, '$.confidence') IN ('integer', 'real')
-            THEN json_extract(n.props, '$.confidence') END"""
+_NEIGHBOUR = f"n.entity_type, n.updated_at, {_CONFIDENCE}"
 NEIGHBOURS = f"""
 SELECT k.value, r.to_entity, r.relation_type, 1, {_NEIGHBOUR}
   FROM json_each(:ids) k CROSS JOIN relations r ON r.from_entity = k.value CROSS JOIN entities n ON n.id = r.to_entity
