@@ -238,7 +238,6 @@ def _is(reading: Reading, etype: str, labels: Sequence[str]) -> bool:
 
 @dataclass(frozen=True)
 class _Stale:
-    active: frozenset[int]  # the active Projects and Courses
     found: dict[int, set[int]]  # stale node → the active ones it is linked to
     facts: dict[int, tuple[str, float | None]]  # stale node → (updated_at, confidence)
 
@@ -259,7 +258,7 @@ def _stale(reading: Reading) -> _Stale:
         for aid, nid in pairs:
             if nid in old:
                 found[nid].add(aid)
-        return _Stale(frozenset(active), found, old)
+        return _Stale(found, old)
     return reading.once("stale", build)
 
 
@@ -274,11 +273,10 @@ def stale_evidence(reading: Reading, keys: Sequence[Any]) -> dict[Any, dict[str,
     stale, cap = _stale(reading), reading.rules.evidence_cap
     picked = {nid: sorted(stale.found[nid])[:cap] for nid in keys if nid in stale.found}
     links: dict[tuple[int, int], tuple[str, int]] = {}
-    for nid, aid, rel, outward, *_ in reading.det.neighbours(sorted(picked)):
-        if aid in stale.active:
-            seen = links.get((nid, aid))
-            if seen is None or (rel, -outward) < (seen[0], -seen[1]):
-                links[(nid, aid)] = (rel, outward)
+    for nid, aid, rel, outward in reading.det.links_between([(n, a) for n, v in picked.items() for a in v]):
+        seen = links.get((nid, aid))
+        if seen is None or (rel, -outward) < (seen[0], -seen[1]):
+            links[(nid, aid)] = (rel, outward)
     names = reading.det.names(sorted({a for v in picked.values() for a in v}))
     return {nid: {"node_id": nid, "updated_at": stale.facts[nid][0], "node_confidence": stale.facts[nid][1],
                   "active": [[a, names[a][0], names[a][1], *links[(nid, a)]] for a in actives]}

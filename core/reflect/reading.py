@@ -72,10 +72,8 @@ class Detection(Protocol):
     def node_facts(self, ids: Sequence[int]) -> list[Row]:
         """``(id, type, updated_at, confidence)`` of the live nodes among ``ids``; the confidence
         is the numeric ``confidence`` property, None when there is none."""
-    def neighbours(self, ids: Sequence[int]) -> list[Row]:
-        """``(id, other id, rel, outward, other's type, other's updated_at, other's confidence)``: the
-        live nodes linked to the nodes ``ids``, one row per relation; the confidence is the numeric
-        ``confidence`` property, None when there is none."""
+    def links_between(self, pairs: Sequence[tuple[int, int]]) -> list[Row]:
+        """``(a, b, rel, outward)`` per current relation between the two nodes of each pair."""
     def concept_domains(self) -> list[Row]:
         """``(concept id, domain id, example id, rel, outward)`` for the concepts of
         ``technique_concepts``: the domains their linked nodes are in, one example node each."""

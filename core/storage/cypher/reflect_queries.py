@@ -207,12 +207,11 @@ class CypherDetection:
                           "RETURN n.id, n.type, n.updated_at, n.p_confidence", ids=list(ids))
         return [(*r[:3], _number(r[3])) for r in rows]
 
-    def neighbours(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
-        rows = self._read(
-            f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} AND {_live('n')} "
-            "RETURN a.id, n.id, r.type, CASE WHEN startNode(r) = a THEN 1 ELSE 0 END, n.type, n.updated_at, "
-            "n.p_confidence", ids=list(ids))
-        return [(*r[:6], _number(r[6])) for r in rows]
+    def links_between(self, pairs: Sequence[tuple[int, int]]) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._read(
+            f"UNWIND $pairs AS p MATCH (a:Entity {{id: p[0]}})-[r:REL]-(b:Entity {{id: p[1]}}) WHERE {CURRENT} "
+            "RETURN p[0], p[1], r.type, CASE WHEN startNode(r) = a THEN 1 ELSE 0 END",
+            pairs=[list(p) for p in pairs])]
 
     def technology_users(self) -> list[tuple[Any, ...]]:
         rows = self._read(

@@ -19,8 +19,8 @@ from core.storage.sqlite.reflect_queries import (
     IN_DOMAIN,
     ISSUE_LINKS,
     LINKED_IDS,
+    LINKS_BETWEEN,
     NAMES,
-    NEIGHBOURS,
     NODE_FACTS,
     PREPARE,
     PROBLEMS,
@@ -195,8 +195,8 @@ class DetectionSession:
     def node_facts(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
         return self._rows(NODE_FACTS, ids=json.dumps(list(ids)))
 
-    def neighbours(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
-        return self._rows(NEIGHBOURS, ids=json.dumps(list(ids)))
+    def links_between(self, pairs: Sequence[tuple[int, int]]) -> list[tuple[Any, ...]]:
+        return self._rows(LINKS_BETWEEN, pairs=json.dumps([list(p) for p in pairs]))
 
     def technology_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
         return self._members(TECHNOLOGY_MEMBERS, ids, most)

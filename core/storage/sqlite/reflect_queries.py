@@ -290,18 +290,14 @@ SELECT n.id, n.entity_type, n.updated_at, {_CONFIDENCE}
  WHERE {_LIVE_N}
 """
 
-# Live nodes linked to :ids, one row per relation, with their type, updated_at and numeric
-# confidence. Driven from :ids (CROSS JOIN keeps that order: left to itself the planner scans
-# every relation).
-_NEIGHBOUR = f"n.entity_type, n.updated_at, {_CONFIDENCE}"
-NEIGHBOURS = f"""
-SELECT k.value, r.to_entity, r.relation_type, 1, {_NEIGHBOUR}
-  FROM json_each(:ids) k CROSS JOIN relations r ON r.from_entity = k.value CROSS JOIN entities n ON n.id = r.to_entity
- WHERE r.ended_at IS NULL AND {_LIVE_N}
+# Through the unique (from, to, type) index, pair by pair.
+LINKS_BETWEEN = """
+WITH p AS (SELECT json_extract(value, '$[0]') AS a, json_extract(value, '$[1]') AS b FROM json_each(:pairs))
+SELECT p.a, p.b, r.relation_type, 1 FROM p CROSS JOIN relations r ON r.from_entity = p.a AND r.to_entity = p.b
+ WHERE r.ended_at IS NULL
 UNION ALL
-SELECT k.value, r.from_entity, r.relation_type, 0, {_NEIGHBOUR}
-  FROM json_each(:ids) k CROSS JOIN relations r ON r.to_entity = k.value CROSS JOIN entities n ON n.id = r.from_entity
- WHERE r.ended_at IS NULL AND {_LIVE_N}
+SELECT p.a, p.b, r.relation_type, 0 FROM p CROSS JOIN relations r ON r.from_entity = p.b AND r.to_entity = p.a
+ WHERE r.ended_at IS NULL
 """
 
 NAMES = "SELECT id, name, entity_type FROM entities WHERE id IN (SELECT value FROM json_each(?))"
