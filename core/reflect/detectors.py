@@ -16,7 +16,7 @@ from typing import Any
 
 from core.reflect.reading import Reading, Row
 
-Links = dict[tuple[int, int], tuple[str, int]]  # (issue, other) → (rel, outward)
+Links = dict[tuple[int, int], tuple[str, int]]  # (a, b) → (rel, outward): the relation named
 
 
 @dataclass(frozen=True)
@@ -27,19 +27,27 @@ class Problem:
     sole: int  # its only project, 0 when it has none or several
 
 
-def _links(rows: Sequence[Row]) -> Links:
-    return {(a, b): (rel, out) for a, b, rel, out in rows}
+def issue_concepts(reading: Reading) -> list[tuple[int, int]]:
+    """(issue, concept): live Problems and Vulnerabilities linked to live Concepts."""
+    return reading.once("issue_concepts", lambda: reading.det.issue_links("Concept"))
 
 
-def issue_concepts(reading: Reading) -> Links:
-    return reading.once("issue_concepts", lambda: _links(reading.det.issue_links("Concept")))
+def named(reading: Reading, pairs: Sequence[tuple[int, int]]) -> Links:
+    """For each linked pair, the relation its evidence names: one pointing from the first node to
+    the second if there is one, then the least type."""
+    out: Links = {}
+    for a, b, rel, outward in reading.det.links_between(pairs):
+        seen = out.get((a, b))
+        if seen is None or (-outward, rel) < (-seen[1], seen[0]):
+            out[(a, b)] = (rel, outward)
+    return out
 
 
 def problems(reading: Reading) -> dict[int, Problem]:
     """Every live Problem (see ``Problem``)."""
     def build() -> dict[int, Problem]:
         projects: dict[int, list[int]] = defaultdict(list)
-        for iid, pid, _rel, _out in reading.det.issue_links("Project"):
+        for iid, pid in reading.det.issue_links("Project"):
             projects[iid].append(pid)
         resolved = {s.lower() for s in reading.rules.resolved_statuses}
         out = {}
@@ -100,8 +108,7 @@ def cross_project_evidence(reading: Reading, keys: Sequence[Any]) -> dict[Any, d
     2·``cap`` in all: for any open problem at most ``cap`` of those share its sole project, so
     whenever a match exists at least one survives the cut, without pairing every open problem of a
     popular concept with every solved one."""
-    probs, links, concepts, cap = problems(reading), issue_concepts(reading), _concepts_of(reading), \
-        reading.rules.evidence_cap
+    probs, concepts, cap = problems(reading), _concepts_of(reading), reading.rules.evidence_cap
     cut: dict[int, list[int]] = {}
     picked: dict[int, list[tuple[int, int]]] = {}
     for oid in keys:
@@ -124,6 +131,8 @@ def cross_project_evidence(reading: Reading, keys: Sequence[Any]) -> dict[Any, d
     names = reading.det.names(sorted({i for oid, pairs in picked.items() for cid, aid in pairs
                                       for i in (cid, aid, probs[aid].solved_by, probs[oid].project,
                                                 probs[aid].project) if i is not None}))
+    links = named(reading, sorted({p for oid, pairs in picked.items() for cid, aid in pairs
+                                   for p in ((oid, cid), (aid, cid))}))
     out: dict[Any, dict[str, Any]] = {}
     for oid, pairs in picked.items():
         o = probs[oid]
@@ -159,11 +168,11 @@ def training_rows(reading: Reading) -> list[Row]:
 
 def training_evidence(reading: Reading, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
     """Per issue: its first ``evidence_cap`` (concept, course) pairs, by concept then course id."""
-    links, courses, concepts, cap = issue_concepts(reading), _courses(reading), _concepts_of(reading), \
-        reading.rules.evidence_cap
+    courses, concepts, cap = _courses(reading), _concepts_of(reading), reading.rules.evidence_cap
     picked = {iid: sorted((cid, kid) for cid in concepts.get(iid, ()) for kid in courses.get(cid, ()))[:cap]
               for iid in keys}
     names = reading.det.names(sorted({i for pairs in picked.values() for p in pairs for i in p}))
+    links = named(reading, sorted({(iid, cid) for iid, pairs in picked.items() for cid, _ in pairs}))
     return {iid: {"issue_id": iid, "matches": [[cid, names[cid][0], *links[(iid, cid)], kid, names[kid][0]]
                                                for cid, kid in pairs]}
             for iid, pairs in picked.items() if pairs}

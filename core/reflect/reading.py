@@ -53,8 +53,8 @@ class Detection(Protocol):
         none), and the lowest id of a live Decision it is ``solved_by``, or None."""
     def live_ids(self, label: str) -> list[int]:
         """The ids of the live nodes of a detector label (as spelled in this graph)."""
-    def issue_links(self, label: str) -> list[Row]:
-        """``(issue id, other id, rel, outward)``: live Problems and Vulnerabilities linked to live
+    def issue_links(self, label: str) -> list[tuple[int, int]]:
+        """``(issue id, other id)``, once per pair: live Problems and Vulnerabilities linked to live
         nodes of ``label`` (Concept or Project)."""
     def courses(self, most: int) -> list[Row]:
         """``(concept id, course id)``: live Concepts a live Course ``covers``, at most ``most``

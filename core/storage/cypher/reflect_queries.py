@@ -131,10 +131,12 @@ class CypherDetection:
             links.setdefault((x, y), (rel, out))
         return links
 
-    def issue_links(self, label: str) -> list[tuple[Any, ...]]:
-        links = self._links("Problem", label)
-        links.update({k: v for k, v in self._links("Vulnerability", label).items() if k not in links})
-        return [(i, o, rel, out) for (i, o), (rel, out) in links.items()]
+    def issue_links(self, label: str) -> list[tuple[int, int]]:
+        pairs = {(x, y) for x, y in self._read(
+            f"MATCH (x:Entity)-[r:REL]-(y:Entity) WHERE (x.type IN $Problem OR x.type IN $Vulnerability) "
+            f"AND x.archived_at IS NULL AND {CURRENT} AND y.type IN ${label} AND y.archived_at IS NULL "
+            "RETURN DISTINCT x.id, y.id")}
+        return sorted(pairs)
 
     def problems(self) -> list[tuple[Any, ...]]:
         solved = dict(self._read(

@@ -32,18 +32,18 @@ _LIVE_N = "n.archived_at IS NULL AND n.entity_type <> 'Insight'"
 # -- working sets, built once per reflect run (TEMP: private to this connection) ----------------
 
 # Problems and Vulnerabilities, and the live Concepts and Projects they are linked to: one pass
-# over their relations gives both (one relation kept per pair, an outward one first).
+# over their relations gives both (once per pair).
 _ISSUE_LINK = (
     "CREATE TEMP TABLE rf_issue_link(iid INTEGER NOT NULL, oid INTEGER NOT NULL, kind TEXT NOT NULL, "
-    "rel TEXT NOT NULL, outward INTEGER NOT NULL, PRIMARY KEY (iid, oid)) WITHOUT ROWID",
+    "PRIMARY KEY (iid, oid)) WITHOUT ROWID",
     """
     INSERT OR IGNORE INTO rf_issue_link
-    SELECT i.id, o.id, o.entity_type, r.relation_type, 1
+    SELECT i.id, o.id, o.entity_type
       FROM entities i JOIN relations r ON r.from_entity = i.id JOIN entities o ON o.id = r.to_entity
      WHERE i.entity_type IN ('Problem', 'Vulnerability') AND i.archived_at IS NULL
        AND r.ended_at IS NULL AND +o.entity_type IN ('Concept', 'Project') AND o.archived_at IS NULL
     UNION ALL
-    SELECT i.id, o.id, o.entity_type, r.relation_type, 0
+    SELECT i.id, o.id, o.entity_type
       FROM entities i JOIN relations r ON r.to_entity = i.id JOIN entities o ON o.id = r.from_entity
      WHERE i.entity_type IN ('Problem', 'Vulnerability') AND i.archived_at IS NULL
        AND r.ended_at IS NULL AND +o.entity_type IN ('Concept', 'Project') AND o.archived_at IS NULL
@@ -237,9 +237,9 @@ SELECT p.id, lower(coalesce(json_extract(p.props, '$.status'), '')),
  WHERE p.entity_type = 'Problem' AND p.archived_at IS NULL
 """
 
-# The working sets as rows: (issue, Concept | Project, rel, outward), (concept, course),
+# The working sets as rows: (issue, Concept | Project), (concept, course),
 # (node, domain), (technique, concept, rel, outward), (concept, domain, example, rel, outward).
-ISSUE_LINKS = {label: f"SELECT iid, oid, rel, outward FROM rf_issue_link WHERE kind = '{label}'"
+ISSUE_LINKS = {label: f"SELECT iid, oid FROM rf_issue_link WHERE kind = '{label}'"
                for label in ("Concept", "Project")}
 COURSES = "SELECT cid, kid FROM rf_course"
 IN_DOMAIN = "SELECT nid, did FROM rf_in_domain"
