@@ -27,7 +27,9 @@ from core.reflect.model import (
     ReflectRules,
     StoredInsight,
 )
-from core.reflect.patterns import Detection, Reading, Row, Spec
+from core.reflect.patterns import Spec
+from core.reflect.reading import Detection, Reading, Row
+from core.reflect.since import Since, written_since
 
 __all__ = ["Detection", "InsightStore", "Reading", "reflect"]
 
@@ -57,7 +59,8 @@ def reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any = N
     ``graph`` is the backend's graph store, handed to the detectors written once over it
     (``Reading.graph``). When nothing was written since the last reflect (same graph fingerprint,
     same rules) only the clock-dependent patterns run; the others' insights are confirmed as they
-    stand.
+    stand. After a few relations or facts written, so are those of the patterns none of them can
+    touch (``Spec.touched_by``, ``core.reflect.since``).
     """
     # A run builds hundreds of thousands of small objects (candidate rows, the names folded,
     # evidence) that hold no cycles: the collector, left on, only walks them (≈ 0.15 s of a cold
@@ -71,9 +74,13 @@ def _reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any) -
     with store.detection(rules) as det:
         stored = det.stored()
         reading = Reading(det, graph, rules)
-        incremental = det.last_token() == f"{det.fingerprint}|{suffix}"
+        token = det.last_token()
+        incremental = token == f"{det.fingerprint}|{suffix}"
+        # A few writes since the last reflect: the patterns none of them can touch are skipped too.
+        since = None if incremental else written_since(graph, token, det.fingerprint, suffix, rules)
         run_order = list(patterns.SPECS)
-        run = [p for p in run_order if not incremental or p in TIME_DEPENDENT or patterns.SPECS[p].time_dependent]
+        run = [p for p in run_order if p in TIME_DEPENDENT or patterns.SPECS[p].time_dependent
+               or (not incremental and _touched(patterns.SPECS[p], reading, since))]
         found: dict[str, frozenset[Any]] = {}
         drafts: list[InsightDraft] = []
         held_back = 0
@@ -100,16 +107,25 @@ def _reflect(store: InsightStore, rules: ReflectRules, actor: str, graph: Any) -
     }
 
 
+def _touched(spec: Spec, reading: Reading, since: Since | None) -> bool:
+    """Whether the writes since the last reflect can change what ``spec`` finds (None: unknown)."""
+    if since is None:
+        return True
+    if spec.touched_by is None:
+        return bool(since.relations or since.facts)
+    return spec.touched_by(reading, since)
+
+
 class _Chooser:
     """One pattern's candidates: which are found, which to draft, and their drafts."""
 
     def __init__(self, reading: Reading, pattern: str, stored: dict[str, StoredInsight],
                  rules: ReflectRules) -> None:
-        self.det, self.pattern, self.stored, self.rules = reading.det, pattern, stored, rules
+        self.reading, self.det, self.pattern, self.stored, self.rules = reading, reading.det, pattern, stored, rules
         self.spec: Spec = patterns.SPECS[pattern]
         self.self_evident = pattern in patterns.SELF_EVIDENT
         spec = self.spec
-        found = spec.find(reading) if spec.find is not None else self.det.candidates(pattern)
+        found = spec.find(reading)
         # Best first, for every backend and detector alike: by confidence, then weight, then key
         # (or as the spec ranks them).
         if spec.order is not None:
@@ -167,8 +183,8 @@ class _Chooser:
     def _build(self, chosen: list[Candidate]) -> list[InsightDraft]:
         """Full insights for ``chosen``; a candidate whose evidence vanished is left out."""
         names = self.det.names([i for c in chosen for i in self.spec.anchors(c.row)])
-        if self.self_evident:
+        if self.spec.evidence is None or self.self_evident:
             evidence: dict[Any, dict[str, Any]] = {c.key: {} for c in chosen}
         else:
-            evidence = self.det.evidence(self.pattern, [c.key for c in chosen])
+            evidence = self.spec.evidence(self.reading, [c.key for c in chosen]) if chosen else {}
         return [self.spec.draft(c, evidence[c.key], names, self.rules) for c in chosen if c.key in evidence]

@@ -144,9 +144,10 @@ class ReflectPlan:
 
     ``found`` holds, per pattern that ran, the anchor key of every candidate (not only the
     drafted ones): an insight of that pattern whose key is missing no longer holds and turns
-    stale. Patterns in ``confirmed`` did not run because nothing changed since the last reflect; their
-    insights are confirmed as they stand. ``fingerprint`` is the graph's state when detection
-    began; it is recorded only if nothing else wrote before the plan lands.
+    stale. Patterns in ``confirmed`` did not run because nothing written since the last reflect
+    could change what they find (``core.reflect.since``); their insights are confirmed as they
+    stand. ``fingerprint`` is the graph's state when detection began; it is recorded only if
+    nothing else wrote before the plan lands.
     """
 
     now: str

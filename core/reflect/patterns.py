@@ -1,8 +1,11 @@
 """The seven patterns' words and numbers: stable titles, confidences, summaries and evidence.
 
-The SQL (``core.storage.sqlite.reflect_queries``) finds where a pattern holds, as compact rows of
-ids and counts; a ``Spec`` here reads such a row: its anchor key, its confidence, its rank, and, for
-the few candidates that get written, its title and its full ``InsightDraft``.
+Each ``Spec`` finds where its pattern holds over the backend's plain reads (``Detection``: here
+for the hubs and the under-connected nodes, in ``core.reflect.detectors`` for the patterns of
+several steps), as compact rows of ids and counts, and reads such a row: its anchor key, its
+confidence, its rank, and, for the few candidates that get written, its title, its evidence and
+its full ``InsightDraft``. The backends only read (``core.storage.sqlite.reflect_queries`` and
+its Cypher twin).
 
 Titles are built only from the pattern and the names of the anchor entities, never from counts
 or dates, so a reflect that finds the same thing again finds the same title and refreshes it
@@ -18,54 +21,25 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
-from core.reflect.model import Candidate, InsightDraft, ReflectRules, StoredInsight
+from core.reflect import detectors
+from core.reflect.model import Candidate, InsightDraft, ReflectRules
+
+# Re-exported: the hygiene detectors and older callers import them from here.
+from core.reflect.reading import Detection as Detection
+from core.reflect.reading import Names as Names
+from core.reflect.reading import Reading as Reading
+from core.reflect.reading import Row as Row
+from core.reflect.since import Since, Touched, any_relation
 
 TITLE_NAME_LIMIT = 80  # characters of one entity name inside a title
 SUMMARY_SAMPLE = 5  # names listed in a summary before "and N more"
 
 UNDER_CONNECTED_TITLE = "Under-connected nodes"
-
-Row = tuple[Any, ...]
-Names = dict[int, tuple[str, str]]  # id → (name, label)
-T = TypeVar("T")
-
-
-class Detection(Protocol):
-    """A consistent read of the graph for one reflect (``SqliteInsightStore.detection``)."""
-
-    now: str
-    fingerprint: str
-
-    def last_token(self) -> str: ...
-    def stored(self) -> dict[str, StoredInsight]: ...
-    def blocked(self, titles: Sequence[str]) -> set[str]: ...
-    def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
-    def candidates(self, pattern: str) -> list[Row]: ...
-    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]: ...
-
-
-@dataclass
-class Reading:
-    """What a detector reads in one reflect, handed to every ``Spec.find``: the backend's detection
-    session, and the graph store for detectors written once over it (supersession, duplicates)."""
-
-    det: Detection
-    # The backend's ``core.protocols.GraphStore`` (not imported: that module imports reflect's).
-    graph: Any
-    rules: ReflectRules
-    _shared: dict[str, Any] = field(default_factory=dict)
-    done: list[Callable[[], None]] = field(default_factory=list)  # run once the plan is written
-
-    def once(self, key: str, make: Callable[[], T]) -> T:
-        """``make()``, computed once per reflect for every pattern that asks by ``key``."""
-        if key not in self._shared:
-            self._shared[key] = make()
-        value: T = self._shared[key]
-        return value
-
+SHARED_MIN_USERS = 2  # a technology two entities use is shared
+UNDER_CONNECTED_EDGES = 2  # a node with fewer real edges than this is under-connected
 
 def clip(name: str, limit: int = TITLE_NAME_LIMIT) -> str:
     """``name`` shortened for a title; a long name keeps a hash of the whole, so two long names
@@ -86,11 +60,16 @@ class Spec:
     anchors: Callable[[Row], list[int]]  # ids whose names the title and the summary need
     title: Callable[[Row, Names], str]
     draft: Callable[[Candidate, dict[str, Any], Names, ReflectRules], InsightDraft]
-    # A detector written once for every backend finds its candidate rows itself, over the
-    # ``Reading`` (detection session, graph store); None: the backend's own query
-    # (``Detection.candidates``).
-    find: Callable[[Reading], list[Row]] | None = None
+    # Every candidate row, found over the ``Reading`` (the backend's plain reads, the graph store).
+    find: Callable[[Reading], list[Row]]
+    # The evidence of the chosen candidates' keys, by key; None: the row carries it (``SELF_EVIDENT``).
+    evidence: Callable[[Reading, list[Any]], dict[Any, dict[str, Any]]] | None = None
     time_dependent: bool = False  # runs on every reflect, even when the graph did not change
+    # Whether the relations written since the last reflect (``core.reflect.since``) can change what
+    # this pattern finds; a pattern they cannot touch is skipped, its insights confirmed as they
+    # stand. Set only by a pattern that reads relations and labels, never facts, names' words or
+    # dates. None: every write can (the pattern runs whenever the graph changed).
+    touched_by: Touched | None = None
     # Best first; None: by confidence, then weight (bigger first), then key.
     rank: Callable[[Row], Any] | None = None
     # The same order as ``rank`` (or the default), sorted at C speed: a pattern with tens of
@@ -119,7 +98,10 @@ def by_weight(column: int) -> Callable[[list[Row]], list[Row]]:
 
 # -- evidence helpers --------------------------------------------------------------------------
 
-def _json(raw: str | None) -> list[list[Any]]:
+def _json(raw: str | list[list[Any]] | None) -> list[list[Any]]:
+    """A list of evidence rows: as the backend's SQL hands it (JSON text), or already a list."""
+    if isinstance(raw, list):
+        return raw
     return json.loads(raw) if raw else []
 
 
@@ -190,8 +172,11 @@ def _cross_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 CROSS = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.85, weight=lambda r: r[0],  # newest problems first
     anchors=lambda r: [r[0]], order=by_weight(0), key_columns=(0,),
+    find=detectors.cross_project_rows, evidence=detectors.cross_project_evidence,
     title=lambda r, names: f"Cross-project solution for {clip(_name(names, r[0]))}",
     draft=_cross_draft,
+    # Every step starts at a Problem or a Vulnerability (its concepts, its project, its decision).
+    touched_by=any_relation(lambda e: bool(e.labels & {"Problem", "Vulnerability"})),
 )
 
 
@@ -210,6 +195,13 @@ def _hub_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRul
                         _evidence(c.key, entities, path, total))
 
 
+def _hub_members(keys: list[Any], read: Callable[[Sequence[int], int], dict[int, list[list[Any]]]],
+                 rules: ReflectRules) -> dict[Any, dict[str, Any]]:
+    """Each hub's members as its evidence: twice the cap read, repeats dropped when drafted."""
+    found = read(keys, 2 * rules.evidence_cap)
+    return {k: {"members": found.get(k, [])} for k in keys}
+
+
 def _shared_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
     return _hub_draft(c, ev, names, rules, label="Technology", role="technology", member_role="user",
                       sentence=lambda tech, total, users: (
@@ -220,8 +212,11 @@ def _shared_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Reflect
 SHARED = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.75 if r[2] >= 2 else 0.6, weight=lambda r: r[1],
     anchors=lambda r: [r[0]],
+    find=lambda reading: [r for r in reading.det.technology_users() if r[1] >= SHARED_MIN_USERS],
+    evidence=lambda reading, keys: _hub_members(keys, reading.det.technology_members, reading.rules),
     title=lambda r, names: f"Shared technology: {clip(_name(names, r[0]))}",
     draft=_shared_draft,
+    touched_by=any_relation(lambda e: "uses" in e.kinds and "Technology" in e.to_labels),
 )
 
 
@@ -246,8 +241,10 @@ def _training_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Refle
 TRAINING = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.65, weight=lambda r: r[0], anchors=lambda r: [r[0]],
     order=by_weight(0), key_columns=(0,),
+    find=detectors.training_rows, evidence=detectors.training_evidence,
     title=lambda r, names: f"Training opportunity: {clip(_name(names, r[0]))}",
     draft=_training_draft,
+    touched_by=any_relation(lambda e: bool(e.labels & {"Problem", "Vulnerability", "Course"})),
 )
 
 
@@ -275,8 +272,11 @@ def _technique_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Refl
 TECHNIQUE = Spec(
     key=lambda r: (r[0], r[1]), confidence=lambda r: round(min(0.5 + 0.1 * r[2], 0.9), 4),
     weight=lambda r: r[2], anchors=lambda r: [r[0], r[1]], order=by_weight(2), key_columns=(0, 1),
+    find=detectors.technique_rows, evidence=detectors.technique_evidence,
     title=lambda r, names: f"Technique transfer: {clip(_name(names, r[0]))} → {clip(_name(names, r[1]))}",
     draft=_technique_draft,
+    # IN_DOMAIN places techniques and examples; the rest are a Technique's or a Concept's links.
+    touched_by=any_relation(lambda e: "in_domain" in e.kinds or bool(e.labels & {"Technique", "Concept"})),
 )
 
 
@@ -292,8 +292,11 @@ def _cluster_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: Reflec
 CLUSTER = Spec(
     key=lambda r: r[0], confidence=lambda r: round(min(0.5 + 0.05 * r[1], 0.9), 4),
     weight=lambda r: r[1], anchors=lambda r: [r[0]], order=by_weight(1), key_columns=(0,),
+    find=lambda reading: [r for r in reading.det.concept_links() if r[1] >= reading.rules.min_cluster_size],
+    evidence=lambda reading, keys: _hub_members(keys, reading.det.concept_members, reading.rules),
     title=lambda r, names: f"Concept cluster: {clip(_name(names, r[0]))}",
     draft=_cluster_draft,
+    touched_by=any_relation(lambda e: "Concept" in e.labels),
 )
 
 
@@ -320,15 +323,40 @@ def _stale_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 STALE = Spec(
     key=lambda r: r[0], confidence=lambda r: 0.5, weight=lambda r: r[1], anchors=lambda r: [r[0]],
     order=by_weight(1), key_columns=(0,),
+    find=detectors.stale_rows, evidence=detectors.stale_evidence,
     title=lambda r, names: f"Stale knowledge: {clip(_name(names, r[0]))}",
     draft=_stale_draft,
 )
 
 
-# -- under_connected_nodes: 0.4, one combined insight; row (n, members JSON) --------------------
+# -- under_connected_nodes: 0.4, one combined insight; row (n, members) ------------------------
+
+def _under_find(reading: Reading) -> list[Row]:
+    """One row: how many nodes are under-connected, and the ``evidence_cap`` most isolated
+    ``[id, name, label, edges]`` (fewest edges, then newest, then by name)."""
+    rows = reading.det.under_connected(UNDER_CONNECTED_EDGES)
+    if not rows:
+        return []
+    rows.sort(key=lambda r: r[1])
+    rows.sort(key=lambda r: r[3], reverse=True)
+    rows.sort(key=lambda r: r[4])
+    return [(len(rows), [[i, n, t, d] for i, n, t, _, d in rows[: reading.rules.evidence_cap]])]
+
+
+def _under_touched(reading: Reading, since: Since) -> bool:
+    """Only a node with fewer than ``UNDER_CONNECTED_EDGES`` real edges before or after the writes
+    joins, leaves or changes the list: the writes cannot touch it when each end still has that
+    many real edges besides those written since."""
+    added: dict[int, int] = {}
+    for e in since.relations:
+        for end in e.ends:
+            added[end] = added.get(end, 0) + e.added
+    degrees = reading.det.real_degrees(sorted(added))
+    return any(degrees.get(i, 0) < UNDER_CONNECTED_EDGES + n for i, n in added.items())
+
 
 def _under_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectRules) -> InsightDraft:
-    total, members = c.row[0], _json(c.row[1])
+    total, members = c.row[0], c.row[1]
     entities = [_entity(m[0], m[1], m[2], "under_connected") for m in members]
     listed = _listing([f"{m[1]} ({m[2]}, {m[3]} edge{'s' if m[3] != 1 else ''})" for m in members], total)
     summary = (f"{total} node(s) have fewer than 2 real connections: {listed}. Linking them "
@@ -338,7 +366,8 @@ def _under_draft(c: Candidate, ev: dict[str, Any], names: Names, rules: ReflectR
 
 UNDER = Spec(
     key=lambda r: None, confidence=lambda r: 0.4, weight=lambda r: r[0], anchors=lambda r: [],
-    title=lambda r, names: UNDER_CONNECTED_TITLE, draft=_under_draft,
+    title=lambda r, names: UNDER_CONNECTED_TITLE, draft=_under_draft, find=_under_find,
+    touched_by=_under_touched,
 )
 
 SPECS: dict[str, Spec] = {

@@ -1,8 +1,8 @@
-"""The SQL detectors agree with a plain-Python reading of the pattern definitions on random graphs.
+"""The detectors agree with a plain-Python reading of the pattern definitions on random graphs.
 
-The reference below is written straight from the definitions (REFERENCE §3 and the docstring of
-``core.storage.sqlite.reflect_queries``), with no shortcuts, so the index tricks and cuts of the
-SQL (sole projects, raw degrees, capped courses) are checked against the meaning they keep.
+The reference below is written straight from the definitions (REFERENCE §3, ``core.reflect.detectors``),
+with no shortcuts, so the index tricks and cuts of the detectors and their SQL reads (sole projects,
+raw degrees, capped courses) are checked against the meaning they keep.
 """
 
 from __future__ import annotations
@@ -165,14 +165,14 @@ def reference(m: Memory, rules: ReflectRules, cutoff: str) -> dict[str, dict[Any
 
 
 def detected(m: Memory, rules: ReflectRules) -> tuple[dict[str, dict[Any, Any]], str]:
-    from core.reflect.patterns import SPECS
+    from core.reflect.patterns import SPECS, Reading
 
     with m.graph.insight_store().detection(rules) as det:  # type: ignore[attr-defined]
         cutoff = det._params["cutoff"]  # noqa: SLF001 (the same cutoff the SQL used)
         found: dict[str, dict[Any, Any]] = {}
         for pattern in PATTERNS:
-            rows = det.candidates(pattern)
             spec = SPECS[pattern]
+            rows = spec.find(Reading(det, m.graph, rules))
             counts = {
                 "cross_project_solutions": lambda r: None, "training_opportunities": lambda r: None,
                 "shared_technology": lambda r: (r[1], r[2]), "technique_transfer": lambda r: r[2],

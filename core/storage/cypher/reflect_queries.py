@@ -1,9 +1,8 @@
-"""The seven reflect detectors in Cypher, giving the same rows as the SQLite ones
-(``core.storage.sqlite.reflect_queries`` explains each pattern and the row shapes).
-
-Each pattern's graph shape is one Cypher match; what SQLite does with TEMP tables and window
-functions (keeping one relation per pair, capping evidence, ranking) is done on the matched rows
-in Python. Labels and relation types are passed as lists of their spellings in this graph.
+"""The reflect detectors' reads (``core.reflect.reading.Detection``) in Cypher: the same rows as
+the SQLite ones (``core.storage.sqlite.reflect_queries``), each a match or two, with what SQLite
+does in TEMP tables (one relation kept per pair, the courses cut per concept) done on the matched
+rows. The detectors themselves are ``core.reflect.patterns`` and ``core.reflect.detectors``.
+Labels and relation types are passed as lists of their spellings in this graph.
 """
 
 from __future__ import annotations
@@ -97,7 +96,7 @@ class CypherDetection:
         rows: list[list[Any]] = self._db.read(query, {**self._p, **extra})
         return rows
 
-    # -- what the engine asks ------------------------------------------------------------------
+    # -- what the engine asks, and the detectors' reads --------------------------------------------
 
     def last_token(self) -> str:
         return self._store.get_metadata(TOKEN_KEY) or ""
@@ -112,16 +111,6 @@ class CypherDetection:
         found = self._db.read("UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN e.id, e.name, e.type",
                               {"ids": [int(i) for i in dict.fromkeys(ids)]})
         return {i: (n, t) for i, n, t in found}
-
-    def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
-        rows: list[tuple[Any, ...]] = getattr(self, f"_{pattern}")()
-        return rows
-
-    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
-        if not keys or pattern == "under_connected_nodes":
-            return {}
-        found: dict[Any, dict[str, Any]] = getattr(self, f"_{pattern}_evidence")(list(keys))
-        return found
 
     # -- working sets (each read once per reflect) ----------------------------------------------
 
@@ -142,51 +131,50 @@ class CypherDetection:
             links.setdefault((x, y), (rel, out))
         return links
 
-    def _issue_concepts(self) -> dict[tuple[int, int], tuple[str, int]]:
-        def build() -> dict[tuple[int, int], tuple[str, int]]:
-            links = self._links("Problem", "Concept")
-            links.update({k: v for k, v in self._links("Vulnerability", "Concept").items() if k not in links})
-            return links
-        return self._once("issue_concept", build)
+    def issue_links(self, label: str) -> list[tuple[int, int]]:
+        pairs = {(x, y) for x, y in self._read(
+            f"MATCH (x:Entity)-[r:REL]-(y:Entity) WHERE (x.type IN $Problem OR x.type IN $Vulnerability) "
+            f"AND x.archived_at IS NULL AND {CURRENT} AND y.type IN ${label} AND y.archived_at IS NULL "
+            "RETURN DISTINCT x.id, y.id")}
+        return sorted(pairs)
 
-    def _problems(self) -> dict[int, dict[str, Any]]:
-        """Live Problems: open?, the Decision that solved them, their (sole) project."""
-        def build() -> dict[int, dict[str, Any]]:
-            solved = {p: d for p, d in self._read(
-                f"MATCH (p:Entity)-[r:REL]->(d:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
-                f"AND {CURRENT} AND r.type IN $solved_by AND d.type IN $Decision AND d.archived_at IS NULL "
-                "RETURN p.id, min(d.id)")}
-            projects: dict[int, set[int]] = {}
-            for (p, j) in self._links("Problem", "Project"):
-                projects.setdefault(p, set()).add(j)
-            out = {}
-            for pid, status in self._read("MATCH (p:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
-                                          "RETURN p.id, coalesce(p.p_status, '')"):
-                mine = projects.get(pid, set())
-                out[pid] = {"open": status not in self._p["resolved"] and pid not in solved,
-                            "solved_by": solved.get(pid), "project": min(mine) if mine else 0,
-                            "sole": min(mine) if len(mine) == 1 else 0}
-            return out
-        return self._once("problem", build)
+    def problems(self) -> list[tuple[Any, ...]]:
+        solved = dict(self._read(
+            f"MATCH (p:Entity)-[r:REL]->(d:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
+            f"AND {CURRENT} AND r.type IN $solved_by AND d.type IN $Decision AND d.archived_at IS NULL "
+            "RETURN p.id, min(d.id)"))
+        return [(pid, str(status).lower(), solved.get(pid)) for pid, status in self._read(
+            "MATCH (p:Entity) WHERE p.type IN $Problem AND p.archived_at IS NULL "
+            "RETURN p.id, coalesce(p.p_status, '')")]
 
-    def _courses(self) -> dict[int, list[int]]:
-        """Concept id → up to ``cap`` Courses covering it (by course name)."""
-        def build() -> dict[int, list[int]]:
-            out: dict[int, list[int]] = {}
-            for cid, kid, _name in self._read(
-                f"MATCH (k:Entity)-[r:REL]->(c:Entity) WHERE k.type IN $Course AND k.archived_at IS NULL "
-                f"AND r.type IN $covers AND {CURRENT} AND c.type IN $Concept AND c.archived_at IS NULL "
-                "RETURN DISTINCT c.id, k.id, k.name ORDER BY k.name"
-            ):
-                if len(out.setdefault(cid, [])) < self._p["cap"]:
-                    out[cid].append(kid)
-            return out
-        return self._once("course", build)
+    def live_ids(self, label: str) -> list[int]:
+        return [r[0] for r in self._read(f"MATCH (v:Entity) WHERE v.type IN ${label} AND v.archived_at IS NULL "
+                                         "RETURN v.id")]
+
+    def courses(self, most: int) -> list[tuple[Any, ...]]:
+        out: dict[int, list[int]] = {}
+        for cid, kid, _name in self._read(
+            f"MATCH (k:Entity)-[r:REL]->(c:Entity) WHERE k.type IN $Course AND k.archived_at IS NULL "
+            f"AND r.type IN $covers AND {CURRENT} AND c.type IN $Concept AND c.archived_at IS NULL "
+            "RETURN DISTINCT c.id, k.id, k.name ORDER BY k.name"
+        ):
+            if len(out.setdefault(cid, [])) < most:
+                out[cid].append(kid)
+        return [(cid, kid) for cid, kids in out.items() for kid in kids]
+
+    def in_domain(self) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._in_domain()]
 
     def _in_domain(self) -> set[tuple[int, int]]:
         return self._once("in_domain", lambda: {(n, d) for n, d in self._read(
             f"MATCH (n:Entity)-[r:REL]->(d:Entity) WHERE r.type IN $in_domain AND {CURRENT} AND d.type IN $Domain "
             f"AND d.archived_at IS NULL AND {_live('n')} RETURN DISTINCT n.id, d.id")})
+
+    def technique_concepts(self) -> list[tuple[Any, ...]]:
+        return [(t, c, rel, out) for (t, c), (rel, out) in self._technique_sets()[0].items()]
+
+    def concept_domains(self) -> list[tuple[Any, ...]]:
+        return [(c, d, *hit) for (c, d), hit in self._technique_sets()[1].items()]
 
     def _technique_sets(self) -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], Tup]]:
         def build() -> tuple[dict[tuple[int, int], tuple[str, int]], dict[tuple[int, int], Tup]]:
@@ -207,138 +195,53 @@ class CypherDetection:
             return tconcept, cdomain
         return self._once("technique", build)
 
-    def _active(self) -> set[int]:
-        return self._once("active", lambda: {r[0] for r in self._read(
-            "MATCH (a:Entity) WHERE (a.type IN $Project OR a.type IN $Course) AND a.archived_at IS NULL "
-            "AND coalesce(a.p_status, '') IN $active RETURN a.id")})
+    def statuses(self, label: str) -> list[tuple[Any, ...]]:
+        return [(i, str(status).lower()) for i, status in self._read(
+            f"MATCH (e:Entity) WHERE e.type IN ${label} AND e.archived_at IS NULL "
+            "RETURN e.id, coalesce(e.p_status, '')")]
 
-    # -- candidates -----------------------------------------------------------------------------
+    def linked_ids(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._read(
+            f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} RETURN a.id, n.id", ids=list(ids))]
 
-    def _solutions_for(self, oid: int) -> list[tuple[int, int]]:
-        """(concept, solved problem) pairs open problem ``oid`` may learn from, unranked."""
-        problems, links = self._problems(), self._issue_concepts()
-        o = problems[oid]
-        by_concept = self._once("concept_issues", lambda: _group((c, i) for (i, c) in links))
-        pairs = []
-        for (i, cid) in links:
-            if i != oid:
-                continue
-            for aid in by_concept.get(cid, []):
-                a = problems.get(aid)
-                same_sole = o["sole"] and a and a["sole"] == o["sole"]
-                if a and a["solved_by"] is not None and a["project"] != 0 and not same_sole:
-                    pairs.append((cid, aid))
-        return pairs
+    def node_facts(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        rows = self._read(f"MATCH (n:Entity) WHERE n.id IN $ids AND {_live('n')} "
+                          "RETURN n.id, n.type, n.updated_at, n.p_confidence", ids=list(ids))
+        return [(*r[:3], _number(r[3])) for r in rows]
 
-    def _cross_project_solutions(self) -> list[tuple[Any, ...]]:
-        problems = self._problems()
-        return [(pid,) for pid in problems
-                if problems[pid]["open"] and problems[pid]["project"] != 0 and self._solutions_for(pid)]
+    def links_between(self, pairs: Sequence[tuple[int, int]]) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._read(
+            f"UNWIND $pairs AS p MATCH (a:Entity {{id: p[0]}})-[r:REL]-(b:Entity {{id: p[1]}}) WHERE {CURRENT} "
+            "RETURN p[0], p[1], r.type, CASE WHEN startNode(r) = a THEN 1 ELSE 0 END",
+            pairs=[list(p) for p in pairs])]
 
-    def _shared_technology(self) -> list[tuple[Any, ...]]:
+    def technology_users(self) -> list[tuple[Any, ...]]:
         rows = self._read(
             f"MATCH (n:Entity)-[r:REL]->(t:Entity) WHERE t.type IN $Technology AND t.archived_at IS NULL "
             f"AND {CURRENT} AND r.type IN $uses AND {_live('n')} AND n.id <> t.id "
-            "WITH t.id AS tid, count(DISTINCT n.id) AS n, count(DISTINCT n.type) AS labels WHERE n >= 2 "
-            "RETURN tid, n, labels")
+            "RETURN t.id, count(DISTINCT n.id), count(DISTINCT n.type)")
         return [tuple(r) for r in rows]
 
-    def _training_opportunities(self) -> list[tuple[Any, ...]]:
-        problems, links, courses = self._problems(), self._issue_concepts(), self._courses()
-        vulns = {r[0] for r in self._read("MATCH (v:Entity) WHERE v.type IN $Vulnerability AND v.archived_at IS NULL "
-                                          "RETURN v.id")}
-        issues = {p for p, v in problems.items() if v["open"]} | vulns
-        hit = {i for (i, c) in links if i in issues and c in courses}
-        return [(i,) for i in hit]
-
-    def _technique_transfer(self) -> list[tuple[Any, ...]]:
-        tconcept, cdomain = self._technique_sets()
-        homes = self._in_domain()
-        counts: dict[tuple[int, int], int] = {}
-        for (tid, cid) in tconcept:
-            for (c2, did) in cdomain:
-                if c2 == cid and (tid, did) not in homes:
-                    counts[(tid, did)] = counts.get((tid, did), 0) + 1
-        return [(t, d, n) for (t, d), n in counts.items()]
-
-    def _concept_clusters(self) -> list[tuple[Any, ...]]:
+    def concept_links(self) -> list[tuple[Any, ...]]:
         rows = self._read(
             f"MATCH (c:Entity)-[r:REL]-(n:Entity) WHERE c.type IN $Concept AND c.archived_at IS NULL AND {CURRENT} "
-            f"AND {_live('n')} AND n.id <> c.id WITH c.id AS cid, count(DISTINCT n.id) AS members "
-            "WHERE members >= $min_cluster RETURN cid, members")
+            f"AND {_live('n')} AND n.id <> c.id RETURN c.id, count(DISTINCT n.id)")
         return [tuple(r) for r in rows]
 
-    _STALE = ("n.archived_at IS NULL AND NOT n.type IN $Project AND NOT n.type IN $Course AND NOT n.type IN $Domain "
-              "AND NOT n.type IN $Insight AND (n.updated_at <= $cutoff OR (n.p_confidence IS NOT NULL "
-              "AND n.p_confidence < $low))")
+    _DEGREE = ("OPTIONAL MATCH (e)-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL AND o.archived_at IS NULL "
+               "AND NOT o.type IN $Insight AND NOT coalesce(o.p_stub, false) WITH e, count(r) AS d ")
 
-    def _stale_knowledge(self) -> list[tuple[Any, ...]]:
-        rows = self._read(
-            f"MATCH (a:Entity)-[r:REL]-(n:Entity) WHERE a.id IN $ids AND {CURRENT} AND {self._STALE} "
-            "WITH n.id AS nid, count(DISTINCT a.id) AS active RETURN nid, active", ids=sorted(self._active()))
-        return [tuple(r) for r in rows]
+    def real_degrees(self, ids: Sequence[int]) -> dict[int, int]:
+        return dict(self._read(f"MATCH (e:Entity) WHERE e.id IN $ids {self._DEGREE}RETURN e.id, d", ids=list(ids)))
 
-    def _under_connected_nodes(self) -> list[tuple[Any, ...]]:
+    def under_connected(self, below: int) -> list[tuple[Any, ...]]:
         rows = self._read(
             "MATCH (e:Entity) WHERE e.archived_at IS NULL AND NOT e.type IN $Domain AND NOT e.type IN $Insight "
-            "OPTIONAL MATCH (e)-[r:REL]-(o:Entity) WHERE r.ended_at IS NULL AND o.archived_at IS NULL "
-            "AND NOT o.type IN $Insight AND NOT coalesce(o.p_stub, false) "
-            "WITH e, count(r) AS d WHERE d < 2 RETURN e.id, e.name, e.type, e.created_at, d")
-        if not rows:
-            return []
-        # fewest edges first, then newest, then by name
-        rows.sort(key=lambda r: r[1])
-        rows.sort(key=lambda r: r[3], reverse=True)
-        rows.sort(key=lambda r: r[4])
-        members = [[i, n, t, d] for i, n, t, _, d in rows[: self._p["cap"]]]
-        return [(len(rows), json.dumps(members, ensure_ascii=False))]
+            f"{self._DEGREE}WHERE d < $below RETURN e.id, e.name, e.type, e.created_at, d", below=below)
+        return [tuple(r) for r in rows]
 
-    # -- evidence ------------------------------------------------------------------------------
 
-    def _cross_project_solutions_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        problems, links, cap = self._problems(), self._issue_concepts(), self._p["cap"]
-        out: dict[Any, dict[str, Any]] = {}
-        picked: list[tuple[int, Tup]] = []
-        for oid in keys:
-            if oid not in problems:
-                continue
-            # SQLite first keeps, per concept, the newest solutions: cap per sole project, 2·cap in all.
-            pairs = sorted(self._solutions_for(oid), key=lambda p: (-p[1], p[0]))
-            pairs = [p for p in pairs if self._kept(p[0], p[1])][:cap]
-            for cid, aid in pairs:
-                picked.append((oid, (cid, aid)))
-        ids = {i for oid, (cid, aid) in picked for i in (oid, cid, aid, problems[aid]["solved_by"],
-                                                       problems[oid]["project"], problems[aid]["project"])}
-        names = self.names(list(ids))
-        for oid, (cid, aid) in picked:
-            o, a = problems[oid], problems[aid]
-            orel, oout = links[(oid, cid)]
-            arel, aout = links[(aid, cid)]
-            row = out.setdefault(oid, {"problem_id": oid, "matches": []})
-            row["matches"].append([cid, names[cid][0], orel, oout, aid, names[aid][0], arel, aout,
-                                   a["solved_by"], names[a["solved_by"]][0], o["project"], names[o["project"]][0],
-                                   a["project"], names[a["project"]][0]])
-        return {k: {**v, "matches": json.dumps(v["matches"], ensure_ascii=False)} for k, v in out.items()}
-
-    def _kept(self, cid: int, aid: int) -> bool:
-        kept = self._once(f"kept_{cid}", lambda: self._solution_cut(cid))
-        return aid in kept
-
-    def _solution_cut(self, cid: int) -> set[int]:
-        problems, cap = self._problems(), self._p["cap"]
-        by_concept = self._once("concept_issues", lambda: _group((c, i) for (i, c) in self._issue_concepts()))
-        solved = sorted((a for a in by_concept.get(cid, []) if problems.get(a) and problems[a]["solved_by"]
-                         is not None and problems[a]["project"] != 0), reverse=True)
-        per_sole: dict[int, int] = {}
-        kept = []
-        for aid in solved:
-            sole = problems[aid]["sole"]
-            per_sole[sole] = per_sole.get(sole, 0) + 1
-            if per_sole[sole] <= cap:
-                kept.append(aid)
-        return set(kept[: 2 * cap])
-
-    def _members(self, ids: list[int], where: str) -> dict[int, list[list[Any]]]:
+    def _members(self, ids: list[int], where: str, most: int) -> dict[int, list[list[Any]]]:
         """Each hub's first 2·cap linked live entities ``[id, name, label, rel, outward]`` (inward
         first, then by relation id), cut per hub on the server. One MATCH over the hubs, not an
         UNWIND of lookups: FalkorDB ran the UNWIND form hub by hub (3k entities: 12 s of a 20 s
@@ -349,80 +252,19 @@ class CypherDetection:
             "WITH h.id AS hid, n, r, CASE WHEN startNode(r) = h THEN 1 ELSE 0 END AS out ORDER BY hid, out, r.id "
             "WITH hid, collect([n.id, n.name, n.type, r.type, out, r.id])[0..$most] AS kept "
             "UNWIND kept AS k RETURN hid, k[0], k[1], k[2], k[3], k[4], k[5]",
-            ids=ids, most=2 * int(self._p["cap"]))
+            ids=ids, most=most)
         out: dict[int, list[list[Any]]] = {}
         for hub, mid, name, label, rel, outward, _rid in sorted(found, key=lambda r: (r[0], r[5], r[6])):
             out.setdefault(hub, []).append([mid, name, label, rel, outward])
         return out
 
-    def _shared_technology_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        found = self._members(keys, "AND r.type IN $uses AND startNode(r) = n")
-        return {k: {"technology_id": k, "members": json.dumps(found.get(k, []), ensure_ascii=False)} for k in keys}
+    def technology_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        return self._members(list(ids), "AND r.type IN $uses AND startNode(r) = n", most)
 
-    def _concept_clusters_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        found = self._members(keys, "")
-        return {k: {"concept_id": k, "members": json.dumps(found.get(k, []), ensure_ascii=False)} for k in keys}
-
-    def _training_opportunities_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        links, courses, cap = self._issue_concepts(), self._courses(), self._p["cap"]
-        picked = {iid: sorted((cid, kid) for (i, cid) in links if i == iid for kid in courses.get(cid, []))[:cap]
-                  for iid in keys}
-        names = self.names([i for pairs in picked.values() for p in pairs for i in p])
-        out = {}
-        for iid, pairs in picked.items():
-            if pairs:
-                out[iid] = {"issue_id": iid, "matches": json.dumps(
-                    [[cid, names[cid][0], *links[(iid, cid)], kid, names[kid][0]] for cid, kid in pairs],
-                    ensure_ascii=False)}
-        return out
-
-    def _technique_transfer_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        tconcept, cdomain = self._technique_sets()
-        homes = self._in_domain()
-        out: dict[Any, dict[str, Any]] = {}
-        wanted: set[int] = set()
-        rows: dict[tuple[int, int], list[Tup]] = {}
-        for key in keys:
-            tid, did = key
-            for (t, cid), (rel, outward) in tconcept.items():
-                hit = cdomain.get((cid, did)) if t == tid else None
-                if hit:
-                    rows.setdefault((tid, did), []).append((cid, rel, outward, *hit))
-                    wanted.update((cid, hit[0]))
-            wanted.update(d for n, d in homes if n == tid)
-        names = self.names(list(wanted))
-        for (tid, did), found in rows.items():
-            shared = [[cid, names[cid][0], rel, outward, eid, names[eid][0], names[eid][1], erel, eout]
-                      for cid, rel, outward, eid, erel, eout in found]
-            home = [[d, names[d][0]] for n, d in sorted(homes) if n == tid]
-            out[(tid, did)] = {"technique_id": tid, "domain_id": did,
-                               "shared": json.dumps(shared, ensure_ascii=False),
-                               "home_domains": json.dumps(home, ensure_ascii=False)}
-        return out
-
-    def _stale_knowledge_evidence(self, keys: list[Any]) -> dict[Any, dict[str, Any]]:
-        active = sorted(self._active())
-        out: dict[Any, dict[str, Any]] = {}
-        hits: dict[int, dict[int, Tup]] = {}
-        info: dict[int, Tup] = {}
-        for nid, updated, conf, aid, aname, alabel, rel, outward in self._read(
-            f"UNWIND $ids AS nid MATCH (n:Entity {{id: nid}})-[r:REL]-(a:Entity) WHERE a.id IN $active_ids "
-            f"AND {CURRENT} AND {self._STALE} RETURN nid, n.updated_at, n.p_confidence, a.id, a.name, a.type, r.type, "
-            "CASE WHEN startNode(r) = n THEN 1 ELSE 0 END ORDER BY r.type", ids=keys, active_ids=active,
-        ):
-            info[nid] = (updated, conf)
-            hits.setdefault(nid, {}).setdefault(aid, (aid, aname, alabel, rel, outward))
-        for nid, by_active in hits.items():
-            chosen = [list(by_active[a]) for a in sorted(by_active)][: self._p["cap"]]
-            conf = info[nid][1]
-            out[nid] = {"node_id": nid, "updated_at": info[nid][0],
-                        "node_confidence": int(conf) if conf is not None and conf == int(conf) else conf,
-                        "active": json.dumps(chosen, ensure_ascii=False)}
-        return out
+    def concept_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        return self._members(list(ids), "", most)
 
 
-def _group(pairs: Any) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    for k, v in pairs:
-        out.setdefault(k, []).append(v)
-    return out
+def _number(value: Any) -> float | None:
+    """A numeric property as the detectors compare it (a boolean is not a number)."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None

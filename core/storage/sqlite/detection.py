@@ -1,6 +1,6 @@
-"""One reflect's consistent reading of the graph: the detectors' session over the named SQL in
-``reflect_queries``, and the reads reflect makes beside them (the graph's fingerprint, the last
-run's token, the insights already stored, the titles it may not take)."""
+"""One reflect's consistent reading of the graph: the detectors' reads (``Detection``) over the
+named SQL in ``reflect_queries``, and the reads reflect makes beside them (the graph's
+fingerprint, the last run's token, the insights already stored, the titles it may not take)."""
 
 from __future__ import annotations
 
@@ -8,21 +8,33 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.reflect.model import ReflectRules, StoredInsight, detector_vocabulary
+from core.reflect.model import DETECTOR_LABELS, ReflectRules, StoredInsight, detector_vocabulary
 from core.storage.sqlite import reads
 from core.storage.sqlite.connection import Connection
 from core.storage.sqlite.reflect_queries import (
-    CANDIDATES,
-    EVIDENCE,
+    CONCEPT_DOMAINS,
+    CONCEPT_LINKS,
+    CONCEPT_MEMBERS,
+    COURSES,
+    IN_DOMAIN,
+    ISSUE_LINKS,
+    LINKED_IDS,
+    LINKS_BETWEEN,
     NAMES,
-    NEEDS,
+    NODE_FACTS,
     PREPARE,
+    PROBLEMS,
+    REAL_DEGREES,
+    TECHNIQUE_CONCEPTS,
+    TECHNOLOGY_MEMBERS,
+    TECHNOLOGY_USERS,
     TEMP_TABLES,
+    UNDER_CONNECTED,
     localize,
 )
 
 TOKEN_KEY = "reflect_fingerprint"
-_EVIDENCE_CHUNK = 2000  # anchors per evidence statement
+_CHUNK = 2000  # anchors per statement
 
 FINGERPRINT = """
 SELECT (SELECT coalesce(max(id), 0) FROM change_log),
@@ -80,7 +92,7 @@ def blocked_titles(conn: Connection, titles: Sequence[str]) -> set[str]:
 
 
 class DetectionSession:
-    """One reflect's reading of the graph: the working TEMP tables and the detectors over them.
+    """One reflect's reading of the graph: the working TEMP tables and the reads over them.
 
     Opened by ``SqliteInsightStore.detection`` inside a read transaction, so every detector sees
     the same snapshot; the TEMP tables are private to this connection and dropped on close.
@@ -90,6 +102,7 @@ class DetectionSession:
         self._conn = conn
         self.rules = rules
         self.now = now
+        self.cutoff = cutoff
         self.fingerprint = ""
         self._params: dict[str, Any] = {"cutoff": cutoff}
         self._built: set[str] = set()
@@ -132,22 +145,6 @@ class DetectionSession:
     def blocked(self, titles: Sequence[str]) -> set[str]:
         return blocked_titles(self._conn, titles)
 
-    def _build(self, pattern: str) -> None:
-        for name in NEEDS.get(pattern, ()):
-            if name not in self._built:
-                for sql in PREPARE[name]:
-                    self._conn.execute(self._sql(sql), self._params)
-                self._built.add(name)
-
-    def candidates(self, pattern: str) -> list[tuple[Any, ...]]:
-        """Every candidate of ``pattern``: the rows of ``CANDIDATES[pattern]``, as tuples (a
-        graph of 100k entities gives tens of thousands; tuples keep that cheap)."""
-        self._build(pattern)
-        rows = self._conn.execute(self._sql(CANDIDATES[pattern]), self._params).fetchall()
-        if pattern == "under_connected_nodes":
-            rows = [r for r in rows if r[0]]  # the aggregate row exists even when none is found
-        return rows
-
     def names(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
         """``{id: (name, label)}`` for the entities in ``ids`` that exist."""
         out: dict[int, tuple[str, str]] = {}
@@ -155,23 +152,88 @@ class DetectionSession:
             out.update((i, (n, t)) for i, n, t in self._conn.execute(NAMES, (chunk,)))
         return out
 
-    def evidence(self, pattern: str, keys: Sequence[Any]) -> dict[Any, dict[str, Any]]:
-        """Evidence rows for the anchors ``keys``, by key (ids, or (technique, domain) pairs)."""
-        if pattern not in EVIDENCE or not keys:
-            return {}
-        self._build(pattern)
-        pairs = pattern == "technique_transfer"
-        out: dict[Any, dict[str, Any]] = {}
-        for start in range(0, len(keys), _EVIDENCE_CHUNK):
-            chunk = [list(k) if pairs else k for k in keys[start : start + _EVIDENCE_CHUNK]]
-            params = {**self._params, "keys" if pairs else "ids": json.dumps(chunk)}
-            for sql in EVIDENCE[pattern]:
-                cur = self._conn.execute(self._sql(sql), params)
-                if cur.description is None:
-                    continue
-                columns = [d[0] for d in cur.description]
-                for r in cur:
-                    row = dict(zip(columns, r, strict=True))
-                    out[(r[0], r[1]) if pairs else r[0]] = row
+    # -- the detectors' reads (``core.reflect.reading.Detection``) --------------------------------
+
+    def _build(self, *sets: str, **extra: Any) -> None:
+        """The working TEMP tables ``sets`` (``PREPARE``), once per reflect."""
+        for name in sets:
+            if name not in self._built:
+                for sql in PREPARE[name]:
+                    self._conn.execute(self._sql(sql), {**self._params, **extra})
+                self._built.add(name)
+
+    def _rows(self, sql: str, **extra: Any) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = self._conn.execute(self._sql(sql), {**self._params, **extra}).fetchall()
+        return rows
+
+    def technology_users(self) -> list[tuple[Any, ...]]:
+        return self._rows(TECHNOLOGY_USERS)
+
+    def concept_links(self) -> list[tuple[Any, ...]]:
+        return self._rows(CONCEPT_LINKS)
+
+    def real_degrees(self, ids: Sequence[int]) -> dict[int, int]:
+        return dict(self._rows(REAL_DEGREES, ids=json.dumps(list(ids))))
+
+    def under_connected(self, below: int) -> list[tuple[Any, ...]]:
+        self._build("under", below=below)
+        return self._rows(UNDER_CONNECTED)
+
+    def problems(self) -> list[tuple[Any, ...]]:
+        return self._rows(PROBLEMS)
+
+    def live_ids(self, label: str) -> list[int]:
+        return [r[0] for r in self._rows(f"SELECT id FROM entities WHERE {_labelled(label)}")]
+
+    def statuses(self, label: str) -> list[tuple[Any, ...]]:
+        return self._rows("SELECT id, lower(coalesce(json_extract(props, '$.status'), '')) FROM entities "
+                          f"WHERE {_labelled(label)}")
+
+    def linked_ids(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        return self._rows(LINKED_IDS, ids=json.dumps(list(ids)))
+
+    def node_facts(self, ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        return self._rows(NODE_FACTS, ids=json.dumps(list(ids)))
+
+    def links_between(self, pairs: Sequence[tuple[int, int]]) -> list[tuple[Any, ...]]:
+        return self._rows(LINKS_BETWEEN, pairs=json.dumps([list(p) for p in pairs]))
+
+    def technology_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        return self._members(TECHNOLOGY_MEMBERS, ids, most)
+
+    def concept_members(self, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        return self._members(CONCEPT_MEMBERS, ids, most)
+
+    def _members(self, sql: str, ids: Sequence[int], most: int) -> dict[int, list[list[Any]]]:
+        out: dict[int, list[list[Any]]] = {}
+        for start in range(0, len(ids), _CHUNK):
+            for hub, members in self._rows(sql, ids=json.dumps(list(ids[start : start + _CHUNK])), most=most):
+                out[hub] = json.loads(members) if members else []
         return out
 
+    def issue_links(self, label: str) -> list[tuple[Any, ...]]:
+        self._build("issue_link")
+        return self._rows(ISSUE_LINKS[label])
+
+    def courses(self, most: int) -> list[tuple[Any, ...]]:
+        self._build("course", cap=most)
+        return self._rows(COURSES)
+
+    def in_domain(self) -> list[tuple[Any, ...]]:
+        self._build("in_domain")
+        return self._rows(IN_DOMAIN)
+
+    def technique_concepts(self) -> list[tuple[Any, ...]]:
+        self._build("in_domain", "technique")
+        return self._rows(TECHNIQUE_CONCEPTS)
+
+    def concept_domains(self) -> list[tuple[Any, ...]]:
+        self._build("in_domain", "technique")
+        return self._rows(CONCEPT_DOMAINS)
+
+
+def _labelled(label: str) -> str:
+    """The live nodes of a detector label (``localize`` widens it to its spellings)."""
+    if label not in DETECTOR_LABELS:
+        raise ValueError(f"not a detector label: {label!r}")
+    return f"entity_type = '{label}' AND archived_at IS NULL"

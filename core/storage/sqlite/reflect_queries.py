@@ -1,10 +1,8 @@
-"""The seven reflect detectors as named SQL (Engrama's ``detect_*``), in two steps each.
+"""The reads of the reflect detectors (``core.reflect.reading.Detection``) as named SQL.
 
-``CANDIDATES[pattern]`` finds every place the pattern holds, as compact rows, best first: the
-anchor ids and the counts its confidence needs. ``EVIDENCE[pattern]`` then fills in the evidence
-(capped member lists, example paths) for just the anchors reflect will write: a graph of 100k
-entities has tens of thousands of candidates, but only the review queue and the insights already
-stored need names and evidence.
+The detectors themselves, what each pattern means and how its evidence is cut and ordered, live
+once for every backend in ``core.reflect.patterns`` and ``core.reflect.detectors``; this module
+reads the graph for them: plain rows of ids, types and relations, each read once per reflect.
 
 Conventions shared by every detector:
 
@@ -13,17 +11,14 @@ Conventions shared by every detector:
 * "Linked" means any current relation, either direction, any type; typed steps follow their
   Engrama direction (``Problem -SOLVED_BY-> Decision``, ``Course -COVERS-> Concept``,
   ``x -USES/TEACHES/COMPOSED_OF-> Technology``, ``x -IN_DOMAIN-> Domain``).
-* Every pattern is a fixed shape of at most three hops, so each is written as joins over the
-  relation indexes rather than a recursive walk, which would rediscover the same shapes slower
-  and lose the per-step relation types the evidence path shows.
 * Sets that several joins reuse are put in small TEMP tables with their own indexes
   (``PREPARE``). Without statistics SQLite's planner sometimes nests two materialised CTEs as full
   scans (measured: 40 s at 100k entities); a real index gives it no such choice. For the same
   reason ``CROSS JOIN`` fixes the order where the small side must drive, and a unary ``+`` on
   ``entity_type`` / ``relation_type`` keeps a lookup by id from switching to those indexes.
 
-A member in the JSON evidence is ``[id, name, label, relation_type, outward]``, where ``outward``
-is 1 when the relation points from the anchor to the member.
+A member is ``[id, name, label, relation_type, outward]``, where ``outward`` is 1 when the
+relation points from the anchor to the member.
 """
 
 from __future__ import annotations
@@ -37,56 +32,22 @@ _LIVE_N = "n.archived_at IS NULL AND n.entity_type <> 'Insight'"
 # -- working sets, built once per reflect run (TEMP: private to this connection) ----------------
 
 # Problems and Vulnerabilities, and the live Concepts and Projects they are linked to: one pass
-# over their relations gives both (one relation kept per pair).
+# over their relations gives both (once per pair).
 _ISSUE_LINK = (
     "CREATE TEMP TABLE rf_issue_link(iid INTEGER NOT NULL, oid INTEGER NOT NULL, kind TEXT NOT NULL, "
-    "rel TEXT NOT NULL, outward INTEGER NOT NULL, PRIMARY KEY (iid, oid)) WITHOUT ROWID",
+    "PRIMARY KEY (iid, oid)) WITHOUT ROWID",
     """
     INSERT OR IGNORE INTO rf_issue_link
-    SELECT i.id, o.id, o.entity_type, r.relation_type, 1
+    SELECT i.id, o.id, o.entity_type
       FROM entities i JOIN relations r ON r.from_entity = i.id JOIN entities o ON o.id = r.to_entity
      WHERE i.entity_type IN ('Problem', 'Vulnerability') AND i.archived_at IS NULL
        AND r.ended_at IS NULL AND +o.entity_type IN ('Concept', 'Project') AND o.archived_at IS NULL
     UNION ALL
-    SELECT i.id, o.id, o.entity_type, r.relation_type, 0
+    SELECT i.id, o.id, o.entity_type
       FROM entities i JOIN relations r ON r.to_entity = i.id JOIN entities o ON o.id = r.from_entity
      WHERE i.entity_type IN ('Problem', 'Vulnerability') AND i.archived_at IS NULL
        AND r.ended_at IS NULL AND +o.entity_type IN ('Concept', 'Project') AND o.archived_at IS NULL
     """,
-    # Issue → concept, searchable both ways.
-    "CREATE TEMP TABLE rf_issue_concept(iid INTEGER NOT NULL, cid INTEGER NOT NULL, "
-    "rel TEXT NOT NULL, outward INTEGER NOT NULL, PRIMARY KEY (iid, cid)) WITHOUT ROWID",
-    "INSERT INTO rf_issue_concept SELECT iid, oid, rel, outward FROM rf_issue_link WHERE kind = 'Concept'",
-    "CREATE INDEX temp.rf_issue_concept_cid ON rf_issue_concept(cid, iid)",
-    # Each issue's first project, and its only one (0 when several: then a different project
-    # always exists for any other problem).
-    "CREATE TEMP TABLE rf_project_of(pid INTEGER PRIMARY KEY, project INTEGER NOT NULL, "
-    "sole INTEGER NOT NULL)",
-    """
-    INSERT INTO rf_project_of
-    SELECT iid, min(oid), CASE WHEN count(*) = 1 THEN min(oid) ELSE 0 END
-      FROM rf_issue_link WHERE kind = 'Project' GROUP BY iid
-    """,
-)
-
-# Live Problems: open (status not resolved/closed/done and not SOLVED_BY a live Decision), the
-# Decision that solved them, and their project.
-_PROBLEM = (
-    "CREATE TEMP TABLE rf_problem(id INTEGER PRIMARY KEY, open INTEGER NOT NULL, solved_by INTEGER, "
-    "project INTEGER NOT NULL, sole INTEGER NOT NULL)",
-    """
-    INSERT INTO rf_problem
-    SELECT p.id,
-           lower(coalesce(json_extract(p.props, '$.status'), ''))
-               NOT IN (SELECT value FROM json_each(:resolved)),
-           (SELECT min(d.id) FROM relations r JOIN entities d ON d.id = r.to_entity
-             WHERE r.from_entity = p.id AND +r.relation_type = :solved_by AND r.ended_at IS NULL
-               AND +d.entity_type = 'Decision' AND d.archived_at IS NULL),
-           coalesce(j.project, 0), coalesce(j.sole, 0)
-      FROM entities p LEFT JOIN rf_project_of j ON j.pid = p.id
-     WHERE p.entity_type = 'Problem' AND p.archived_at IS NULL
-    """,
-    "UPDATE rf_problem SET open = 0 WHERE solved_by IS NOT NULL",
 )
 
 # Concepts a live Course COVERS, with at most :cap courses each (any one makes the pattern hold;
@@ -118,17 +79,6 @@ _IN_DOMAIN = (
       FROM relations r JOIN entities d ON d.id = r.to_entity JOIN entities n ON n.id = r.from_entity
      WHERE r.relation_type = :in_domain AND r.ended_at IS NULL
        AND +d.entity_type = 'Domain' AND d.archived_at IS NULL AND {_LIVE_N}
-    """,
-)
-
-# Active Projects and Courses: props.status among :active, or no status at all.
-_ACTIVE = (
-    "CREATE TEMP TABLE rf_active(id INTEGER PRIMARY KEY)",
-    """
-    INSERT INTO rf_active
-    SELECT id FROM entities
-     WHERE entity_type IN ('Project', 'Course') AND archived_at IS NULL
-       AND lower(coalesce(json_extract(props, '$.status'), '')) IN (SELECT value FROM json_each(:active))
     """,
 )
 
@@ -170,12 +120,11 @@ _TECHNIQUE = (
     """,
 )
 
-# Every live node but Domains and Insights with fewer than two real edges. An edge is real when
-# it is current and its other end is live and not a stub (props.stub true, or Engrama's
+# Every live node but Domains and Insights with fewer than :below real edges. An edge is real
+# when it is current and its other end is live and not a stub (props.stub true, or Engrama's
 # props.status = 'stub'). Raw edge counts (two GROUP BYs over the covering relation indexes)
 # settle almost every node; only nodes touching an ended relation or an unreal end are counted
-# exactly. One combined insight: the total, and the :cap most isolated nodes (fewest edges,
-# newest first).
+# exactly.
 _UNDER = (
     "CREATE TEMP TABLE rf_unreal(id INTEGER PRIMARY KEY)",
     """
@@ -214,54 +163,28 @@ _UNDER = (
           LEFT JOIN rf_degree g ON g.id = e.id
           LEFT JOIN rf_touched t ON t.id = e.id
          WHERE e.archived_at IS NULL AND e.entity_type NOT IN ('Domain', 'Insight')
-    ) WHERE d < 2
+    ) WHERE d < :below
     """,
 )
 
 PREPARE: dict[str, tuple[str, ...]] = {
     "issue_link": _ISSUE_LINK,
-    "problem": _PROBLEM,
     "course": _COURSE,
     "in_domain": _IN_DOMAIN,
     "technique": _TECHNIQUE,
-    "active": _ACTIVE,
     "under": _UNDER,
 }
 
-# Which working sets each pattern reads, in build order.
-NEEDS: dict[str, tuple[str, ...]] = {
-    "cross_project_solutions": ("issue_link", "problem"),
-    "training_opportunities": ("issue_link", "problem", "course"),
-    "technique_transfer": ("in_domain", "technique"),
-    "stale_knowledge": ("active",),
-    "under_connected_nodes": ("under",),
-}
-
 TEMP_TABLES = (
-    "rf_issue_link", "rf_project_of", "rf_problem", "rf_issue_concept", "rf_course", "rf_in_domain",
-    "rf_tconcept", "rf_cdomain", "rf_active", "rf_unreal", "rf_touched", "rf_degree", "rf_under",
-    "rf_pick_open", "rf_pick_solution",
+    "rf_issue_link", "rf_course", "rf_in_domain", "rf_tconcept", "rf_cdomain", "rf_unreal",
+    "rf_touched", "rf_degree", "rf_under",
 )
 
-# -- candidates: ids and counts only (names are fetched for the few that get written) ---------
-# In no order: the engine ranks them (by confidence, then weight, then key: ``patterns.Spec``).
+# -- reads -----------------------------------------------------------------------------------
 
-# An open Problem (in project B) shares a Concept with a Problem SOLVED_BY a Decision (in a
-# project A ≠ B). The pair qualifies unless both sit in the same single project.
-CROSS_PROJECT_SOLUTIONS = """
-SELECT o.id AS problem_id
-  FROM rf_problem o
- WHERE o.open AND o.project <> 0 AND EXISTS (
-       SELECT 1 FROM rf_issue_concept oc
-         JOIN rf_issue_concept ac ON ac.cid = oc.cid
-         JOIN rf_problem a ON a.id = ac.iid
-        WHERE oc.iid = o.id AND a.solved_by IS NOT NULL AND a.project <> 0
-          AND NOT (o.sole <> 0 AND a.sole = o.sole))
-"""
-
-# Two or more distinct live nodes USE / TEACH / are COMPOSED_OF the same live Technology;
-# labels = how many different labels those nodes have (confidence is higher across labels).
-SHARED_TECHNOLOGY = f"""
+# Per live Technology: the distinct live nodes that USE / TEACH / are COMPOSED_OF it, and how many
+# different labels those nodes have.
+TECHNOLOGY_USERS = f"""
 SELECT t.id AS technology_id, count(DISTINCT n.id) AS n, count(DISTINCT n.entity_type) AS labels
   FROM entities t
   JOIN relations r ON r.to_entity = t.id
@@ -269,30 +192,10 @@ SELECT t.id AS technology_id, count(DISTINCT n.id) AS n, count(DISTINCT n.entity
  WHERE t.entity_type = 'Technology' AND t.archived_at IS NULL AND r.ended_at IS NULL
    AND +r.relation_type IN (SELECT value FROM json_each(:uses)) AND {_LIVE_N} AND n.id <> t.id
  GROUP BY t.id
-HAVING count(DISTINCT n.id) >= 2
 """
 
-# A Vulnerability or an open Problem is linked to a Concept that a live Course COVERS.
-TRAINING_OPPORTUNITIES = """
-SELECT i.id AS issue_id
-  FROM (SELECT id FROM rf_problem WHERE open
-        UNION ALL
-        SELECT id FROM entities WHERE entity_type = 'Vulnerability' AND archived_at IS NULL) i
- WHERE EXISTS (SELECT 1 FROM rf_issue_concept ic JOIN rf_course cv ON cv.cid = ic.cid
-                WHERE ic.iid = i.id)
-"""
-
-# A Technique IN_DOMAIN some Domain A shares Concepts with live entities IN_DOMAIN a Domain B it
-# is not in yet; n = how many concepts it shares with B.
-TECHNIQUE_TRANSFER = """
-SELECT tc.tid AS technique_id, cd.did AS domain_id, count(*) AS n
-  FROM rf_tconcept tc JOIN rf_cdomain cd ON cd.cid = tc.cid
- WHERE NOT EXISTS (SELECT 1 FROM rf_in_domain h WHERE h.nid = tc.tid AND h.did = cd.did)
- GROUP BY tc.tid, cd.did
-"""
-
-# A Concept linked (either way) to at least :min_cluster live entities; n = how many.
-CONCEPT_CLUSTERS = f"""
+# Per live Concept: how many live entities it is linked to (either way).
+CONCEPT_LINKS = f"""
 WITH link AS (
     SELECT c.id AS cid, r.from_entity AS nid
       FROM entities c JOIN relations r ON r.to_entity = c.id
@@ -306,152 +209,59 @@ SELECT l.cid AS concept_id, count(*) AS members
   FROM link l JOIN entities n ON n.id = l.nid
  WHERE {_LIVE_N} AND n.id <> l.cid
  GROUP BY l.cid
-HAVING count(*) >= :min_cluster
 """
 
-# A live node, not a Project/Course/Domain/Insight, last updated on or before :cutoff (≥ 90 days
-# before now by the store clock) or with a numeric props.confidence below :low, linked to an
-# active Project or Course. Driven from the active projects, which are few (CROSS JOIN keeps that
-# order: left to itself the planner scans every relation).
-_STALE_NODE = """
-n.archived_at IS NULL AND n.entity_type NOT IN ('Project', 'Course', 'Domain', 'Insight')
-AND (n.updated_at <= :cutoff
-     OR (instr(n.props, '"confidence"') AND json_type(n.props, '$.confidence') IN ('integer', 'real')
-         AND json_extract(n.props, '$.confidence') < :low))
+# Each of :ids's real edges, counted as ``rf_under`` counts them (the other end live, not a stub).
+_REAL_END = """o.archived_at IS NULL AND o.entity_type <> 'Insight'
+   AND NOT (instr(o.props, 'stub') AND (json_extract(o.props, '$.stub') IN (1, 'true')
+            OR lower(coalesce(json_extract(o.props, '$.status'), '')) = 'stub'))"""
+REAL_DEGREES = f"""
+SELECT k.value,
+       (SELECT count(*) FROM relations r JOIN entities o ON o.id = r.to_entity
+         WHERE r.from_entity = k.value AND r.ended_at IS NULL AND {_REAL_END})
+     + (SELECT count(*) FROM relations r JOIN entities o ON o.id = r.from_entity
+         WHERE r.to_entity = k.value AND r.ended_at IS NULL AND {_REAL_END})
+  FROM json_each(:ids) k
 """
 
-STALE_KNOWLEDGE = f"""
-WITH alink AS (
-    SELECT a.id AS aid, r.to_entity AS nid FROM rf_active a CROSS JOIN relations r ON r.from_entity = a.id
-     WHERE r.ended_at IS NULL
-    UNION
-    SELECT a.id, r.from_entity FROM rf_active a CROSS JOIN relations r ON r.to_entity = a.id
-     WHERE r.ended_at IS NULL
-)
-SELECT n.id AS node_id, count(*) AS active
-  FROM alink l CROSS JOIN entities n ON n.id = l.nid
- WHERE {_STALE_NODE}
- GROUP BY n.id
+# The under-connected nodes (``rf_under``, built with :below).
+UNDER_CONNECTED = "SELECT id, name, label, created_at, d FROM rf_under"
+
+# Live Problems: their status, and the lowest-id live Decision each is SOLVED_BY.
+PROBLEMS = """
+SELECT p.id, lower(coalesce(json_extract(p.props, '$.status'), '')),
+       (SELECT min(d.id) FROM relations r JOIN entities d ON d.id = r.to_entity
+         WHERE r.from_entity = p.id AND +r.relation_type = :solved_by AND r.ended_at IS NULL
+           AND +d.entity_type = 'Decision' AND d.archived_at IS NULL)
+  FROM entities p
+ WHERE p.entity_type = 'Problem' AND p.archived_at IS NULL
 """
 
-UNDER_CONNECTED_NODES = """
-SELECT count(*) AS n,
-       (SELECT json_group_array(json_array(id, name, label, d))
-          FROM (SELECT * FROM rf_under ORDER BY d, created_at DESC, name LIMIT :cap)) AS members
-  FROM rf_under
-"""
+# The working sets as rows: (issue, Concept | Project), (concept, course),
+# (node, domain), (technique, concept, rel, outward), (concept, domain, example, rel, outward).
+ISSUE_LINKS = {label: f"SELECT iid, oid FROM rf_issue_link WHERE kind = '{label}'"
+               for label in ("Concept", "Project")}
+COURSES = "SELECT cid, kid FROM rf_course"
+IN_DOMAIN = "SELECT nid, did FROM rf_in_domain"
+TECHNIQUE_CONCEPTS = "SELECT tid, cid, rel, outward FROM rf_tconcept"
+CONCEPT_DOMAINS = "SELECT cid, did, eid, rel, outward FROM rf_cdomain"
 
-CANDIDATES: dict[str, str] = {
-    "cross_project_solutions": CROSS_PROJECT_SOLUTIONS,
-    "shared_technology": SHARED_TECHNOLOGY,
-    "training_opportunities": TRAINING_OPPORTUNITIES,
-    "technique_transfer": TECHNIQUE_TRANSFER,
-    "concept_clusters": CONCEPT_CLUSTERS,
-    "stale_knowledge": STALE_KNOWLEDGE,
-    "under_connected_nodes": UNDER_CONNECTED_NODES,
-}
-
-# -- evidence for chosen anchors (:ids, or :keys for technique_transfer) ----------------------
-
-# Per open problem: up to :cap (concept, solved problem, decision) matches, newest solution first.
-# Solved problems are first cut per concept to :cap per sole project and 2·:cap in all: for any
-# open problem at most :cap of those share its sole project, so whenever a match exists at least
-# one (and up to :cap) survives the cut, without pairing every open problem of a popular concept
-# with every solved one.
-CROSS_PROJECT_EVIDENCE = (
-    """
-    CREATE TEMP TABLE rf_pick_open AS
-    SELECT o.id AS oid, o.project AS ojid, o.sole, ic.cid, ic.rel, ic.outward
-      FROM json_each(:ids) k CROSS JOIN rf_problem o ON o.id = k.value
-      CROSS JOIN rf_issue_concept ic ON ic.iid = o.id
-    """,
-    """
-    CREATE TEMP TABLE rf_pick_solution AS
-    SELECT cid, aid, sole, ajid, did, rel, outward FROM (
-        SELECT *, row_number() OVER (PARTITION BY cid ORDER BY aid DESC) AS k2 FROM (
-            SELECT ac.cid, a.id AS aid, a.sole, a.project AS ajid, a.solved_by AS did,
-                   ac.rel, ac.outward,
-                   row_number() OVER (PARTITION BY ac.cid, a.sole ORDER BY a.id DESC) AS k
-              FROM (SELECT DISTINCT cid FROM rf_pick_open) c
-              CROSS JOIN rf_issue_concept ac ON ac.cid = c.cid
-              CROSS JOIN rf_problem a ON a.id = ac.iid
-             WHERE a.solved_by IS NOT NULL AND a.project <> 0
-        ) WHERE k <= :cap
-    ) WHERE k2 <= 2 * :cap
-    """,
-    "CREATE INDEX temp.rf_pick_solution_cid ON rf_pick_solution(cid)",
-    """
-    SELECT h.oid AS problem_id,
-           json_group_array(json_array(h.cid, cn.name, h.orel, h.oout, h.aid, an.name, h.arel,
-                                       h.aout, h.did, dn.name, h.ojid, ojn.name, h.ajid, ajn.name)
-           ) AS matches
-      FROM (SELECT o.oid, o.ojid, o.cid, o.rel AS orel, o.outward AS oout, s.aid, s.ajid, s.did,
-                   s.rel AS arel, s.outward AS aout,
-                   row_number() OVER (PARTITION BY o.oid ORDER BY s.aid DESC, o.cid) AS rn
-              FROM rf_pick_open o CROSS JOIN rf_pick_solution s ON s.cid = o.cid
-             WHERE NOT (o.sole <> 0 AND s.sole = o.sole)) h
-      JOIN entities cn ON cn.id = h.cid
-      JOIN entities an ON an.id = h.aid
-      JOIN entities dn ON dn.id = h.did
-      JOIN entities ojn ON ojn.id = h.ojid
-      JOIN entities ajn ON ajn.id = h.ajid
-     WHERE h.rn <= :cap
-     GROUP BY h.oid
-    """,
-    "DROP TABLE temp.rf_pick_open",
-    "DROP TABLE temp.rf_pick_solution",
-)
-
-# Members of a popular anchor run into thousands: each anchor reads only its first 2·:cap
-# relations (index order, so the choice is stable); Python drops repeats and keeps :cap.
-SHARED_TECHNOLOGY_EVIDENCE = (f"""
-SELECT t.value AS technology_id,
+# Members of a popular anchor run into thousands: each anchor reads only its first ``most``
+# relations (index order, so the choice is stable).
+TECHNOLOGY_MEMBERS = f"""
+SELECT t.value,
        (SELECT json_group_array(json_array(m.id, m.name, m.label, m.rel, 0)) FROM (
             SELECT n.id, n.name, n.entity_type AS label, r.relation_type AS rel
               FROM relations r JOIN entities n ON n.id = r.from_entity
              WHERE r.to_entity = t.value AND r.ended_at IS NULL
                AND +r.relation_type IN (SELECT value FROM json_each(:uses))
                AND {_LIVE_N} AND n.id <> t.value
-             LIMIT 2 * :cap) m) AS members
+             LIMIT :most) m)
   FROM json_each(:ids) t
-""",)
+"""
 
-TRAINING_EVIDENCE = ("""
-SELECT h.iid AS issue_id,
-       json_group_array(json_array(h.cid, cn.name, h.rel, h.outward, h.kid, kn.name)) AS matches
-  FROM (SELECT ic.iid, ic.cid, ic.rel, ic.outward, cv.kid,
-               row_number() OVER (PARTITION BY ic.iid ORDER BY ic.cid, cv.kid) AS rn
-          FROM json_each(:ids) k
-          CROSS JOIN rf_issue_concept ic ON ic.iid = k.value
-          CROSS JOIN rf_course cv ON cv.cid = ic.cid) h
-  JOIN entities cn ON cn.id = h.cid
-  JOIN entities kn ON kn.id = h.kid
- WHERE h.rn <= :cap
- GROUP BY h.iid
-""",)
-
-# Per (technique, target domain): each shared concept with its example entity in that domain,
-# and the technique's own domains.
-TECHNIQUE_EVIDENCE = ("""
-WITH pick AS (
-    SELECT json_extract(value, '$[0]') AS tid, json_extract(value, '$[1]') AS did
-      FROM json_each(:keys)
-)
-SELECT p.tid AS technique_id, p.did AS domain_id,
-       json_group_array(json_array(tc.cid, cn.name, tc.rel, tc.outward, cd.eid, en.name,
-                                   en.entity_type, cd.rel, cd.outward)) AS shared,
-       (SELECT json_group_array(json_array(h.did, hd.name)) FROM rf_in_domain h
-          JOIN entities hd ON hd.id = h.did WHERE h.nid = p.tid) AS home_domains
-  FROM pick p
-  CROSS JOIN rf_tconcept tc ON tc.tid = p.tid
-  CROSS JOIN rf_cdomain cd ON cd.cid = tc.cid AND cd.did = p.did
-  JOIN entities cn ON cn.id = tc.cid
-  JOIN entities en ON en.id = cd.eid
- GROUP BY p.tid, p.did
-""",)
-
-CONCEPT_EVIDENCE = (f"""
-SELECT k.value AS concept_id,
+CONCEPT_MEMBERS = f"""
+SELECT k.value,
        (SELECT json_group_array(json_array(m.id, m.name, m.label, m.rel, m.outward)) FROM (
             SELECT n.id, n.name, n.entity_type AS label, r.relation_type AS rel, 0 AS outward
               FROM relations r JOIN entities n ON n.id = r.from_entity
@@ -460,42 +270,35 @@ SELECT k.value AS concept_id,
             SELECT n.id, n.name, n.entity_type, r.relation_type, 1
               FROM relations r JOIN entities n ON n.id = r.to_entity
              WHERE r.from_entity = k.value AND r.ended_at IS NULL AND {_LIVE_N} AND n.id <> k.value
-             LIMIT 2 * :cap) m) AS members
+             LIMIT :most) m)
   FROM json_each(:ids) k
-""",)
+"""
 
-STALE_EVIDENCE = (f"""
-WITH link AS (
-    SELECT k.value AS nid, r.to_entity AS aid, r.relation_type AS rel, 1 AS outward
-      FROM json_each(:ids) k CROSS JOIN relations r ON r.from_entity = k.value
-      JOIN rf_active a ON a.id = r.to_entity WHERE r.ended_at IS NULL
-    UNION ALL
-    SELECT k.value, r.from_entity, r.relation_type, 0
-      FROM json_each(:ids) k CROSS JOIN relations r ON r.to_entity = k.value
-      JOIN rf_active a ON a.id = r.from_entity WHERE r.ended_at IS NULL
-),
-hit AS (
-    SELECT l.nid, l.aid, min(l.rel) AS rel, l.outward,
-           row_number() OVER (PARTITION BY l.nid ORDER BY l.aid) AS rn
-      FROM link l GROUP BY l.nid, l.aid
-)
-SELECT h.nid AS node_id, n.updated_at, json_extract(n.props, '$.confidence') AS node_confidence,
-       json_group_array(json_array(a.id, a.name, a.entity_type, h.rel, h.outward))
-           FILTER (WHERE h.rn <= :cap) AS active
-  FROM hit h JOIN entities n ON n.id = h.nid JOIN entities a ON a.id = h.aid
- WHERE {_STALE_NODE}
- GROUP BY h.nid
-""",)
+LINKED_IDS = """
+SELECT k.value, r.to_entity FROM json_each(:ids) k CROSS JOIN relations r ON r.from_entity = k.value
+ WHERE r.ended_at IS NULL
+UNION ALL
+SELECT k.value, r.from_entity FROM json_each(:ids) k CROSS JOIN relations r ON r.to_entity = k.value
+ WHERE r.ended_at IS NULL
+"""
 
-EVIDENCE: dict[str, tuple[str, ...]] = {
-    "cross_project_solutions": CROSS_PROJECT_EVIDENCE,
-    "shared_technology": SHARED_TECHNOLOGY_EVIDENCE,
-    "training_opportunities": TRAINING_EVIDENCE,
-    "technique_transfer": TECHNIQUE_EVIDENCE,
-    "concept_clusters": CONCEPT_EVIDENCE,
-    "stale_knowledge": STALE_EVIDENCE,
-    # under_connected_nodes: its one candidate row already carries the evidence.
-}
+_CONFIDENCE = """CASE WHEN instr(n.props, '"confidence"') AND json_type(n.props, '$.confidence') IN ('integer', 'real')
+            THEN json_extract(n.props, '$.confidence') END"""
+NODE_FACTS = f"""
+SELECT n.id, n.entity_type, n.updated_at, {_CONFIDENCE}
+  FROM json_each(:ids) k CROSS JOIN entities n ON n.id = k.value
+ WHERE {_LIVE_N}
+"""
+
+# Through the unique (from, to, type) index, pair by pair.
+LINKS_BETWEEN = """
+WITH p AS (SELECT json_extract(value, '$[0]') AS a, json_extract(value, '$[1]') AS b FROM json_each(:pairs))
+SELECT p.a, p.b, r.relation_type, 1 FROM p CROSS JOIN relations r ON r.from_entity = p.a AND r.to_entity = p.b
+ WHERE r.ended_at IS NULL
+UNION ALL
+SELECT p.a, p.b, r.relation_type, 0 FROM p CROSS JOIN relations r ON r.from_entity = p.b AND r.to_entity = p.a
+ WHERE r.ended_at IS NULL
+"""
 
 NAMES = "SELECT id, name, entity_type FROM entities WHERE id IN (SELECT value FROM json_each(?))"
 
