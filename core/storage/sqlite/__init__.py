@@ -7,8 +7,8 @@ Three stores share one ``Database`` (database.py: the connection, its lock, the 
   history.py (store.py's docstring has the map)
 - ``SqliteVecStore`` (vectors.py) — entity vectors, searched through vector_cache.py
 - ``SqliteInsightRows`` (insights.py) — the reads and writes of the one insight lifecycle
-  (``core.reflect.lifecycle``); the detectors' SQL is reflect_queries.py, one reflect's reading of
-  the graph detection.py
+  (``core.reflect.lifecycle``); the plain reads the detectors (``core.reflect.patterns``) ask for are
+  reflect_queries.py, one reflect's reading of the graph detection.py
 - edits.py — the ``EditSession`` the editing and undo rules (``core.history.undo``) run on
 
 Opening, creating and upgrading the file: connection.py, schema.py, migrations/.
