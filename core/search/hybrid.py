@@ -25,7 +25,8 @@ first in every list) and half how well the best fact or the entity matches on it
 above what the query reaches with unrelated sentences, ``core.search.calibration``, or the share of
 the query's words it holds, cubed), counted in full from ``FULL_MATCH`` on. Where facts are
 indexed, a query nothing matches on its own gets an empty answer (``no_good_match``) rather than
-the least bad. The bounded limbic lift
+the least bad. An approved insight matched only by the names of entities it lists ranks below them
+(no match quality of its own). The bounded limbic lift
 (``core.search.limbic``) re-orders near-equals only. An entity whose name is the query comes
 first. After each search the top results' access counts and co-occurrences are recorded.
 """
@@ -45,7 +46,7 @@ from core.model import Node
 from core.protocols import EmbeddingProvider, FactText, FactVectors, GraphStore, VectorStore
 from core.search import calibration, diversity
 from core.search.folding import content_words, fold
-from core.search.limbic import limbic_factors
+from core.search.limbic import MAX_LIFT, limbic_factors
 from core.search.stopwords import STOPWORDS
 
 if TYPE_CHECKING:  # numpy loads with the first query vector, not with the server
@@ -96,6 +97,9 @@ EMBED_ON_THE_FLY = 8
 FRESH_WINDOW = 64
 FRESH_AT_MOST = 8
 CHARS_PER_TOKEN = 4
+# Types of entities reflect writes about other entities (``core.reflect.lifecycle``: an approved
+# insight is an ``Insight`` entity whose fact lists the entities it is about).
+DERIVED_TYPES = frozenset({"Insight"})
 
 
 @dataclass
@@ -122,6 +126,7 @@ class _Entity:
     facts: list[_Fact] = field(default_factory=list)
     rrf: float = 0.0
     quality: float = 0.0
+    ranked: float = 0.0  # the fused rank as a share of the best possible
     relevance: float = 0.0
 
 
@@ -225,6 +230,7 @@ class HybridSearcher:
             return []
         self._entity_vectors(qv, entities)
         self._score(entities, nodes, words, named)
+        self._derived_give_way(entities, nodes, words, named)
         ranked = sorted(entities.values(), key=lambda e: (e.id not in named, -e.relevance, e.id))
         ranked = self._diversify(ranked, limit, per_entity)
         # Nothing that matches well on its own: no answer (nonsense, hostile or empty queries).
@@ -375,8 +381,32 @@ class HybridSearcher:
                              held * calibration.cosine_quality(e.distance, self._floor),
                              e.words,
                              *([1.0] if e.id in named else [])])
-            e.relevance = (RANK_SHARE * min(1.0, e.rrf / best_possible)
-                           + (1 - RANK_SHARE) * min(1.0, e.quality / FULL_MATCH))
+            e.ranked = min(1.0, e.rrf / best_possible)
+            e.relevance = RANK_SHARE * e.ranked + (1 - RANK_SHARE) * min(1.0, e.quality / FULL_MATCH)
+
+    @staticmethod
+    def _derived_give_way(entities: dict[int, _Entity], nodes: dict[int, Node], words: list[str],
+                          named: set[int]) -> None:
+        """An entity reflect derived from others (an approved insight: "3 nodes have fewer than 2
+        connections: Ana García (Person) …") that matches the query only by the names of entities it
+        lists is no match of its own: it keeps its fused rank but no match quality, and scores below
+        each listed entity the query names (the limbic lift cannot put it back above them)."""
+        if not words:
+            return
+        wanted = set(words)
+        for e in entities.values():
+            node = nodes[e.id]
+            if node.label not in DERIVED_TYPES or e.id in named:
+                continue
+            props = [v for v in (node.props or {}).values() if isinstance(v, str)]
+            text = fold(" ".join([*props, *(f.text for f in e.facts)]))
+            listed = [o for o in entities.values() if o.id != e.id and nodes[o.id].label not in DERIVED_TYPES
+                      and (name := fold(nodes[o.id].name.strip())) and name in text]
+            by_name = [o for o in listed if wanted & set(content_words(nodes[o.id].name))]
+            if not by_name or not wanted <= {w for o in listed for w in content_words(nodes[o.id].name)}:
+                continue
+            e.quality = 0.0
+            e.relevance = max(0.0, min(RANK_SHARE * e.ranked, *(o.relevance - 2 * MAX_LIFT for o in by_name)))
 
     @staticmethod
     def _diversify(ranked: list[_Entity], limit: int, shown: int) -> list[_Entity]:
