@@ -4,7 +4,8 @@ Every observation is a fact with its own words (BM25) and its own vector; every 
 vector of its own (name, type, summary, first facts, relations) and its own words (name, type,
 properties). A fact's vector is of its text after its entity's name and type
 (``core.embeddings.text.fact_text``). A fact's two signals make one list by score, not rank: half its
-cosine above what the query reaches with unrelated sentences (as a share of the best fact's), half its
+cosine above what the query reaches with unrelated sentences in the fact's language (as a share of
+the best fact's; ``core.search.calibration.backgrounds``), half its
 full-text score (as a share of the best, times the share of the question's words the best word match
 holds), and for a question asking when, a little more for a fact that holds a time — so a strong
 match in one signal is not levelled with a weak one that happens to rank the same in the other, and
@@ -47,9 +48,9 @@ from core.errors import EmbeddingError
 from core.model import Node
 from core.protocols import EmbeddingProvider, FactText, FactVectors, GraphStore, VectorStore
 from core.search import calibration, diversity
-from core.search.folding import content_words, fold
+from core.search.folding import WORD, content_words, fold
 from core.search.limbic import MAX_LIFT, limbic_factors
-from core.search.stopwords import STOPWORDS
+from core.search.stopwords import STOPWORDS, language
 
 if TYPE_CHECKING:  # numpy loads with the first query vector, not with the server
     import numpy as np
@@ -130,6 +131,7 @@ class _Fact:
     words: float = 0.0  # share of the query's content words the fact holds
     bm25: float | None = None  # the full-text score (higher is better)
     fused: float = 0.0  # its cosine and its words, each against the best of this query's facts
+    floor: float | None = None  # the query's background in the fact's language (None: the query's)
     rrf: float = 0.0
 
 
@@ -183,6 +185,10 @@ class HybridSearcher:
         self._floor = COSINE_FLOOR  # the query's unrelated best similarity (see calibration)
         self._sizes: dict[int, int] = {}  # facts of each candidate, counted once a search
         self._when = False
+        # The query's background by language (core.search.calibration.backgrounds) and its own
+        # language: a fact in the other language is judged against the background there.
+        self._floors: dict[str | None, float] = {}
+        self._asked_in: str | None = None
 
     def query_vector(self, query: str) -> np.ndarray | None:
         """The query's embedding, or None when there is no usable provider (full text only)."""
@@ -203,11 +209,14 @@ class HybridSearcher:
         qv = self.query_vector(query) if use_vectors else None
         words = [w for w in content_words(query) if w not in STOPWORDS]
         self._floor = COSINE_FLOOR
+        self._floors = {}
+        self._asked_in = None
         self._sizes = {}
         self._when = bool(TIME_BONUS) and bool(_WHEN.search(fold(query)))
         if qv is not None:
-            measured = calibration.background(self.provider, qv)
-            self._floor = COSINE_FLOOR if measured is None else measured
+            self._floors = calibration.backgrounds(self.provider, qv)
+            self._asked_in = language(WORD.findall(fold(query))) if {"es", "en"} <= self._floors.keys() else None
+            self._floor = self._floors.get(None, COSINE_FLOOR)
         facts: dict[int, _Fact] = {}
         entities: dict[int, _Entity] = {}
         kf = max(FACTS_AT_LEAST, FACTS_PER_LIMIT * limit)
@@ -285,6 +294,10 @@ class HybridSearcher:
                 del facts[fid]
                 continue
             facts[fid].entity, facts[fid].text = owners[fid]
+            if self._asked_in is not None:  # a fact in the other language: the background there
+                lang = language(WORD.findall(fold(facts[fid].text)))
+                if lang is not None and lang != self._asked_in:
+                    facts[fid].floor = self._floor + self._floors[lang] - self._floors[self._asked_in]
             facts[fid].words = _word_share(words, facts[fid].text) if facts[fid].text_rank else 0.0
         if qv is None or not self._fact_vectors:
             return
@@ -395,7 +408,8 @@ class HybridSearcher:
             own = (ENTITY_VECTOR_WEIGHT * held * rrf_score(e.vector_rank)
                    + ENTITY_WEIGHT * held * TEXT_WEIGHT * matched ** WORDS_POWER * rrf_score(e.text_rank))
             e.rrf = (best.rrf if best else 0.0) + own
-            quality = [calibration.cosine_quality(f.distance, self._floor) for f in e.facts[:PER_ENTITY]]
+            quality = [calibration.cosine_quality(f.distance, self._floor if f.floor is None else f.floor)
+                       for f in e.facts[:PER_ENTITY]]
             e.quality = max([*quality, *(f.words ** QUALITY_WORDS_POWER for f in e.facts[:PER_ENTITY]),
                              held * calibration.cosine_quality(e.distance, self._floor),
                              e.words,
@@ -447,13 +461,13 @@ class HybridSearcher:
         does not weigh as a fact that holds the question's words. For a question asking when, a
         fact holding a time gains ``TIME_BONUS``. Facts whose cosines differ by
         the model's noise (``DISTANCE_TIE``) and whose words score the same share a rank."""
-        sims = [1.0 - f.distance for f in facts if f.distance is not None]
-        span = max(max(sims, default=0.0) - self._floor, 1e-6)
+        floor = {f.id: self._floor if f.floor is None else f.floor for f in facts}
+        span = max(max((1.0 - f.distance - floor[f.id] for f in facts if f.distance is not None), default=0.0), 1e-6)
         top = max((f.bm25 for f in facts if f.bm25 is not None), default=0.0)
         best_words = max((f for f in facts if f.bm25 is not None), key=lambda f: f.bm25 or 0.0, default=None)
         held = best_words.words if best_words is not None else 0.0
         for f in facts:
-            near = 0.0 if f.distance is None else min(1.0, max(0.0, (1.0 - f.distance - self._floor) / span))
+            near = 0.0 if f.distance is None else min(1.0, max(0.0, (1.0 - f.distance - floor[f.id]) / span))
             words = 0.0 if f.bm25 is None or top <= 0 else held * max(0.0, f.bm25) / top
             f.fused = (1 - WORDS_SHARE) * near + WORDS_SHARE * words
             if self._when and f.fused > 0 and _TIME.search(fold(f.text)):
