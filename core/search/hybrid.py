@@ -180,8 +180,11 @@ class HybridSearcher:
         self.vectors = vectors
         self.provider = provider
         self._clock = clock or (lambda: datetime.now(UTC))
-        self._facts = isinstance(graph, FactText)
-        self._fact_vectors = isinstance(vectors, FactVectors)
+        # The backend's fact index, where it has one (``FactText`` / ``FactVectors``).
+        self._text: FactText | None = graph if isinstance(graph, FactText) else None
+        self._fvec: FactVectors | None = vectors if isinstance(vectors, FactVectors) else None
+        self._facts = self._text is not None
+        self._fact_vectors = self._fvec is not None
         self._floor = COSINE_FLOOR  # the query's unrelated best similarity (see calibration)
         self._sizes: dict[int, int] = {}  # facts of each candidate, counted once a search
         self._when = False
@@ -189,6 +192,18 @@ class HybridSearcher:
         # language: a fact in the other language is judged against the background there.
         self._floors: dict[str | None, float] = {}
         self._asked_in: str | None = None
+
+    def _store(self) -> VectorStore:
+        """The vector store, there whenever the query has a vector (``query_vector``)."""
+        if self.vectors is None:
+            raise RuntimeError("no vector store")
+        return self.vectors
+
+    def _model(self) -> EmbeddingProvider:
+        """The embedding provider, there whenever the query has a vector (``query_vector``)."""
+        if self.provider is None:
+            raise RuntimeError("no embedding provider")
+        return self.provider
 
     def query_vector(self, query: str) -> np.ndarray | None:
         """The query's embedding, or None when there is no usable provider (full text only)."""
@@ -214,20 +229,20 @@ class HybridSearcher:
         self._sizes = {}
         self._when = bool(TIME_BONUS) and bool(_WHEN.search(fold(query)))
         if qv is not None:
-            self._floors = calibration.backgrounds(self.provider, qv)
+            self._floors = calibration.backgrounds(self._model(), qv)
             self._asked_in = language(WORD.findall(fold(query))) if {"es", "en"} <= self._floors.keys() else None
             self._floor = self._floors.get(None, COSINE_FLOOR)
         facts: dict[int, _Fact] = {}
         entities: dict[int, _Entity] = {}
         kf = max(FACTS_AT_LEAST, FACTS_PER_LIMIT * limit)
         ke = ENTITIES_PER_LIMIT * limit
-        if qv is not None and self._fact_vectors:
-            knn = self.vectors.search_facts(qv, kf * 2)
+        if qv is not None and self._fvec is not None:
+            knn = self._fvec.search_facts(qv, kf * 2)
             knn = self._fresh_facts(qv, knn)
             for rank, (fid, dist) in zip(_tied_ranks([d for _, d in knn], DISTANCE_TIE), knn, strict=True):
                 facts[fid] = _Fact(fid, -1, vector_rank=rank, distance=dist)
-        if use_text and self._facts:
-            found = self.graph.fact_search(query, limit=kf, label=entity_type, include_archived=include_archived)
+        if use_text and self._text is not None:
+            found = self._text.fact_search(query, limit=kf, label=entity_type, include_archived=include_archived)
             # A word in most of many facts says nothing (BM25 gives it no weight): no rank for it.
             if len(found) > 10:
                 found = [hit for hit in found if hit[2] >= BM25_NEGLIGIBLE]
@@ -236,7 +251,7 @@ class HybridSearcher:
                 fact.text_rank, fact.bm25 = rank, score
         self._resolve_facts(qv, facts, entity_type, include_archived, kf, words)
         if qv is not None:
-            knn = self._fresh_entities(qv, self.vectors.search(qv, (ke * 4 if entity_type else ke) + 10))
+            knn = self._fresh_entities(qv, self._store().search(qv, (ke * 4 if entity_type else ke) + 10))
             for eid, dist in knn:
                 entities[eid] = _Entity(eid, distance=dist)
         read: dict[int, Node] = {}  # heads already read this search (read once)
@@ -288,7 +303,7 @@ class HybridSearcher:
         after the type filter, and give word matches without a vector a real distance."""
         if not facts:
             return
-        owners = self.vectors.fact_owners(list(facts)) if self._fact_vectors else self._owners_by_graph(facts)
+        owners = self._fvec.fact_owners(list(facts)) if self._fvec is not None else self._owners_by_graph(facts)
         for fid in list(facts):
             if fid not in owners:
                 del facts[fid]
@@ -299,10 +314,10 @@ class HybridSearcher:
                 if lang is not None and lang != self._asked_in:
                     facts[fid].floor = self._floor + self._floors[lang] - self._floors[self._asked_in]
             facts[fid].words = _word_share(words, facts[fid].text) if facts[fid].text_rank else 0.0
-        if qv is None or not self._fact_vectors:
+        if qv is None or self._fvec is None:
             return
         missing = [f.id for f in facts.values() if f.distance is None]
-        for fid, dist in self.vectors.fact_distances(qv, missing).items():
+        for fid, dist in self._fvec.fact_distances(qv, missing).items():
             facts[fid].distance = dist
         waiting = sorted((f for f in facts.values() if f.distance is None), key=lambda f: f.text_rank or 0)
         if waiting[:EMBED_ON_THE_FLY]:
@@ -312,25 +327,29 @@ class HybridSearcher:
                 facts[fid].distance = dist
 
     def _owners_by_graph(self, facts: dict[int, _Fact]) -> dict[int, tuple[int, str]]:
-        by_entity = self.graph.facts_of(sorted({f.entity for f in facts.values()}))
+        if self._text is None:
+            return {}
+        by_entity = self._text.facts_of(sorted({f.entity for f in facts.values()}))
         return {fid: (eid, text) for eid, items in by_entity.items() for fid, text in items if fid in facts}
 
     def _fresh_facts(self, qv: np.ndarray, knn: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """``knn`` with the few newest facts that have no vector yet, at their real distance."""
-        due = self.vectors.newest_pending_facts(self.provider.model_id, FRESH_WINDOW)
+        if self._fvec is None:
+            return knn
+        due = self._fvec.newest_pending_facts(self._model().model_id, FRESH_WINDOW)
         if not due or len(due) > FRESH_AT_MOST:
             return knn
-        fresh = self._embed_now(qv, in_context(self.vectors.fact_texts(due), self.vectors, self.graph))
+        fresh = self._embed_now(qv, in_context(self._fvec.fact_texts(due), self.vectors, self.graph))
         merged = [(i, d) for i, d in knn if i not in fresh] + list(fresh.items())
         return sorted(merged, key=lambda pair: pair[1])
 
     def _fresh_entities(self, qv: np.ndarray, knn: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """``knn`` with the few newest entities that have no vector yet, at their real distance
         (an edited entity's stored vector is its old text's: the fresh distance replaces it)."""
-        due = self.vectors.newest_pending(self.provider.model_id, FRESH_WINDOW)
+        due = self._store().newest_pending(self._model().model_id, FRESH_WINDOW)
         if not due or len(due) > FRESH_AT_MOST:
             return knn
-        fresh = self._embed_now(qv, self.vectors.texts(due))
+        fresh = self._embed_now(qv, self._store().texts(due))
         merged = [(i, d) for i, d in knn if i not in fresh] + list(fresh.items())
         return sorted(merged, key=lambda pair: pair[1])
 
@@ -339,10 +358,11 @@ class HybridSearcher:
         if qv is None:
             return
         missing = [e.id for e in entities.values() if e.distance is None]
-        for eid, dist in self.vectors.distances(qv, missing).items():
+        for eid, dist in self._store().distances(qv, missing).items():
             entities[eid].distance = dist
-        near = sorted((e for e in entities.values() if e.distance is not None), key=lambda e: (e.distance, e.id))
-        for rank, e in zip(_tied_ranks([e.distance for e in near], DISTANCE_TIE), near, strict=True):
+        near = sorted(((e.distance, e) for e in entities.values() if e.distance is not None),
+                      key=lambda pair: (pair[0], pair[1].id))
+        for rank, (_, e) in zip(_tied_ranks([d for d, _ in near], DISTANCE_TIE), near, strict=True):
             e.vector_rank = rank
 
     def _embed_now(self, qv: np.ndarray, texts: dict[int, str]) -> dict[int, float]:
@@ -352,7 +372,7 @@ class HybridSearcher:
             return {}
         ids = list(texts)
         try:
-            vectors = self.provider.embed_documents([texts[i] for i in ids])
+            vectors = self._model().embed_documents([texts[i] for i in ids])
         except EmbeddingError as exc:
             log.warning("Could not embed for this search: %s", exc)
             return {}
@@ -387,7 +407,7 @@ class HybridSearcher:
         # How much of an entity its own lists speak for: its vector and its own words hold its name
         # and first HEAD_FACTS facts, the whole of a short entity and a sliver of one with hundreds
         # (a person's name in the question says little about which of their 300 facts answers it).
-        sizes = self.graph.fact_counts(list(entities)) if self._facts else {}
+        sizes = self._text.fact_counts(list(entities)) if self._text is not None else {}
         self._sizes = sizes  # the answer's counts (read once a search)
         cover = {eid: min(1.0, HEAD_FACTS / max(n, 1)) for eid, n in sizes.items()}
         for e in entities.values():
@@ -483,7 +503,7 @@ class HybridSearcher:
                  per_entity: int, max_tokens: int | None, qv: np.ndarray | None) -> list[dict[str, Any]]:
         counts = self._fact_counts([e.id for e in chosen], nodes)
         bare = [e.id for e in chosen if not e.facts]  # found by name or own vector: show its first facts
-        firsts = self.graph.first_facts(bare, per_entity) if self._facts and bare else {
+        firsts = self._text.first_facts(bare, per_entity) if self._text is not None and bare else {
             i: list(nodes[i].observations[:per_entity]) for i in bare}
         results: list[dict[str, Any]] = []
         used = 0
@@ -515,14 +535,14 @@ class HybridSearcher:
 
     def _heads(self, ids: list[int]) -> list[Node]:
         """The entities without their observations where the backend can (long ones are costly)."""
-        return self.graph.entity_heads(ids) if self._facts else self.graph.nodes_by_id(ids)
+        return self._text.entity_heads(ids) if self._text is not None else self.graph.nodes_by_id(ids)
 
     def _fact_counts(self, ids: list[int], nodes: dict[int, Node]) -> dict[int, int]:
-        if not self._facts:
+        if self._text is None:
             return {i: len(nodes[i].observations) for i in ids}
         if all(i in self._sizes for i in ids):  # counted by ``_score`` in this search
             return {i: self._sizes[i] for i in ids}
-        return self.graph.fact_counts(ids)
+        return self._text.fact_counts(ids)
 
     @staticmethod
     def _explain(e: _Entity, factors: Any) -> dict[str, Any]:
