@@ -15,6 +15,7 @@ import pytest
 
 from core.embeddings.onnx_local import OnnxEmbeddingProvider
 from core.memory import Memory
+from core.protocols import FactText
 from core.settings import Settings
 
 NECKLACE = "Melanie received a special necklace from her grandmother in Sweden, a symbol of love and faith."
@@ -54,3 +55,12 @@ def test_a_name_in_most_facts_does_not_outweigh_what_is_asked(memory: Memory) ->
 def test_a_rare_name_still_counts(memory: Memory) -> None:
     hits = memory.search_semantic("What does Melanie do every morning?", 3, record=False)
     assert hits[0]["observations"] == ["Melanie runs every morning before work."]
+
+
+def test_which_words_are_common(memory: Memory) -> None:
+    graph = memory.graph
+    assert isinstance(graph, FactText)
+    assert graph.common_words(["caroline", "melanie", "necklace"], 0.1, 10, 10_000) == {"caroline"}
+    assert graph.common_words(["caroline"], 0.1, 13, 10_000) == set()  # 12 facts: fewer than 13
+    # a word in at_most facts is common whatever its share (counting further would cost more)
+    assert graph.common_words(["caroline", "melanie"], 1.0, 1, 2) == {"caroline", "melanie"}
