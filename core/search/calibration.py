@@ -24,6 +24,13 @@ gate for facts in context"); a query is answered from a rise of MARGIN_FLOOR + G
 | those and the tests' 9 questions: median rise of the relevant one | 0.091        | 0.072      |
 | answered from                                                    | 0.055        | 0.032      |
 
+Languages: the model puts a Spanish question ~0.046 nearer to the Spanish anchors than to the English
+ones (an English question: 0.006; the labelled set's 63 queries), so an English fact's cosine to a
+Spanish question is low by about that much whatever it says, and Spanish near misses came first.
+``backgrounds`` gives the background in each language as well, and the searcher judges a fact written
+in the other language than the question's against the background there (bench/RESULTS.md, "Recall
+goals, session 5").
+
 The highest nonsense, "zzqx wvvy" in a 4-entity memory, is answered both ways; in a memory of
 dozens of entities most nonsense finds some fact that rises far enough, both ways (13 of 20 in the
 quality memory now, 14 before): the gate refuses nonsense in a small memory, it proves no relevance.
@@ -62,6 +69,7 @@ ANCHORS = (
     ("Misi", "mascota", "El gato duerme encima del sofá."),
     ("Cocina", "lugar", "Compramos una mesa nueva para la cocina."),
 )
+ANCHOR_LANGUAGES = ("en",) * 8 + ("es",) * 8  # of ANCHORS, in order
 # A match must rise this far above the query's unrelated similarity to count at all, and is a
 # full match this much further above it.
 MARGIN_FLOOR, MARGIN_SPAN = 0.027, 0.10
@@ -70,9 +78,7 @@ _cache: dict[tuple[int, str], np.ndarray] = {}
 _lock = threading.Lock()
 
 
-def background(provider: EmbeddingProvider, query: np.ndarray) -> float | None:
-    """The mean similarity ``query`` reaches with the unrelated anchor sentences (None when the
-    provider cannot embed them)."""
+def _anchors(provider: EmbeddingProvider) -> np.ndarray | None:
     key = (id(provider), provider.model_id)
     with _lock:
         anchors = _cache.get(key)
@@ -83,7 +89,28 @@ def background(provider: EmbeddingProvider, query: np.ndarray) -> float | None:
             return None
         with _lock:
             _cache[key] = anchors
-    return float((anchors @ query).mean())
+    return anchors
+
+
+def background(provider: EmbeddingProvider, query: np.ndarray) -> float | None:
+    """The mean similarity ``query`` reaches with the unrelated anchor sentences (None when the
+    provider cannot embed them)."""
+    anchors = _anchors(provider)
+    return None if anchors is None else float((anchors @ query).mean())
+
+
+def backgrounds(provider: EmbeddingProvider, query: np.ndarray) -> dict[str | None, float]:
+    """The background of ``query`` against the anchors of each language ("es", "en") and of all
+    (None); empty when the provider cannot embed them."""
+    anchors = _anchors(provider)
+    if anchors is None:
+        return {}
+    sims = anchors @ query
+    out: dict[str | None, float] = {None: float(sims.mean())}
+    for lang in ("es", "en"):
+        picked = [k for k, tag in enumerate(ANCHOR_LANGUAGES) if tag == lang]
+        out[lang] = float(sims[picked].mean())
+    return out
 
 
 def cosine_quality(distance: float | None, floor: float) -> float:

@@ -33,7 +33,8 @@ def quantize(vectors: np.ndarray) -> np.ndarray:
 
     vectors = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
     peak = np.maximum(np.abs(vectors).max(axis=1, keepdims=True), 1e-12)
-    return np.clip(np.rint(vectors * (127.0 / peak)), -127, 127).astype(np.int8)
+    rows: np.ndarray = np.clip(np.rint(vectors * (127.0 / peak)), -127, 127).astype(np.int8)
+    return rows
 
 
 class FactMatrix:
@@ -45,9 +46,11 @@ class FactMatrix:
         self.dims = 0
         self._size = 0
         self._rows: dict[int, int] = {}
-        self._q: np.ndarray | None = None       # int8 (capacity, dims)
-        self._inv_norm: np.ndarray | None = None  # float32 (capacity,): 1 / |row|
-        self._ids: np.ndarray | None = None     # int64 (capacity,), -1 for a removed row
+        # Made by ``reset`` (numpy loads then): nothing reads them before, as ``_rows`` is empty.
+        self._ready = False
+        self._q: np.ndarray  # int8 (capacity, dims)
+        self._inv_norm: np.ndarray  # float32 (capacity,): 1 / |row|
+        self._ids: np.ndarray  # int64 (capacity,), -1 for a removed row
         self._codes: np.ndarray | None = None   # uint64 (dims / 64, capacity): a word's bits in a row
         self._mean: np.ndarray | None = None
 
@@ -58,6 +61,7 @@ class FactMatrix:
         import numpy as np
 
         self.dims = dims
+        self._ready = True
         self._size = 0
         self._rows = {}
         self._q = np.zeros((1024, dims), dtype=np.int8)
@@ -73,8 +77,7 @@ class FactMatrix:
         """Room for ``capacity`` rows in one step (a full load: doubling left up to half of it empty)."""
         import numpy as np
 
-        extra = capacity - len(self._ids)
-        if self._q is None or extra <= 0:
+        if not self._ready or capacity <= len(self._ids):
             return
         self._q = np.concatenate([self._q[: self._size], np.zeros((capacity - self._size, self.dims), np.int8)])
         self._inv_norm = np.concatenate([self._inv_norm[: self._size], np.zeros(capacity - self._size, np.float32)])
@@ -167,17 +170,16 @@ class FactMatrix:
         """The ``n`` live slots whose centred sign bits are nearest to the query's."""
         import numpy as np
 
-        if self._codes is None:
-            self._build_codes()
+        codes = self._codes if self._codes is not None else self._build_codes()
         qcode = self._code_float(q)
         hamming = np.zeros(self._size, dtype=np.uint16)
-        for word in range(self._codes.shape[0]):  # one contiguous row of words at a time
-            hamming += np.bitwise_count(self._codes[word, : self._size] ^ qcode[word])
+        for word in range(codes.shape[0]):  # one contiguous row of words at a time
+            hamming += np.bitwise_count(codes[word, : self._size] ^ qcode[word])
         hamming[self._ids[: self._size] < 0] = np.iinfo(np.uint16).max
         n = min(n, self._size)
         return np.sort(np.argpartition(hamming, n - 1)[:n])
 
-    def _build_codes(self) -> None:
+    def _build_codes(self) -> np.ndarray:
         import numpy as np
 
         total = np.zeros(self.dims, dtype=np.float64)
@@ -192,6 +194,7 @@ class FactMatrix:
             end = min(self._size, start + _BLOCK)
             codes[:, start:end] = self._code(self._q[start:end]).T
         self._codes = codes
+        return codes
 
     def _code(self, rows: np.ndarray) -> np.ndarray:
         import numpy as np
@@ -201,7 +204,8 @@ class FactMatrix:
         return self._pack(unit - (self._mean if self._mean is not None else 0.0) > 0)
 
     def _code_float(self, q: np.ndarray) -> np.ndarray:
-        return self._pack((q - self._mean)[None, :] > 0)[0]
+        code: np.ndarray = self._pack((q - (self._mean if self._mean is not None else 0.0))[None, :] > 0)[0]
+        return code
 
     def _pack(self, bits: np.ndarray) -> np.ndarray:
         import numpy as np
@@ -209,7 +213,8 @@ class FactMatrix:
         width = (self.dims + 63) // 64 * 64
         padded = np.zeros((bits.shape[0], width), dtype=bool)
         padded[:, : bits.shape[1]] = bits
-        return np.packbits(padded, axis=1).view(np.uint64)
+        packed: np.ndarray = np.packbits(padded, axis=1).view(np.uint64)
+        return packed
 
     def _grow(self) -> None:
         import numpy as np

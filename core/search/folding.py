@@ -11,7 +11,7 @@ import unicodedata
 
 from core.search.stopwords import STOPWORDS
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def fold(text: str) -> str:
@@ -34,7 +34,7 @@ def fts_phrase(text: str) -> str:
 def content_words(text: str) -> list[str]:
     """The folded words of ``text``, once each, in order, without function words ("de", "the"…)
     unless the text holds nothing else."""
-    words = list(dict.fromkeys(_WORD.findall(fold(text))))
+    words = list(dict.fromkeys(WORD.findall(fold(text))))
     return [w for w in words if w not in STOPWORDS] or words
 
 

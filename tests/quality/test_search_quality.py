@@ -39,7 +39,8 @@ def test_hybrid_beats_full_text_and_matches_vectors(tmp_path: Path, local_embedd
     # word with their target, they may cost one query (1/63 = 0.016), never more.
     assert hybrid.recall_at_5 >= vectors.recall_at_5 - 0.02
     assert hybrid.mrr >= vectors.mrr - 0.02  # ties re-ordered by limbic may move a hit by one
-    # What both backends reach with facts embedded in context (bench/RESULTS.md, "Recall: facts in
-    # context": SQLite 0.921 / 0.835, FalkorDB 0.921 / 0.836), a query's slack.
-    assert hybrid.recall_at_5 >= 0.90 and hybrid.mrr >= 0.82
+    # The issue's goals (issue 21: recall@5 >= 0.93, MRR >= 0.85), which both backends reach since a
+    # fact in the other language than the question's is judged against the question's background in
+    # that language (bench/RESULTS.md, "Recall goals, session 5": 0.968 / 0.851; 0.921 / 0.835 before).
+    assert hybrid.recall_at_5 >= 0.93 and hybrid.mrr >= 0.85
     assert hybrid.recall_at_5 > text.recall_at_5 and hybrid.mrr > text.mrr

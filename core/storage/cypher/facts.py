@@ -353,6 +353,21 @@ class FactTextMixin:
         self._counted = (state, known)
         return {w: known[w] for w in words}, cap, state[0]
 
+    def common_words(self, words: Sequence[str], share: float, at_least: int, at_most: int) -> set[str]:
+        """Those of ``words`` (folded) that more than ``share`` of all facts and at least ``at_least``
+        facts hold, or ``at_most`` (each counted only
+        up to that many; the facts ever written stand for those there are, as ``_word_counts``)."""
+        todo = list(dict.fromkeys(words))
+        if not todo:
+            return set()
+        lookup = syntax(self.db)
+        written = self.db.read("OPTIONAL MATCH (c:Counter {name: $c}) RETURN coalesce(c.value, 0)", {"c": COUNTER})
+        bound = min(at_most, max(at_least, int(share * int(written[0][0] if written else 0)) + 1))
+        found = self.db.read(" UNION ALL ".join(
+            f"{lookup.fulltext(f'$q{i}')} LIMIT $bound RETURN {i} AS i, count(node) AS n" for i in range(len(todo))),
+            {"bound": bound, **{f"q{i}": lookup.words([w]) for i, w in enumerate(todo)}})
+        return {todo[int(i)] for i, n in found if int(n) >= bound}
+
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
         """Entities whose own fields (name, type, text properties such as a summary) hold any of

@@ -186,6 +186,16 @@ class GraphSearch:
                     (chunk,)).fetchall())
         return out
 
+    def common_words(self, words: Sequence[str], share: float, at_least: int, at_most: int) -> set[str]:
+        """Those of ``words`` (folded) that more than ``share`` of all facts and at least ``at_least``
+        facts hold, or ``at_most`` (each counted only up to that many)."""
+        with self.db.locked() as conn:
+            total = conn.execute("SELECT coalesce(max(id), 0) FROM observations").fetchone()[0]
+            bound = min(at_most, max(at_least, int(share * total) + 1))
+            return {w for w in dict.fromkeys(words) if conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM fact_fts WHERE fact_fts MATCH ? LIMIT ?)",
+                (fts_phrase(w), bound)).fetchone()[0] >= bound}
+
     def _words_match(self, conn: Connection, query: str, table: str) -> str | None:
         """The FTS5 query for ``query``: any of its content words — leaving out words so common
         that ranking them would cost far more than they tell (the rest must then all match).
