@@ -22,6 +22,7 @@ def coerce(kind: type[M], items: Any, what: str) -> list[M]:
         raise InvalidInput(f"{what} must be a list, got {type(items).__name__}")
     items = list(items)
     try:
+        # ``kind`` is a pydantic model class picked at run time: mypy cannot take a variable as a type.
         return TypeAdapter(list[kind]).validate_python(  # type: ignore[valid-type]
             [i.model_dump(by_alias=True) if isinstance(i, BaseModel) else i for i in items]
         )

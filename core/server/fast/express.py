@@ -180,7 +180,8 @@ class Express:
             return None
         if not isinstance(params, dict):
             return None
-        served, arguments = SERVES.get(params.get("name")), params.get("arguments")  # type: ignore[arg-type]
+        name, arguments = params.get("name"), params.get("arguments")
+        served = SERVES.get(name) if isinstance(name, str) else None
         if served is None or not isinstance(arguments, dict):
             return None
         guard, reply = served

@@ -102,7 +102,7 @@ def _v2_or_official(
         if any(isinstance(v, str) for v in values):
             raise InvalidInput(f"`{what}` holds plain strings: also give `name` (the entity they belong "
                                f"to), or send objects {{entityName, {key}}}. Nothing was changed.")
-        return [v.model_dump() for v in values]  # type: ignore[union-attr]
+        return [v.model_dump() for v in values if not isinstance(v, str)]  # none is, said above
     if not all(isinstance(v, str) for v in values):
         raise InvalidInput(f"With `name`, `{what}` must be plain strings. Nothing was changed.")
     return [{"entityName": name, key: list(values)}]

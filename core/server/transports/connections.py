@@ -69,6 +69,8 @@ class BoundedH11(H11Protocol):
         self._header_timer: asyncio.TimerHandle | None = None
         self._served = 0  # answers completed on this connection
 
+    # asyncio gives a stream server's protocol an asyncio.Transport; typeshed types the base method's
+    # argument as BaseTransport, so the narrower one here is an [override] mypy cannot see is safe.
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._opened = self.loop.time()

@@ -48,12 +48,14 @@ def entity_uri(name: str) -> str:
 class FollowBus(InMemorySubscriptionBus):
     """The SDK's in-process bus, which also says whether any listen stream is open."""
 
+    follow: Follow | None = None  # set by the Follow that uses this bus
+
     def active(self) -> bool:
         return bool(self._listeners)
 
     def subscribe(self, listener: Callable[[ServerEvent], None]) -> Callable[[], None]:
         unsubscribe = super().subscribe(listener)
-        follow = getattr(self, "follow", None)
+        follow = self.follow
         if follow is not None:  # called before the listen stream is acknowledged: the baseline is taken now
             follow.baseline()
             follow.wake()
@@ -70,7 +72,7 @@ class Follow:
         self._memory = memory if not callable(memory) else None
         self._open = memory if callable(memory) else None
         self.bus = bus
-        bus.follow = self  # type: ignore[attr-defined]
+        bus.follow = self
         self.sessions: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
         self._task: asyncio.Task[None] | None = None
         self._stamp: Any = None
