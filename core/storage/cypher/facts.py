@@ -191,14 +191,14 @@ def drop(tx: Any, entity_ids: Sequence[int]) -> None:
 
 
 def _by_pages(store: Any, cursor_key: str, done_key: str, what: str,
-              do: Callable[[Any, int], tuple[int, int]], progress: Any) -> int:
+              do: Callable[[Any, int], tuple[int, int]], progress: Any, stop: Callable[[], bool] | None) -> int:
     """Run ``do(tx, after)`` (one page of the entities after id ``after``: how many it did, and the
     last id) until it finds none, a page per write, resumable: the cursor is kept under
     ``cursor_key`` with each page, and ``done_key`` is set to "1" at the end. Returns how many
-    entities it did."""
+    entities it did; ``stop()`` true between two pages ends it there (the next run resumes)."""
     total = int(store.db.read("MATCH (e:Entity) RETURN count(e)")[0][0])
     done = 0
-    while True:
+    while stop is None or not stop():
         def page(tx: Any) -> int:
             found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": cursor_key})
             after = int(found[0][0]) if found else 0
@@ -214,9 +214,10 @@ def _by_pages(store: Any, cursor_key: str, done_key: str, what: str,
         log.info("%s: %d of %d entities", what, done, total)
         if progress is not None:
             progress(done, total)
+    return done
 
 
-def migrate(store: Any, progress: Any = None) -> int:
+def migrate(store: Any, progress: Any = None, stop: Callable[[], bool] | None = None) -> int:
     """Give every entity of a graph written before facts existed its facts, a page per write,
     resumable (the cursor is kept with each page). Returns how many entities it did."""
     if store.get_metadata(MIGRATED_KEY) == "1":
@@ -229,10 +230,10 @@ def migrate(store: Any, progress: Any = None) -> int:
         sync(tx, rows)
         return len(rows), int(rows[-1]["id"]) if rows else after
 
-    return _by_pages(store, CURSOR_KEY, MIGRATED_KEY, "Indexing facts", facts_of, progress)
+    return _by_pages(store, CURSOR_KEY, MIGRATED_KEY, "Indexing facts", facts_of, progress, stop)
 
 
-def migrate_own(store: Any, progress: Any = None) -> int:
+def migrate_own(store: Any, progress: Any = None, stop: Callable[[], bool] | None = None) -> int:
     """Give every entity of a graph written before the ``:Own`` index its label and ``ft_own``
     (``rows.own_text``), a page per write, resumable (the cursor is kept with each page); new and
     rewritten entities get them from every write (``rows.stored``, ``rows.LABELS``). Returns how
@@ -248,7 +249,24 @@ def migrate_own(store: Any, progress: Any = None) -> int:
                      {"rows": [{"id": i, "o": R.own_text(t, R.loads(p) or {})} for i, t, p in rows]})
         return len(rows), int(rows[-1][0]) if rows else after
 
-    return _by_pages(store, OWN_CURSOR_KEY, OWN_KEY, "Indexing entities' own words", own_of, progress)
+    return _by_pages(store, OWN_CURSOR_KEY, OWN_KEY, "Indexing entities' own words", own_of, progress, stop)
+
+
+def upgrades_due(store: Any) -> bool:
+    """Whether ``migrate`` or ``migrate_own`` has anything to do on this graph (one read)."""
+    marks = {k: v for k, v in store.db.read("MATCH (m:Meta) WHERE m.key IN $keys RETURN m.key, m.value",
+                                            {"keys": [MIGRATED_KEY, OWN_KEY]})}
+    return marks.get(MIGRATED_KEY) != "1" or (store.db.name == "falkordb" and marks.get(OWN_KEY) != "1")
+
+
+def upgrade(store: Any, progress: Callable[[str, int, int], None] | None = None,
+            stop: Callable[[], bool] | None = None) -> None:
+    """Both upgrades of an older graph, in order (``progress(what, done, total)`` after each page;
+    ``stop()`` true ends them between two pages, to be resumed by the next call)."""
+    for what, step in (("facts", migrate), ("own_words", migrate_own)):
+        if stop is not None and stop():
+            return
+        step(store, None if progress is None else (lambda done, total, w=what: progress(w, done, total)), stop)
 
 
 # -- reading facts (CypherGraphStore's FactText) ------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from core.reflect.lifecycle import InsightLifecycle
 
 Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
@@ -63,16 +65,46 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         self._lock = threading.RLock()
         self.read_only = read_only
         self._in_transaction = 0
+        self._upgrade: threading.Thread | None = None
+        self._upgrade_stop = threading.Event()
+        #: the background upgrade's progress: what ("facts", "own_words") → (entities done, of total)
+        self.upgrade_progress: dict[str, tuple[int, int]] = {}
         if not read_only:
             dialect.ensure_schema()
             facts.ensure_schema(dialect)
-            facts.migrate(self)  # a graph written before facts had their own nodes
             fold_aliases(self)  # a graph whose aliases were written before their folds were kept
-            facts.migrate_own(self)  # a graph written before entities' own words had their index
+            self._start_upgrade()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
+    def _start_upgrade(self) -> None:
+        """An older graph is brought in step in the background (``facts.upgrade``: its facts' own
+        nodes, the ``:Own`` index; page by page, resumable), so opening it does not wait: until
+        each mark is set the queries that do not need it answer (``FactTextMixin._own_index``),
+        and every write keeps what it writes in step meanwhile."""
+        if not facts.upgrades_due(self):
+            return
+
+        def run() -> None:
+            try:
+                facts.upgrade(self, lambda what, done, total: self.upgrade_progress.__setitem__(what, (done, total)),
+                              self._upgrade_stop.is_set)
+            except Exception:  # e.g. the server went away: the next open resumes from the cursor
+                log.warning("The graph's upgrade stopped; it resumes when the memory is opened again",
+                            exc_info=True)
+
+        self._upgrade = threading.Thread(target=run, name="hipocampo-graph-upgrade", daemon=True)
+        self._upgrade.start()
+
+    def wait_upgrade(self, timeout: float | None = None) -> bool:
+        """Wait for the background upgrade of an older graph (``_start_upgrade``); whether it is over."""
+        if self._upgrade is not None:
+            self._upgrade.join(timeout)
+        return self._upgrade is None or not self._upgrade.is_alive()
+
     def close(self) -> None:
+        self._upgrade_stop.set()  # the page under way is finished; the rest waits for the next open
+        self.wait_upgrade()
         self.db.close()
 
     def now(self) -> str:
