@@ -43,6 +43,18 @@ WORDS_KEPT = 10_000  # words whose count of facts a process keeps while no fact 
 # fact's length in words is estimated from its folded text.
 RANK_AT_MOST = 2000
 CHARS_PER_WORD = 6
+# A word in a tenth of the facts or more (in a memory where that is at least VERY_COMMON_AT_LEAST
+# facts) is not ranked by its words: its IDF is at most ln 10 and the same for every fact holding
+# it, so ranking it orders tens of thousands of facts by length alone, and FalkorDB's full-text
+# procedure materialises every one of them before the newest RANK_AT_MOST are kept (65 ms of the
+# server's time for a word in 100k of 500k facts, bench/RESULTS.md session 5). The facts' vectors
+# and the entities' own words still answer such a query. Smaller memories never reach the floor.
+VERY_COMMON_SHARE, VERY_COMMON_AT_LEAST = 10, 5_000
+
+
+def very_common(total: int) -> int:
+    """How many facts of ``total`` make a word too common to rank by words."""
+    return max(VERY_COMMON_AT_LEAST, total // VERY_COMMON_SHARE)
 _STATE = "_fact_state"  # on a write: entity id → {text: fact id}, as this write has left them
 
 
@@ -282,13 +294,18 @@ class FactTextMixin:
         score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` chooses
         the words worth ranking (as SQLite's search does: the rare ones, or all the common ones
         together) and ranks their facts (the server's own score barely tells a rare word from a
-        common one). Operators are literal."""
+        common one); a word in a tenth of a large memory's facts is not ranked (``very_common``).
+        Operators are literal."""
         words = content_words(query)[:16]
         if not words:
             return []
         lookup = syntax(self.db)
         counts, cap, total = self._word_counts(words)
+        counts = {w: min(n, cap) for w, n in counts.items()}  # (a count kept from a deeper one)
         chosen, together = bm25.ranked_words(counts, cap)
+        if together and very_common(total) > cap:  # every word common: are some too common to rank?
+            deep = self._word_counts(chosen, very=True)[0]
+            chosen = [w for w in chosen if deep[w] < very_common(total)]
         if not chosen:
             return []
         # With a type to match, each word's facts are those of entities of that type; without one,
@@ -331,10 +348,11 @@ class FactTextMixin:
                 return kept[:limit]
             top *= 4
 
-    def _word_counts(self, words: list[str]) -> tuple[dict[str, int], int, int]:
+    def _word_counts(self, words: list[str], very: bool = False) -> tuple[dict[str, int], int, int]:
         """Each word's count of facts, stopping at the common cap (a common word's count costs what
-        its first ``cap`` facts cost, not its 500k), with the cap and the number of facts ever
-        written (near enough to those there are, which sets the cap).
+        its first ``cap`` facts cost, not its 500k) — or, with ``very``, at ``very_common`` (dearer:
+        asked only when every word is common) — with the cap and the number of facts ever written
+        (near enough to those there are, which sets both).
 
         One round trip: a UNION of the fact and ``fact_gone`` counters and the counts (not
         ``UNWIND … CALL {}``: there FalkorDB 4.16 stops every word after the first that reaches
@@ -347,29 +365,33 @@ class FactTextMixin:
                        "OPTIONAL MATCH (g:Counter {name: $g}) RETURN -2 AS i, coalesce(g.value, 0) AS n")
         state_params = {"c": COUNTER, "g": fact_vectors.GONE}
 
-        def ask(todo: list[str], cap: int) -> tuple[tuple[int, int], dict[str, int]]:
+        def limit(total: int) -> int:
+            return very_common(total) if very else bm25.common_cap(total)
+
+        def ask(todo: list[str], upto: int) -> tuple[tuple[int, int], dict[str, tuple[int, int]]]:
             found = self.db.read(" UNION ALL ".join([state_query, *(
                 f"{lookup.fulltext(f'$q{i}')} LIMIT $cap RETURN {i} AS i, count(node) AS n"
                 for i in range(len(todo)))]),
-                {**state_params, "cap": cap, **{f"q{i}": lookup.words([w]) for i, w in enumerate(todo)}})
+                {**state_params, "cap": upto, **{f"q{i}": lookup.words([w]) for i, w in enumerate(todo)}})
             by = {int(i): int(n) for i, n in found}
-            return (by[-1], by[-2]), {w: by.get(k, 0) for k, w in enumerate(todo)}
+            return (by[-1], by[-2]), {w: (by.get(k, 0), upto) for k, w in enumerate(todo)}
 
+        # known: word → (its count, the limit it was counted up to): exact below that limit
         seen, known = getattr(self, "_counted", (None, {}))
         if seen is None:  # the first search: the cap is not known yet
             first = {int(i): int(n) for i, n in self.db.read(state_query, state_params)}
             seen = (first[-1], first[-2])
-        cap = bm25.common_cap(seen[0])
-        todo = [w for w in dict.fromkeys(words) if w not in known]
-        state, got = ask(todo, cap)
+        upto = limit(seen[0])
+        todo = [w for w in dict.fromkeys(words) if w not in known or known[w][1] < upto and known[w][0] >= known[w][1]]
+        state, got = ask(todo, upto)
         while state != seen:  # facts written or deleted since: nothing kept holds
             known = {}
-            seen, cap = state, bm25.common_cap(state[0])
+            seen, upto = state, limit(state[0])
             todo = list(dict.fromkeys(words))
-            state, got = ask(todo, cap)
+            state, got = ask(todo, upto)
         known = {**(known if len(known) < WORDS_KEPT else {}), **got}
         self._counted = (state, known)
-        return {w: known[w] for w in words}, cap, state[0]
+        return {w: known[w][0] for w in words}, bm25.common_cap(state[0]), state[0]
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
                    include_archived: bool) -> list[ScoredNode]:
