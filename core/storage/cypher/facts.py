@@ -377,12 +377,14 @@ class FactTextMixin:
             return (by[-1], by[-2]), {w: (by.get(k, 0), upto) for k, w in enumerate(todo)}
 
         # known: word → (its count, the limit it was counted up to): exact below that limit
-        seen, known = getattr(self, "_counted", (None, {}))
+        kept: tuple[tuple[int, int] | None, dict[str, tuple[int, int]]] = getattr(self, "_counted", (None, {}))
+        seen, known = kept
         if seen is None:  # the first search: the cap is not known yet
             first = {int(i): int(n) for i, n in self.db.read(state_query, state_params)}
             seen = (first[-1], first[-2])
         upto = limit(seen[0])
-        todo = [w for w in dict.fromkeys(words) if w not in known or known[w][1] < upto and known[w][0] >= known[w][1]]
+        todo = [w for w in dict.fromkeys(words)
+                if w not in known or known[w][1] < upto and known[w][0] >= known[w][1]]
         state, got = ask(todo, upto)
         while state != seen:  # facts written or deleted since: nothing kept holds
             known = {}
