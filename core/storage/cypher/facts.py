@@ -25,6 +25,7 @@ from core.search import bm25
 from core.search.folding import content_words, fold
 from core.storage.cypher import fact_vectors
 from core.storage.cypher import rows as R
+from core.storage.cypher.memo import ReadMemo
 
 if TYPE_CHECKING:  # numpy loads with the first vector
     import numpy as np
@@ -284,9 +285,10 @@ def upgrade(store: Any, progress: Callable[[str, int, int], None] | None = None,
 # -- reading facts (CypherGraphStore's FactText) ------------------------------------------------------
 
 class FactTextMixin:
-    """``core.protocols.FactText`` for ``CypherGraphStore`` (it provides ``db``)."""
+    """``core.protocols.FactText`` for ``CypherGraphStore`` (it provides ``db`` and ``memo``)."""
 
     db: Any
+    memo: ReadMemo
 
     def fact_search(self, query: str, *, limit: int = 50, label: str | None = None,
                     include_archived: bool = False) -> list[tuple[int, int, float]]:
@@ -410,12 +412,15 @@ class FactTextMixin:
             where.append("node.type = $label")
         params = {"q": syntax(self.db).words(words), "label": label, "limit": int(limit) * 4}
         if self._own_index():
-            found = self.db.read(
+            hits, version = self.memo.read(
                 f"{self.db.OWN_CALL} WHERE {' AND '.join(where)} "
-                "RETURN node {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, score "
-                "ORDER BY score DESC, node.id LIMIT $limit", params)
-            heads = {r[0]["id"]: R.node(R.row_of(r[0])) for r in found}
-            found = [(r[0]["id"], r[1]) for r in found]
+                "RETURN node {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, score, "
+                "size(node.obs) ORDER BY score DESC, node.id LIMIT $limit", params)
+            rows = {r[0]["id"]: R.row_of(r[0]) for r in hits}
+            self.memo.put(version, heads=dict(rows), counts={r[0]["id"]: int(r[2]) for r in hits},
+                          names={row["name"]: i for i, row in rows.items()})
+            heads = {i: R.node(row) for i, row in rows.items()}
+            found = [[r[0]["id"], r[1]] for r in hits]
         else:
             found = self.db.read(
                 f"{self.db.FULLTEXT_CALL} WHERE {' AND '.join(where)} RETURN node.id, score "
@@ -449,6 +454,9 @@ class FactTextMixin:
     def fact_counts(self, entity_ids: list[int]) -> dict[int, int]:
         """How many facts each entity has."""
         out = dict.fromkeys((int(e) for e in entity_ids), 0)
+        kept = self.memo.counts_of(list(out))  # read with the heads, nothing written since
+        if kept is not None:
+            return {**out, **kept}
         out.update({int(e): int(n) for e, n in self.db.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN i, size(e.obs)", {"ids": list(out)})})
         return out
@@ -465,12 +473,19 @@ class FactTextMixin:
         """Nodes for ``ids`` without their observations (a long entity's facts are not read)."""
         if not ids:
             return []
-        found = self.db.read(
+        wanted = [int(i) for i in dict.fromkeys(ids)]
+        kept = self.memo.heads_of(wanted)  # read earlier in this search, nothing written since
+        if kept is not None:
+            return [R.node(row) for i in ids if (row := kept[int(i)]) is not None]
+        found, version = self.memo.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i}) "
-            "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}",
-            {"ids": [int(i) for i in dict.fromkeys(ids)]})
-        rows = {r[0]["id"]: R.row_of(r[0]) for r in found}
-        return [R.node(rows[i]) for i in ids if i in rows]
+            "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, size(e.obs)",
+            {"ids": wanted})
+        rows: dict[int, dict[str, Any] | None] = dict.fromkeys(wanted)
+        rows.update({r[0]["id"]: R.row_of(r[0]) for r in found})
+        self.memo.put(version, heads=rows, counts={r[0]["id"]: int(r[1]) for r in found},
+                      names={row["name"]: i for i, row in rows.items() if row is not None})
+        return [R.node(row) for i in ids if (row := rows[int(i)]) is not None]
 
 
 def vector_distances(dialect: Any, label: str, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:

@@ -40,6 +40,7 @@ from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.facts import FactTextMixin
 from core.storage.cypher.history import HistoryMixin
 from core.storage.cypher.hygiene import fold_aliases
+from core.storage.cypher.memo import ReadMemo
 from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import LogRow, Work
 
@@ -65,6 +66,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         self._lock = threading.RLock()
         self.read_only = read_only
         self._in_transaction = 0
+        self.memo = ReadMemo(dialect)  # a search's reads of the entities, reused while nothing is written
         self._upgrade: threading.Thread | None = None
         self._upgrade_stop = threading.Event()
         #: the background upgrade's progress: what ("facts", "own_words") → (entities done, of total)
@@ -642,9 +644,24 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
         with self._lock:
             self.db.write(write)
+            # Access counts and co-occurrences are no part of what a search keeps of the entities
+            self.memo.carry(getattr(self.db, "last_version", None))
 
     def ids_for(self, names: Sequence[str]) -> dict[str, int]:
-        return {n: r["id"] for n, r in self._rows_by_name(self.db, names).items()}
+        wanted = list(dict.fromkeys(names))
+        kept = self.memo.ids_of(wanted)  # read earlier in this search, nothing written since
+        if kept is not None:
+            return {n: i for n, i in kept.items() if i is not None}
+        if not wanted:
+            return {}
+        found, version = self.memo.read("UNWIND $names AS n MATCH (e:Entity {name: n}) "
+                                        "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, "
+                                        "size(e.obs)", {"names": wanted})
+        rows = {r[0]["id"]: R.row_of(r[0]) for r in found}
+        by_name: dict[str, int | None] = dict.fromkeys(wanted)
+        by_name.update({row["name"]: i for i, row in rows.items()})
+        self.memo.put(version, heads=dict(rows), counts={r[0]["id"]: int(r[1]) for r in found}, names=by_name)
+        return {n: i for n, i in by_name.items() if i is not None}
 
     def nodes_by_id(self, ids: Sequence[int]) -> list[Node]:
         return [R.node(r) for r in self._rows_in_order(self.db, ids)]
