@@ -44,12 +44,14 @@ WORDS_KEPT = 10_000  # words whose count of facts a process keeps while no fact 
 # fact's length in words is estimated from its folded text.
 RANK_AT_MOST = 2000
 CHARS_PER_WORD = 6
-# A word in a tenth of the facts or more (in a memory where that is at least VERY_COMMON_AT_LEAST
-# facts) is not ranked by its words: its IDF is at most ln 10 and the same for every fact holding
-# it, so ranking it orders tens of thousands of facts by length alone, and FalkorDB's full-text
-# procedure materialises every one of them before the newest RANK_AT_MOST are kept (65 ms of the
-# server's time for a word in 100k of 500k facts, bench/RESULTS.md session 5). The facts' vectors
-# and the entities' own words still answer such a query. Smaller memories never reach the floor.
+# A query whose every word is in a tenth of the facts or more (in a memory where that is at least
+# VERY_COMMON_AT_LEAST facts) is not ranked by its words: each word's IDF is at most ln 10 and the
+# same for every fact holding it, so ranking them orders tens of thousands of facts by length
+# alone, and FalkorDB's full-text procedure materialises every one of them before the newest
+# RANK_AT_MOST are kept (65 ms of the server's time for a word in 100k of 500k facts,
+# bench/RESULTS.md session 5). The facts' vectors and the entities' own words still answer such a
+# query. (With one word less common among them, the facts holding all are ranked, as before.)
+# Smaller memories never reach the floor.
 VERY_COMMON_SHARE, VERY_COMMON_AT_LEAST = 10, 5_000
 
 
@@ -296,7 +298,8 @@ class FactTextMixin:
         score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` chooses
         the words worth ranking (as SQLite's search does: the rare ones, or all the common ones
         together) and ranks their facts (the server's own score barely tells a rare word from a
-        common one); a word in a tenth of a large memory's facts is not ranked (``very_common``).
+        common one); a query whose every word is in a tenth of a large memory's facts is not
+        ranked (``very_common``).
         Operators are literal."""
         words = content_words(query)[:16]
         if not words:
@@ -305,9 +308,10 @@ class FactTextMixin:
         counts, cap, total = self._word_counts(words)
         counts = {w: min(n, cap) for w, n in counts.items()}  # (a count kept from a deeper one)
         chosen, together = bm25.ranked_words(counts, cap)
-        if together and very_common(total) > cap:  # every word common: are some too common to rank?
+        if together and very_common(total) > cap:  # every word common: are they all too common to rank?
             deep = self._word_counts(chosen, very=True)[0]
-            chosen = [w for w in chosen if deep[w] < very_common(total)]
+            if all(deep[w] >= very_common(total) for w in chosen):
+                chosen = []
         if not chosen:
             return []
         # With a type to match, each word's facts are those of entities of that type; without one,
@@ -329,11 +333,17 @@ class FactTextMixin:
                    if together else [{"q": lookup.words([w]), "idf": bm25.idf(counts[w], total)} for w in chosen])
         live = "true" if label is not None else "e IS NOT NULL" + ("" if include_archived else
                                                                    " AND e.archived_at IS NULL")
+        if len(queries) == 1:  # one query (one word, or all held together): no sub-query per word,
+            # which costs FalkorDB several times the same search (3.7 against 5.7 ms of its time for
+            # a word in 1.3k facts, at best), and no ordering of a rare word's facts (all are ranked)
+            newest = "" if not together and counts[chosen[0]] <= RANK_AT_MOST else \
+                "WITH node ORDER BY node.id DESC LIMIT $cap "
+            source = f"{lookup.fulltext('$q')} {owner}{newest}WITH node, $idf AS weight "
+        else:
+            source = (f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w.q')} {owner}"
+                    "RETURN node ORDER BY node.id DESC LIMIT $cap } WITH node, sum(w.idf) AS weight ")
         statement = (
-            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w.q')} {owner}"
-            "RETURN node ORDER BY node.id DESC LIMIT $cap } "
-            "WITH node, sum(w.idf) AS weight "
-            f"WITH node, weight, CASE WHEN size(node.ft) < {CHARS_PER_WORD} THEN 1 "
+            f"{source}WITH node, weight, CASE WHEN size(node.ft) < {CHARS_PER_WORD} THEN 1 "
             f"ELSE size(node.ft) / {CHARS_PER_WORD} END AS words "
             "WITH collect([node, weight, words]) AS hits, avg(words) AS average UNWIND hits AS h "
             "WITH h[0] AS node, h[1] * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * h[2] / average)) AS score "
@@ -343,8 +353,9 @@ class FactTextMixin:
         # them be live, the next best are asked for.
         top = max(limit * 2, 20)
         while True:
-            found = self.db.read(statement, {"words": queries, "label": label, "cap": RANK_AT_MOST,
-                                             "k1": bm25.K1, "b": bm25.B, "top": top})
+            found = self.db.read(statement, {"words": queries, "q": queries[0]["q"], "idf": queries[0]["idf"],
+                                             "label": label, "cap": RANK_AT_MOST, "k1": bm25.K1, "b": bm25.B,
+                                             "top": top})
             kept = [(int(f), int(e), float(s)) for f, e, s, ok in found if ok]
             if len(kept) >= limit or len(found) < top:
                 return kept[:limit]
