@@ -11,6 +11,8 @@ write landing in between only makes the rows look older than they are (reread, n
 Rows are kept for ``SECONDS`` at most (the reads of one search), and only of the last version; a
 write of this process known to change none of them (``record_access``) carries them over when it
 was the only write since.
+The same holds for the few reads of state a search makes each time (the fact matrix's counters,
+what is due for a vector): kept under a key (``rows``), they cost a GET while nothing is written.
 A dialect without a version key (Neo4j) keeps nothing.
 """
 
@@ -25,8 +27,8 @@ SECONDS = 1.0
 
 
 class ReadMemo:
-    """Entity heads (``rows.row_of`` without observations, or None: not there), fact counts and
-    name → id, as read at one version of the graph."""
+    """Entity heads (``rows.row_of`` without observations, or None: not there), fact counts,
+    name → id and the rows of a few reads of state (``rows``), as read at one version of the graph."""
 
     def __init__(self, dialect: Any) -> None:
         self._db = dialect
@@ -36,6 +38,7 @@ class ReadMemo:
         self.heads: dict[int, dict[str, Any] | None] = {}
         self.counts: dict[int, int] = {}
         self.names: dict[str, int | None] = {}
+        self.values: dict[Any, list[list[Any]]] = {}
 
     @property
     def enabled(self) -> bool:
@@ -61,10 +64,25 @@ class ReadMemo:
         with self._lock:
             if version != self._at or time.monotonic() - self._when > SECONDS:
                 self._at, self._when = version, time.monotonic()
-                self.heads, self.counts, self.names = {}, {}, {}
+                self.heads, self.counts, self.names, self.values = {}, {}, {}, {}
             self.heads.update(heads or {})
             self.counts.update(counts or {})
             self.names.update(names or {})
+
+    def rows(self, key: Any, query: str, params: dict[str, Any]) -> list[list[Any]]:
+        """The rows of a read that depends on nothing but the graph (counters, what is due), kept
+        under ``key``: read again only once something was written."""
+        with self._lock:
+            kept = self.values.get(key)
+        if kept is not None and self.current():
+            return kept
+        found, version = self.read(query, params)
+        if version is not None:
+            self.put(version)
+            with self._lock:
+                if self._at == version:
+                    self.values[key] = found
+        return found
 
     def carry(self, version: int | None) -> None:
         """A write of this process that changed none of what is kept (access counts) left the
