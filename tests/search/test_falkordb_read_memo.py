@@ -51,6 +51,10 @@ def test_a_searchs_reads_of_its_entities_are_reused_while_nothing_is_written(
         assert [(n.name, n.label) for n in heads] == [("Heron", "Project")]
         assert graph.fact_counts(list(ids.values())) == {ids["Heron"]: 2}
         assert sent == []  # all three from what the search read
+        graph.fulltext_search("quarterly aviary", limit=5, own_fields=True)  # a query that is no one's name
+        sent.clear()
+        assert graph.ids_for(["quarterly aviary"]) == {}  # looked up with the own words
+        assert sent == []
         memory.merge_node("Project", "Heron", {"summary": "books"})  # a write: read afresh
         assert [n.props for n in graph.entity_heads(list(ids.values()))] == [{"summary": "books"}]
         assert len(sent) >= 1

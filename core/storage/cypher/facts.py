@@ -409,13 +409,15 @@ class FactTextMixin:
         return {w: known[w][0] for w in words}, bm25.common_cap(state[0]), state[0]
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
-                   include_archived: bool) -> list[ScoredNode]:
+                   include_archived: bool, name: str = "") -> list[ScoredNode]:
         """Entities whose own fields (name, type, text properties such as a summary) hold any of
         ``words``, best first, as SQLite's ``own_fields`` (their facts: ``fact_search``). On
         FalkorDB the ``:Own`` index holds just those fields (name weighted highest), and the hits
         come back with their heads in the same round trip; elsewhere (or on a graph not yet
         brought in step, ``migrate_own``) the entity index holds the name and a body of type,
-        facts and summary: the server finds the candidates and their heads are read after."""
+        facts and summary: the server finds the candidates and their heads are read after.
+        ``name``: the entity of exactly that name is looked up in the same round trip and kept
+        (``cypher.memo``: search asks for the entity named as the query next)."""
         where = ["true"]
         if not include_archived:
             where.append("node.archived_at IS NULL")
@@ -423,10 +425,17 @@ class FactTextMixin:
             where.append("node.type = $label")
         params = {"q": syntax(self.db).words(words), "label": label, "limit": int(limit) * 4}
         if self._own_index():
+            head = "{.id, .name, .type, .props, .created_at, .updated_at, .archived_at}"
             hits, version = self.memo.read(
                 f"{self.db.OWN_CALL} WHERE {' AND '.join(where)} "
-                "RETURN node {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, score, "
-                "size(node.obs) ORDER BY score DESC, node.id LIMIT $limit", params)
+                f"RETURN node {head} AS node, score, size(node.obs) AS n ORDER BY score DESC, node.id LIMIT $limit"
+                + (f" UNION ALL MATCH (e:Entity {{name: $name}}) RETURN e {head} AS node, null AS score, "
+                   "size(e.obs) AS n" if name else ""), {**params, "name": name})
+            named = [r for r in hits if r[1] is None]
+            hits = [r for r in hits if r[1] is not None]
+            self.memo.put(version, heads={r[0]["id"]: R.row_of(r[0]) for r in named},
+                          counts={r[0]["id"]: int(r[2]) for r in named},
+                          names={name: named[0][0]["id"] if named else None} if name else {})
             rows = {r[0]["id"]: R.row_of(r[0]) for r in hits}
             self.memo.put(version, heads=dict(rows), counts={r[0]["id"]: int(r[2]) for r in hits},
                           names={row["name"]: i for i, row in rows.items()})

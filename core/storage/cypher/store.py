@@ -560,7 +560,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         if not words:
             return []
         if own_fields:
-            return self._own_words(words, limit, label, include_archived)
+            return self._own_words(words, limit, label, include_archived, name=query.strip())
         where = ["true"]
         if not include_archived:
             where.append("node.archived_at IS NULL")
