@@ -93,21 +93,32 @@ class FalkorDialect:
     def read_tagged(self, query: str, params: dict[str, Any] | None = None) -> tuple[list[list[Any]], int | None]:
         """The rows of a read and the version key's value just before it, in one round trip (a
         pipeline): while the key keeps that value no write has been made since (``cypher.memo``)."""
+        version, (rows,) = self._pipelined([(query, params)], tagged=True)
+        return rows, version
+
+    def read_many(self, reads: list[tuple[str, dict[str, Any] | None]]) -> list[list[list[Any]]]:
+        """The rows of several independent reads, sent together (one round trip)."""
+        return self._pipelined(reads, tagged=False)[1]
+
+    def _pipelined(self, reads: list[tuple[str, dict[str, Any] | None]],
+                   tagged: bool) -> tuple[int | None, list[list[list[Any]]]]:
         from falkordb.query_result import QueryResult
         from redis.exceptions import ResponseError
 
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(self.version_key)
-            pipe.execute_command("GRAPH.RO_QUERY", self.graph_name,
-                                 self.graph._build_params_header(params) + query, "--compact")
+            if tagged:
+                pipe.get(self.version_key)
+            for query, params in reads:
+                pipe.execute_command("GRAPH.RO_QUERY", self.graph_name,
+                                     self.graph._build_params_header(params) + query, "--compact")
             try:
-                version, raw = pipe.execute()
+                answers = pipe.execute()
             except ResponseError as exc:
-                if "empty key" in str(exc):
-                    return [], None
+                if "empty key" in str(exc):  # a graph never written is an empty graph
+                    return None, [[] for _ in reads]
                 raise
-        rows: list[list[Any]] = QueryResult(self.graph, raw).result_set
-        return rows, (int(version) if version else None)
+        version = answers.pop(0) if tagged else None
+        return (int(version) if version else None), [QueryResult(self.graph, raw).result_set for raw in answers]
 
     def version_tag(self) -> int | None:
         """The version key's value (None before the first write): what ``read_tagged`` tags rows with."""

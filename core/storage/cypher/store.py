@@ -614,15 +614,18 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         ids = [int(i) for i in ids]
         access: dict[int, tuple[int, str]] = {}
         degree = dict.fromkeys(ids, 0)
-        for eid, count, last, deg in self.db.read(
-            "UNWIND $ids AS i MATCH (e:Entity {id: i}) OPTIONAL MATCH (e)-[r:REL]-() WHERE r.ended_at IS NULL "
-            "RETURN i, e.access_count, e.last_access, count(r)", {"ids": ids}):
+        reads: list[tuple[str, dict[str, Any] | None]] = [
+            ("UNWIND $ids AS i MATCH (e:Entity {id: i}) OPTIONAL MATCH (e)-[r:REL]-() WHERE r.ended_at IS NULL "
+             "RETURN i, e.access_count, e.last_access, count(r)", {"ids": ids}),
+            ("MATCH (a:Entity)-[c:COOC]->(b:Entity) WHERE a.id IN $ids AND b.id IN $ids RETURN a.id, b.id, c.count",
+             {"ids": ids})]
+        many = getattr(self.db, "read_many", None)  # both in one round trip where the dialect can
+        stats, pairs = many(reads) if many is not None else [self.db.read(q, p) for q, p in reads]
+        for eid, count, last, deg in stats:
             degree[eid] = int(deg)
             if count:
                 access[eid] = (int(count), last)
-        cooc = {(a, b): int(n) for a, b, n in self.db.read(
-            "MATCH (a:Entity)-[c:COOC]->(b:Entity) WHERE a.id IN $ids AND b.id IN $ids RETURN a.id, b.id, c.count",
-            {"ids": ids})}
+        cooc = {(a, b): int(n) for a, b, n in pairs}
         return {"access": access, "degree": degree, "cooc": cooc}
 
     def record_access(self, ids: Sequence[int]) -> None:
