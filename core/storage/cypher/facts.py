@@ -58,6 +58,8 @@ VERY_COMMON_SHARE, VERY_COMMON_AT_LEAST = 10, 5_000
 def very_common(total: int) -> int:
     """How many facts of ``total`` make a word too common to rank by words."""
     return max(VERY_COMMON_AT_LEAST, total // VERY_COMMON_SHARE)
+
+
 _STATE = "_fact_state"  # on a write: entity id → {text: fact id}, as this write has left them
 
 
@@ -299,8 +301,7 @@ class FactTextMixin:
         the words worth ranking (as SQLite's search does: the rare ones, or all the common ones
         together) and ranks their facts (the server's own score barely tells a rare word from a
         common one); a query whose every word is in a tenth of a large memory's facts is not
-        ranked (``very_common``).
-        Operators are literal."""
+        ranked (``very_common``). Operators are literal."""
         words = content_words(query)[:16]
         if not words:
             return []
@@ -341,7 +342,7 @@ class FactTextMixin:
             source = f"{lookup.fulltext('$q')} {owner}{newest}WITH node, $idf AS weight "
         else:
             source = (f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w.q')} {owner}"
-                    "RETURN node ORDER BY node.id DESC LIMIT $cap } WITH node, sum(w.idf) AS weight ")
+                      "RETURN node ORDER BY node.id DESC LIMIT $cap } WITH node, sum(w.idf) AS weight ")
         statement = (
             f"{source}WITH node, weight, CASE WHEN size(node.ft) < {CHARS_PER_WORD} THEN 1 "
             f"ELSE size(node.ft) / {CHARS_PER_WORD} END AS words "
