@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.model import Change
+from core.model import RELATION_OPS, Change
 
 _INSIGHT_DECISIONS = {"approved": "insight_approved", "dismissed": "insight_dismissed", "synced": "insight_synced"}
 
@@ -56,8 +56,7 @@ def words(change: Change, known: Mapping[int, Change] | None = None) -> Words:  
     if op == "delete_entity":
         snap = _dict(before)
         return w("deleted", count=len(snap.get("observations", [])), type=str(snap.get("entityType", "?")))
-    if (rel := change.relation()) is not None or op in ("create_relation", "delete_relation", "end_relation",
-                                                         "reopen_relation"):
+    if (rel := change.relation()) is not None or op in RELATION_OPS:
         src, dst, kind = rel or (name or "?", "?", "?")
         return w(op, {"src": src, "dst": dst}, type=kind)
     if op in ("update_entity", "set_entity_type"):
@@ -118,8 +117,9 @@ def _english(wd: Words) -> str:
         return plain[wd.key]
     if wd.op == "create_relation":
         return f"related {n['src']} -{v['type']}-> {n['dst']}"
-    if wd.op in ("delete_relation", "end_relation", "reopen_relation") and n.get("dst", "?") != "?":
-        verb = {"delete_relation": "removed", "end_relation": "ended", "reopen_relation": "reopened"}[wd.op]
+    if wd.op in ("delete_relation", "end_relation", "reopen_relation", "update_relation") and n.get("dst", "?") != "?":
+        verb = {"delete_relation": "removed", "end_relation": "ended", "reopen_relation": "reopened",
+                "update_relation": "changed the props of"}[wd.op]
         return f"{verb} {n['src']} -{v['type']}-> {n['dst']}"
     entity = n.get("name", n.get("src", ""))
     return f"{wd.op.replace('_', ' ')} {entity or ''}".strip()

@@ -194,7 +194,7 @@ class EntityPlan(TypedDict):
 
 # A Save, a merge, an approved insight with what approving it did, an undo: each lists its rows, undone whole.
 GROUP_OPS = ("save_entity", "merge_entities", "approve_insight", "undo")
-RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation")
+RELATION_OPS = ("create_relation", "delete_relation", "end_relation", "reopen_relation", "update_relation")
 _CHANGE_KEYS = ("id", "at", "actor", "op", "entity", "before", "after")
 
 

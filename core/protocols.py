@@ -37,6 +37,8 @@ from core.reflect.engine import InsightStore as ReflectStore
 if TYPE_CHECKING:  # annotations only: numpy loads with the first vector
     import numpy as np
 
+    from core.hygiene.store import HygieneStore
+
 
 class InsightStore(ReflectStore, Protocol):
     """What reflect (``core.reflect.engine``) and the review lifecycle need from a backend."""
@@ -137,6 +139,7 @@ class GraphStore(Protocol):
     def ids_for(self, names: Sequence[str]) -> dict[str, int]: ...
     def nodes_by_id(self, ids: Sequence[int]) -> list[Node]: ...
     def insight_store(self) -> InsightStore: ...
+    def hygiene_store(self) -> HygieneStore: ...  # duplicates, merges and aliases (``core.hygiene.store``)
     def backup(self, dest: Path | None = None) -> Path: ...  # ConfigError where the backend has no file
     def now(self) -> str: ...
     def fact_lists(self, min_facts: int = 2) -> list[tuple[int, str, dict[str, Any], list[str]]]: ...

@@ -27,9 +27,11 @@ def text_of(name: str, etype: str, props: dict[str, Any], facts: Sequence[str],
             outgoing: Sequence[tuple[str, str]], incoming: Sequence[tuple[str, str]]) -> str:
     """An entity's embedding text from its current rows: name, type, summary, first ``HEAD_FACTS``
     facts (what it is; every fact has a vector of its own) and its current relations ((type, other),
-    oldest first), outgoing ones superseded by a newer one (``current_relation``) left out."""
+    oldest first), outgoing ones superseded by a newer one (``current_relation``) left out. A relation
+    to itself is one relation: listed once, as outgoing, however a store reads its two ends."""
     summary = props.get("summary")
-    rels = [("→", t, o) for t, o in outgoing if current_relation(props, t, o)] + [("←", t, o) for t, o in incoming]
+    rels = [("→", t, o) for t, o in outgoing if current_relation(props, t, o)] + [
+        ("←", t, o) for t, o in incoming if o != name]
     return entity_text(name, etype, list(facts[:HEAD_FACTS]), rels, summary if isinstance(summary, str) else None)
 
 

@@ -12,7 +12,7 @@ from core.model import GROUP_OPS, RELATION_OPS, Change  # noqa: F401 - defined w
 UNDOABLE = frozenset({
     "create_entity", "delete_entity", "restore_entity", "add_observations", "delete_observations",
     "create_relation", "delete_relation", "update_entity", "archive_entity", "unarchive_entity",
-    "rename_entity", "set_entity_type", "replace_observation", "end_relation", "reopen_relation",
+    "rename_entity", "set_entity_type", "replace_observation", "end_relation", "reopen_relation", "update_relation",
     "save_entity", "merge_entities", "approve_insight", "undo",
 })
 SCAN_LIMIT = 5000  # how far back the default undo looks for something undoable

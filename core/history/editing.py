@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from core.errors import NotFound
 from core.history import undo as rules
-from core.model import Change, EntityPlan, Node
+from core.model import Change, EntityPlan, Node, Relation
 
 T = TypeVar("T")
 
@@ -61,6 +61,12 @@ class EditingRules:
     def end_relation(self, from_name: str, to_name: str, rel_type: str, ended_at: str | None, actor: str) -> bool:
         """End a current relation at ``ended_at`` (default now); it stays, no longer current."""
         return self._edit(lambda s: rules.set_relation_end(s, from_name, to_name, rel_type, ended_at or s.now), actor)
+
+    def merge_relation(self, from_name: str, rel_type: str, to_name: str, props: dict[str, Any] | None,
+                       actor: str) -> tuple[Relation, bool]:
+        """Create the relation if missing, merge ``props`` into it (``undo.merge_relation``); (relation, created)."""
+        rel = Relation(**{"from": from_name, "to": to_name, "relationType": rel_type})
+        return rel, self._edit(lambda s: rules.merge_relation(s, from_name, rel_type, to_name, props), actor)
 
     def save_entity(self, name: str, plan: EntityPlan, expected_version: int | None, actor: str) -> int | None:
         """One editor Save, all or nothing (see ``core.history.undo.save_entity``)."""

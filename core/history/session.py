@@ -48,6 +48,9 @@ class LoggedSession(ABC):
     @abstractmethod
     def write_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None: ...
     @abstractmethod
+    def set_relation_state(self, src: str, dst: str, rtype: str, props: dict[str, Any],
+                           ended_at: str | None) -> None: ...
+    @abstractmethod
     def write_insight(self, title: str, state: InsightState) -> None: ...
     @abstractmethod
     def write_restored(self, name: str, snap: dict[str, Any]) -> None: ...
@@ -83,6 +86,13 @@ class LoggedSession(ABC):
         snap = {"from": src, "to": dst, "relationType": rtype, "created_at": rel.created_at}
         self.log("end_relation" if ended_at is not None else "reopen_relation", src,
                  {**snap, "ended_at": rel.ended_at}, {**snap, "ended_at": ended_at})
+
+    def set_relation_props(self, src: str, dst: str, rtype: str, props: dict[str, Any]) -> None:
+        rel = self.relation(src, dst, rtype)
+        assert rel is not None  # the rules checked it exists
+        self.set_relation_state(src, dst, rtype, props, rel.ended_at)
+        snap = {"from": src, "to": dst, "relationType": rtype}
+        self.log("update_relation", src, {**snap, "props": rel.props}, {**snap, "props": props})
 
     def set_insight(self, title: str, state: InsightState, note: dict[str, Any] | None = None) -> None:
         before = self.insight(title)

@@ -25,8 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from core import errors
 from core.change_words import describe
 from core.errors import Conflict, NotFound
+from core.graph_rules import merge_patch
 from core.history.changes import SCAN_LIMIT, UNDOABLE, is_candidate, touches, undone_ids
 from core.history.changes import describe_relation as _rel_words
 from core.history.changes import short as _short
@@ -130,6 +132,9 @@ class EditSession(ChangeReads, Protocol):
                            ended_at: str | None) -> None:
         """Props and end of an existing relation, not logged (an undone deletion's old state)."""
         ...
+    def set_relation_props(self, src: str, dst: str, rtype: str, props: dict[str, Any]) -> None:
+        """The props of an existing relation, logged as update_relation."""
+        ...
     def insight(self, title: str) -> InsightState | None:
         """The review state of the insight ``title`` (None: no such insight)."""
         ...
@@ -205,6 +210,28 @@ def set_relation_end(s: EditSession, src: str, dst: str, rtype: str, ended_at: s
         return False
     s.set_relation_end(src, dst, rtype, ended_at)
     return True
+
+
+def merge_relation(s: EditSession, src: str, rtype: str, dst: str, props: dict[str, Any] | None) -> bool:
+    """Engrama's merge_relation: relate two existing entities unless they are already (a missing end
+    → NotFound), and merge ``props`` into the relation's (JSON merge patch). A change to an existing
+    relation's props is logged (update_relation); a new relation's are part of its creation. True if
+    it was created."""
+    for name in (src, dst):
+        if s.entity(name) is None:
+            raise errors.no_relation_end(name, src, rtype, dst)
+    created = s.relation(src, dst, rtype) is None
+    if created:
+        s.create_relations([_relation(src, dst, rtype)])
+    rel = s.relation(src, dst, rtype)
+    assert rel is not None  # there, or just created
+    merged = merge_patch(rel.props, props or {})
+    if merged != rel.props:
+        if created:
+            s.set_relation_state(src, dst, rtype, merged, rel.ended_at)
+        else:
+            s.set_relation_props(src, dst, rtype, merged)
+    return created
 
 
 # -- one editor Save -----------------------------------------------------------------------------
@@ -361,6 +388,13 @@ def undo_one(s: EditSession, row: Row) -> None:  # noqa: C901 - one branch per k
             raise Conflict(f"The relation {_rel_words(src, dst, rtype)} was changed or removed since. "
                            "Nothing was changed.")
         s.set_relation_end(src, dst, rtype, None if op == "end_relation" else before["ended_at"])
+    elif op == "update_relation":
+        src, dst, rtype = after["from"], after["to"], after["relationType"]
+        rel = s.relation(src, dst, rtype)
+        if rel is None or rel.props != after["props"]:
+            raise Conflict(f"The relation {_rel_words(src, dst, rtype)} was changed or removed since. "
+                           "Nothing was changed.")
+        s.set_relation_props(src, dst, rtype, before["props"])
     elif op == "rename_entity":
         _live(s, after["name"])
         if s.entity(before["name"]) is not None:

@@ -1,12 +1,12 @@
-"""create_stores(): the only place a storage backend is chosen (and ``hygiene_store``: its
-``HygieneStore``, chosen by the graph store's backend)."""
+"""create_stores(): the only place a storage backend is chosen (``hygiene_store``: the graph
+store's own ``HygieneStore``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.errors import ConfigError
 from core.protocols import GraphStore, VectorStore
@@ -47,12 +47,6 @@ def create_stores(settings: Settings, *, clock: Callable[[], datetime] | None = 
     raise ConfigError(f"Unknown backend {settings.backend!r}; this build has sqlite, falkordb and neo4j.")
 
 
-def hygiene_store(graph: Any) -> HygieneStore:
-    """The backend's ``HygieneStore`` (``core.hygiene.store``), chosen by ``graph.backend``."""
-    if graph.backend == "sqlite":
-        from core.storage.sqlite.hygiene import SqliteHygiene
-
-        return SqliteHygiene(graph.db)
-    from core.storage.cypher.hygiene import CypherHygiene
-
-    return CypherHygiene(graph)
+def hygiene_store(graph: GraphStore) -> HygieneStore:
+    """The backend's ``HygieneStore`` (``core.hygiene.store``): each graph store hands out its own."""
+    return graph.hygiene_store()

@@ -123,8 +123,10 @@ def say(wd: Words) -> str:  # noqa: C901 - one sentence per kind of change
     if key == "deleted":
         return ActivityModel.tr("deleted {name} ({type}, %n observations)", "", count).format(
             name=n["name"], type=v["type"])
-    if key in ("create_relation", "delete_relation", "end_relation", "reopen_relation"):
+    if key in ("create_relation", "delete_relation", "end_relation", "reopen_relation", "update_relation"):
         template = {"create_relation": ActivityModel.tr("related {src} → {dst} ({type})"),
+                    "update_relation": ActivityModel.tr(
+                        "changed the properties of the relation {src} → {dst} ({type})"),
                     "delete_relation": ActivityModel.tr("removed the relation {src} → {dst} ({type})"),
                     "end_relation": ActivityModel.tr("ended the relation {src} → {dst} ({type})"),
                     "reopen_relation": ActivityModel.tr("reopened the relation {src} → {dst} ({type})")}[key]

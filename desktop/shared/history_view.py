@@ -55,8 +55,10 @@ def say(wd: Words) -> str:  # noqa: C901 - one sentence per kind of change
         return HistoryView.tr("renamed {old} to {new}").format(old=n["old"], new=n["new"])
     if key == "retyped":
         return HistoryView.tr("set the type to {type}").format(type=v["new"])
-    if key in ("create_relation", "delete_relation", "end_relation", "reopen_relation") and n["dst"] != "?":
+    if key in ("create_relation", "delete_relation", "end_relation", "reopen_relation", "update_relation") \
+            and n["dst"] != "?":
         template = {"create_relation": HistoryView.tr("added {src} —{type}→ {dst}"),
+                    "update_relation": HistoryView.tr("changed the properties of {src} —{type}→ {dst}"),
                     "delete_relation": HistoryView.tr("removed {src} —{type}→ {dst}"),
                     "end_relation": HistoryView.tr("ended {src} —{type}→ {dst}"),
                     "reopen_relation": HistoryView.tr("made {src} —{type}→ {dst} current again")}[key]

@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="157"/>
+        <location filename="../../desktop/activity/model.py" line="159"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>saved {name} (%n change)</numerusform>
@@ -52,7 +52,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="155"/>
+        <location filename="../../desktop/activity/model.py" line="157"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>let the confidence of %n insight fade with time</numerusform>
@@ -179,7 +179,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="362"/>
+        <location filename="../../desktop/main_window.py" line="361"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entity</numerusform>

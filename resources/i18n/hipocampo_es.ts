@@ -39,12 +39,12 @@
         <translation>ayer {time}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="161"/>
+        <location filename="../../desktop/activity/model.py" line="163"/>
         <source>created {name} ({type})</source>
         <translation>creó {name} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="160"/>
+        <location filename="../../desktop/activity/model.py" line="162"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
@@ -93,57 +93,62 @@
         <translation>relacionó {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="128"/>
+        <location filename="../../desktop/activity/model.py" line="129"/>
+        <source>changed the properties of the relation {src} → {dst} ({type})</source>
+        <translation>cambió las propiedades de la relación {src} → {dst} ({type})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/activity/model.py" line="130"/>
         <source>removed the relation {src} → {dst} ({type})</source>
         <translation>quitó la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="129"/>
+        <location filename="../../desktop/activity/model.py" line="131"/>
         <source>ended the relation {src} → {dst} ({type})</source>
         <translation>dio por terminada la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="130"/>
+        <location filename="../../desktop/activity/model.py" line="132"/>
         <source>reopened the relation {src} → {dst} ({type})</source>
         <translation>reabrió la relación {src} → {dst} ({type})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="135"/>
+        <location filename="../../desktop/activity/model.py" line="137"/>
         <source>changed {name} from {old} to {new}</source>
         <translation>cambió {name} de {old} a {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="137"/>
+        <location filename="../../desktop/activity/model.py" line="139"/>
         <source>updated the details of {name}</source>
         <translation>actualizó los detalles de {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="139"/>
+        <location filename="../../desktop/activity/model.py" line="141"/>
         <source>renamed {old} to {new}</source>
         <translation>renombró {old} como {new}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="162"/>
+        <location filename="../../desktop/activity/model.py" line="164"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="163"/>
+        <location filename="../../desktop/activity/model.py" line="165"/>
         <source>took {name} out of the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="164"/>
+        <location filename="../../desktop/activity/model.py" line="166"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="165"/>
+        <location filename="../../desktop/activity/model.py" line="167"/>
         <source>proposed the insight {name}</source>
         <translation>propuso el hallazgo {name}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="157"/>
+        <location filename="../../desktop/activity/model.py" line="159"/>
         <source>saved {name} (%n changes)</source>
         <translation>
             <numerusform>guardó {name} (%n cambio)</numerusform>
@@ -151,77 +156,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="144"/>
+        <location filename="../../desktop/activity/model.py" line="146"/>
         <source>redid: {what}</source>
         <translation>rehízo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="144"/>
+        <location filename="../../desktop/activity/model.py" line="146"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="159"/>
+        <location filename="../../desktop/activity/model.py" line="161"/>
         <source>undid change #{id} on {name}</source>
         <translation>deshizo el cambio n.º {id} en {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="166"/>
+        <location filename="../../desktop/activity/model.py" line="168"/>
         <source>approved the insight {name}</source>
         <translation>aprobó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="167"/>
+        <location filename="../../desktop/activity/model.py" line="169"/>
         <source>dismissed the insight {name}</source>
         <translation>descartó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="168"/>
+        <location filename="../../desktop/activity/model.py" line="170"/>
         <source>wrote out the insight {name}</source>
         <translation>guardó por escrito el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="169"/>
+        <location filename="../../desktop/activity/model.py" line="171"/>
         <source>reviewed the insight {name}</source>
         <translation>revisó el hallazgo {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="170"/>
+        <location filename="../../desktop/activity/model.py" line="172"/>
         <source>marked the insight {name} as stale</source>
         <translation>marcó el hallazgo {name} como desactualizado</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="171"/>
+        <location filename="../../desktop/activity/model.py" line="173"/>
         <source>found the insight {name} holds again</source>
         <translation>comprobó que el hallazgo {name} vuelve a ser válido</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="148"/>
+        <location filename="../../desktop/activity/model.py" line="150"/>
         <source>1 new insight</source>
         <translation>1 hallazgo nuevo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="149"/>
+        <location filename="../../desktop/activity/model.py" line="151"/>
         <source>{n} new insights</source>
         <translation>{n} hallazgos nuevos</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="151"/>
+        <location filename="../../desktop/activity/model.py" line="153"/>
         <source>1 refreshed</source>
         <translation>1 actualizada</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="152"/>
+        <location filename="../../desktop/activity/model.py" line="154"/>
         <source>{n} refreshed</source>
         <translation>{n} actualizadas</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="153"/>
+        <location filename="../../desktop/activity/model.py" line="155"/>
         <source>reflected on the memory: {found}</source>
         <translation>reflexionó sobre la memoria: {found}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/activity/model.py" line="155"/>
+        <location filename="../../desktop/activity/model.py" line="157"/>
         <source>let the confidence of %n insights fade with time</source>
         <translation>
             <numerusform>dejó que la confianza de %n hallazgo bajara con el tiempo</numerusform>
@@ -229,37 +234,37 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="382"/>
+        <location filename="../../desktop/activity/model.py" line="384"/>
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="382"/>
+        <location filename="../../desktop/activity/model.py" line="384"/>
         <source>Client</source>
         <translation>Cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="382"/>
+        <location filename="../../desktop/activity/model.py" line="384"/>
         <source>What happened</source>
         <translation>Qué pasó</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="416"/>
+        <location filename="../../desktop/activity/model.py" line="418"/>
         <source>Written by {actor}</source>
         <translation>Escrito por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="428"/>
+        <location filename="../../desktop/activity/model.py" line="430"/>
         <source>… and {n} more</source>
         <translation>… y {n} más</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="432"/>
+        <location filename="../../desktop/activity/model.py" line="434"/>
         <source>Undone since (change #{id}).</source>
         <translation>Deshecho más tarde (cambio n.º {id}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="142"/>
+        <location filename="../../desktop/activity/model.py" line="144"/>
         <source>merged {merged} into {name}</source>
         <translation>fusionó {merged} en {name}</translation>
     </message>
@@ -289,12 +294,12 @@
         <translation>recordó {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="415"/>
+        <location filename="../../desktop/activity/model.py" line="417"/>
         <source>Read by {actor}</source>
         <translation>Leído por {actor}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/model.py" line="420"/>
+        <location filename="../../desktop/activity/model.py" line="422"/>
         <source>through {tool}</source>
         <translation>con {tool}</translation>
     </message>
@@ -302,180 +307,180 @@
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="130"/>
+        <location filename="../../desktop/activity/pane.py" line="132"/>
         <source>Show the changes of one client only</source>
         <translation>Mostrar solo los cambios de un cliente</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="132"/>
-        <location filename="../../desktop/activity/pane.py" line="331"/>
+        <location filename="../../desktop/activity/pane.py" line="134"/>
+        <location filename="../../desktop/activity/pane.py" line="339"/>
         <source>All clients</source>
         <translation>Todos los clientes</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="134"/>
+        <location filename="../../desktop/activity/pane.py" line="136"/>
         <source>Show the changes of a time span only</source>
         <translation>Mostrar solo los cambios de un periodo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="135"/>
+        <location filename="../../desktop/activity/pane.py" line="137"/>
         <source>Any time</source>
         <translation>Cualquier fecha</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="135"/>
+        <location filename="../../desktop/activity/pane.py" line="137"/>
         <source>Today</source>
         <translation>Hoy</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="136"/>
+        <location filename="../../desktop/activity/pane.py" line="138"/>
         <source>Yesterday</source>
         <translation>Ayer</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="136"/>
+        <location filename="../../desktop/activity/pane.py" line="138"/>
         <source>Last 7 days</source>
         <translation>Últimos 7 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="137"/>
+        <location filename="../../desktop/activity/pane.py" line="139"/>
         <source>Last 30 days</source>
         <translation>Últimos 30 días</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="137"/>
+        <location filename="../../desktop/activity/pane.py" line="139"/>
         <source>On a day…</source>
         <translation>Un día concreto…</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="148"/>
-        <location filename="../../desktop/activity/pane.py" line="469"/>
+        <location filename="../../desktop/activity/pane.py" line="150"/>
+        <location filename="../../desktop/activity/pane.py" line="477"/>
         <source>Undo</source>
         <translation>Deshacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="149"/>
-        <location filename="../../desktop/activity/pane.py" line="481"/>
+        <location filename="../../desktop/activity/pane.py" line="151"/>
+        <location filename="../../desktop/activity/pane.py" line="489"/>
         <source>Take back the selected change (it can be redone)</source>
         <translation>Deshacer el cambio seleccionado (se puede rehacer)</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="162"/>
+        <location filename="../../desktop/activity/pane.py" line="164"/>
         <source>Hide this message</source>
         <translation>Ocultar este mensaje</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="334"/>
+        <location filename="../../desktop/activity/pane.py" line="342"/>
         <source>{client} ({count})</source>
         <translation>{client} ({count})</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="371"/>
+        <location filename="../../desktop/activity/pane.py" line="379"/>
         <source>The activity could not be read: {message}</source>
         <translation>No se pudo leer la actividad: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="407"/>
+        <location filename="../../desktop/activity/pane.py" line="415"/>
         <source>“{name}” no longer exists. Undo its deletion to bring it back.</source>
         <translation>«{name}» ya no existe. Deshaz su eliminación para recuperarla.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="421"/>
+        <location filename="../../desktop/activity/pane.py" line="429"/>
         <source>change #{id}</source>
         <translation>cambio n.º {id}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="422"/>
+        <location filename="../../desktop/activity/pane.py" line="430"/>
         <source>Undone: {what}</source>
         <translation>Deshecho: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="427"/>
+        <location filename="../../desktop/activity/pane.py" line="435"/>
         <source>Could not undo: {message}</source>
         <translation>No se pudo deshacer: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="437"/>
+        <location filename="../../desktop/activity/pane.py" line="445"/>
         <source>Open “{name}”</source>
         <translation>Abrir «{name}»</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="444"/>
+        <location filename="../../desktop/activity/pane.py" line="452"/>
         <source>Only changes by {client}</source>
         <translation>Solo cambios de {client}</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="469"/>
+        <location filename="../../desktop/activity/pane.py" line="477"/>
         <source>Redo</source>
         <translation>Rehacer</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="477"/>
+        <location filename="../../desktop/activity/pane.py" line="485"/>
         <source>This kind of change cannot be undone from here</source>
         <translation>Este tipo de cambio no se puede deshacer desde aquí</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="479"/>
+        <location filename="../../desktop/activity/pane.py" line="487"/>
         <source>Already undone: the row of its undo can redo it</source>
         <translation>Ya está deshecho: se puede rehacer desde la fila que lo deshizo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="512"/>
+        <location filename="../../desktop/activity/pane.py" line="520"/>
         <source>Nothing has been written yet</source>
         <translation>Todavía no se ha escrito nada</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="513"/>
+        <location filename="../../desktop/activity/pane.py" line="521"/>
         <source>What your assistants write to this memory — Claude, Cursor, any MCP client — appears here as it happens, newest first, with who wrote it. Any change can be undone from here.</source>
         <translation>Lo que tus asistentes escriben en esta memoria —Claude, Cursor, cualquier cliente MCP— aparece aquí en el momento, lo más reciente primero y con quién lo escribió. Cualquier cambio se puede deshacer desde aquí.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="518"/>
+        <location filename="../../desktop/activity/pane.py" line="526"/>
         <source>No changes by {client} in this time span.</source>
         <translation>No hay cambios de {client} en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="521"/>
+        <location filename="../../desktop/activity/pane.py" line="529"/>
         <source>No changes by {client} yet.</source>
         <translation>Todavía no hay cambios de {client}.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="523"/>
+        <location filename="../../desktop/activity/pane.py" line="531"/>
         <source>No changes in this time span.</source>
         <translation>No hay cambios en este periodo.</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="524"/>
+        <location filename="../../desktop/activity/pane.py" line="532"/>
         <source>Show everything</source>
         <translation>Mostrar todo</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="140"/>
+        <location filename="../../desktop/activity/pane.py" line="142"/>
         <source>Show what the assistants wrote, what they recalled, or both</source>
         <translation>Mostrar lo que escribieron los asistentes, lo que recordaron, o ambas cosas</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="141"/>
+        <location filename="../../desktop/activity/pane.py" line="143"/>
         <source>Writes and reads</source>
         <translation>Escrituras y lecturas</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="141"/>
+        <location filename="../../desktop/activity/pane.py" line="143"/>
         <source>Writes</source>
         <translation>Escrituras</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="142"/>
+        <location filename="../../desktop/activity/pane.py" line="144"/>
         <source>Reads</source>
         <translation>Lecturas</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="507"/>
+        <location filename="../../desktop/activity/pane.py" line="515"/>
         <source>No assistant has recalled anything yet</source>
         <translation>Ningún asistente ha recordado nada todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/activity/pane.py" line="508"/>
+        <location filename="../../desktop/activity/pane.py" line="516"/>
         <source>Each search and read an assistant makes through MCP appears here, with what it found. Settings can turn this log off.</source>
         <translation>Cada búsqueda y lectura que un asistente hace por MCP aparece aquí, con lo que encontró. Los ajustes pueden desactivar este registro.</translation>
     </message>
@@ -1533,33 +1538,33 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>importación</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="77"/>
+        <location filename="../../desktop/shared/history_view.py" line="79"/>
         <source>created {name}</source>
         <translation>creó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="78"/>
+        <location filename="../../desktop/shared/history_view.py" line="80"/>
         <source>deleted {name}</source>
         <translation>eliminó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="79"/>
+        <location filename="../../desktop/shared/history_view.py" line="81"/>
         <source>restored {name}</source>
         <translation>restauró {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="79"/>
+        <location filename="../../desktop/shared/history_view.py" line="81"/>
         <source>archived {name}</source>
         <translation>archivó {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="80"/>
+        <location filename="../../desktop/shared/history_view.py" line="82"/>
         <source>brought {name} back from the archive</source>
         <translation>sacó {name} del archivo</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="81"/>
-        <location filename="../../desktop/shared/history_view.py" line="82"/>
+        <location filename="../../desktop/shared/history_view.py" line="83"/>
+        <location filename="../../desktop/shared/history_view.py" line="84"/>
         <source>updated the properties of {name}</source>
         <translation>actualizó las propiedades de {name}</translation>
     </message>
@@ -1599,65 +1604,70 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>cambió el tipo a {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="59"/>
+        <location filename="../../desktop/shared/history_view.py" line="60"/>
         <source>added {src} —{type}→ {dst}</source>
         <translation>añadió {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="60"/>
+        <location filename="../../desktop/shared/history_view.py" line="61"/>
+        <source>changed the properties of {src} —{type}→ {dst}</source>
+        <translation>cambió las propiedades de {src} —{type}→ {dst}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/shared/history_view.py" line="62"/>
         <source>removed {src} —{type}→ {dst}</source>
         <translation>quitó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="61"/>
+        <location filename="../../desktop/shared/history_view.py" line="63"/>
         <source>ended {src} —{type}→ {dst}</source>
         <translation>terminó {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="62"/>
+        <location filename="../../desktop/shared/history_view.py" line="64"/>
         <source>made {src} —{type}→ {dst} current again</source>
         <translation>volvió a dar por vigente {src} —{type}→ {dst}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="66"/>
+        <location filename="../../desktop/shared/history_view.py" line="68"/>
         <source>saved {n} changes</source>
         <translation>guardó {n} cambios</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="73"/>
-        <location filename="../../desktop/shared/history_view.py" line="74"/>
+        <location filename="../../desktop/shared/history_view.py" line="75"/>
+        <location filename="../../desktop/shared/history_view.py" line="76"/>
         <source>undid: {what}</source>
         <translation>deshizo: {what}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="76"/>
+        <location filename="../../desktop/shared/history_view.py" line="78"/>
         <source>undid a change</source>
         <translation>deshizo un cambio</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="86"/>
+        <location filename="../../desktop/shared/history_view.py" line="88"/>
         <source>{op} {name}</source>
         <translation>{op} {name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="138"/>
+        <location filename="../../desktop/shared/history_view.py" line="140"/>
         <source>{what}
 {who} · {when}</source>
         <translation>{what}
 {who} · {when}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="141"/>
+        <location filename="../../desktop/shared/history_view.py" line="143"/>
         <source>Change #{id} by {actor} at {at}</source>
         <translation>Cambio n.º {id} de {actor} el {at}</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="146"/>
+        <location filename="../../desktop/shared/history_view.py" line="148"/>
         <source>No changes recorded yet.</source>
         <translation>Todavía no hay cambios registrados.</translation>
     </message>
     <message>
-        <location filename="../../desktop/shared/history_view.py" line="68"/>
+        <location filename="../../desktop/shared/history_view.py" line="70"/>
         <source>merged {merged} into {name}</source>
         <translation>fusionó {merged} en {name}</translation>
     </message>
@@ -2879,60 +2889,60 @@ Elige otro archivo con Archivo → Abrir memoria, o revisa el archivo.</translat
         <translation>Memorias y notas (*.jsonl *.json *.ndjson *.db *.sqlite *.md *.markdown *.txt);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="365"/>
+        <location filename="../../desktop/main_window.py" line="364"/>
         <source>Search by words only</source>
         <translation>Búsqueda solo por palabras</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="375"/>
+        <location filename="../../desktop/main_window.py" line="374"/>
         <source>Search by meaning ready</source>
         <translation>Búsqueda por significado lista</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="392"/>
+        <location filename="../../desktop/main_window.py" line="391"/>
         <source>Endpoint off</source>
         <translation>Servidor apagado</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="396"/>
+        <location filename="../../desktop/main_window.py" line="395"/>
         <source>Assistants: {count} connected</source>
         <translation>Asistentes conectados: {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="397"/>
+        <location filename="../../desktop/main_window.py" line="396"/>
         <source>none yet</source>
         <translation>ninguno todavía</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="398"/>
+        <location filename="../../desktop/main_window.py" line="397"/>
         <source>Endpoint {url}
 Connected: {names}</source>
         <translation>Servidor {url}
 Conectados: {names}</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="401"/>
+        <location filename="../../desktop/main_window.py" line="400"/>
         <source>Endpoint unavailable</source>
         <translation>Servidor no disponible</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="391"/>
-        <location filename="../../desktop/main_window.py" line="404"/>
+        <location filename="../../desktop/main_window.py" line="390"/>
+        <location filename="../../desktop/main_window.py" line="403"/>
         <source>Endpoint starting…</source>
         <translation>Iniciando el servidor…</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="406"/>
+        <location filename="../../desktop/main_window.py" line="405"/>
         <source>Endpoint stopped</source>
         <translation>Servidor detenido</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="496"/>
+        <location filename="../../desktop/main_window.py" line="495"/>
         <source>Unsaved changes</source>
         <translation>Cambios sin guardar</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="497"/>
+        <location filename="../../desktop/main_window.py" line="496"/>
         <source>The entity you are editing has unsaved changes. Save them?</source>
         <translation>La entidad que estás editando tiene cambios sin guardar. ¿Guardarlos?</translation>
     </message>
@@ -2947,7 +2957,7 @@ Conectados: {names}</translation>
         <translation>Vuelve a hacer el cambio que deshizo el último Deshacer</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/main_window.py" line="362"/>
+        <location filename="../../desktop/main_window.py" line="361"/>
         <source>%Ln entities</source>
         <translation>
             <numerusform>%Ln entidad</numerusform>
@@ -2955,12 +2965,12 @@ Conectados: {names}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="363"/>
+        <location filename="../../desktop/main_window.py" line="362"/>
         <source>What read_graph returns: insights waiting for review are not counted</source>
         <translation>Lo que devuelve read_graph: los hallazgos pendientes de revisión no cuentan</translation>
     </message>
     <message>
-        <location filename="../../desktop/main_window.py" line="369"/>
+        <location filename="../../desktop/main_window.py" line="368"/>
         <source>Indexing meaning {percent} %</source>
         <translation>Indexando el significado: {percent} %</translation>
     </message>

@@ -96,3 +96,18 @@ def test_a_deletion_can_be_undone(mem: Memory, clock: SteppingClock) -> None:
         mem.restore_entity("Ana")
     with pytest.raises(NotFound, match="No deletion"):
         mem.restore_entity("Never existed")
+
+
+def test_a_deleted_entitys_relation_to_itself_is_kept_and_restored_once(mem: Memory) -> None:
+    """A self-loop is one relation: the deletion's snapshot holds it once (SQLite read it from both
+    ends), and restoring the entity brings it back once."""
+    mem.create_entities([{"name": "Loop"}, {"name": "Other"}])
+    mem.create_relations([{"from": "Loop", "to": "Loop", "relationType": "feeds"},
+                          {"from": "Other", "to": "Loop", "relationType": "knows"}])
+    mem.delete_entities(["Loop"])
+    snap = mem.history("Loop", limit=1)[0].before
+    assert sorted((r["from"], r["to"], r["relationType"]) for r in snap["relations"]) == [
+        ("Loop", "Loop", "feeds"), ("Other", "Loop", "knows")]
+    mem.restore_entity("Loop")
+    assert sorted(r.relationType for r in mem.read_graph().relations) == ["feeds", "knows"]
+    assert [c.op for c in mem.history("Loop", limit=1)] == ["restore_entity"]

@@ -60,6 +60,40 @@ def test_merge_relation_is_idempotent(mem: Memory) -> None:
     assert len(mem.read_graph().relations) == 1
 
 
+def test_merge_relation_changing_props_is_in_history_and_undone(mem: Memory) -> None:
+    """merge_relation's change to an existing relation's props is a change_log row (history shows it,
+    undo takes it back); merging what it holds already writes none."""
+    mem.merge_node("Project", "P", {})
+    mem.merge_node("Technology", "SQLite", {})
+
+    def props() -> dict:
+        return {r.key(): p for r, p in mem.export_relations()}[("P", "SQLite", "USES")]
+
+    mem.merge_relation("P", "USES", "SQLite", {"since": 2024})
+    assert [c.op for c in mem.history("P", limit=2)] == ["create_relation", "create_entity"]  # props: part of it
+    mem.merge_relation("P", "USES", "SQLite", {"since": 2025, "via": "pip"})
+    top = mem.history("P", limit=1)[0]
+    assert (top.op, top.entity) == ("update_relation", "P")
+    snap = {"from": "P", "to": "SQLite", "relationType": "USES"}
+    assert top.before == {**snap, "props": {"since": 2024}}
+    assert top.after == {**snap, "props": {"since": 2025, "via": "pip"}}
+    mem.merge_relation("P", "USES", "SQLite", {"since": 2025})
+    assert mem.history(limit=1)[0].id == top.id
+    mem.undo_change(top.id)
+    assert props() == {"since": 2024}
+
+
+def test_a_relation_to_itself_is_in_its_embedding_text_once(mem: Memory) -> None:
+    """A self-loop is one relation: the entity's embedding text lists it once (as outgoing), not once
+    from each end (SQLite read both ends of it)."""
+    mem.create_entities([{"name": "Loop", "entityType": "Thing"}, {"name": "Other"}])
+    mem.create_relations([{"from": "Loop", "to": "Loop", "relationType": "feeds"},
+                          {"from": "Other", "to": "Loop", "relationType": "knows"}])
+    assert mem.vectors is not None
+    text = mem.vectors.pending("a-model-never-used", 100)[mem.graph.ids_for(["Loop"])["Loop"]]
+    assert text.count("feeds") == 1 and "feeds → Loop" in text and "knows ← Other" in text, text
+
+
 @pytest.fixture
 def chain(mem: Memory) -> Memory:
     """A - B - C - D - E (alternating directions), plus a branch B - X."""

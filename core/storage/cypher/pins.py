@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.storage.cypher.seams import Graph
+
 
 class PinsMixin:
-    """Mixin of ``CypherGraphStore``."""
+    """Mixin of ``CypherGraphStore``; what it uses of the store is ``seams.Graph``."""
 
-    db: Any  # and ``write``, ``now``: CypherGraphStore's
-
-    def set_pin(self, name: str, fact: str | None, pinned: bool) -> bool:
+    def set_pin(self: Graph, name: str, fact: str | None, pinned: bool) -> bool:
         """Pin (or unpin) entity ``name`` itself (``fact`` None) or one of its facts; True if it changed."""
-        key, now = fact or "", self.now()  # type: ignore[attr-defined]
+        key, now = fact or "", self.now()
 
         def write(tx: Any) -> bool:
             found = tx.read("MATCH (e:Entity {name: $n}) RETURN coalesce(e.pins, []), coalesce(e.pins_at, [])",
@@ -33,16 +33,16 @@ class PinsMixin:
             tx.write("MATCH (e:Entity {name: $n}) SET e.pins = $k, e.pins_at = $s", {"n": name, "k": keys, "s": stamps})
             return True
 
-        return bool(self.write(write))  # type: ignore[attr-defined]
+        return bool(self.write(write))
 
-    def pins(self) -> list[tuple[int, str | None, str]]:
+    def pins(self: Graph) -> list[tuple[int, str | None, str]]:
         """Every pin, oldest first: (entity id, the fact's text or None for the entity, when)."""
         rows = self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NULL AND size(coalesce(e.pins, [])) > 0 "
                             "RETURN e.id, e.pins, e.pins_at")
         found = [(int(i), k or None, str(at)) for i, keys, stamps in rows for k, at in zip(keys, stamps, strict=False)]
         return sorted(found, key=lambda p: (p[2], p[0], p[1] or ""))
 
-    def brief_sources(self, limit: int) -> dict[str, list[int]]:
+    def brief_sources(self: Graph, limit: int) -> dict[str, list[int]]:
         """Entity ids for the brief: ``recent`` (changed last) and ``recalled`` (recalled most), ``limit`` each."""
         recent = [int(r[0]) for r in self.db.read(
             "MATCH (e:Entity) WHERE e.archived_at IS NULL RETURN e.id ORDER BY e.updated_at DESC, e.id DESC "

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from core import errors
+from core import graph_writes as official
 from core.errors import ConfigError
-from core.graph_rules import GraphRules, by_name, contents_by_name, missing_ends, walk
+from core.graph_rules import GraphRules, walk
 from core.model import (
     AddedObservations,
     Entity,
@@ -33,16 +34,17 @@ from core.model import (
 )
 from core.overview import OverviewRules
 from core.search.folding import content_words, fold
-from core.storage.cypher import fact_vectors, facts, work
+from core.storage.cypher import fact_vectors, facts
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
 from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.facts import FactTextMixin
 from core.storage.cypher.history import HistoryMixin
-from core.storage.cypher.hygiene import fold_aliases
+from core.storage.cypher.hygiene import CypherHygiene, fold_aliases
 from core.storage.cypher.memo import ReadMemo
 from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import LogRow, Work
+from core.storage.cypher.writes import CypherWrites
 
 if TYPE_CHECKING:
     from core.reflect.lifecycle import InsightLifecycle
@@ -56,6 +58,8 @@ _T = TypeVar("_T")
 class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, PinsMixin, FactTextMixin):
     """GraphStore over a Cypher server. Thread-safe: writes of one process go one at a time; writes
     of several processes are serialised by the dialect's optimistic commit."""
+
+    db: Any  # the dialect (``falkordb.FalkorDialect`` or ``neo4j.Neo4jDialect``): more than ``seams.Dialect``
 
     def __init__(self, dialect: Any, *, clock: Clock = R.utc_now, read_only: bool = False) -> None:
         self.db = dialect
@@ -145,7 +149,8 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         with self._lock:
             return cast(_T, self.db.write(fn))  # the dialect's write returns what ``fn`` returned
 
-    def _rows_by_name(self, reader: Any, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def rows_by_name(self, reader: Any, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The entity rows (``rows.row_of``) of ``names`` that exist, by name, read through ``reader``."""
         if not names:
             return {}
         found = reader.read(f"UNWIND $names AS n MATCH (e:Entity {{name: n}}) RETURN {R.ENTITY}",
@@ -192,60 +197,22 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     # -- the official memory server's operations ---------------------------------------------
 
+    def _official(self, actor: str, rule: Callable[[CypherWrites], _T]) -> _T:
+        """``rule`` (``core.graph_writes``) on one ``CypherWrites``, sent as one atomic write."""
+        now = self.now()
+        return self.write(lambda tx: rule(CypherWrites(self, Work(tx, actor, now))))
+
     def create_entities(
         self, entities: Sequence[EntityInput], actor: str
     ) -> tuple[list[Entity], list[AddedObservations]]:
         """Create new entities; merge observations into existing ones. Returns (created, merged)."""
-        batch = by_name(entities)
-        now = self.now()
-
-        def write(tx: Any) -> tuple[list[Entity], list[AddedObservations]]:
-            w = Work(tx, actor, now)
-            w.find_all(list(batch))
-            existing = [n for n in batch if w.find(n) is not None]
-            filled = []
-            for name in existing:  # a placeholder takes the created type: it counts as created
-                row = w.find(name)
-                assert row is not None
-                if row["props"].get(R.PLACEHOLDER_KEY):
-                    w.record("update_entity", name, {"entityType": row["type"], "props": row["props"]},
-                             {"entityType": batch[name][0], "props": {}})
-                    row["type"] = batch[name][0]
-                    row["props"] = {k: v for k, v in row["props"].items() if k != R.PLACEHOLDER_KEY}
-                    w.touch(row)
-                    filled.append(name)
-            created = []
-            for name, (etype, obs) in batch.items():
-                if name not in existing:
-                    unique_obs = list(dict.fromkeys(obs))
-                    w.create(name, etype, observations=[(o, now) for o in unique_obs])
-                    w.record("create_entity", name)
-                    created.append(Entity(name=name, entityType=etype, observations=unique_obs))
-            merged = [AddedObservations(entityName=n, addedObservations=work.add_observations(w, w.rows_named(n),
-                                                                                               batch[n][1]))
-                      for n in existing]
-            w.commit()
-            return ([Entity(name=n, entityType=w.rows_named(n)["type"], observations=w.rows_named(n)["obs"])
-                     for n in filled] + created, [m for m in merged if m.entityName not in filled])
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.create_entities(w, entities))
 
     def add_observations(self, items: Sequence[ObservationInput], actor: str) -> list[AddedObservations]:
         """Add observations to existing entities; unknown entity → NotFound, nothing changed."""
-        now = self.now()
+        return self._official(actor, lambda w: official.add_observations(w, items))
 
-        def write(tx: Any) -> list[AddedObservations]:
-            w = Work(tx, actor, now)
-            w.find_all([i.entityName for i in items])
-            merged = contents_by_name(items, {i.entityName for i in items if w.find(i.entityName) is not None})
-            result = [AddedObservations(entityName=n, addedObservations=work.add_observations(w, w.rows_named(n), obs))
-                      for n, obs in merged.items()]
-            w.commit()
-            return result
-
-        return self.write(write)
-
-    def _relation_snaps(self, reader: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    def relation_snaps(self, reader: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
         """Every relation touching each of ``ids`` (ended ones too), as change_log keeps them."""
         snaps: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
         found = [*reader.read(
@@ -261,86 +228,21 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     def delete_entities(self, names: Sequence[str], actor: str) -> int:
         """Delete entities with their observations, relations and vectors. Unknown names are ignored."""
-        now = self.now()
-
-        def write(tx: Any) -> int:
-            rows = self._rows_by_name(tx, names)
-            if not rows:
-                return 0
-            ids = [r["id"] for r in rows.values()]
-            rels = self._relation_snaps(tx, ids)
-            others = [r[0] for r in tx.read(
-                "UNWIND $ids AS i MATCH (e:Entity {id: i})-[:REL]-(o:Entity) RETURN DISTINCT o.id", {"ids": ids})]
-            tx.write("UNWIND $ids AS i MATCH (e:Entity {id: i}) DETACH DELETE e", {"ids": ids})
-            tx.write("UNWIND $ids AS i MATCH (v:Vec {id: i}) DELETE v", {"ids": ids})
-            facts.drop(tx, ids)
-            self.mark_stale(tx, [o for o in others if o not in ids])
-            self.log_changes(tx, [(now, actor, "delete_entity", r["name"], R.dumps(R.snapshot(r, rels[r["id"]])), None)
-                           for r in rows.values()])
-            return len(ids)
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.delete_entities(w, names))
 
     def delete_observations(self, items: Sequence[ObservationDeletion], actor: str) -> int:
         """Remove the given observations; unknown entities or texts are ignored. Returns count."""
-        now = self.now()
-
-        def write(tx: Any) -> int:
-            w = Work(tx, actor, now)
-            w.find_all([i.entityName for i in items])
-            removed = sum(work.delete_observations(w, row, i.observations) for i in items
-                          if (row := w.find(i.entityName)) is not None)
-            w.commit()
-            return removed
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.delete_observations(w, items))
 
     def create_relations(
         self, relations: Sequence[Relation], actor: str, *, placeholders: bool = True
     ) -> list[Relation]:
-        """Create relations; returns only the new ones. A missing end becomes a placeholder entity
-        (type ``Unknown``) unless ``placeholders=False``, which refuses it (NotFound)."""
-        now = self.now()
-
-        def write(tx: Any) -> list[Relation]:
-            w = Work(tx, actor, now)
-            wanted = list(dict.fromkeys(n for r in relations for n in (r.from_, r.to)))
-            w.find_all(wanted)
-            missing = missing_ends(relations, {n for n in wanted if w.find(n) is not None}, placeholders=placeholders)
-            stub = {R.PLACEHOLDER_KEY: True}
-            for name in missing:
-                w.create(name, R.PLACEHOLDER_TYPE, props=stub)
-                w.record("create_entity", name, None, {"entityType": R.PLACEHOLDER_TYPE, "props": stub})
-            unique = R.unique_relations(relations)
-            w.relations_between([(w.rows_named(r.from_), w.rows_named(r.to), r.relationType) for r in unique])
-            created = [r for r in unique if work.create_relation(w, r.from_, r.to, r.relationType)]
-            w.commit()
-            return created
-
-        return self.write(write)
+        """Create relations; returns only the new ones (a missing end: ``core.graph_writes.create_relations``)."""
+        return self._official(actor, lambda w: official.create_relations(w, relations, placeholders=placeholders))
 
     def delete_relations(self, relations: Sequence[Relation], actor: str) -> int:
         """Delete the given relations; ones that do not exist are ignored. Returns count."""
-        now = self.now()
-
-        def write(tx: Any) -> int:
-            unique = R.unique_relations(relations)
-            found = tx.read(
-                "UNWIND $rels AS p MATCH (a:Entity {name: p[0]})-[r:REL]->(b:Entity {name: p[1]}) "
-                "WHERE r.type = p[2] RETURN p[0], p[1], p[2], r.props, r.created_at, r.ended_at, r.id, a.id, b.id",
-                {"rels": [[r.from_, r.to, r.relationType] for r in unique]})
-            if not found:
-                return 0
-            tx.write("UNWIND $rels AS p MATCH (:Entity {id: p.a})-[r:REL]->() WHERE r.id = p.id DELETE r",
-                     {"rels": [{"a": f[7], "id": f[6]} for f in found]})
-            self.mark_stale(tx, [i for f in found for i in (f[7], f[8])])
-            self.log_changes(tx, [(now, actor, "delete_relation", src, R.dumps(
-                {"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
-                 "created_at": created, "ended_at": ended}), None)
-                for src, dst, rtype, props, created, ended, *_ in found])
-            return len(found)
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.delete_relations(w, relations))
 
     # -- reading the graph -------------------------------------------------------------------
 
@@ -431,7 +333,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     def open_nodes_dump(self, names: Sequence[str]) -> dict[str, Any]:
         """The named entities (unknown names ignored) and the relations touching them, as plain dicts."""
-        found = self._rows_by_name(self.db, names)
+        found = self.rows_by_name(self.db, names)
         rows = [found[n] for n in dict.fromkeys(names) if n in found]
         return {"entities": [{"name": r["name"], "entityType": r["type"], "observations": r["obs"]} for r in rows],
                 "relations": self._relations_of([r["id"] for r in rows])}
@@ -443,7 +345,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         now = self.now()
 
         def write(tx: Any) -> Node:
-            row = self._rows_by_name(tx, [name]).get(name)
+            row = self.rows_by_name(tx, [name]).get(name)
             if row is None:
                 row = {"id": tx.next_ids("entity", 1)[0], "name": name, "type": label,
                        "props": R.merge_patch({}, props), "obs": [], "obs_at": [], "created_at": now,
@@ -467,7 +369,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     def get_node(self, name: str) -> Node | None:
         """The node called ``name``, archived or not; ``None`` if there is none."""
-        row = self._rows_by_name(self.db, [name]).get(name)
+        row = self.rows_by_name(self.db, [name]).get(name)
         return R.node(row) if row else None
 
     def archive_node(self, name: str, actor: str) -> bool:
@@ -499,34 +401,10 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
             {"label": label, "skip": offset, "limit": limit})]
         return [R.node(r) for r in self._rows_in_order(self.db, ids)]
 
-    def merge_relation(self, from_name: str, rel_type: str, to_name: str, props: dict[str, Any] | None,
-                       actor: str) -> tuple[Relation, bool]:
-        """Create the relation if missing (props merged if present). Returns (relation, created)."""
-        rel = Relation(**{"from": from_name, "to": to_name, "relationType": rel_type})
-        now = self.now()
-
-        def write(tx: Any) -> bool:
-            w = Work(tx, actor, now)
-            ends = [w.find(from_name), w.find(to_name)]
-            for name, row in zip((from_name, to_name), ends, strict=True):
-                if row is None:
-                    raise errors.no_relation_end(name, from_name, rel_type, to_name)
-            created = work.create_relation(w, from_name, to_name, rel_type)
-            if props:
-                found = w.relation(ends[0], ends[1], rel_type)  # type: ignore[arg-type]  # both ends checked above
-                assert found is not None
-                merged = R.merge_patch(found["props"], props)
-                if merged != found["props"]:
-                    w.set_relation(ends[0], ends[1], rel_type, props=merged)  # type: ignore[arg-type]  # ends checked
-            w.commit()
-            return created
-
-        return rel, self.write(write)
-
     def get_neighbours(self, name: str, hops: int = 1, *, rel_types: Sequence[str] | None = None) -> list[Neighbour]:
         """Nodes within ``hops`` (1–3) relations of ``name``, either direction, nearest first."""
         errors.check_hops(hops)
-        start = self._rows_by_name(self.db, [name]).get(name)
+        start = self.rows_by_name(self.db, [name]).get(name)
         if start is None:
             raise errors.no_entity(name)
         types = list(rel_types) if rel_types else None
@@ -682,6 +560,10 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         from core.storage.cypher.insights import insight_store
 
         return insight_store(self)
+
+    def hygiene_store(self) -> CypherHygiene:
+        """Hygiene's reads and its merge write (``core.hygiene.store``) over this graph."""
+        return CypherHygiene(self)
 
     def backup(self, dest: Path | None = None) -> Path:
         raise ConfigError(f"A file backup is not available on the {self.backend} backend: back the server up with "

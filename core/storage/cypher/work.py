@@ -286,8 +286,8 @@ def add_observations(w: Work, row: dict[str, Any], contents: Sequence[str]) -> l
     return added
 
 
-def delete_observations(w: Work, row: dict[str, Any], contents: Sequence[str]) -> int:
-    """Take ``contents`` off ``row`` (one change_log row, with their times); returns how many went."""
+def take_observations(w: Work, row: dict[str, Any], contents: Sequence[str]) -> list[list[str]]:
+    """Take ``contents`` off ``row`` (not logged); returns those that went as [content, created_at]."""
     wanted = set(contents)
     pairs = list(zip(row["obs"], row["obs_at"], strict=True))
     gone = [[o, t] for o, t in pairs if o in wanted]
@@ -295,6 +295,13 @@ def delete_observations(w: Work, row: dict[str, Any], contents: Sequence[str]) -
         keep = [(o, t) for o, t in pairs if o not in wanted]
         row["obs"], row["obs_at"] = [o for o, _ in keep], [t for _, t in keep]
         w.touch(row)
+    return gone
+
+
+def delete_observations(w: Work, row: dict[str, Any], contents: Sequence[str]) -> int:
+    """Take ``contents`` off ``row`` (one change_log row, with their times); returns how many went."""
+    gone = take_observations(w, row, contents)
+    if gone:
         w.record("delete_observations", row["name"], {"observations": gone})
     return len(gone)
 

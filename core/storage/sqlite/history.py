@@ -74,11 +74,11 @@ def entity_snapshots(conn: Connection, ids: Sequence[int]) -> dict[int, dict[str
             (chunk,),
         ):
             snaps[eid]["observations"].append([content, created])
-        for column in ("from_entity", "to_entity"):
-            for eid, src, dst, rtype, props, created, ended in conn.execute(
+        for column, once in (("from_entity", ""), ("to_entity", " AND r.from_entity <> r.to_entity")):
+            for eid, src, dst, rtype, props, created, ended in conn.execute(  # a relation to itself: once
                 f"SELECT r.{column}, f.name, t.name, r.relation_type, r.props, r.created_at, r.ended_at "
                 "FROM relations r JOIN entities f ON f.id = r.from_entity "
-                f"JOIN entities t ON t.id = r.to_entity WHERE r.{column} IN ({IDS})",
+                f"JOIN entities t ON t.id = r.to_entity WHERE r.{column} IN ({IDS}){once}",
                 (chunk,),
             ):
                 snaps[eid]["relations"].append(

@@ -23,6 +23,13 @@ def id_chunks(ids: Sequence[int]) -> Iterable[str]:
         yield json.dumps(list(ids[start : start + _CHUNK]))
 
 
+def inserted(cursor: Any) -> int:
+    """The id the INSERT that ran on ``cursor`` gave its row."""
+    eid = cursor.lastrowid
+    assert eid is not None  # an INSERT that ran
+    return int(eid)
+
+
 def ids_by_name(conn: Connection, names: Sequence[str]) -> dict[str, int]:
     """Map each existing name in ``names`` to its entity id (exact, case-sensitive match)."""
     found: dict[str, int] = {}

@@ -34,6 +34,7 @@ from core.storage.sqlite.database import Clock, Database, utc_now
 from core.storage.sqlite.edits import EditsMixin
 from core.storage.sqlite.graph_reads import GraphReads
 from core.storage.sqlite.history import HistoryMixin, current_import
+from core.storage.sqlite.hygiene import SqliteHygiene
 from core.storage.sqlite.integrity import IntegrityGate, damaged_message
 from core.storage.sqlite.neighbours import GraphNeighbours
 from core.storage.sqlite.pins import GraphPins
@@ -231,6 +232,10 @@ class SqliteGraphStore(GraphRules, GraphWrites, GraphSearch, GraphReads, GraphNe
                 embedding_state.record_access(conn, ids, self.db.now())
 
     # -- insights (reflect and the review lifecycle live in insights.py) ----------------------
+
+    def hygiene_store(self) -> SqliteHygiene:
+        """Hygiene's reads and its merge write (``core.hygiene.store``) over this database."""
+        return SqliteHygiene(self.db)
 
     def insight_store(self) -> InsightLifecycle:
         """The insight lifecycle (``core.reflect.lifecycle``) over this database (same connection

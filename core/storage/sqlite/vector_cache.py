@@ -66,7 +66,9 @@ class VectorCache:
     def put(self, ids: list[int], vectors: list[np.ndarray]) -> None:
         """Vectors written by this process: in the cache at once, whatever refresh() would find."""
         if self._version is not None and ids:  # not loaded yet: the first refresh reads everything
-            self.matrix.put([int(i) for i in ids], quantize(vectors).reshape(len(ids), -1))
+            import numpy as np
+
+            self.matrix.put([int(i) for i in ids], quantize(np.asarray(vectors)).reshape(len(ids), -1))
 
     def forget(self, ids: list[int]) -> None:
         """Drop vectors deleted by this process (others' deletions are filtered by the caller)."""
