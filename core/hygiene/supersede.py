@@ -317,9 +317,13 @@ def filter_hits(graph: Any, hits: Sequence[dict[str, Any]], *, keep: bool) -> li
     if not named:
         return list(hits)
     from core.hygiene.supersede_relations import listed
+    from core.protocols import FactText
 
     ids = graph.ids_for([h["name"] for h in named])
-    nodes = graph.nodes_by_id(list(ids.values()))
+    # Their props alone are needed: heads (no observations) where the graph reads them apart, which
+    # a graph server can give from what the search just read (``core.storage.cypher.memo``)
+    heads = graph.entity_heads if isinstance(graph, FactText) else graph.nodes_by_id
+    nodes = heads(list(ids.values()))
     found = {n.name: marks(n.props) for n in nodes}
     retired = {n.name: listed(n.props) for n in nodes} if keep else {}
     out = []

@@ -28,3 +28,27 @@ def test_server_scores_are_the_reference_bm25(tmp_path: Path, graph_settings: di
         assert len(found) == 5
         assert {f: s for f, _, s in found} == pytest.approx(expected)
         assert [s for _, _, s in found] == sorted((s for _, _, s in found), reverse=True)
+
+
+def test_a_query_whose_every_word_is_in_a_tenth_of_a_large_memorys_facts_is_not_ranked_by_words(
+        tmp_path: Path, graph_settings: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    # (As a memory of 50k facts or more has it: the floors brought down to this one's size, a word
+    # in 4 facts common, in 8 too common to rank.)
+    monkeypatch.setattr(bm25, "COMMON_AT_LEAST", 4)
+    monkeypatch.setattr(facts, "VERY_COMMON_AT_LEAST", 8)
+    notes = [f"weekly standup number {i}" + (" with the ledger" if i < 3 else "") for i in range(40)]
+    notes += [f"kiln repair {i}" for i in range(4)] + [f"weekly kiln firing {i}" for i in range(6)]
+    with Memory(Settings(db=tmp_path / "unused.db", embeddings="none", **graph_settings)) as mem:
+        mem.create_entities([{"name": f"E{i}", "entityType": "Note", "observations": [t]} for i, t in enumerate(notes)])
+        texts = {fid: text for eid, items in mem.graph.facts_of(
+            [mem.get_node(f"E{i}").id for i in range(len(notes))]).items() for fid, text in items}
+
+        def found(query: str) -> set[str]:
+            return {texts[f] for f, _, _ in mem.graph.fact_search(query, limit=100)}
+
+        assert found("ledger") == {n for n in notes if "ledger" in n}  # in 3: rare, ranked
+        assert found("repair") == {n for n in notes if "repair" in n}  # in 4: common, ranked
+        assert found("kiln") == set()  # in 10: too common
+        assert found("weekly kiln") == set()  # each too common
+        assert found("kiln repair") == {n for n in notes if "kiln repair" in n}  # one less common: all held, as before
+        assert found("kiln ledger") == found("ledger")  # a rare word: only it ranked, as before

@@ -37,7 +37,8 @@ def test_an_old_graph_gets_its_facts_resumably(tmp_path: Path, graph_settings: d
         with pytest.raises(KeyboardInterrupt):
             facts.migrate(mem.graph, progress=stop)
         assert len({eid for _, eid, _ in mem.graph.fact_search("fact", limit=100)}) == 2
-    with Memory(settings) as mem:  # opened again: the rest is done, nothing twice
+    with Memory(settings) as mem:  # opened again: the rest is done (in the background), nothing twice
+        assert mem.graph.wait_upgrade(60)  # type: ignore[attr-defined]
         ids = [mem.get_node(f"E{i}").id for i in range(5)]
         assert {eid: sorted(t for _, t in items) for eid, items in mem.graph.facts_of(ids).items()} == {
             eid: [f"fact {i} a", f"fact {i} b"] for i, eid in enumerate(ids)}

@@ -43,6 +43,8 @@ from core.search.fact_matrix import FactMatrix, quantize
 if TYPE_CHECKING:  # numpy loads with the first vector
     import numpy as np
 
+    from core.storage.cypher.memo import ReadMemo
+
 log = logging.getLogger(__name__)
 
 COUNTER = "fact"            # facts' ids (``cypher.facts``)
@@ -74,13 +76,15 @@ def decode(texts: Sequence[str], dims: int) -> tuple[list[int], np.ndarray]:
     return keep, np.frombuffer(b"".join(raw[k] for k in keep), dtype=np.int8).reshape(len(keep), dims)
 
 
-def newest_due(db: Any, label: str, counter: str, model: str, model_id: str, newest: int) -> list[int]:
+def newest_due(memo: ReadMemo, label: str, counter: str, model: str, model_id: str, newest: int) -> list[int]:
     """Ids among the ``newest`` of ``label`` whose ``model`` property is not ``model_id``, in one
-    round trip. The bound is taken from the counter with ``WITH`` first: compared with another
-    node's property inside the match the server scans every node (at 500k facts 300 ms a search),
-    while a bound carried over from the ``WITH`` ranges over the id index (0.2 ms)."""
+    round trip (none while nothing was written since the last time: ``memo``). The bound is taken
+    from the counter with ``WITH`` first: compared with another node's property inside the match
+    the server scans every node (at 500k facts 300 ms a search), while a bound carried over from
+    the ``WITH`` ranges over the id index (0.2 ms)."""
     var = model.split(".")[0]
-    return [int(r[0]) for r in db.read(
+    return [int(r[0]) for r in memo.rows(
+        ("due", label, model_id, int(newest)),
         f"MATCH (c:Counter {{name: $c}}) WITH c.value - $n AS since MATCH ({var}:{label}) "
         f"WHERE {var}.id > since AND ({model} IS NULL OR {model} <> $m) RETURN {var}.id ORDER BY {var}.id",
         {"c": counter, "n": int(newest), "m": model_id})]
@@ -213,7 +217,7 @@ class FactVectorsMixin:
 
     def newest_pending_facts(self, model_id: str, newest: int) -> list[int]:
         """The due facts among the ``newest`` facts (what was just written)."""
-        return newest_due(self._db, "Fact", COUNTER, "f.emb", model_id, newest)
+        return newest_due(self._graph.memo, "Fact", COUNTER, "f.emb", model_id, newest)
 
     def fact_texts(self, ids: Sequence[int]) -> dict[int, str]:
         return {fid: text for fid, (_, text) in self.fact_owners(ids).items()}
@@ -292,7 +296,8 @@ class FactVectorsMixin:
     def _sync_facts(self) -> bool:
         """Catch the matrix up with the server; True if facts were deleted since it was loaded
         (a search then checks its ids)."""
-        found = self._db.read(_STATE, {"v": VERSION, "g": GONE, "k": GENERATION_KEY, "c": COUNTER})
+        found = self._graph.memo.rows("fact_state", _STATE,  # no query while nothing was written
+                                      {"v": VERSION, "g": GONE, "k": GENERATION_KEY, "c": COUNTER})
         version, gone_at, generation, last_id = (found[0] if found else [None] * 4)
         state = (int(version or 0), int(gone_at or 0), generation)
         seen = self._facts_seen

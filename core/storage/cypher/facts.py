@@ -25,6 +25,7 @@ from core.search import bm25
 from core.search.folding import content_words, fold
 from core.storage.cypher import fact_vectors
 from core.storage.cypher import rows as R
+from core.storage.cypher.memo import ReadMemo
 
 if TYPE_CHECKING:  # numpy loads with the first vector
     import numpy as np
@@ -43,6 +44,22 @@ WORDS_KEPT = 10_000  # words whose count of facts a process keeps while no fact 
 # fact's length in words is estimated from its folded text.
 RANK_AT_MOST = 2000
 CHARS_PER_WORD = 6
+# A query whose every word is in a tenth of the facts or more (in a memory where that is at least
+# VERY_COMMON_AT_LEAST facts) is not ranked by its words: each word's IDF is at most ln 10 and the
+# same for every fact holding it, so ranking them orders tens of thousands of facts by length
+# alone, and FalkorDB's full-text procedure materialises every one of them before the newest
+# RANK_AT_MOST are kept (65 ms of the server's time for a word in 100k of 500k facts,
+# bench/RESULTS.md session 5). The facts' vectors and the entities' own words still answer such a
+# query. (With one word less common among them, the facts holding all are ranked, as before.)
+# Smaller memories never reach the floor.
+VERY_COMMON_SHARE, VERY_COMMON_AT_LEAST = 10, 5_000
+
+
+def very_common(total: int) -> int:
+    """How many facts of ``total`` make a word too common to rank by words."""
+    return max(VERY_COMMON_AT_LEAST, total // VERY_COMMON_SHARE)
+
+
 _STATE = "_fact_state"  # on a write: entity id → {text: fact id}, as this write has left them
 
 
@@ -191,14 +208,14 @@ def drop(tx: Any, entity_ids: Sequence[int]) -> None:
 
 
 def _by_pages(store: Any, cursor_key: str, done_key: str, what: str,
-              do: Callable[[Any, int], tuple[int, int]], progress: Any) -> int:
+              do: Callable[[Any, int], tuple[int, int]], progress: Any, stop: Callable[[], bool] | None) -> int:
     """Run ``do(tx, after)`` (one page of the entities after id ``after``: how many it did, and the
     last id) until it finds none, a page per write, resumable: the cursor is kept under
     ``cursor_key`` with each page, and ``done_key`` is set to "1" at the end. Returns how many
-    entities it did."""
+    entities it did; ``stop()`` true between two pages ends it there (the next run resumes)."""
     total = int(store.db.read("MATCH (e:Entity) RETURN count(e)")[0][0])
     done = 0
-    while True:
+    while stop is None or not stop():
         def page(tx: Any) -> int:
             found = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": cursor_key})
             after = int(found[0][0]) if found else 0
@@ -214,9 +231,10 @@ def _by_pages(store: Any, cursor_key: str, done_key: str, what: str,
         log.info("%s: %d of %d entities", what, done, total)
         if progress is not None:
             progress(done, total)
+    return done
 
 
-def migrate(store: Any, progress: Any = None) -> int:
+def migrate(store: Any, progress: Any = None, stop: Callable[[], bool] | None = None) -> int:
     """Give every entity of a graph written before facts existed its facts, a page per write,
     resumable (the cursor is kept with each page). Returns how many entities it did."""
     if store.get_metadata(MIGRATED_KEY) == "1":
@@ -229,10 +247,10 @@ def migrate(store: Any, progress: Any = None) -> int:
         sync(tx, rows)
         return len(rows), int(rows[-1]["id"]) if rows else after
 
-    return _by_pages(store, CURSOR_KEY, MIGRATED_KEY, "Indexing facts", facts_of, progress)
+    return _by_pages(store, CURSOR_KEY, MIGRATED_KEY, "Indexing facts", facts_of, progress, stop)
 
 
-def migrate_own(store: Any, progress: Any = None) -> int:
+def migrate_own(store: Any, progress: Any = None, stop: Callable[[], bool] | None = None) -> int:
     """Give every entity of a graph written before the ``:Own`` index its label and ``ft_own``
     (``rows.own_text``), a page per write, resumable (the cursor is kept with each page); new and
     rewritten entities get them from every write (``rows.stored``, ``rows.LABELS``). Returns how
@@ -248,15 +266,33 @@ def migrate_own(store: Any, progress: Any = None) -> int:
                      {"rows": [{"id": i, "o": R.own_text(t, R.loads(p) or {})} for i, t, p in rows]})
         return len(rows), int(rows[-1][0]) if rows else after
 
-    return _by_pages(store, OWN_CURSOR_KEY, OWN_KEY, "Indexing entities' own words", own_of, progress)
+    return _by_pages(store, OWN_CURSOR_KEY, OWN_KEY, "Indexing entities' own words", own_of, progress, stop)
+
+
+def upgrades_due(store: Any) -> bool:
+    """Whether ``migrate`` or ``migrate_own`` has anything to do on this graph (one read)."""
+    marks = {k: v for k, v in store.db.read("MATCH (m:Meta) WHERE m.key IN $keys RETURN m.key, m.value",
+                                            {"keys": [MIGRATED_KEY, OWN_KEY]})}
+    return marks.get(MIGRATED_KEY) != "1" or (store.db.name == "falkordb" and marks.get(OWN_KEY) != "1")
+
+
+def upgrade(store: Any, progress: Callable[[str, int, int], None] | None = None,
+            stop: Callable[[], bool] | None = None) -> None:
+    """Both upgrades of an older graph, in order (``progress(what, done, total)`` after each page;
+    ``stop()`` true ends them between two pages, to be resumed by the next call)."""
+    for what, step in (("facts", migrate), ("own_words", migrate_own)):
+        if stop is not None and stop():
+            return
+        step(store, None if progress is None else (lambda done, total, w=what: progress(w, done, total)), stop)
 
 
 # -- reading facts (CypherGraphStore's FactText) ------------------------------------------------------
 
 class FactTextMixin:
-    """``core.protocols.FactText`` for ``CypherGraphStore`` (it provides ``db``)."""
+    """``core.protocols.FactText`` for ``CypherGraphStore`` (it provides ``db`` and ``memo``)."""
 
     db: Any
+    memo: ReadMemo
 
     def fact_search(self, query: str, *, limit: int = 50, label: str | None = None,
                     include_archived: bool = False) -> list[tuple[int, int, float]]:
@@ -264,13 +300,19 @@ class FactTextMixin:
         score). The server's index finds each word's facts (stemmed); ``core.search.bm25`` chooses
         the words worth ranking (as SQLite's search does: the rare ones, or all the common ones
         together) and ranks their facts (the server's own score barely tells a rare word from a
-        common one). Operators are literal."""
+        common one); a query whose every word is in a tenth of a large memory's facts is not
+        ranked (``very_common``). Operators are literal."""
         words = content_words(query)[:16]
         if not words:
             return []
         lookup = syntax(self.db)
         counts, cap, total = self._word_counts(words)
+        counts = {w: min(n, cap) for w, n in counts.items()}  # (a count kept from a deeper one)
         chosen, together = bm25.ranked_words(counts, cap)
+        if together and very_common(total) > cap:  # every word common: are they all too common to rank?
+            deep = self._word_counts(chosen, very=True)[0]
+            if all(deep[w] >= very_common(total) for w in chosen):
+                chosen = []
         if not chosen:
             return []
         # With a type to match, each word's facts are those of entities of that type; without one,
@@ -292,11 +334,17 @@ class FactTextMixin:
                    if together else [{"q": lookup.words([w]), "idf": bm25.idf(counts[w], total)} for w in chosen])
         live = "true" if label is not None else "e IS NOT NULL" + ("" if include_archived else
                                                                    " AND e.archived_at IS NULL")
+        if len(queries) == 1:  # one query (one word, or all held together): no sub-query per word,
+            # which costs FalkorDB several times the same search (3.7 against 5.7 ms of its time for
+            # a word in 1.3k facts, at best), and no ordering of a rare word's facts (all are ranked)
+            newest = "" if not together and counts[chosen[0]] <= RANK_AT_MOST else \
+                "WITH node ORDER BY node.id DESC LIMIT $cap "
+            source = f"{lookup.fulltext('$q')} {owner}{newest}WITH node, $idf AS weight "
+        else:
+            source = (f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w.q')} {owner}"
+                      "RETURN node ORDER BY node.id DESC LIMIT $cap } WITH node, sum(w.idf) AS weight ")
         statement = (
-            f"UNWIND $words AS w CALL {{ WITH w {lookup.fulltext('w.q')} {owner}"
-            "RETURN node ORDER BY node.id DESC LIMIT $cap } "
-            "WITH node, sum(w.idf) AS weight "
-            f"WITH node, weight, CASE WHEN size(node.ft) < {CHARS_PER_WORD} THEN 1 "
+            f"{source}WITH node, weight, CASE WHEN size(node.ft) < {CHARS_PER_WORD} THEN 1 "
             f"ELSE size(node.ft) / {CHARS_PER_WORD} END AS words "
             "WITH collect([node, weight, words]) AS hits, avg(words) AS average UNWIND hits AS h "
             "WITH h[0] AS node, h[1] * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * h[2] / average)) AS score "
@@ -306,17 +354,19 @@ class FactTextMixin:
         # them be live, the next best are asked for.
         top = max(limit * 2, 20)
         while True:
-            found = self.db.read(statement, {"words": queries, "label": label, "cap": RANK_AT_MOST,
-                                             "k1": bm25.K1, "b": bm25.B, "top": top})
+            found = self.db.read(statement, {"words": queries, "q": queries[0]["q"], "idf": queries[0]["idf"],
+                                             "label": label, "cap": RANK_AT_MOST, "k1": bm25.K1, "b": bm25.B,
+                                             "top": top})
             kept = [(int(f), int(e), float(s)) for f, e, s, ok in found if ok]
             if len(kept) >= limit or len(found) < top:
                 return kept[:limit]
             top *= 4
 
-    def _word_counts(self, words: list[str]) -> tuple[dict[str, int], int, int]:
+    def _word_counts(self, words: list[str], very: bool = False) -> tuple[dict[str, int], int, int]:
         """Each word's count of facts, stopping at the common cap (a common word's count costs what
-        its first ``cap`` facts cost, not its 500k), with the cap and the number of facts ever
-        written (near enough to those there are, which sets the cap).
+        its first ``cap`` facts cost, not its 500k) — or, with ``very``, at ``very_common`` (dearer:
+        asked only when every word is common) — with the cap and the number of facts ever written
+        (near enough to those there are, which sets both).
 
         One round trip: a UNION of the fact and ``fact_gone`` counters and the counts (not
         ``UNWIND … CALL {}``: there FalkorDB 4.16 stops every word after the first that reaches
@@ -329,29 +379,35 @@ class FactTextMixin:
                        "OPTIONAL MATCH (g:Counter {name: $g}) RETURN -2 AS i, coalesce(g.value, 0) AS n")
         state_params = {"c": COUNTER, "g": fact_vectors.GONE}
 
-        def ask(todo: list[str], cap: int) -> tuple[tuple[int, int], dict[str, int]]:
+        def limit(total: int) -> int:
+            return very_common(total) if very else bm25.common_cap(total)
+
+        def ask(todo: list[str], upto: int) -> tuple[tuple[int, int], dict[str, tuple[int, int]]]:
             found = self.db.read(" UNION ALL ".join([state_query, *(
                 f"{lookup.fulltext(f'$q{i}')} LIMIT $cap RETURN {i} AS i, count(node) AS n"
                 for i in range(len(todo)))]),
-                {**state_params, "cap": cap, **{f"q{i}": lookup.words([w]) for i, w in enumerate(todo)}})
+                {**state_params, "cap": upto, **{f"q{i}": lookup.words([w]) for i, w in enumerate(todo)}})
             by = {int(i): int(n) for i, n in found}
-            return (by[-1], by[-2]), {w: by.get(k, 0) for k, w in enumerate(todo)}
+            return (by[-1], by[-2]), {w: (by.get(k, 0), upto) for k, w in enumerate(todo)}
 
-        seen, known = getattr(self, "_counted", (None, {}))
+        # known: word → (its count, the limit it was counted up to): exact below that limit
+        kept: tuple[tuple[int, int] | None, dict[str, tuple[int, int]]] = getattr(self, "_counted", (None, {}))
+        seen, known = kept
         if seen is None:  # the first search: the cap is not known yet
             first = {int(i): int(n) for i, n in self.db.read(state_query, state_params)}
             seen = (first[-1], first[-2])
-        cap = bm25.common_cap(seen[0])
-        todo = [w for w in dict.fromkeys(words) if w not in known]
-        state, got = ask(todo, cap)
+        upto = limit(seen[0])
+        todo = [w for w in dict.fromkeys(words)
+                if w not in known or known[w][1] < upto and known[w][0] >= known[w][1]]
+        state, got = ask(todo, upto)
         while state != seen:  # facts written or deleted since: nothing kept holds
             known = {}
-            seen, cap = state, bm25.common_cap(state[0])
+            seen, upto = state, limit(state[0])
             todo = list(dict.fromkeys(words))
-            state, got = ask(todo, cap)
+            state, got = ask(todo, upto)
         known = {**(known if len(known) < WORDS_KEPT else {}), **got}
         self._counted = (state, known)
-        return {w: known[w] for w in words}, cap, state[0]
+        return {w: known[w][0] for w in words}, bm25.common_cap(state[0]), state[0]
 
     def common_words(self, words: Sequence[str], share: float, at_least: int, at_most: int) -> set[str]:
         """Those of ``words`` (folded) that more than ``share`` of all facts and at least ``at_least``
@@ -369,13 +425,15 @@ class FactTextMixin:
         return {todo[int(i)] for i, n in found if int(n) >= bound}
 
     def _own_words(self, words: list[str], limit: int, label: str | None,
-                   include_archived: bool) -> list[ScoredNode]:
+                   include_archived: bool, name: str = "") -> list[ScoredNode]:
         """Entities whose own fields (name, type, text properties such as a summary) hold any of
         ``words``, best first, as SQLite's ``own_fields`` (their facts: ``fact_search``). On
         FalkorDB the ``:Own`` index holds just those fields (name weighted highest), and the hits
         come back with their heads in the same round trip; elsewhere (or on a graph not yet
         brought in step, ``migrate_own``) the entity index holds the name and a body of type,
-        facts and summary: the server finds the candidates and their heads are read after."""
+        facts and summary: the server finds the candidates and their heads are read after.
+        ``name``: the entity of exactly that name is looked up in the same round trip and kept
+        (``cypher.memo``: search asks for the entity named as the query next)."""
         where = ["true"]
         if not include_archived:
             where.append("node.archived_at IS NULL")
@@ -383,12 +441,22 @@ class FactTextMixin:
             where.append("node.type = $label")
         params = {"q": syntax(self.db).words(words), "label": label, "limit": int(limit) * 4}
         if self._own_index():
-            found = self.db.read(
+            head = "{.id, .name, .type, .props, .created_at, .updated_at, .archived_at}"
+            hits, version = self.memo.read(
                 f"{self.db.OWN_CALL} WHERE {' AND '.join(where)} "
-                "RETURN node {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, score "
-                "ORDER BY score DESC, node.id LIMIT $limit", params)
-            heads = {r[0]["id"]: R.node(R.row_of(r[0])) for r in found}
-            found = [(r[0]["id"], r[1]) for r in found]
+                f"RETURN node {head} AS node, score, size(node.obs) AS n ORDER BY score DESC, node.id LIMIT $limit"
+                + (f" UNION ALL MATCH (e:Entity {{name: $name}}) RETURN e {head} AS node, null AS score, "
+                   "size(e.obs) AS n" if name else ""), {**params, "name": name})
+            named = [r for r in hits if r[1] is None]
+            hits = [r for r in hits if r[1] is not None]
+            self.memo.put(version, heads={r[0]["id"]: R.row_of(r[0]) for r in named},
+                          counts={r[0]["id"]: int(r[2]) for r in named},
+                          names={name: named[0][0]["id"] if named else None} if name else {})
+            rows = {r[0]["id"]: R.row_of(r[0]) for r in hits}
+            self.memo.put(version, heads=dict(rows), counts={r[0]["id"]: int(r[2]) for r in hits},
+                          names={row["name"]: i for i, row in rows.items()})
+            heads = {i: R.node(row) for i, row in rows.items()}
+            found = [[r[0]["id"], r[1]] for r in hits]
         else:
             found = self.db.read(
                 f"{self.db.FULLTEXT_CALL} WHERE {' AND '.join(where)} RETURN node.id, score "
@@ -422,6 +490,9 @@ class FactTextMixin:
     def fact_counts(self, entity_ids: list[int]) -> dict[int, int]:
         """How many facts each entity has."""
         out = dict.fromkeys((int(e) for e in entity_ids), 0)
+        kept = self.memo.counts_of(list(out))  # read with the heads, nothing written since
+        if kept is not None:
+            return {**out, **kept}
         out.update({int(e): int(n) for e, n in self.db.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i}) RETURN i, size(e.obs)", {"ids": list(out)})})
         return out
@@ -438,12 +509,19 @@ class FactTextMixin:
         """Nodes for ``ids`` without their observations (a long entity's facts are not read)."""
         if not ids:
             return []
-        found = self.db.read(
+        wanted = [int(i) for i in dict.fromkeys(ids)]
+        kept = self.memo.heads_of(wanted)  # read earlier in this search, nothing written since
+        if kept is not None:
+            return [R.node(row) for i in ids if (row := kept[int(i)]) is not None]
+        found, version = self.memo.read(
             "UNWIND $ids AS i MATCH (e:Entity {id: i}) "
-            "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}",
-            {"ids": [int(i) for i in dict.fromkeys(ids)]})
-        rows = {r[0]["id"]: R.row_of(r[0]) for r in found}
-        return [R.node(rows[i]) for i in ids if i in rows]
+            "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, size(e.obs)",
+            {"ids": wanted})
+        rows: dict[int, dict[str, Any] | None] = dict.fromkeys(wanted)
+        rows.update({r[0]["id"]: R.row_of(r[0]) for r in found})
+        self.memo.put(version, heads=rows, counts={r[0]["id"]: int(r[1]) for r in found},
+                      names={row["name"]: i for i, row in rows.items() if row is not None})
+        return [R.node(row) for i in ids if (row := rows[int(i)]) is not None]
 
 
 def vector_distances(dialect: Any, label: str, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:

@@ -61,6 +61,8 @@ class FalkorDialect:
             if parsed.hostname else url
         self.graph_name = graph_name
         self.version_key = f"hipocampo:{graph_name}:version"
+        #: the version key's value the last write of this process left (``cypher.memo``), None if it wrote nothing
+        self.last_version: int | None = None
         try:
             self._db = FalkorDB.from_url(url, **kwargs)
             self.redis = self._db.connection
@@ -88,10 +90,46 @@ class FalkorDialect:
     def read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         return self.run(self.graph, query, params, read_only=True)
 
+    def read_tagged(self, query: str, params: dict[str, Any] | None = None) -> tuple[list[list[Any]], int | None]:
+        """The rows of a read and the version key's value just before it, in one round trip (a
+        pipeline): while the key keeps that value no write has been made since (``cypher.memo``)."""
+        version, (rows,) = self._pipelined([(query, params)], tagged=True)
+        return rows, version
+
+    def read_many(self, reads: list[tuple[str, dict[str, Any] | None]]) -> list[list[list[Any]]]:
+        """The rows of several independent reads, sent together (one round trip)."""
+        return self._pipelined(reads, tagged=False)[1]
+
+    def _pipelined(self, reads: list[tuple[str, dict[str, Any] | None]],
+                   tagged: bool) -> tuple[int | None, list[list[list[Any]]]]:
+        from falkordb.query_result import QueryResult
+        from redis.exceptions import ResponseError
+
+        with self.redis.pipeline(transaction=False) as pipe:
+            if tagged:
+                pipe.get(self.version_key)
+            for query, params in reads:
+                pipe.execute_command("GRAPH.RO_QUERY", self.graph_name,
+                                     self.graph._build_params_header(params) + query, "--compact")
+            try:
+                answers = pipe.execute()
+            except ResponseError as exc:
+                if "empty key" in str(exc):  # a graph never written is an empty graph
+                    return None, [[] for _ in reads]
+                raise
+        version = answers.pop(0) if tagged else None
+        return (int(version) if version else None), [QueryResult(self.graph, raw).result_set for raw in answers]
+
+    def version_tag(self) -> int | None:
+        """The version key's value (None before the first write): what ``read_tagged`` tags rows with."""
+        value = self.redis.get(self.version_key)
+        return int(value) if value else None
+
     def write(self, fn: Callable[[FalkorTx], T]) -> T:
         """Run ``fn`` until it commits without another writer in between; return what it returned."""
         from redis.exceptions import WatchError
 
+        self.last_version = None
         for _ in range(MAX_RETRIES):
             with self.redis.pipeline(transaction=True) as pipe:
                 try:
@@ -109,7 +147,7 @@ class FalkorDialect:
                                              self.graph._build_params_header({"n": counter, "v": value})
                                              + COUNTER_WRITE, "--compact")
                     pipe.incr(self.version_key)
-                    pipe.execute()
+                    self.last_version = int(pipe.execute()[-1])
                     return result
                 except WatchError:
                     continue

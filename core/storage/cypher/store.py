@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -40,6 +41,7 @@ from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.facts import FactTextMixin
 from core.storage.cypher.history import HistoryMixin
 from core.storage.cypher.hygiene import CypherHygiene, fold_aliases
+from core.storage.cypher.memo import ReadMemo
 from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import LogRow, Work
 from core.storage.cypher.writes import CypherWrites
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
     from core.reflect.lifecycle import InsightLifecycle
 
 Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
@@ -67,16 +70,47 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         self._lock = threading.RLock()
         self.read_only = read_only
         self._in_transaction = 0
+        self.memo = ReadMemo(dialect)  # a search's reads of the entities, reused while nothing is written
+        self._upgrade: threading.Thread | None = None
+        self._upgrade_stop = threading.Event()
+        #: the background upgrade's progress: what ("facts", "own_words") → (entities done, of total)
+        self.upgrade_progress: dict[str, tuple[int, int]] = {}
         if not read_only:
             dialect.ensure_schema()
             facts.ensure_schema(dialect)
-            facts.migrate(self)  # a graph written before facts had their own nodes
             fold_aliases(self)  # a graph whose aliases were written before their folds were kept
-            facts.migrate_own(self)  # a graph written before entities' own words had their index
+            self._start_upgrade()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
+    def _start_upgrade(self) -> None:
+        """An older graph is brought in step in the background (``facts.upgrade``: its facts' own
+        nodes, the ``:Own`` index; page by page, resumable), so opening it does not wait: until
+        each mark is set the queries that do not need it answer (``FactTextMixin._own_index``),
+        and every write keeps what it writes in step meanwhile."""
+        if not facts.upgrades_due(self):
+            return
+
+        def run() -> None:
+            try:
+                facts.upgrade(self, lambda what, done, total: self.upgrade_progress.__setitem__(what, (done, total)),
+                              self._upgrade_stop.is_set)
+            except Exception:  # e.g. the server went away: the next open resumes from the cursor
+                log.warning("The graph's upgrade stopped; it resumes when the memory is opened again",
+                            exc_info=True)
+
+        self._upgrade = threading.Thread(target=run, name="hipocampo-graph-upgrade", daemon=True)
+        self._upgrade.start()
+
+    def wait_upgrade(self, timeout: float | None = None) -> bool:
+        """Wait for the background upgrade of an older graph (``_start_upgrade``); whether it is over."""
+        if self._upgrade is not None:
+            self._upgrade.join(timeout)
+        return self._upgrade is None or not self._upgrade.is_alive()
+
     def close(self) -> None:
+        self._upgrade_stop.set()  # the page under way is finished; the rest waits for the next open
+        self.wait_upgrade()
         self.db.close()
 
     def now(self) -> str:
@@ -404,7 +438,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         if not words:
             return []
         if own_fields:
-            return self._own_words(words, limit, label, include_archived)
+            return self._own_words(words, limit, label, include_archived, name=query.strip())
         where = ["true"]
         if not include_archived:
             where.append("node.archived_at IS NULL")
@@ -458,15 +492,18 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         ids = [int(i) for i in ids]
         access: dict[int, tuple[int, str]] = {}
         degree = dict.fromkeys(ids, 0)
-        for eid, count, last, deg in self.db.read(
-            "UNWIND $ids AS i MATCH (e:Entity {id: i}) OPTIONAL MATCH (e)-[r:REL]-() WHERE r.ended_at IS NULL "
-            "RETURN i, e.access_count, e.last_access, count(r)", {"ids": ids}):
+        reads: list[tuple[str, dict[str, Any] | None]] = [
+            ("UNWIND $ids AS i MATCH (e:Entity {id: i}) OPTIONAL MATCH (e)-[r:REL]-() WHERE r.ended_at IS NULL "
+             "RETURN i, e.access_count, e.last_access, count(r)", {"ids": ids}),
+            ("MATCH (a:Entity)-[c:COOC]->(b:Entity) WHERE a.id IN $ids AND b.id IN $ids RETURN a.id, b.id, c.count",
+             {"ids": ids})]
+        many = getattr(self.db, "read_many", None)  # both in one round trip where the dialect can
+        stats, pairs = many(reads) if many is not None else [self.db.read(q, p) for q, p in reads]
+        for eid, count, last, deg in stats:
             degree[eid] = int(deg)
             if count:
                 access[eid] = (int(count), last)
-        cooc = {(a, b): int(n) for a, b, n in self.db.read(
-            "MATCH (a:Entity)-[c:COOC]->(b:Entity) WHERE a.id IN $ids AND b.id IN $ids RETURN a.id, b.id, c.count",
-            {"ids": ids})}
+        cooc = {(a, b): int(n) for a, b, n in pairs}
         return {"access": access, "degree": degree, "cooc": cooc}
 
     def record_access(self, ids: Sequence[int]) -> None:
@@ -488,9 +525,24 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
         with self._lock:
             self.db.write(write)
+            # Access counts and co-occurrences are no part of what a search keeps of the entities
+            self.memo.carry(getattr(self.db, "last_version", None))
 
     def ids_for(self, names: Sequence[str]) -> dict[str, int]:
-        return {n: r["id"] for n, r in self.rows_by_name(self.db, names).items()}
+        wanted = list(dict.fromkeys(names))
+        kept = self.memo.ids_of(wanted)  # read earlier in this search, nothing written since
+        if kept is not None:
+            return {n: i for n, i in kept.items() if i is not None}
+        if not wanted:
+            return {}
+        found, version = self.memo.read("UNWIND $names AS n MATCH (e:Entity {name: n}) "
+                                        "RETURN e {.id, .name, .type, .props, .created_at, .updated_at, .archived_at}, "
+                                        "size(e.obs)", {"names": wanted})
+        rows = {r[0]["id"]: R.row_of(r[0]) for r in found}
+        by_name: dict[str, int | None] = dict.fromkeys(wanted)
+        by_name.update({row["name"]: i for i, row in rows.items()})
+        self.memo.put(version, heads=dict(rows), counts={r[0]["id"]: int(r[1]) for r in found}, names=by_name)
+        return {n: i for n, i in by_name.items() if i is not None}
 
     def nodes_by_id(self, ids: Sequence[int]) -> list[Node]:
         return [R.node(r) for r in self._rows_in_order(self.db, ids)]

@@ -82,7 +82,7 @@ class CypherVectorStore(FactVectorsMixin, state.Lease):
 
     def newest_pending(self, model_id: str, newest: int) -> list[int]:
         """Among the ``newest`` entities, the ids of those lacking a current vector from ``model_id``."""
-        return newest_due(self._db, "Entity", "entity", "e.emb_model", model_id, newest)
+        return newest_due(self._graph.memo, "Entity", "entity", "e.emb_model", model_id, newest)
 
     def texts(self, ids: Sequence[int]) -> dict[int, str]:
         """The current embedding text of each of ``ids``."""
