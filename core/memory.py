@@ -573,7 +573,8 @@ class Memory:
     def decide_insight(self, title: str, action: str, *, actor: str | None = None) -> dict[str, Any]:
         """Record a person's decision: ``action`` "approve" or "dismiss" a pending insight.
 
-        Approving makes it ordinary knowledge (un-archived, linked to its evidence); dismissing
+        Approving makes it ordinary knowledge (un-archived, linked to its evidence), or, for a
+        hygiene proposal, carries out what it proposes and keeps it as a record only; dismissing
         archives it and keeps its title from ever being proposed again. Returns the insight.
         Unknown title → NotFound; any move but pending → approved | dismissed → Conflict.
         """

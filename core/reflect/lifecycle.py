@@ -9,8 +9,12 @@ backend only reads and writes those (``InsightRows`` and, inside one transaction
 
 * A pending insight's entity is *archived*: it is a machine's guess, so it stays out of searches
   until a person approves it. Approval un-archives it and does what its kind's approver says
-  (``APPROVERS``; by default: link it ``DERIVED_FROM`` each evidence entity). A dismissed one stays
-  archived, and its title never comes back (the ``decide_insight`` row in the log blocks it).
+  (``APPROVERS``; by default: link it ``DERIVED_FROM`` each evidence entity). An insight whose
+  approval carries out a change (hygiene's merges and marks, through ``approve_in``) stays archived
+  once approved: what it proposed is now done in the graph, and the proposal is a record (the review
+  pane's decided list, history), not knowledge to find — it would otherwise float in searches and in
+  the graph, unlinked. A dismissed one stays archived, and its title never comes back (the
+  ``decide_insight`` row in the log blocks it).
 * ``confidence`` is the live, decayed value; ``base_confidence`` is what the pattern gave when the
   insight was last confirmed (found again by reflect, or approved). Decay is recomputed from those
   two, so it is idempotent however often it runs.
@@ -261,14 +265,14 @@ def check_move(title: str, status: str | None, stale: bool, action: str) -> str:
 
 def approve_in(session: Any, title: str, actor: str, note: dict[str, Any] | None = None) -> None:
     """Approve the insight ``title`` inside one edit session (``core.history.undo.EditSession``),
-    as ``decide`` approves it: un-archived, decided now by ``actor``, confirmed now at its base
-    confidence. Its ``decide_insight`` row keeps the state before, so the group it belongs to (a
+    as ``decide`` approves it (decided now by ``actor``, confirmed now at its base confidence), but
+    left archived: the change it proposed is what the session writes beside it. Its ``decide_insight`` row keeps the state before, so the group it belongs to (a
     merge, an ``approve_insight``) is undone whole and the insight is pending again."""
     from core.history.undo import InsightState  # storage imports this module: imported when used
 
     state = session.insight(title)
     check_move(title, None if state is None else state.status, bool(state and state.stale), "approve")
-    session.set_insight(title, InsightState("approved", False, session.now, actor, session.now,
+    session.set_insight(title, InsightState("approved", True, session.now, actor, session.now,
                                             state.base_confidence), note)
 
 

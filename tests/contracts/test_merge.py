@@ -151,3 +151,24 @@ def test_a_merge_on_a_graph_server_writes_only_what_it_changes(mem: Memory, back
     mem.undo_change()
     assert copies() == before
     assert {e.name for e in mem.read_graph().entities} >= {"Ana García", "Ana_Garcia", "ana garcia"}
+
+
+def test_an_approved_hygiene_proposal_is_a_record_not_knowledge(mem: Memory) -> None:
+    """Approving a duplicate (or a direct merge, or a superseded fact) carries the change out; the
+    proposal itself stays out of the graph and of searches, and is listed as decided."""
+    _people(mem)
+    mem.add_observations([{"entityName": "Billing", "contents": ["Latency of Billing went from 544 ms to 62 ms"]}])
+    mem.add_observations([{"entityName": "Billing", "contents": ["Latency of Billing went from 62 ms to 240 ms"]}])
+    mem.reflect()
+    pending = {i["pattern"]: i["title"] for i in mem.surface_insights(limit=50)}
+    assert {"duplicate_entities", "superseded_facts"} <= pending.keys()
+    mem.decide_insight(pending["duplicate_entities"], "approve")
+    mem.decide_insight(pending["superseded_facts"], "approve")
+    approved = {i["title"] for i in mem.surface_insights(limit=50, status="approved")}
+    assert {pending["duplicate_entities"], pending["superseded_facts"]} <= approved
+    graph = mem.read_graph().dump()
+    assert not [e["name"] for e in graph["entities"] if e["entityType"] == "Insight"]
+    for query in ("Ana García", "latency of billing"):
+        hits = mem.search_semantic(query, limit=10, record=False)
+        assert hits and not [h["name"] for h in hits if h["entityType"] == "Insight"], query
+    assert mem.superseded_facts("Billing")  # the approval did what it proposed
