@@ -266,8 +266,9 @@ def check_move(title: str, status: str | None, stale: bool, action: str) -> str:
 def approve_in(session: Any, title: str, actor: str, note: dict[str, Any] | None = None) -> None:
     """Approve the insight ``title`` inside one edit session (``core.history.undo.EditSession``),
     as ``decide`` approves it (decided now by ``actor``, confirmed now at its base confidence), but
-    left archived: the change it proposed is what the session writes beside it. Its ``decide_insight`` row keeps the state before, so the group it belongs to (a
-    merge, an ``approve_insight``) is undone whole and the insight is pending again."""
+    left archived: the change it proposed is what the session writes beside it. Its
+    ``decide_insight`` row keeps the state before, so the group it belongs to (a merge, an
+    ``approve_insight``) is undone whole and the insight is pending again."""
     from core.history.undo import InsightState  # storage imports this module: imported when used
 
     state = session.insight(title)
