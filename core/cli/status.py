@@ -47,6 +47,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"  observations {counts.get('observations', 0)}")
     print(f"  relations    {counts.get('relations', 0)}")
     print(f"  insights     {counts.get('insights', 0)}")
+    if health.get("upgrading"):
+        steps = ", ".join(f"{what.replace('_', ' ')} {done:,} of {total:,}"
+                          for what, (done, total) in health["upgrading"].items())
+        print(f"  upgrading    {steps} (in the background; searches answer meanwhile)")
     if labels:
         top = ", ".join(f"{k} {v}" for k, v in list(labels.items())[:8])
         print(f"  types        {top}")

@@ -54,6 +54,7 @@ def test_an_old_graph_gets_the_own_words_index_in_the_background_and_is_searched
         assert paged.wait(60)
         assert not graph.wait_upgrade(0), "the open waited for the whole upgrade"
         assert graph.upgrade_progress["own_words"] == (2, 6)
+        assert memory.health_check()["upgrading"] == {"own_words": (2, 6)}  # what `hipocampo status` says
         assert graph.get_metadata(facts.OWN_KEY) is None and not graph._own_index()
         assert [h["name"] for h in memory.search_semantic("ledger reconciliation", 3, record=False)] == before
         memory.merge_node("Project", "Osprey", {"summary": "quarterly aviary audit"})  # written meanwhile
@@ -61,6 +62,7 @@ def test_an_old_graph_gets_the_own_words_index_in_the_background_and_is_searched
         go.set()
         assert graph.wait_upgrade(60)
         assert graph.get_metadata(facts.OWN_KEY) == "1" and graph._own_index()
+        assert memory.health_check()["upgrading"] == {}
         assert graph.db.read("MATCH (e:Entity) WHERE NOT e:Own RETURN count(e)")[0][0] == 0
         assert [h["name"] for h in memory.search_semantic("ledger reconciliation", 3, record=False)] == before
         assert [h["name"] for h in memory.search_semantic("aviary audit", 1, record=False)] == ["Osprey"]

@@ -413,7 +413,8 @@ def engrama_status(ctx: Context) -> CallToolResult:
             "counts": health.get("counts", {}),
             "labels": memory.count_labels(),
             "embeddings": embeddings_info(memory),
-            "insights": memory.insight_counts() if hasattr(memory, "insight_counts") else None,
+            "insights": memory.insight_counts(),
+            "upgrading": health.get("upgrading") or None,
             "endpoint": state.endpoint or None,
         }
     )

@@ -474,7 +474,12 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         return {"ok": True, "backend": self.backend, "path": self.path, "quick_check": "not run",
                 "server_version": self.db.server_version(),
                 "counts": {k: int(v) for k, v in counts.items()},
-                "archived": int(self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NOT NULL RETURN count(e)")[0][0])}
+                "archived": int(self.db.read("MATCH (e:Entity) WHERE e.archived_at IS NOT NULL RETURN count(e)")[0][0]),
+                "upgrading": self.upgrading()}
+
+    def upgrading(self) -> dict[str, tuple[int, int]]:
+        """The background upgrade of an older graph while it runs: what → (entities done, of total)."""
+        return {} if self.wait_upgrade(0) else dict(self.upgrade_progress)
 
     def get_metadata(self, key: str) -> str | None:
         """A value kept beside the graph (small bookkeeping), or None."""
