@@ -12,6 +12,7 @@ import unicodedata
 from core.search.stopwords import STOPWORDS
 
 WORD = re.compile(r"\w+", re.UNICODE)
+_NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def fold(text: str) -> str:
@@ -24,6 +25,13 @@ def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return unicodedata.normalize("NFC", stripped.casefold())
+
+
+def name_key(text: str) -> str:
+    """A name as a query naming it is compared with it: folded, its separators (spaces, ``_``, ``-``,
+    ``.``) levelled, so ``pepe_RUIZ`` names "Pepe Ruiz"; a name of no letters or digits, folded whole."""
+    words = _NAME_WORD.findall(fold(text))
+    return " ".join(words) if words else fold(text.strip())
 
 
 def fts_phrase(text: str) -> str:
