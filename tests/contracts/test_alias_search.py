@@ -5,7 +5,15 @@ the name back as an entity of its own."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from core.embeddings.onnx_local import OnnxEmbeddingProvider
 from core.memory import Memory
+from core.settings import Settings
+from tests.conftest import SteppingClock
+from tests.contracts.conftest import SERVER_SETTINGS
 
 
 def _seed(mem: Memory) -> None:
@@ -42,3 +50,32 @@ def test_a_merged_name_is_named_before_the_vectors_catch_up(mem: Memory) -> None
     mem.merge_entities(["Pepe Ruiz"], into="José Ruiz", dry_run=False)
     assert _names(mem, "Pepe Ruiz")[0] == "José Ruiz"
     assert "José Ruiz" in _names(mem, "Pepe")
+
+
+def test_an_entity_merged_into_before_gets_its_aliases_words_and_a_new_vector(
+        backend: str, tmp_path: Path, clock: SteppingClock, request: pytest.FixtureRequest,
+        local_embedder: OnnxEmbeddingProvider) -> None:
+    """A memory whose merges were written before aliases were part of an entity's own words and
+    embedding text: opened, the merged entity's vector is due again (and on a graph server its own
+    words are rewritten), so its former name finds it by meaning and by words."""
+    server = request.getfixturevalue(SERVER_SETTINGS[backend]) if backend != "sqlite" else {}
+    settings = Settings(db=tmp_path / "old.db", **{"backend": backend, **server})
+    with Memory(settings, clock=clock, embedder=local_embedder) as mem:
+        _seed(mem)
+        mem.merge_entities(["Pepe Ruiz"], into="José Ruiz", dry_run=False)
+        mem.embed_pending()
+        if backend == "sqlite":  # as before migration 010 (its vectors current, whatever their text)
+            with mem.graph.db.write() as conn:
+                conn.execute("PRAGMA user_version = 9")
+        else:  # as before: ft_own without the aliases, no mark
+            from core.storage.cypher.hygiene import ALIAS_WORDS_KEY
+
+            mem.graph.db.write(lambda tx: tx.write(
+                "MATCH (e:Entity {name: 'José Ruiz'}) SET e.ft_own = 'person'"))
+            mem.graph.db.write(lambda tx: tx.write(
+                "MATCH (m:Meta) WHERE m.key STARTS WITH $k DELETE m", {"k": ALIAS_WORDS_KEY}))
+    with Memory(settings, clock=clock, embedder=local_embedder) as mem:
+        assert mem.embed_pending() == 1  # José Ruiz, the entity merged into
+        assert "José Ruiz" in _names(mem, "Pepe")
+    with Memory(settings, clock=clock, embedder=local_embedder) as mem:
+        assert mem.embed_pending() == 0  # done once
