@@ -12,7 +12,7 @@ import unicodedata
 from core.search.stopwords import STOPWORDS
 
 WORD = re.compile(r"\w+", re.UNICODE)
-_NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_SEPARATORS = re.compile(r"[\s_.\-]+", re.UNICODE)
 
 
 def fold(text: str) -> str:
@@ -28,10 +28,10 @@ def fold(text: str) -> str:
 
 
 def name_key(text: str) -> str:
-    """A name as a query naming it is compared with it: folded, its separators (spaces, ``_``, ``-``,
-    ``.``) levelled, so ``pepe_RUIZ`` names "Pepe Ruiz"; a name of no letters or digits, folded whole."""
-    words = _NAME_WORD.findall(fold(text))
-    return " ".join(words) if words else fold(text.strip())
+    """A name as a query naming it is compared with it: folded, each run of separators (spaces,
+    ``_``, ``-``, ``.``) one space, none at the ends, so ``pepe_RUIZ`` names "Pepe Ruiz"; other
+    signs stay ("C++" is not "C")."""
+    return _SEPARATORS.sub(" ", fold(text)).strip()
 
 
 def fts_phrase(text: str) -> str:

@@ -11,6 +11,8 @@ import pytest
 
 from core.embeddings.onnx_local import OnnxEmbeddingProvider
 from core.memory import Memory
+from core.search.folding import name_key
+from core.search.hybrid import FRESH_AT_MOST
 from core.settings import Settings
 from tests.conftest import SteppingClock
 from tests.contracts.conftest import SERVER_SETTINGS
@@ -79,3 +81,21 @@ def test_an_entity_merged_into_before_gets_its_aliases_words_and_a_new_vector(
         assert "José Ruiz" in _names(mem, "Pepe")
     with Memory(settings, clock=clock, embedder=local_embedder) as mem:
         assert mem.embed_pending() == 0  # done once
+
+
+def test_a_merged_name_no_list_brings_is_still_named(mem: Memory) -> None:
+    """An alias with no words (an emoji) and the entity's vector not embedded yet (too many pending
+    to embed with the query): the name still finds the entity it was merged into."""
+    mem.create_entities([{"name": "Zorro", "entityType": "Pet", "observations": ["the kids' fox"]},
+                         {"name": "🦊", "entityType": "Pet", "observations": ["the fox emoji"]}])
+    mem.merge_entities(["🦊"], into="Zorro", dry_run=False)
+    mem.create_entities([{"name": f"Pending {i}", "entityType": "Note", "observations": ["imported"]}
+                         for i in range(FRESH_AT_MOST + 1)])
+    assert _names(mem, "🦊")[:1] == ["Zorro"]
+    mem.archive_node("Zorro")
+    assert "Zorro" not in _names(mem, "🦊")
+
+
+def test_a_name_is_named_separators_aside_other_signs_kept() -> None:
+    assert name_key(" pepe_RUIZ ") == name_key("Pepe  Ruiz") == name_key("pepe-ruiz.") == "pepe ruiz"
+    assert name_key("C++") != name_key("C") != name_key("C#")
