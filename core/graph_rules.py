@@ -79,6 +79,14 @@ def aliases_of(props: dict[str, Any] | None) -> list[str]:
     return [a for a in found if isinstance(a, str)] if isinstance(found, list) else []
 
 
+def own_words(props: dict[str, Any] | None) -> list[str]:
+    """An entity's own words besides its name and type: its text properties (a summary, details …)
+    and the names merged into it (its aliases), so a search by a former name finds it. Every
+    backend's own-words full text, the search's word match and the embedding text read these."""
+    props = props or {}
+    return [*(v for v in props.values() if isinstance(v, str)), *aliases_of(props)]
+
+
 def relation_key(rtype: str, to: str) -> str:
     """The key of one outgoing relation in ``SUPERSEDED_RELATIONS``."""
     return f"{rtype} → {to}"

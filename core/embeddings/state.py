@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.embeddings.text import HEAD_FACTS, entity_text, text_hash
 from core.errors import InvalidInput
-from core.graph_rules import current_relation, format_ts
+from core.graph_rules import aliases_of, current_relation, format_ts
 
 if TYPE_CHECKING:  # numpy loads with the first vector, not with the server
     import numpy as np
@@ -25,14 +25,15 @@ V = TypeVar("V")
 
 def text_of(name: str, etype: str, props: dict[str, Any], facts: Sequence[str],
             outgoing: Sequence[tuple[str, str]], incoming: Sequence[tuple[str, str]]) -> str:
-    """An entity's embedding text from its current rows: name, type, summary, first ``HEAD_FACTS``
+    """An entity's embedding text from its current rows: name, type, aliases, summary, first ``HEAD_FACTS``
     facts (what it is; every fact has a vector of its own) and its current relations ((type, other),
     oldest first), outgoing ones superseded by a newer one (``current_relation``) left out. A relation
     to itself is one relation: listed once, as outgoing, however a store reads its two ends."""
     summary = props.get("summary")
     rels = [("→", t, o) for t, o in outgoing if current_relation(props, t, o)] + [
         ("←", t, o) for t, o in incoming if o != name]
-    return entity_text(name, etype, list(facts[:HEAD_FACTS]), rels, summary if isinstance(summary, str) else None)
+    return entity_text(name, etype, list(facts[:HEAD_FACTS]), rels, summary if isinstance(summary, str) else None,
+                       aliases=aliases_of(props))
 
 
 def current_vectors(embedded: Mapping[int, tuple[str, V]], current: Mapping[int, str]) -> dict[int, tuple[str, V]]:

@@ -1,9 +1,10 @@
 """The text an entity is embedded from (seed 000's recipe), within the model's token budget, and
 the text each of its facts is.
 
-``"{name} ({type}) | {summary} | obs1 | obs2 … | Rel: type → target; …"``. When it is too long,
-its head and its tail are kept: the name and first facts say what the entity is, the latest facts
-and relations say what it has become.
+``"{name} ({type}) | {aliases} | {summary} | obs1 | obs2 … | Rel: type → target; …"``, the aliases
+being the names merged into it (``core.hygiene.merge``: a former name finds it by meaning too).
+When it is too long, its head and its tail are kept: the name and first facts say what the entity
+is, the latest facts and relations say what it has become.
 
 A fact is embedded after what it is about, ``"{name} ({type}): {fact}"`` ("contextual retrieval"):
 "Tuvimos una caída en junio" alone says nothing of *Redis*, and a question about the key-value
@@ -35,10 +36,13 @@ def entity_text(
     relations: Sequence[tuple[str, str, str]] = (),
     summary: str | None = None,
     *,
+    aliases: Sequence[str] = (),
     max_chars: int = MAX_CHARS,
 ) -> str:
     """Build the text to embed. ``relations`` are (direction, type, other) with direction ``→``/``←``."""
     parts = [f"{name} ({entity_type})"]
+    if aliases:
+        parts.append(", ".join(aliases))
     if summary:
         parts.append(summary)
     parts.extend(o for o in observations if o)

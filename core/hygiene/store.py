@@ -8,7 +8,9 @@ by ``merge_node`` and undone like any other props change. Each backend keeps the
 name (SQLite: the ``entity_aliases`` table its triggers fill; a graph server: an ``aliases``
 list property on the node), and each alias folded beside it (``core.graph_rules.folded_aliases``: SQLite's
 ``entity_aliases.folded``, a graph server's ``folded_aliases`` list), so search_nodes matches a
-former name with one read and folds nothing but the query.
+former name with one read and folds nothing but the query. The aliases are part of the entity's
+own words and embedding text too (``core.graph_rules.own_words``), and search_semantic takes a
+query naming one as naming the entity (``core.search.hybrid``).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import unicodedata
 from core.search.stopwords import STOPWORDS
 
 WORD = re.compile(r"\w+", re.UNICODE)
+_SEPARATORS = re.compile(r"[\s_.\-]+", re.UNICODE)
 
 
 def fold(text: str) -> str:
@@ -24,6 +25,13 @@ def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return unicodedata.normalize("NFC", stripped.casefold())
+
+
+def name_key(text: str) -> str:
+    """A name as a query naming it is compared with it: folded, each run of separators (spaces,
+    ``_``, ``-``, ``.``) one space, none at the ends, so ``pepe_RUIZ`` names "Pepe Ruiz"; other
+    signs stay ("C++" is not "C")."""
+    return _SEPARATORS.sub(" ", fold(text)).strip()
 
 
 def fts_phrase(text: str) -> str:

@@ -30,7 +30,8 @@ indexed, a query nothing matches on its own gets an empty answer (``no_good_matc
 the least bad. An approved insight matched only by the names of entities it lists ranks below them
 (no match quality of its own). The bounded limbic lift
 (``core.search.limbic``) re-orders near-equals only. An entity whose name is the query comes
-first. After each search the top results' access counts and co-occurrences are recorded.
+first, and so does one the query names by an alias (a name merged into it). After each search the
+top results' access counts and co-occurrences are recorded.
 """
 
 from __future__ import annotations
@@ -45,10 +46,11 @@ from typing import TYPE_CHECKING, Any
 from core.embeddings.context import in_context
 from core.embeddings.text import HEAD_FACTS
 from core.errors import EmbeddingError
+from core.graph_rules import aliases_of, own_words
 from core.model import Node
 from core.protocols import EmbeddingProvider, FactText, FactVectors, GraphStore, VectorStore
 from core.search import calibration, diversity
-from core.search.folding import WORD, content_words, fold
+from core.search.folding import WORD, content_words, fold, name_key
 from core.search.limbic import MAX_LIFT, limbic_factors
 from core.search.stopwords import STOPWORDS, language
 
@@ -411,14 +413,18 @@ class HybridSearcher:
 
     def _named(self, query: str, nodes: dict[int, Node], entities: dict[int, _Entity],
                entity_type: str | None, include_archived: bool) -> set[int]:
-        """The candidates whose name is ``query`` (case, accents and spaces around it aside), and the
-        entity with exactly that name when no list brought it (added to the candidates)."""
+        """The candidates whose name, or one of whose aliases (names merged into it), is ``query``
+        (case, accents and separators aside: ``name_key``), and the entity with exactly that name, or
+        that alias, when no list brought it (added to the candidates)."""
         wanted = query.strip()
-        folded = fold(wanted)
-        if not folded:
+        key = name_key(wanted)
+        if not key:
             return set()
-        named = {eid for eid in entities if fold(nodes[eid].name.strip()) == folded}
+        named = {eid for eid in entities if name_key(nodes[eid].name) == key
+                 or any(name_key(a) == key for a in aliases_of(nodes[eid].props))}
         exact = self.graph.ids_for([wanted]).get(wanted)
+        if exact is None and not named:  # a former name the lists did not bring: the entity it is now
+            exact = next(iter(self.graph.ids_for(self._former(key)).values()), None)
         if exact is not None and exact not in entities:
             node = next(iter(self._heads([exact])), None)
             if node is not None and (not entity_type or node.label == entity_type) and (
@@ -427,6 +433,16 @@ class HybridSearcher:
                 nodes[exact] = node
                 named.add(exact)
         return named
+
+    def _former(self, key: str) -> list[str]:
+        """The live entities one of whose aliases has the name key ``key`` (``name_key``), oldest
+        first: one read of the folds the backend keeps of its aliases (``core.hygiene.store``), by
+        the key's longest word."""
+        found = self.graph.hygiene_store().alias_matches(max(key.split(" "), key=len))
+        if not found:
+            return []
+        heads = {n.name: n for n in self._heads(list(self.graph.ids_for(found).values()))}
+        return [n for n in found if n in heads and any(name_key(a) == key for a in aliases_of(heads[n].props))]
 
     # -- scoring ---------------------------------------------------------------------------------
 
@@ -444,7 +460,7 @@ class HybridSearcher:
         for e in entities.values():
             e.facts.sort(key=lambda f: (-f.rrf, f.distance if f.distance is not None else 2.0, f.id))
             node = nodes[e.id]
-            props = [v for v in (node.props or {}).values() if isinstance(v, str)]  # summary, details …
+            props = own_words(node.props)  # summary, details …, former names
             e.words = _word_share(words, " ".join([node.name, node.label, *props])) if (
                 e.text_rank or e.id in named or self._facts) else 0.0
             # Its word match: of its own fields, and of its observations where facts are not indexed

@@ -36,6 +36,40 @@ def fold_aliases(store: Graph) -> int:
         done += n
 
 
+# "1" once every entity with aliases has them in its own words and its embedding text (written
+# before they were: its ``ft_own`` rewritten, its vector due again).
+ALIAS_WORDS_KEY = "alias_words"
+
+
+def alias_words(store: Graph) -> int:
+    """Give every entity merged into before its aliases were part of its own words (``rows.own_text``)
+    and of its embedding text (``core.embeddings.text``) those words, and make its vector due; a
+    page per write, resumable by the ``id`` cursor, then marked done. Returns how many it did; on an
+    upgraded graph, one read."""
+    done = 0
+    while True:
+        def page(tx: WriteTx) -> int:
+            mark = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": ALIAS_WORDS_KEY})
+            if mark and str(mark[0][0]) == "1":
+                return 0
+            cursor = tx.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": ALIAS_WORDS_KEY + "_after"})
+            after = int(cursor[0][0]) if cursor else -1
+            found = tx.read("MATCH (e:Entity) WHERE e.has_aliases = true AND e.id > $a "
+                            "RETURN e.id, e.type, e.props ORDER BY e.id LIMIT $n", {"a": after, "n": FOLD_PAGE})
+            rows = [{"id": int(i), "o": R.own_text(t, R.loads(p) or {})} for i, t, p in found]
+            if rows:
+                tx.write("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) "
+                         "SET e.ft_own = r.o, e.emb_model = null, e.emb_hash = null", {"rows": rows})
+            key, value = (ALIAS_WORDS_KEY + "_after", str(rows[-1]["id"])) if rows else (ALIAS_WORDS_KEY, "1")
+            tx.write("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": key, "v": value})
+            return len(rows)
+
+        n = store.write(page)
+        if not n:
+            return done
+        done += n
+
+
 class CypherHygiene:
     def __init__(self, store: Graph) -> None:
         self.store = store

@@ -15,7 +15,7 @@ from typing import Any
 # the rules every backend shares (``core.graph_rules``), read here as ``R.…`` too
 from core.graph_rules import PLACEHOLDER_KEY as PLACEHOLDER_KEY
 from core.graph_rules import PLACEHOLDER_TYPE as PLACEHOLDER_TYPE
-from core.graph_rules import aliases_of
+from core.graph_rules import aliases_of, own_words
 from core.graph_rules import dumps as dumps
 from core.graph_rules import format_ts as format_ts
 from core.graph_rules import loads as loads
@@ -76,9 +76,10 @@ def folded_aliases(aliases: list[str]) -> list[str]:
 
 
 def own_text(etype: str, props: dict[str, Any]) -> str:
-    """An entity's own words besides its name (its type and its text properties, such as a summary),
-    folded: the ``ft_own`` field of the ``:Own`` full-text index (``cypher.facts``' own words)."""
-    return fold("\n".join([etype, *(v for v in props.values() if isinstance(v, str))]))
+    """An entity's own words besides its name (its type, its text properties such as a summary, and
+    its aliases: ``core.graph_rules.own_words``), folded: the ``ft_own`` field of the ``:Own``
+    full-text index (``cypher.facts``' own words)."""
+    return fold("\n".join([etype, *own_words(props)]))
 
 
 def _lowered(value: Any) -> str | None:
