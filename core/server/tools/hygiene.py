@@ -44,8 +44,9 @@ def merge_entities(
     """Merge duplicate entities (the same person or project written twice) into one. By default a
     dry run: returns exactly what would change. With dry_run=false: their observations join the kept
     entity (exact and near-exact repeats dropped), their relations are rewired to it (no relation of
-    it to itself, no repeated relation), their names stay as aliases that open_nodes and search_nodes
-    still find, and the whole merge is one change the user can undo. Ask the user before merging."""
+    it to itself, no repeated relation), their names stay as aliases that open_nodes, search_nodes
+    and search_semantic still find, and the whole merge is one change the user can undo. Ask the
+    user before merging."""
     result: dict[str, Any] = memory_of(ctx).merge_entities(names, into=into, dry_run=dry_run, actor=actor_of(ctx))
     return tool_result(result)
 
