@@ -25,4 +25,5 @@ MIGRATIONS: dict[int, str] = {
     7: read_sql("007_fact_context.sql"),  # facts embedded in context: every fact due again
     8: read_sql("008_name_tokens.sql"),  # entity_name_tokens: the duplicate rules' words, stored
     9: read_sql("009_folded_aliases.sql"),  # entity_aliases.folded: former names matched without folding
+    10: read_sql("010_archived_records.sql"),  # approved hygiene proposals archived: records, not knowledge
 }
