@@ -263,6 +263,13 @@ def check_move(title: str, status: str | None, stale: bool, action: str) -> str:
     return new
 
 
+#: The kinds of insight approved through ``approve_in``: hygiene's merges and marks (``core.hygiene``:
+#: merge, tidy, approval). Approved (or synced), one is a record and stays archived; a memory written
+#: before that was so is brought in step once on opening (SQLite migration 011, which names them in
+#: SQL; a graph server's ``archived_records`` mark). tests/hygiene checks it against the kinds' names.
+CARRIED_OUT_KINDS = ("duplicate_entities", "repeated_observations", "superseded_facts", "superseded_relations")
+
+
 def approve_in(session: Any, title: str, actor: str, note: dict[str, Any] | None = None) -> None:
     """Approve the insight ``title`` inside one edit session (``core.history.undo.EditSession``),
     as ``decide`` approves it (decided now by ``actor``, confirmed now at its base confidence), but

@@ -61,6 +61,9 @@ def test_preview_then_approve_merges_and_undo_takes_it_back(qtbot, memory: Memor
     pane.approve_selected()
     qtbot.waitUntil(lambda: pane._deciding is None and pane.pending_model.row_of(TITLE) < 0, timeout=30_000)
     assert "Ana_Garcia" not in {e.name for e in memory.read_graph().entities}
+    # A record, not knowledge: listed among the decided ones, not in the graph
+    qtbot.waitUntil(lambda: pane.decided_model.row_of(TITLE) >= 0, timeout=30_000)
+    assert TITLE not in {e.name for e in memory.read_graph().entities}
     assert [e.name for e in memory.open_nodes(["Ana_Garcia"]).entities] == ["Ana García"]
     assert memory.open_nodes(["Ana García"]).entities[0].observations == [
         "Works at Acme", "Lives in Madrid", "Likes green tea"]

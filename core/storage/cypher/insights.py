@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from core.history.undo import InsightState
-from core.reflect.lifecycle import InsightFilter, InsightLifecycle, InsightRecord, LogRow, Rank
+from core.reflect.lifecycle import CARRIED_OUT_KINDS, InsightFilter, InsightLifecycle, InsightRecord, LogRow, Rank
 from core.reflect.model import InsightDraft, ReflectRules, StoredInsight
 from core.storage.cypher import rows as R
 from core.storage.cypher.reflect_queries import (
@@ -233,3 +233,30 @@ def set_insight_state(tx: WriteTx, title: str, state: InsightState, now: str) ->
              "e.updated_at = $now, e.ins_status = $status, e.ins_decided_at = $decided_at, "
              "e.ins_decided_by = $decided_by, e.ins_confirmed_at = $confirmed_at, e.ins_confidence = $confidence",
              {"t": title, "now": now, **state.as_dict()})
+
+
+# -- bringing an older graph in step ----------------------------------------------------------
+
+RECORDS_KEY = "archived_records"  # set once the approved hygiene proposals of older writes are archived
+
+
+def archive_records(store: Graph) -> int:
+    """Archive, as of their decision, the approved (or synced) insights of the kinds approved
+    through ``approve_in`` (``CARRIED_OUT_KINDS``) that a Hipocampo from before they stayed archived
+    left un-archived: records, not knowledge (SQLite's migration 011). Once per graph (a ``Meta``
+    mark), one write; returns how many it archived."""
+    if store.db.read("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": RECORDS_KEY}):
+        return 0
+
+    def work(tx: WriteTx) -> int:
+        where = ("MATCH (e:Entity) WHERE e.ins_status IN ['approved', 'synced'] AND e.ins_pattern IN $p "
+                 "AND e.archived_at IS NULL")
+        params = {"p": list(CARRIED_OUT_KINDS), "now": store.now(), "k": RECORDS_KEY}
+        found = int(tx.read(f"{where} RETURN count(e)", params)[0][0])
+        if found:
+            tx.write(f"{where} SET e.archived_at = coalesce(e.ins_decided_at, $now)", params)
+        tx.write("MERGE (m:Meta {key: $k}) SET m.value = '1'", params)
+        return found
+
+    done: int = store.write(work)
+    return done

@@ -41,6 +41,7 @@ from core.storage.cypher.edits import EditsMixin
 from core.storage.cypher.facts import FactTextMixin
 from core.storage.cypher.history import HistoryMixin
 from core.storage.cypher.hygiene import CypherHygiene, alias_words, fold_aliases
+from core.storage.cypher.insights import archive_records
 from core.storage.cypher.memo import ReadMemo
 from core.storage.cypher.pins import PinsMixin
 from core.storage.cypher.work import LogRow, Work
@@ -80,6 +81,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
             facts.ensure_schema(dialect)
             fold_aliases(self)  # a graph whose aliases were written before their folds were kept
             alias_words(self)  # … or before they were part of its own words and embedding text
+            archive_records(self)  # approved hygiene proposals of older writes: records, not knowledge
             self._start_upgrade()
 
     # -- lifecycle ---------------------------------------------------------------------------

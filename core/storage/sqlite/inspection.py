@@ -10,7 +10,7 @@ from core.errors import SchemaTooNew, StorageError
 from core.storage.sqlite.connection import Connection, DatabaseError, connect
 
 #: the schema this version writes (``PRAGMA user_version``); the newest numbered migration
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 
 def restorable_entities(path: Path | str) -> int:

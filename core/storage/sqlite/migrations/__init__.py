@@ -26,4 +26,5 @@ MIGRATIONS: dict[int, str] = {
     8: read_sql("008_name_tokens.sql"),  # entity_name_tokens: the duplicate rules' words, stored
     9: read_sql("009_folded_aliases.sql"),  # entity_aliases.folded: former names matched without folding
     10: read_sql("010_alias_words.sql"),  # aliases in the embedding text: merged entities due again
+    11: read_sql("011_archived_records.sql"),  # approved hygiene proposals archived: records, not knowledge
 }
