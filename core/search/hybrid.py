@@ -196,8 +196,6 @@ class HybridSearcher:
         # The backend's fact index, where it has one (``FactText`` / ``FactVectors``).
         self._text: FactText | None = graph if isinstance(graph, FactText) else None
         self._fvec: FactVectors | None = vectors if isinstance(vectors, FactVectors) else None
-        self._facts = self._text is not None
-        self._fact_vectors = self._fvec is not None
         self._floor = COSINE_FLOOR  # the query's unrelated best similarity (see calibration)
         self._sizes: dict[int, int] = {}  # facts of each candidate, counted once a search
         self._when = False
@@ -289,12 +287,12 @@ class HybridSearcher:
                 entities[eid] = _Entity(eid, distance=dist)
         read: dict[int, Node] = {}  # heads already read this search (read once)
         if use_text:
-            own = {"own_fields": True} if self._facts else {}
+            own = {"own_fields": True} if self._text is not None else {}
             hits = self.graph.fulltext_search(query, limit=ke, label=entity_type,
                                               include_archived=include_archived, **own)
             for rank, hit in zip(_tied_ranks([-h.score for h in hits]), hits, strict=True):
                 entities.setdefault(hit.node.id, _Entity(hit.node.id)).text_rank = rank
-                if self._facts:  # a head is the node without its observations
+                if self._text is not None:  # a head is the node without its observations
                     read[hit.node.id] = hit.node.model_copy(update={"observations": []})
         for f in facts.values():
             entities.setdefault(f.entity, _Entity(f.entity)).facts.append(f)
@@ -313,7 +311,7 @@ class HybridSearcher:
         # Otherwise the best ``limit``, weaker ones included: a diluted match is still a match.
         # (Only where facts are indexed: a whole entity's vector is too diluted to tell a weak match
         # from none, so a backend without a fact index answers as before.)
-        if self._fact_vectors and not any(e.quality >= GOOD_MATCH or e.id in named for e in ranked):
+        if self._fvec is not None and not any(e.quality >= GOOD_MATCH or e.id in named for e in ranked):
             return []
         chosen = ranked[:limit]
         ids = [e.id for e in chosen]
@@ -462,7 +460,7 @@ class HybridSearcher:
             node = nodes[e.id]
             props = own_words(node.props)  # summary, details …, former names
             e.words = _word_share(words, " ".join([node.name, node.label, *props])) if (
-                e.text_rank or e.id in named or self._facts) else 0.0
+                e.text_rank or e.id in named or self._text is not None) else 0.0
             # Its word match: of its own fields, and of its observations where facts are not indexed
             # apart (a node read whole); weighed by how much of the question it covers, as a fact's.
             matched = _word_share(words, " ".join([node.name, node.label, *props, *node.observations])) if (
@@ -498,8 +496,7 @@ class HybridSearcher:
             node = nodes[e.id]
             if node.label not in DERIVED_TYPES or e.id in named:
                 continue
-            props = [v for v in (node.props or {}).values() if isinstance(v, str)]
-            text = fold(" ".join([*props, *(f.text for f in e.facts)]))
+            text = fold(" ".join([*own_words(node.props), *(f.text for f in e.facts)]))
             listed = [o for o in entities.values() if o.id != e.id and nodes[o.id].label not in DERIVED_TYPES
                       and (name := fold(nodes[o.id].name.strip())) and name in text]
             by_name = [o for o in listed if wanted & set(content_words(nodes[o.id].name))]
