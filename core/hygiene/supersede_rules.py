@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from core.search.folding import fold
 
-RULES_VERSION = "5"  # bump when a rule's meaning changes: remembered findings are then judged again
+RULES_VERSION = "6"  # bump when a rule's meaning changes: remembered findings are then judged again
 UPDATE, CONTRADICTION = "update", "contradiction"
 
 _MONTHS = frozenset(
@@ -72,6 +72,10 @@ _MARKERS: tuple[tuple[str, bool], ...] = (
     ("ampliado a", False), ("se redujo a", False), ("se ha reducido a", False), ("ascendio a", False),
     ("se ha cambiado al", False), ("se cambio al", False), ("rescheduled to", False), ("raised to", False),
     ("se mudo a", False), ("se cambio a", False), ("cambio a", False), ("paso a", False),
+    ("se ha pasado al", False), ("se paso al", False), ("se ha movido al", False), ("se movio al", False),
+    ("se prorrogo hasta", False), ("se ha prorrogado hasta", False), ("prorrogado hasta", False),
+    ("se renovo hasta", False), ("se ha renovado hasta", False), ("extended to", False), ("extended until", False),
+    ("renewed until", False), ("nos mudamos a", False), ("nos hemos mudado a", False), ("ascendio a", False),
     ("en lugar de", False), ("en vez de", False), ("these days", False), ("as of", False),
     ("currently", False), ("actualmente", False), ("now", False), ("ahora", False), ("hoy en dia", False),
 )
@@ -81,7 +85,8 @@ _MARKER_WORDS = frozenset(w for phrase, _ in _MARKERS for w in phrase.split()[:1
 _NEW = frozenset(("new", "nuevo", "nueva", "nuevos", "nuevas"))
 _SWITCHES = ("moved to", "switched to", "changed to", "se mudo a", "se cambio a", "cambio a", "paso a",
              "upgraded to", "updated to", "migrated to", "downgraded to", "promoted to", "ascendido a",
-             "ascendida a", "migrado a", "migro a", "actualizado a", "se ha actualizado a")
+             "ascendida a", "migrado a", "migro a", "actualizado a", "se ha actualizado a", "nos mudamos a",
+             "nos hemos mudado a")
 # Words that end what a switch names ("moved to Lisbon in March", "se mudó a Granada el año pasado").
 _QUALIFIERS = frozenset("in on at since from until last this after before during "
                         "en desde hasta el la este esta tras despues antes durante hace".split())
@@ -145,8 +150,10 @@ _STOP = frozenset(
 # Single-valued predicates: one value at a time. (folded regex, key); the value follows.
 _PREDICATES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(rf"(?:^|\s)(?:{p})\s+(?P<val>.+)$"), key) for p, key in (
-        (r"works? (?:at|for)|is employed by|trabaja (?:en|para)|esta empleado en|esta empleada en", "employer"),
-        (r"lives? in|is based in|resides in|moved to|vive en|reside en|se mudo a|se ha mudado a", "place"),
+        (r"works? (?:at|for)|is employed by|trabaja (?:en|para)|esta empleado en|esta empleada en|joined"
+         r"|se incorporo a|se unio a|ficho por", "employer"),
+        (r"lives? in|is based in|resides in|moved to|vive en|reside en|se mudo a|se ha mudado a"
+         r"|nos mudamos a|nos hemos mudado a", "place"),
         (r"is located in|is in|esta en|se encuentra en", "place"),
         (r"reports? to|reporta a|depende de", "manager"),
     ))
@@ -155,6 +162,13 @@ _ROLE = re.compile(r"^(?P<subj>(?:\w+\s){0,3}\w+)\s(?:is|es)\s(?P<val>[A-ZÁÉÍ
 # What a bare "moved to X" / "switched to X" can replace: what the entity runs on, uses, lives in.
 _SWITCHABLE = frozenset("runs run uses use usa usan lives live vive is es esta".split())
 _TOKEN = re.compile(r"#?[\w$]+(?:[.,:/'-]\w+)*%?", re.UNICODE)
+# "Ya lleva 95.000 km", "Already has 3 kids": "already" / "still" say nothing of what the fact says
+# ("ya no" is a marker, found before these are dropped).
+_STILL = frozenset("ya already still todavia aun".split())
+# "Desde enero el alquiler es de 800 €", "As of March, …": when a fact began, not what it says.
+_SINCE_TIME = re.compile(r"^(?:since|desde|from|as of|a partir de|starting)\s+(?:(?:el|la|the|this|este|esta|next)\s+)?"
+                         r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r"|[qh][1-4]|(?:19|20)\d\d)"
+                         r"(?:\s+(?:de\s+|of\s+)?(?:19|20)\d\d)?\s+")
 
 
 @dataclass(frozen=True)
@@ -241,11 +255,12 @@ def _find_marker(text: str) -> tuple[str | None, bool, str]:
 def signature(fact: str) -> _Sig:
     """Read one fact for the rules (folded; markers, values and negations found)."""
     folded = fold(fact).replace("’", "'")
-    words = " ".join(_TOKEN.findall(folded))
+    words = _SINCE_TIME.sub("", " ".join(_TOKEN.findall(folded)), count=1)
     marker, stops, rest = _find_marker(words)
     if marker == "new" and not re.match(r"^\s*\w+\s+[a-záéíóúñü]", fact):
         marker, rest = None, words  # "New York office …" names a place, it does not say what is new
-    tokens = rest.split()
+    tokens = [t for t in rest.split() if t not in _STILL]
+    rest = " ".join(tokens)
     raw_frame: list[str] = []
     values: list[str] = []
     kinds: set[str] = set()
@@ -266,6 +281,8 @@ def signature(fact: str) -> _Sig:
         if m:
             subject = _LEAD_IN.sub("", rest[: m.start()].strip() + " ", count=1).strip()
             subject = " ".join(w for w in subject.split() if w not in _AUX and w not in _NEGATIONS)
+            if subject.endswith((" and", " y")) and subject.split()[0] not in _DETERMINERS:
+                subject = ""  # "left Deloitte and joined KPMG": the verbs share the entity as subject
             value = " ".join(m.group("val").split()[:3])
             predicate = (key, subject, _value_words(fact, value))
             break
@@ -347,7 +364,13 @@ _VALUE_MOVES = frozenset((
     "raised to", "grew to", "upgraded to", "updated to", "downgraded to", "se amplio a", "se ha ampliado a",
     "ampliado a", "se redujo a", "se ha reducido a", "se ha cambiado al", "se cambio al", "se ha retrasado al",
     "se retraso al", "se ha pospuesto al", "se pospuso al", "se ha adelantado al", "se adelanto al",
-    "ha subido a", "subio a", "ha bajado a", "bajo a", "actualizado a", "se ha actualizado a"))
+    "ha subido a", "subio a", "ha bajado a", "bajo a", "actualizado a", "se ha actualizado a",
+    "se ha pasado al", "se paso al", "se ha movido al", "se movio al", "se prorrogo hasta", "se ha prorrogado hasta",
+    "prorrogado hasta", "se renovo hasta", "se ha renovado hasta", "extended to", "extended until", "renewed until",
+    "migrated to", "migrado a", "migro a"))
+# A change of rank: the newer names the role the older held, at another level ("junior developer at
+# Glovo" → "promoted to senior developer at Glovo"; "jefa de proyecto en Indra" → "ascendida a directora").
+_PROMOTIONS = frozenset(("promoted to", "ascendido a", "ascendida a", "ascendio a"))
 
 
 def _moved_value(words: str, marker: str | None) -> tuple[str, str] | None:
@@ -361,7 +384,8 @@ def _moved_value(words: str, marker: str | None) -> tuple[str, str] | None:
     if at < 0:
         return None
     near = after[at + 1: at + 4]
-    if after[at] in _MONTHS or any(w in _MONTHS for w in near) or re.match(r"^(19|20)\d\d$", after[at]):
+    if after[at] in _MONTHS or any(w in _MONTHS for w in near) or re.match(r"^(19|20)\d\d$", after[at]) \
+            or _QUARTER.match(after[at]):
         return "date", ""
     if at == 1:
         return "number", after[0]
@@ -460,6 +484,9 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
     # 2. The same frame, other values: a number or a date changed. What happens once cannot change.
     if a.frame == b.frame and a.values != b.values and a.negated == b.negated and (a.once or b.once):
         return CONTRADICTION, "once", 0.5
+    if a.once and b.once and not (a.negated or b.negated or a.values or b.values) \
+            and len(a.plain) == len(b.plain) >= 3 and a.plain[:2] == b.plain[:2] and a.plain[-1] != b.plain[-1]:
+        return CONTRADICTION, "once", 0.5  # "born in Cádiz" / "born in Jerez"
     if a.frame == b.frame and a.values != b.values and not (a.event or b.event) and a.negated == b.negated:
         chained = bool(a.values and b.values and a.values[-1] == b.values[0])
         return UPDATE, "date" if "date" in a.kinds | b.kinds else "number", 0.95 if chained else 0.8
@@ -492,6 +519,10 @@ def _judge(a: _Sig, b: _Sig) -> tuple[str, str, float] | None:
     if moved and a.values and moved[0] in a.kinds and not (a.event or a.once or a.negated or b.negated) \
             and (moved[0] == "date" or moved[1] in a.plain):
         return UPDATE, moved[0], 0.75
+    # 3f. A change of rank of the role the older states (``_PROMOTIONS``): they share some of its words.
+    if new_marker in _PROMOTIONS and not (a.event or a.negated or a.stops) and a.content():
+        if len(a.content() & b.content()) / max(1, len(a.content() | b.content())) >= 0.2:
+            return UPDATE, "role", 0.75
     # 4. A marked update about the same thing: same subject and predicate, another object.
     if new_marker and not a.event and not same_words and not a.stops and not b.stops:
         if new_marker in _SWITCHES and b.plain and len(_object(b.plain)) <= 3 and a.head() in _SWITCHABLE:
@@ -533,7 +564,8 @@ _SIGN_WORDS = frozenset(
     "lugar vez hoy new nuevo nueva nuevos nuevas upgraded updated migrated downgraded promoted dropped fell rose "
     "increased decreased grew went pushed postponed delayed brought retrasado retraso pospuesto pospuso adelantado "
     "adelanto subido subio bajado bajo ascendido ascendida migrado migro actualizado transferred converted pasado "
-    "cambiado".split())
+    "cambiado prorrogo prorrogado renovo renovado extended renewed mudamos joined incorporo unio ficho ascendio "
+    "pasado movido".split())
 _SIGN_PHRASES = ("these days", "as of", "n't")
 _WORD = re.compile(r"[a-z]+")
 
@@ -554,10 +586,14 @@ def worth_scanning(facts: Sequence[str]) -> bool:
     """Whether any rule could hold between two of ``facts`` (a quick, conservative look): a marker
     or a negation anywhere, two predicates, two roles, or two facts alike once their numbers and
     dates are masked."""
-    preds = roles = 0
+    preds = roles = once = 0
     masked: set[str] = set()
     for fact in facts:
         folded = fold(fact)
+        if not _ONCE_WORDS.isdisjoint(_WORD.findall(folded)):
+            once += 1
+            if once >= 2:
+                return True  # two facts of what happens once (rule 2's contradictions)
         if _signed(folded) or folded.startswith(_NEW_FIRST) or _CHANGE_GATE.search(folded):
             return True
         if _PRED.search(folded):
@@ -569,7 +605,8 @@ def worth_scanning(facts: Sequence[str]) -> bool:
         if _VAL.search(folded):
             # the frame up to its first value: equal for the rules' frames (2) and for a value
             # restated with a trailing clause (2b)
-            masked_words = _TOKEN.findall(_MASK.sub(" #0 ", folded))
+            masked_words = [w for w in _TOKEN.findall(_MASK.sub(" #0 ", _SINCE_TIME.sub("", folded, count=1)))
+                            if w not in _STILL]
             if "#0" in masked_words:
                 masked_words = masked_words[: masked_words.index("#0") + 1]
             key = " ".join(_frame_words(masked_words))
@@ -598,6 +635,7 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
     by_head: dict[str, list[int]] = {}
     switchable: list[int] = []
     valued: dict[str, list[int]] = {}  # facts holding a date / a number (rule 3e: the last few)
+    onces: list[int] = []
     out: dict[int, Finding] = {}
     for j, b in enumerate(sigs):
         olders: list[int] = []
@@ -615,6 +653,10 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
             olders += range(j)
         if b.moved_value:
             olders += valued.get(b.moved_value[0], [])[-8:]
+        if b.once:
+            olders += onces[-8:]  # "born in Cádiz" / "born in Jerez": no value to index them by
+        if b.marker in _PROMOTIONS:
+            olders += range(max(0, j - 8), j)  # rule 3f: the last few facts (the role's words differ)
         if b.marker:
             olders += by_head.get(b.head(), [])
             if b.marker in _SWITCHES:
@@ -637,6 +679,8 @@ def _scan(facts: Sequence[str]) -> list[Finding]:
         by_head.setdefault(b.head(), []).append(j)
         for kind in b.kinds:
             valued.setdefault(kind, []).append(j)
+        if b.once:
+            onces.append(j)
         if b.head() in _SWITCHABLE and not b.marker:
             switchable.append(j)
     return sorted(out.values(), key=lambda f: (f.older, f.newer))

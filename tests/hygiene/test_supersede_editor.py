@@ -55,7 +55,8 @@ def test_a_superseded_fact_is_struck_through_with_its_successor(qtbot, core: Cor
 # holdout4: the recall goal (0.8) is not met there (29 of 37 proposed); every fact must still be reachable.
 @pytest.mark.parametrize(("name", "share"), [("supersession_cases.json", 0.8), ("supersession_holdout3.json", 0.8),
                                              ("supersession_holdout4.json", 0.75),
-                                             ("supersession_holdout4b.json", 0.8)])
+                                             ("supersession_holdout4b.json", 0.8),
+                                             ("supersession_holdout6.json", 0.8)])
 def test_every_fact_of_the_labelled_updates_is_reachable_after_approval(tmp_path: Path, name: str,
                                                                         share: float) -> None:
     cases = [c for c in json.loads((DATA / name).read_text(encoding="utf-8"))["cases"] if c["label"] == "update"]
