@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.hygiene.supersede_relations import judge  # noqa: E402
+from core.hygiene.supersede_relations import fold_type, judge, kind_of  # noqa: E402
 
 CASES = ROOT / "tests" / "data" / "supersession_relations.json"
 
@@ -34,8 +34,10 @@ def evaluate(cases: list[dict[str, Any]]) -> dict[str, Any]:
     right = proposed = expected = 0
     wrong = []
     for case in cases:
+        # the graph's evidence a case gives: a kind → how many entities hold it, how many hold several
+        evidence = {kind_of(t) or fold_type(t): (g["holders"], g["several"]) for t, g in case.get("graph", {}).items()}
         got = {(t, to) for t, to, *_ in judge([tuple(r) for r in case["relations"]],
-                                              [tuple(f) for f in case["facts"]])}
+                                              [tuple(f) for f in case["facts"]], evidence=evidence)}
         want = {tuple(e) for e in case["expect"]}
         right += len(got & want)
         proposed += len(got)

@@ -6,7 +6,11 @@ deleted.
   manager, a place, a host, an owner, an assignee, a spouse (``FAMILIES``: one small list,
   English and Spanish names, folded for case, accents and separators, so ``WORKS_AT``,
   ``worksAt``, ``works at`` and ``trabaja_en`` are the same kind). Many-valued ones
-  (``knows``, ``uses`` …) are never proposed.
+  (``knows``, ``uses``, ``likes``, ``member_of`` …) are never replaced by a newer relation; nor is a
+  single-valued kind that the graph shows held many at once (``many_at_once``: at least 5 of its
+  holders, and a fifth of them, hold several targets now). A many-valued kind an entity switches
+  (what it uses or runs on, the groups it is a member of: ``switched``) is superseded only by a
+  newer fact saying it changed from that very target ("switched from Slack to Teams").
 * **Proposing.** ``find_rows`` reads only the entities that could have a finding
   (``HygieneStore.single_valued``: two current relations of those kinds, or facts written since
   the oldest of them), with just those relations and facts. Reflect's ``Detector`` does that on
@@ -101,6 +105,23 @@ FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
                (r"\b(?:married|casad[oa]|se cas[oó])\s+(?:to|with|con)\s+",)),
 }
 _KIND = {name: family for family, (names, _) in FAMILIES.items() for name in names}
+# The graph's own evidence that a kind holds many at once: of the entities holding it, at least
+# this many, and this share of them, hold several targets at the same time (two jobs are common in
+# this memory, say): a newer relation of it then replaces nothing.
+MANY_AT_ONCE = 5
+MANY_SHARE = 0.2
+# A change said of a many-valued relation's own target: "switched from Slack to Teams", "moved from
+# the Payments team to the Growth team", "pasó de MySQL a PostgreSQL" (the verb, then from X to Y).
+_CHANGED_FROM = re.compile(r"\b(?:switched|moved|migrated|changed|transferred|went|se cambi[oó]|cambi[oó]|"
+                           r"pas[oó]|se pas[oó]|migr[oó]|se mud[oó]|se traslad[oó])\b(?:\s+\S+){0,3}?\s+"
+                           r"(?:from|de|del)\s+(?P<old>\S+(?:\s+\S+){0,3}?)\s+(?:to|a|al)\s+\S", _I)
+# Which many-valued kinds are switched (read for ``_CHANGED_FROM``): what an entity uses or runs on,
+# and the groups it is a member of ("uses", "uses_database", "usa", "member_of", "miembro_de",
+# "part_of"). What it knows, likes, visited or is related to is not switched from, and not read: in a
+# memory those are the bulk of the relations.
+_SWITCHED_KINDS = re.compile(r"^(?:uses?|usa|usan|utiliza|runs_on|built_with|member|miembro|part_of|parte_de|"
+                             r"belongs_to|pertenece|in_team|en_equipo)(?:_|$)")
+Evidence = Mapping[str, tuple[int, int]]  # a kind (family) → (entities holding it, those holding several)
 _SAYS = {family: [re.compile(p, _I) for p in phrases] for family, (_, phrases) in FAMILIES.items()}
 
 
@@ -152,22 +173,75 @@ def _said(family: str, fact: str) -> tuple[str, bool, str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
+def switched(rtype: str) -> bool:
+    """Whether ``rtype`` is a many-valued kind an entity switches (``_SWITCHED_KINDS``)."""
+    return kind_of(rtype) is None and bool(_SWITCHED_KINDS.match(fold_type(rtype)))
+
+
+def many_at_once(family: str, evidence: Evidence) -> bool:
+    """Whether the graph's ``evidence`` says ``family`` holds many targets at once (``MANY_AT_ONCE``)."""
+    holders, several = evidence.get(family, (0, 0))
+    return several >= MANY_AT_ONCE and several >= MANY_SHARE * holders
+
+
+Several = dict[int, dict[str, int]]  # entity id → kind → how many targets of it it holds now (two or more)
+
+
+def several_of(held: Sequence[tuple[str, str, str]]) -> dict[str, int]:
+    """The single-valued kinds of which ``held`` (one entity's current relations) names two targets
+    or more, and how many."""
+    targets: dict[str, set[str]] = {}
+    for rtype, to, _ in held:
+        family = kind_of(rtype)
+        if family is not None:
+            targets.setdefault(family, set()).add(fold(to).strip())
+    return {f: len(ts) for f, ts in targets.items() if len(ts) > 1}
+
+
+def evidence_of(counts: Mapping[str, int], several: Mapping[int, Mapping[str, int]]) -> dict[str, tuple[int, int]]:
+    """Per single-valued kind: (entities holding it, those holding several targets of it at once),
+    from the graph's relation counts by type and ``several`` (``several_of`` of each entity
+    holding two or more)."""
+    relations: dict[str, int] = {}
+    for rtype, n in counts.items():
+        family = kind_of(rtype)
+        if family is not None:
+            relations[family] = relations.get(family, 0) + n
+    holding: dict[str, int] = {}
+    extra: dict[str, int] = {}  # relations beyond each holder's first
+    for kinds in several.values():
+        for family, n in kinds.items():
+            holding[family] = holding.get(family, 0) + 1
+            extra[family] = extra.get(family, 0) + n - 1
+    return {f: (max(n - extra.get(f, 0), holding.get(f, 0)), holding.get(f, 0)) for f, n in relations.items()}
+
+
 def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, str]],
-          done: Mapping[str, Any] = {}) -> list[tuple[str, str, dict[str, str], str, float]]:  # noqa: B006 - read only
+          done: Mapping[str, Any] = {}, evidence: Evidence = {}  # noqa: B006 - read only
+          ) -> list[tuple[str, str, dict[str, str], str, float]]:
     """Within one entity: which of its current ``relations`` (type, target, created_at; oldest
-    first) of single-valued kinds are superseded, by a newer one of the same kind or by a newer
-    fact (``facts``: (text, created_at), oldest first). ``done``: relation keys marked already.
-    Returns (type, target, successor, reason, confidence)."""
+    first) are superseded: of single-valued kinds, by a newer one of the same kind or by a newer
+    fact (``facts``: (text, created_at), oldest first); of any other kind, only by a newer fact
+    saying it changed from that very target ("switched from Slack to Teams"). A single-valued kind
+    the graph's ``evidence`` shows held many at once (``many_at_once``) is not replaced by a newer
+    relation. Of the many-valued kinds only those an entity switches (``switched``) are read.
+    ``done``: relation keys marked already. Returns (type, target, successor, reason, confidence)."""
     kinds: dict[str, list[tuple[str, str, str]]] = {}
+    others: list[tuple[str, str, str]] = []
     for rel in relations:
         family = kind_of(rel[0])
         if family is not None:
             kinds.setdefault(family, []).append(rel)
+        elif switched(rel[0]):
+            others.append(rel)
     out: list[tuple[str, str, dict[str, str], str, float]] = []
+    if others and facts:
+        out += _changed_from(others, facts, done)
     for family, found in kinds.items():
         found = sorted(found, key=lambda r: r[2])
         newest = found[-1]
-        for rtype, to, created in found[:-1]:
+        for rtype, to, created in ([] if many_at_once(family, evidence) else found[:-1]):
             if created < newest[2] and not _same_target(newest[1], to) and relation_key(rtype, to) not in done:
                 out.append((rtype, to, {"relationType": newest[0], "to": newest[1]}, f"a newer {family} relation",
                             0.85))
@@ -192,13 +266,33 @@ def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, 
     return out
 
 
+def _changed_from(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, str]],
+                  done: Mapping[str, Any]) -> list[tuple[str, str, dict[str, str], str, float]]:
+    """Relations of many-valued (or unknown) kinds that a newer fact says the entity changed from
+    (``_CHANGED_FROM``, the "from" part its own target; not someone else's, the past or a wish)."""
+    said: list[tuple[str, str, str]] = []  # (what it left, folded; the fact; when)
+    for fact, at in facts:
+        found = _CHANGED_FROM.search(fact)
+        if found and not _NOT_NOW.search(fact[: found.start()]):
+            said.append((_ARTICLE.sub("", found.group("old")), fact, at))
+    out: list[tuple[str, str, dict[str, str], str, float]] = []
+    for rtype, to, created in relations:
+        if relation_key(rtype, to) in done:
+            continue
+        for old, fact, at in reversed(said):
+            if at >= created and _same_target(old, to) and fold(_ARTICLE.sub("", to)).strip():
+                out.append((rtype, to, {"fact": fact}, "a newer fact says it changed from it", 0.8))
+                break
+    return out
+
+
 # -- proposing ---------------------------------------------------------------------------------
 
 def find_rows(graph: Any) -> list[Row]:
     """Candidate rows, best first: ``(entity id, older type, older target, successor, reason,
     confidence)``; the successor is ``{"relationType", "to"}`` or ``{"fact"}``. Reads only the
     entities with two current relations of single-valued kinds, or with facts newer than one."""
-    return _best_first([r for found in _read_all(graph).values() for r in found])
+    return _best_first([r for found in _read_all(graph)[0].values() for r in found])
 
 
 def _best_first(rows: list[Row]) -> list[Row]:
@@ -207,36 +301,65 @@ def _best_first(rows: list[Row]) -> list[Row]:
 
 
 def _entity_rows(eid: int, raw: str | None, held: Sequence[tuple[str, str, str]],
-                 facts: Sequence[tuple[str, str]]) -> list[Row]:
+                 facts: Sequence[tuple[str, str]], evidence: Evidence) -> list[Row]:
     # Most entities have no marks: no JSON to decode.
     done = (json.loads(raw or "{}").get(SUPERSEDED_RELATIONS) or {}) if SUPERSEDED_RELATIONS in (raw or "") else {}
-    return [(eid, *found) for found in judge(held, facts, done)]
+    return [(eid, *found) for found in judge(held, facts, done, evidence)]
 
 
-def _read_all(graph: Any) -> dict[int, list[Row]]:
-    """Every entity's findings (those with none left out), by entity id."""
-    types = [t for t in graph.relation_type_counts() if kind_of(t) is not None]
+def _read_all(graph: Any) -> tuple[dict[int, list[Row]], Several, dict[str, tuple[int, int]]]:
+    """Every entity's findings (those with none left out), by entity id; and which entities hold
+    several targets of a single-valued kind (``several_of``), and the graph's evidence (``evidence_of``)."""
+    counts = graph.relation_type_counts()
+    types = [t for t in counts if kind_of(t) is not None]
+    rows = hygiene_store(graph).single_valued(types)
+    several = {eid: kinds for eid, _, held, _ in rows if len(held) > 1 and (kinds := several_of(held))}
+    evidence = evidence_of(counts, several)
     out: dict[int, list[Row]] = {}
-    for eid, raw, held, facts in hygiene_store(graph).single_valued(types):
-        found = _entity_rows(eid, raw, held, facts)
+    for eid, raw, held, facts in rows:
+        found = _entity_rows(eid, raw, held, facts, evidence)
         if found:
             out[eid] = found
-    return out
-
-
-def _read_some(graph: Any, ids: set[int]) -> dict[int, list[Row]]:
-    """The findings of the entities ``ids``, judged on what ``single_valued`` would read of them."""
-    out: dict[int, list[Row]] = {}
-    for eid, raw, rels, facts in hygiene_store(graph).relations_of(sorted(ids)):
-        held = [r for r in rels if kind_of(r[0]) is not None]
-        if not held:
-            continue
-        since = min(r[2] for r in held)
-        newer = [f for f in facts if f[1] >= since]
-        if len(held) > 1 or newer:  # single_valued's rule: otherwise nothing can replace the one held
-            found = _entity_rows(eid, raw, held, newer)
+    # Many-valued kinds: only the entities with a fact saying they changed from something.
+    others = [t for t in counts if kind_of(t) is None and switched(t)]
+    for eid, raw, held, facts in hygiene_store(graph).single_valued(others) if others else []:
+        if any(_CHANGED_FROM.search(f) for f, _ in facts):
+            found = _entity_rows(eid, raw, held, facts, evidence)
             if found:
-                out[eid] = found
+                out.setdefault(eid, []).extend(found)
+    return out, several, evidence
+
+
+def _read_some(graph: Any, ids: set[int], kept: _Kept) -> dict[int, list[Row]] | None:
+    """The findings of the entities ``ids``, judged on what ``single_valued`` would read of them,
+    with ``kept.several`` brought up to date for them; None when the graph's evidence now says
+    otherwise of a kind's being held many at once (every entity holding it is then judged again)."""
+    out: dict[int, list[Row]] = {}
+    rows = hygiene_store(graph).relations_of(sorted(ids))
+    several = kept.several
+    for eid in ids:
+        several.pop(eid, None)
+    for eid, _, rels, _ in rows:
+        kinds = several_of(rels)
+        if kinds:
+            several[eid] = kinds
+    evidence = evidence_of(graph.relation_type_counts(), several)
+    flipped = any(many_at_once(f, evidence) != many_at_once(f, kept.evidence) for f in {*evidence, *kept.evidence})
+    kept.evidence = evidence
+    if flipped:
+        return None
+    for eid, raw, rels, facts in rows:
+        found = []
+        for held in ([r for r in rels if kind_of(r[0]) is not None],
+                     [r for r in rels if kind_of(r[0]) is None and switched(r[0])]):
+            if not held:
+                continue
+            since = min(r[2] for r in held)
+            newer = [f for f in facts if f[1] >= since]
+            if len(held) > 1 or newer:  # single_valued's rule: otherwise nothing can replace the one held
+                found += _entity_rows(eid, raw, held, newer, evidence)
+        if found:
+            out[eid] = found
     return out
 
 
@@ -252,6 +375,8 @@ class _Kept:
     last_change: int = -1
     found: dict[int, list[Row]] = field(default_factory=dict)
     saved: int = -1  # the last_change the stored copy (``STATE_KEY``) holds
+    several: Several = field(default_factory=dict)  # ``several_of`` of the entities holding two or more
+    evidence: dict[str, tuple[int, int]] = field(default_factory=dict)  # ``evidence_of`` the findings were judged by
     full_read: bool = False  # whether the last run read every entity (``_read_all``)
 
 
@@ -261,7 +386,7 @@ _KEPT = written.PerGraph()
 # they are true as of: a new process starts from them and reads only what was written since, instead
 # of every relation (seconds on a graph server at 100k entities, which cannot index relation types).
 STATE_KEY = "hygiene.superseded_relations"
-RULES_VERSION = "1"  # bump when ``judge`` or the kinds change: stored findings are then read again
+RULES_VERSION = "2"  # bump when ``judge`` or the kinds change: stored findings are then read again
 
 
 def _kept(graph: Any) -> _Kept:
@@ -294,9 +419,12 @@ def _load(graph: Any, kept: _Kept) -> None:
             return
         found = {int(eid): [(int(r[0]), r[1], r[2], dict(r[3]), r[4], float(r[5])) for r in rows]
                  for eid, rows in state["found"].items()}
-    except (ValueError, KeyError, TypeError, IndexError):
+        several = {int(eid): {str(k): int(n) for k, n in kinds.items()} for eid, kinds in state["several"].items()}
+        evidence = {str(k): (int(v[0]), int(v[1])) for k, v in state["evidence"].items()}
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return  # unreadable: read everything, as a first run does
     kept.last_change, kept.found, kept.saved = change, found, change
+    kept.several, kept.evidence = several, evidence
 
 
 def save(graph: Any) -> None:
@@ -309,7 +437,9 @@ def save(graph: Any) -> None:
     if anchor is None:
         return
     value = json.dumps({"version": RULES_VERSION, "change": kept.last_change, "anchor": anchor,
-                        "found": {str(eid): rows for eid, rows in kept.found.items()}},
+                        "found": {str(eid): rows for eid, rows in kept.found.items()},
+                        "several": {str(eid): kinds for eid, kinds in kept.several.items()},
+                        "evidence": {k: list(v) for k, v in kept.evidence.items()}},
                        ensure_ascii=False, separators=(",", ":"))
     try:
         graph.set_metadata(STATE_KEY, value)
@@ -336,14 +466,19 @@ class Detector:
         kept.last_change = latest
         kept.full_read = names is None
         if names is None:
-            kept.found = _read_all(graph)
+            kept.found, kept.several, kept.evidence = _read_all(graph)
         elif names:
             ids = set(graph.ids_for(sorted(names)).values())
             for near in hygiene_store(graph).neighbours(sorted(ids)).values():
                 ids |= near
-            for eid in ids:
-                kept.found.pop(eid, None)
-            kept.found.update(_read_some(graph, ids))
+            some = _read_some(graph, ids, kept)
+            if some is None:
+                kept.found, kept.several, kept.evidence = _read_all(graph)
+                kept.full_read = True
+            else:
+                for eid in ids:
+                    kept.found.pop(eid, None)
+                kept.found.update(some)
         return _best_first([r for found in kept.found.values() for r in found])
 
 

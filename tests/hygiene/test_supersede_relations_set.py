@@ -12,7 +12,7 @@ from bench.supersession_relations_bench import CASES, evaluate
 
 @pytest.mark.parametrize("name", [CASES.name, "supersession_relations_holdout.json",
                                   "supersession_relations_holdout3.json", "supersession_relations_holdout4.json",
-                                  "supersession_relations_holdout4b.json"])
+                                  "supersession_relations_holdout4b.json", "supersession_relations_holdout6.json"])
 def test_precision_and_recall_meet_the_goals(name: str) -> None:
     cases = json.loads((CASES.parent / name).read_text(encoding="utf-8"))["cases"]
     least = min(10, len(cases) // 3)  # a second batch is smaller
