@@ -82,7 +82,8 @@ def _groups(index: NI.NameIndex, hs: HygieneStore) -> list[tuple[list[int], str,
     for rule, conf, keyed in (("same name", 0.95, index.same), ("same words", 0.9, index.order)):
         for ids in keyed.many.values():
             free = sorted(i for i in ids if i not in grouped)
-            for part in _by_generation(_by_type(free, info), info) if len(free) > 1 else ():
+            parts = _by_generation(_by_type(free, info), info) if len(free) > 1 else []
+            for part in _by_order(parts, info) if rule == "same words" else parts:
                 if len(part) > 1:
                     groups.append((sorted(part), rule, conf))
                     grouped.update(part)
@@ -116,6 +117,26 @@ def _by_generation(parts: list[list[int]], info: dict[int, tuple[str, str, tuple
     return out
 
 
+def _by_order(parts: list[list[int]], info: dict[int, tuple[str, str, tuple[str, ...]]]) -> list[list[int]]:
+    """People's names with the same words split by their order, up to a surname written first
+    (``names.rotated``: ``García, Ana`` / ``Ana García`` stay one, ``José María Fernández`` /
+    ``María José Fernández`` are two people). Other things' words may come in any order."""
+    out: list[list[int]] = []
+    for part in parts:
+        if not meaning.PERSON_FAMILIES & {info[i][1] for i in part}:
+            out.append(part)
+            continue
+        by: list[list[int]] = []
+        for i in part:
+            home = next((g for g in by if N.rotated(list(info[g[0]][2]), list(info[i][2]))), None)
+            if home is None:
+                by.append([i])
+            else:
+                home.append(i)
+        out += by
+    return out
+
+
 # Per name index: each small block's candidate pairs (by names alone), kept while the block's
 # members do not change.
 _BLOCK_PAIRS: weakref.WeakKeyDictionary[NI.NameIndex, dict[str, dict[tuple[int, int], tuple[str, float, int]]]] = \
@@ -142,8 +163,9 @@ def _block_pairs(index: NI.NameIndex) -> dict[str, dict[tuple[int, int], tuple[s
                 a, b = sorted((ids[x], ids[y]))
                 if not _compatible(info[a][1], info[b][1]) or gen[a] != gen[b]:
                     continue
-                rule = _loose_rule(list(info[a][2]), list(info[b][2]),
-                                   bool(meaning.PERSON_FAMILIES & {info[a][1], info[b][1]}))
+                person = bool(meaning.PERSON_FAMILIES & {info[a][1], info[b][1]})
+                rule = ("a role in brackets", 0.8, 1) if person and N.role_noted(info[a][0], info[b][0]) \
+                    else _loose_rule(list(info[a][2]), list(info[b][2]), person)
                 if rule is not None and not (rule[0] == "one name inside the other"
                                              and N.kind_noted(info[a][0], info[b][0])):
                     found[(a, b)] = rule

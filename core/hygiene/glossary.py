@@ -53,7 +53,7 @@ _SAME: dict[str, tuple[str, ...]] = {
     "guide": ("guia", "manual"), "quarterly": ("trimestral",), "annual": ("anual", "yearly"),
     "monthly": ("mensual",), "weekly": ("semanal",), "daily": ("diario", "diaria"), "budget": ("presupuesto",),
     "expense": ("gasto",), "contract": ("contrato",), "company": ("empresa", "compania"),
-    "employee": ("empleado", "empleada"), "warehouse": ("almacen",), "headquarters": ("sede", "hq"),
+    "employee": ("empleado", "empleada", "staff"), "warehouse": ("almacen",), "headquarters": ("sede", "hq"),
     "customer": ("client", "cliente"), "billing": ("invoicing", "facturacion"), "invoice": ("factura",),
     "issue": ("bug", "incidencia"), "account": ("cuenta",), "password": ("contrasena",),
     "management": ("gestion",), "manager": ("gerente",),
@@ -173,7 +173,7 @@ _NICKNAMES: dict[str, tuple[str, ...]] = {
     "toni": ("antonio",), "tono": ("antonio",), "chus": ("jesus", "maria jesus"), "maite": ("maria teresa",),
     "marisa": ("maria luisa",), "maricarmen": ("maria del carmen", "maria carmen"), "mamen": ("maria del carmen",),
     "mayte": ("maria teresa",), "maribel": ("maria isabel",), "marisol": ("maria soledad",),
-    "nando": ("fernando",),
+    "nando": ("fernando",), "ma": ("maria",), "fco": ("francisco",), "fdo": ("fernando",),  # Mª, Fco., Fdo.
     "fer": ("fernando",), "lucho": ("luis",), "pili": ("pilar",), "inma": ("inmaculada",), "fina": ("josefina",),
     "isa": ("isabel",), "guille": ("guillermo",), "nico": ("nicolas",), "santi": ("santiago",), "edu": ("eduardo",),
     "juanjo": ("juan jose",), "juanma": ("juan manuel",), "juanca": ("juan carlos",), "josemi": ("jose miguel",),

@@ -123,15 +123,51 @@ _LEGAL_FORMS = (("s", "a"), ("s", "l"), ("s", "l", "u"), ("sa",), ("sl",), ("slu
                 ("gmbh",), ("plc",), ("ag",), ("bv",), ("co",), ("limited",), ("incorporated",))
 
 
+# The kind of company a name may say beside its own name (``Iberia Airlines`` / ``Iberia``, ``Banco
+# Sabadell`` / ``Sabadell``): after the name, or (``banco``, ``grupo``) before it.
+_COMPANY_KINDS_AFTER = frozenset("airlines airline airways group holdings bank".split())
+_COMPANY_KINDS_BEFORE = frozenset("banco grupo".split())
+
+
 def legal_form_match(a: list[str], b: list[str]) -> bool:
     """The same name but for a legal form at the end of one (``Telefónica S.A.`` / ``Telefónica``,
-    ``Acme Inc`` / ``Acme``); the name left has a word of four letters or more."""
+    ``Acme Inc`` / ``Acme``) or the kind of company (``Iberia Airlines`` / ``Iberia``); the name
+    left has a word of four letters or more."""
     for short, long_ in ((a, b), (b, a)):
+        if not short:
+            continue
         for form in _LEGAL_FORMS:
             n = len(form)
             if len(long_) > n and tuple(long_[-n:]) == form and list(long_[:-n]) == list(short):
                 return max(len(w) for w in short) >= 4
+        if len(long_) == len(short) + 1 and max(len(w) for w in short) >= 4 and (
+                (long_[-1] in _COMPANY_KINDS_AFTER and list(long_[:-1]) == list(short))
+                or (long_[0] in _COMPANY_KINDS_BEFORE and list(long_[1:]) == list(short))):
+            return True
     return False
+
+
+def role_noted(a: str, b: str) -> bool:
+    """Two people's names, one with a note in lower case in brackets saying what the person is
+    (``Pilar Sanz (dermatóloga)`` / ``Dra. Pilar Sanz``), not a relative (``(madre)``: another
+    person, ``generation``) nor a number: the same name once the note and titles are dropped."""
+    for x, y in ((a, b), (b, a)):
+        found = note(y)
+        if found is None or note(x):
+            continue
+        raw = y[y.rindex("(") + 1:].lstrip()
+        if raw[:1].isupper() or found[1] in RELATIVES or any(c.isdigit() for c in found[1]):
+            continue
+        if name_key(found[0]) == name_key(x):
+            return True
+    return False
+
+
+def rotated(a: list[str], b: list[str]) -> bool:
+    """The same words with a run of them moved from the end to the front (``Ruiz-Gallardo, Eva`` /
+    ``Eva Ruiz Gallardo``, ``García, Ana`` / ``Ana García``): a surname written first. Other orders
+    of a person's words (``José María`` / ``María José``) name another person."""
+    return len(a) == len(b) and any(list(a[i:]) + list(a[:i]) == list(b) for i in range(len(a)))
 
 
 def stored_tokens(words: list[str]) -> str:

@@ -114,3 +114,45 @@ def test_father_and_son_sequels_and_a_word_put_inside_are_not_proposed(tmp_path:
 ])
 def test_near_same_facts(a: str, b: str, same: bool) -> None:
     assert N.near_same_fact(a, b) is same
+
+
+def test_rules_of_the_sixth_batch() -> None:
+    """A surname written first is the same person, given names in another order another one; a
+    role in brackets is what a person is; a company's kind beside its name; Mª is María."""
+    from core.hygiene import glossary
+
+    assert N.rotated(N.tokens("Ruiz-Gallardo, Eva"), N.tokens("Eva Ruiz Gallardo"))
+    assert N.rotated(N.tokens("García, Ana"), N.tokens("Ana García"))
+    assert not N.rotated(N.tokens("José María Fernández"), N.tokens("María José Fernández"))
+    assert N.role_noted("Pilar Sanz (dermatóloga)", "Dra. Pilar Sanz")
+    for a, b in (("Pilar Sanz (madre)", "Pilar Sanz"), ("Pilar Sanz (Madrid)", "Pilar Sanz"),
+                 ("Pilar Sanz (2)", "Pilar Sanz"), ("Pilar Sanz (dermatóloga)", "Pilar Sáez")):
+        assert not N.role_noted(a, b), (a, b)
+    for a, b in (("Iberia Airlines", "Iberia"), ("Banco Sabadell", "Sabadell")):
+        assert N.legal_form_match(N.tokens(a), N.tokens(b)), (a, b)
+    for a, b in (("Iberia Express", "Iberia"), ("Google Cloud", "Google"), ("Grupo Sur", "Sur")):
+        assert not N.legal_form_match(N.tokens(a), N.tokens(b)), (a, b)
+    assert glossary.nickname_match(N.tokens("Mª José Fernández"), N.tokens("María José Fernández"))
+
+
+def test_people_by_the_order_of_their_words_and_a_role_in_brackets(tmp_path: Path) -> None:
+    """Through reflect: given names swapped are two people; a surname first, a role in brackets and
+    a company's kind are one."""
+    pairs = [("José María Fernández", "María José Fernández", "Person"), ("Ruiz-Gallardo, Eva", "Eva Ruiz Gallardo",
+                                                                          "Person"),
+             ("Dra. Pilar Sanz", "Pilar Sanz (dermatóloga)", "Person"), ("Ana Soto (madre)", "Ana Soto", "Person"),
+             ("Iberia Airlines", "Iberia", "Organization"),
+             ("Iberia Express", "Iberia Exprés Airlines", "Organization")]
+    with Memory(Settings(db=tmp_path / "m.db", embeddings="none")) as m:
+        for n, (a, b, etype) in enumerate(pairs):
+            shared = f"Neighbour {'ABCDEFGH'[n]}"
+            m.create_entities([{"name": a, "entityType": etype, "observations": ["one fact"]},
+                               {"name": b, "entityType": etype, "observations": ["another fact"]},
+                               {"name": shared, "entityType": "Thing"}])
+            m.create_relations([{"from": x, "to": shared, "relationType": "related_to"} for x in (a, b)])
+        m.reflect()
+        found = sorted(i["title"] for i in m.surface_insights(limit=50, status="all")
+                       if i["pattern"] == "duplicate_entities")
+    assert [t.split(": ", 1)[1] for t in found] == ["Dra. Pilar Sanz and Pilar Sanz (dermatóloga)",
+                                                     "Eva Ruiz Gallardo and Ruiz-Gallardo, Eva",
+                                                     "Iberia and Iberia Airlines"]
