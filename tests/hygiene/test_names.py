@@ -156,3 +156,38 @@ def test_people_by_the_order_of_their_words_and_a_role_in_brackets(tmp_path: Pat
     assert [t.split(": ", 1)[1] for t in found] == ["Dra. Pilar Sanz and Pilar Sanz (dermatóloga)",
                                                      "Eva Ruiz Gallardo and Ruiz-Gallardo, Eva",
                                                      "Iberia and Iberia Airlines"]
+
+
+def test_approving_every_merge_of_people_in_the_sixth_batch_loses_no_fact(tmp_path: Path) -> None:
+    """Zero facts lost for people (the spelling rules' own): each person pair of the session-6 set
+    in a memory of its own, every proposal approved (right or wrong), every fact on the entity
+    either name opens; undo gives the graph back."""
+    import json
+
+    from bench.hygiene_bench import MEANING_HELD_OUT_6
+
+    cases = [c for c in json.loads(MEANING_HELD_OUT_6.read_text(encoding="utf-8"))["holdout"]
+             if c["a"]["type"] == "Person"]
+    merged = 0
+    for n, case in enumerate(cases):
+        a, b = case["a"], case["b"]
+        with Memory(Settings(db=tmp_path / f"p{n}.db", embeddings="none")) as m:
+            shared = [f"Shared {i}" for i in range(case["shared_neighbours"])]
+            m.create_entities([{"name": a["name"], "entityType": "Person", "observations": a["facts"]},
+                               {"name": b["name"], "entityType": "Person", "observations": b["facts"]},
+                               *({"name": x, "entityType": "Thing"} for x in shared)])
+            m.create_relations([{"from": x, "to": y, "relationType": "knows"} for y in shared
+                                for x in (a["name"], b["name"])])
+            before = sorted((e.name, tuple(e.observations)) for e in m.read_graph().entities)
+            m.reflect()
+            found = [i for i in m.surface_insights(limit=20) if i["pattern"] == "duplicate_entities"]
+            for insight in found:
+                m.decide_insight(insight["title"], "approve")
+            merged += len(found)
+            for name, facts in ((a["name"], a["facts"]), (b["name"], b["facts"])):
+                opened = m.open_nodes([name]).entities
+                assert opened and all(f in opened[0].observations for f in facts), (name, facts)
+            for _ in found:
+                m.undo_change()
+            assert sorted((e.name, tuple(e.observations)) for e in m.read_graph().entities) == before
+    assert merged >= 10
