@@ -53,7 +53,9 @@ _EVENT_WORDS = frozenset(
 # "Sent every Monday" says what it does, not what happened once.
 _HABITUAL = frozenset("every each always usually cada siempre".split())
 # What happens once in a thing's life: two values of it disagree, the newer does not replace the older.
-_ONCE_WORDS = frozenset("born died founded nacio nacido nacida murio fundada fundado fundo".split())
+_ONCE_WORDS = frozenset("born died founded nacio nacido nacida murio fundada fundado fundo "
+                        "defended defendida defendido graduated graduado graduada graduo inaugurated "
+                        "inaugurado inaugurada established".split())
 # (folded phrase, is it a negation too)
 _MARKERS: tuple[tuple[str, bool], ...] = (
     ("no longer", True), ("not anymore", True), ("anymore", True), ("ya no", True), ("no more", True),

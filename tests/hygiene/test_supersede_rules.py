@@ -164,6 +164,8 @@ def test_a_person_whose_facts_contradict_is_flagged_for_a_person_to_look(tmp_pat
     ("Built with Vue 2", "Migrated to Vue 3", UPDATE),  # a version moved by its verb
     ("Born in Cádiz", "Born in Jerez", CONTRADICTION),  # a place of what happens once
     ("Born in Cádiz", "Born in 1990", None),  # another part of it
+    ("Defendida en 2019", "Defendida en 2020", CONTRADICTION),  # a thesis is defended once
+    ("Graduated in 2015", "Graduated from Oxford", None),
 ])
 def test_rules_of_the_sixth_batch(older: str, newer: str, kind: str | None) -> None:
     found = compare(older, newer)
