@@ -8,9 +8,7 @@ deleted.
   ``worksAt``, ``works at`` and ``trabaja_en`` are the same kind). Many-valued ones
   (``knows``, ``uses``, ``likes``, ``member_of`` …) are never replaced by a newer relation; nor is a
   single-valued kind that the graph shows held many at once (``many_at_once``: at least 5 of its
-  holders, and a fifth of them, hold several targets now). A many-valued kind an entity switches
-  (what it uses or runs on, the groups it is a member of: ``switched``) is superseded only by a
-  newer fact saying it changed from that very target ("switched from Slack to Teams").
+  holders, and a fifth of them, hold several targets now); a fact saying it changed still may.
 * **Proposing.** ``find_rows`` reads only the entities that could have a finding
   (``HygieneStore.single_valued``: two current relations of those kinds, or facts written since
   the oldest of them), with just those relations and facts. Reflect's ``Detector`` does that on
@@ -110,17 +108,6 @@ _KIND = {name: family for family, (names, _) in FAMILIES.items() for name in nam
 # this memory, say): a newer relation of it then replaces nothing.
 MANY_AT_ONCE = 5
 MANY_SHARE = 0.2
-# A change said of a many-valued relation's own target: "switched from Slack to Teams", "moved from
-# the Payments team to the Growth team", "pasó de MySQL a PostgreSQL" (the verb, then from X to Y).
-_CHANGED_FROM = re.compile(r"\b(?:switched|moved|migrated|changed|transferred|went|se cambi[oó]|cambi[oó]|"
-                           r"pas[oó]|se pas[oó]|migr[oó]|se mud[oó]|se traslad[oó])\b(?:\s+\S+){0,3}?\s+"
-                           r"(?:from|de|del)\s+(?P<old>\S+(?:\s+\S+){0,3}?)\s+(?:to|a|al)\s+\S", _I)
-# Which many-valued kinds are switched (read for ``_CHANGED_FROM``): what an entity uses or runs on,
-# and the groups it is a member of ("uses", "uses_database", "usa", "member_of", "miembro_de",
-# "part_of"). What it knows, likes, visited or is related to is not switched from, and not read: in a
-# memory those are the bulk of the relations.
-_SWITCHED_KINDS = re.compile(r"^(?:uses?|usa|usan|utiliza|runs_on|built_with|member|miembro|part_of|parte_de|"
-                             r"belongs_to|pertenece|in_team|en_equipo)(?:_|$)")
 Evidence = Mapping[str, tuple[int, int]]  # a kind (family) → (entities holding it, those holding several)
 _SAYS = {family: [re.compile(p, _I) for p in phrases] for family, (_, phrases) in FAMILIES.items()}
 
@@ -173,12 +160,6 @@ def _said(family: str, fact: str) -> tuple[str, bool, str] | None:
     return None
 
 
-@functools.lru_cache(maxsize=4096)
-def switched(rtype: str) -> bool:
-    """Whether ``rtype`` is a many-valued kind an entity switches (``_SWITCHED_KINDS``)."""
-    return kind_of(rtype) is None and bool(_SWITCHED_KINDS.match(fold_type(rtype)))
-
-
 def many_at_once(family: str, evidence: Evidence) -> bool:
     """Whether the graph's ``evidence`` says ``family`` holds many targets at once (``MANY_AT_ONCE``)."""
     holders, several = evidence.get(family, (0, 0))
@@ -221,23 +202,16 @@ def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, 
           done: Mapping[str, Any] = {}, evidence: Evidence = {}  # noqa: B006 - read only
           ) -> list[tuple[str, str, dict[str, str], str, float]]:
     """Within one entity: which of its current ``relations`` (type, target, created_at; oldest
-    first) are superseded: of single-valued kinds, by a newer one of the same kind or by a newer
-    fact (``facts``: (text, created_at), oldest first); of any other kind, only by a newer fact
-    saying it changed from that very target ("switched from Slack to Teams"). A single-valued kind
-    the graph's ``evidence`` shows held many at once (``many_at_once``) is not replaced by a newer
-    relation. Of the many-valued kinds only those an entity switches (``switched``) are read.
-    ``done``: relation keys marked already. Returns (type, target, successor, reason, confidence)."""
+    first) of single-valued kinds are superseded, by a newer one of the same kind or by a newer
+    fact (``facts``: (text, created_at), oldest first); a kind the graph's ``evidence`` shows held
+    many at once (``many_at_once``) only by a fact. ``done``: relation keys marked already.
+    Returns (type, target, successor, reason, confidence)."""
     kinds: dict[str, list[tuple[str, str, str]]] = {}
-    others: list[tuple[str, str, str]] = []
     for rel in relations:
         family = kind_of(rel[0])
         if family is not None:
             kinds.setdefault(family, []).append(rel)
-        elif switched(rel[0]):
-            others.append(rel)
     out: list[tuple[str, str, dict[str, str], str, float]] = []
-    if others and facts:
-        out += _changed_from(others, facts, done)
     for family, found in kinds.items():
         found = sorted(found, key=lambda r: r[2])
         newest = found[-1]
@@ -263,26 +237,6 @@ def judge(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, 
             elif not ended and not _same_target(target, to) and (at > created or marked):
                 out.append((rtype, to, {"fact": fact}, f"a newer fact names another {family}", 0.9 if marked else 0.8))
             break
-    return out
-
-
-def _changed_from(relations: Sequence[tuple[str, str, str]], facts: Sequence[tuple[str, str]],
-                  done: Mapping[str, Any]) -> list[tuple[str, str, dict[str, str], str, float]]:
-    """Relations of many-valued (or unknown) kinds that a newer fact says the entity changed from
-    (``_CHANGED_FROM``, the "from" part its own target; not someone else's, the past or a wish)."""
-    said: list[tuple[str, str, str]] = []  # (what it left, folded; the fact; when)
-    for fact, at in facts:
-        found = _CHANGED_FROM.search(fact)
-        if found and not _NOT_NOW.search(fact[: found.start()]):
-            said.append((_ARTICLE.sub("", found.group("old")), fact, at))
-    out: list[tuple[str, str, dict[str, str], str, float]] = []
-    for rtype, to, created in relations:
-        if relation_key(rtype, to) in done:
-            continue
-        for old, fact, at in reversed(said):
-            if at >= created and _same_target(old, to) and fold(_ARTICLE.sub("", to)).strip():
-                out.append((rtype, to, {"fact": fact}, "a newer fact says it changed from it", 0.8))
-                break
     return out
 
 
@@ -320,13 +274,6 @@ def _read_all(graph: Any) -> tuple[dict[int, list[Row]], Several, dict[str, tupl
         found = _entity_rows(eid, raw, held, facts, evidence)
         if found:
             out[eid] = found
-    # Many-valued kinds: only the entities with a fact saying they changed from something.
-    others = [t for t in counts if kind_of(t) is None and switched(t)]
-    for eid, raw, held, facts in hygiene_store(graph).single_valued(others) if others else []:
-        if any(_CHANGED_FROM.search(f) for f, _ in facts):
-            found = _entity_rows(eid, raw, held, facts, evidence)
-            if found:
-                out.setdefault(eid, []).extend(found)
     return out, several, evidence
 
 
@@ -349,17 +296,15 @@ def _read_some(graph: Any, ids: set[int], kept: _Kept) -> dict[int, list[Row]] |
     if flipped:
         return None
     for eid, raw, rels, facts in rows:
-        found = []
-        for held in ([r for r in rels if kind_of(r[0]) is not None],
-                     [r for r in rels if kind_of(r[0]) is None and switched(r[0])]):
-            if not held:
-                continue
-            since = min(r[2] for r in held)
-            newer = [f for f in facts if f[1] >= since]
-            if len(held) > 1 or newer:  # single_valued's rule: otherwise nothing can replace the one held
-                found += _entity_rows(eid, raw, held, newer, evidence)
-        if found:
-            out[eid] = found
+        held = [r for r in rels if kind_of(r[0]) is not None]
+        if not held:
+            continue
+        since = min(r[2] for r in held)
+        newer = [f for f in facts if f[1] >= since]
+        if len(held) > 1 or newer:  # single_valued's rule: otherwise nothing can replace the one held
+            found = _entity_rows(eid, raw, held, newer, evidence)
+            if found:
+                out[eid] = found
     return out
 
 
