@@ -16,7 +16,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 @pytest.mark.parametrize("name", ["supersession_cases.json", "supersession_holdout.json",
                                   "supersession_holdout3.json", "supersession_holdout3b.json",
                                   "supersession_holdout4.json", "supersession_holdout4b.json",
-                                  "supersession_holdout6.json"])
+                                  "supersession_holdout6.json", "supersession_holdout6b.json"])
 def test_labelled_set_meets_the_goals(name: str) -> None:
     cases = json.loads((DATA / name).read_text(encoding="utf-8"))["cases"]
     result = evaluate(cases)
@@ -79,7 +79,7 @@ def test_the_newest_fact_is_never_retired_and_repeats_are_not_updates() -> None:
 @pytest.mark.parametrize("name", ["supersession_cases.json", "supersession_holdout.json",
                                   "supersession_holdout3.json", "supersession_holdout3b.json",
                                   "supersession_holdout4.json", "supersession_holdout4b.json",
-                                  "supersession_holdout6.json"])
+                                  "supersession_holdout6.json", "supersession_holdout6b.json"])
 def test_the_quick_first_look_never_hides_a_finding(name: str) -> None:
     cases = json.loads((DATA / name).read_text(encoding="utf-8"))["cases"]
     for case in cases:
