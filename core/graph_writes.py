@@ -1,5 +1,6 @@
 """The official memory server's writes, once for every backend: ``create_entities``,
-``add_observations``, ``create_relations`` and the three deletes. The rules are here: a batch read
+``add_observations``, ``create_relations`` and the three deletes; and Engrama's ``merge_node`` and
+``archive_node``. The rules are here: a batch read
 by name (``core.graph_rules``), a placeholder filled in by a create counting as created, an
 observation or a relation added only once, unknown names ignored by a delete, the change_log row
 each change records and what each call returns. A backend supplies ``Writes``: the reads and bare
@@ -16,10 +17,19 @@ from core.graph_rules import (
     PLACEHOLDER_TYPE,
     by_name,
     contents_by_name,
+    merge_patch,
     missing_ends,
     unique_relations,
 )
-from core.model import AddedObservations, Entity, EntityInput, ObservationDeletion, ObservationInput, Relation
+from core.model import (
+    AddedObservations,
+    Entity,
+    EntityInput,
+    Node,
+    ObservationDeletion,
+    ObservationInput,
+    Relation,
+)
 
 
 class Writes(Protocol):
@@ -66,6 +76,23 @@ class Writes(Protocol):
     def delete_entities(self, names: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
         """Delete those of ``names`` that exist, with their observations, relations and vectors;
         returns (name, what change_log keeps of it) for each."""
+        ...
+
+    def state(self, name: str) -> tuple[str, dict[str, Any], bool]:
+        """The existing entity's type, props and whether it is archived."""
+        ...
+
+    def set_state(self, name: str, entity_type: str, props: dict[str, Any], *, retyped: bool) -> None:
+        """The entity takes ``entity_type`` and ``props`` (``retyped``: its facts are embedded again,
+        as they are embedded after its type)."""
+        ...
+
+    def archive(self, name: str) -> None:
+        """Mark the entity archived now (its text and vectors stay as they are)."""
+        ...
+
+    def node(self, name: str) -> Node:
+        """The existing entity as this write left it (asked after ``finish``)."""
         ...
 
     def log(self, op: str, entity: str | None, before: Any = None, after: Any = None) -> None: ...
@@ -171,3 +198,33 @@ def delete_relations(w: Writes, relations: Sequence[Relation]) -> int:
         w.log("delete_relation", snap["from"], snap)
     w.finish()
     return len(gone)
+
+
+def merge_node(w: Writes, label: str, name: str, props: dict[str, Any]) -> Node:
+    """Create the node or merge ``props`` into it (JSON merge patch: ``None`` removes a key).
+    ``created_at`` is kept; ``updated_at`` moves, and a change_log row is written, only when the
+    type or the props changed."""
+    if not w.existing([name]):
+        w.create(name, label, merge_patch({}, props), [])
+        w.log("create_entity", name, None, {"entityType": label, "props": props})
+    else:
+        old_type, old_props, _ = w.state(name)
+        new_props = merge_patch(old_props, props)
+        if new_props != old_props or old_type != label:
+            w.set_state(name, label, new_props, retyped=old_type != label)
+            w.log("update_entity", name, {"entityType": old_type, "props": old_props},
+                  {"entityType": label, "props": new_props})
+    w.finish()
+    return w.node(name)
+
+
+def archive_node(w: Writes, name: str) -> bool:
+    """Mark the node archived (kept and readable, left out of searches); idempotent (an archived
+    node is left as it is, with no change_log row). False if there is no such node."""
+    if not w.existing([name]):
+        return False
+    if not w.state(name)[2]:
+        w.archive(name)
+        w.log("archive_entity", name)
+    w.finish()
+    return True

@@ -294,9 +294,9 @@ class Memory:
                                           record=record, per_entity=per_entity, max_tokens=max_tokens)
         return filter_hits(self.graph, hits, keep=include_superseded)
 
-    def count_labels(self) -> dict[str, int]:
-        """How many live entities each type (label) has."""
-        return self.graph.count_labels()
+    def count_labels(self, *, include_archived: bool = True) -> dict[str, int]:
+        """How many entities each type (label) has (``include_archived=False``: live ones only)."""
+        return self.graph.count_labels(include_archived=include_archived)
 
     def graph_overview(
         self, *, limit: int = 300, by: str = "degree", per_type: int = 3, entity_type: str | None = None

@@ -18,7 +18,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     settings = existing(args)
     with Memory(settings) as memory:
         health = memory.health_check(deep=True)
-        labels = memory.count_labels()
+        labels = memory.count_labels(include_archived=False)  # archived records are no type in use
         model = embeddings_info(memory)
     hub = read_endpoint()
     live = probe(hub) if hub.get("port") else None

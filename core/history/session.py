@@ -21,7 +21,8 @@ class LoggedSession(ABC):
     ``write_type`` the type the entity had; ``write_state`` sets type and props; ``write_insight``
     the review fields and whether the entity is archived; ``write_restored`` brings the entity back
     from a deletion snapshot (type, props, created_at, archived_at, observations) and
-    ``write_restored_relation`` one relation of it (props, created_at, ended_at; both ends exist)."""
+    ``write_restored_relation`` one relation of it (props, created_at, ended_at; both ends exist);
+    ``write_archived`` archives the existing entity now or takes its mark away."""
 
     now: str
 
@@ -56,6 +57,8 @@ class LoggedSession(ABC):
     def write_restored(self, name: str, snap: dict[str, Any]) -> None: ...
     @abstractmethod
     def write_restored_relation(self, rel: dict[str, Any]) -> None: ...
+    @abstractmethod
+    def write_archived(self, name: str, archived: bool) -> None: ...
 
     # -- the logged writes -------------------------------------------------------------------------
 
@@ -78,6 +81,15 @@ class LoggedSession(ABC):
     def update_entity(self, name: str, before: dict[str, Any], after: dict[str, Any]) -> None:
         self.write_state(name, after["entityType"], after["props"])
         self.log("update_entity", name, before, after)
+
+    def set_archived(self, name: str, archived: bool) -> None:
+        state = self.entity(name)
+        if state is None:
+            raise errors.no_entity(name, write=True)
+        if archived and state.archived:
+            return  # archived already: as archive_node, no change and no row
+        self.write_archived(name, archived)
+        self.log("archive_entity" if archived else "unarchive_entity", name)
 
     def set_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
         rel = self.relation(src, dst, rtype)

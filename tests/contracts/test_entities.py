@@ -189,6 +189,28 @@ def test_lookup_label_and_count_labels(mem: Memory) -> None:
     assert mem.count_labels() == {"Person": 2, "Concept": 1}
 
 
+def test_count_labels_leaves_out_archived_records_when_asked(mem: Memory) -> None:
+    mem.merge_node("Person", "Grace", {})
+    mem.merge_node("Insight", "A pattern", {"status": "pending"})
+    assert mem.archive_node("A pattern")
+    assert mem.count_labels() == {"Person": 1, "Insight": 1}
+    assert mem.count_labels(include_archived=False) == {"Person": 1}
+
+
+def test_merge_node_that_changes_nothing_records_nothing(mem: Memory) -> None:
+    mem.merge_node("Person", "Grace", {"role": "admiral", "born": 1906})
+    node = mem.get_node("Grace")
+    assert node is not None
+    last = mem.latest_change_id()
+    mem.merge_node("Person", "Grace", {"role": "admiral"})
+    mem.merge_node("Person", "Grace", {"gone": None})
+    assert mem.latest_change_id() == last
+    assert mem.get_node("Grace") == node
+    assert not mem.archive_node("Nobody")
+    assert mem.archive_node("Grace") and mem.archive_node("Grace")  # the second leaves it as it is
+    assert [c.op for c in mem.history(limit=2)] == ["archive_entity", "create_entity"]
+
+
 def test_health_check_reports_counts(mem: Memory) -> None:
     mem.create_entities([{"name": "A", "observations": ["x", "y"]}])
     health = mem.health_check()

@@ -34,7 +34,7 @@ from core.model import (
 )
 from core.overview import OverviewRules
 from core.search.folding import content_words, fold
-from core.storage.cypher import fact_vectors, facts
+from core.storage.cypher import facts
 from core.storage.cypher import overview as cypher_overview
 from core.storage.cypher import rows as R
 from core.storage.cypher.edits import EditsMixin
@@ -344,31 +344,8 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
     # -- Engrama's GraphStore contract -------------------------------------------------------
 
     def merge_node(self, label: str, name: str, props: dict[str, Any], actor: str) -> Node:
-        """Create the node or merge ``props`` into it (JSON merge patch: ``None`` removes a key)."""
-        now = self.now()
-
-        def write(tx: Any) -> Node:
-            row = self.rows_by_name(tx, [name]).get(name)
-            if row is None:
-                row = {"id": tx.next_ids("entity", 1)[0], "name": name, "type": label,
-                       "props": R.merge_patch({}, props), "obs": [], "obs_at": [], "created_at": now,
-                       "updated_at": now, "archived_at": None}
-                self.put_rows(tx, [row], create=True)
-                self.log_changes(tx, [(now, actor, "create_entity", name, None,
-                                R.dumps({"entityType": label, "props": props}))])
-                return R.node(row)
-            new_props = R.merge_patch(row["props"], props)
-            if new_props != row["props"] or row["type"] != label:
-                before = {"entityType": row["type"], "props": row["props"]}
-                if row["type"] != label:  # its facts are embedded after its type
-                    fact_vectors.due_of(tx, [row["id"]])
-                row.update(type=label, props=new_props, updated_at=now)
-                self.put_rows(tx, [row])
-                self.log_changes(tx, [(now, actor, "update_entity", name, R.dumps(before),
-                                R.dumps({"entityType": label, "props": new_props}))])
-            return R.node(row)
-
-        return self.write(write)
+        """Create the node or merge ``props`` into it (``core.graph_writes.merge_node``)."""
+        return self._official(actor, lambda w: official.merge_node(w, label, name, props))
 
     def get_node(self, name: str) -> Node | None:
         """The node called ``name``, archived or not; ``None`` if there is none."""
@@ -377,19 +354,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
 
     def archive_node(self, name: str, actor: str) -> bool:
         """Mark the node archived (kept and readable, left out of searches). Idempotent."""
-        now = self.now()
-
-        def write(tx: Any) -> bool:
-            found = tx.read("MATCH (e:Entity {name: $n}) RETURN e.archived_at IS NULL", {"n": name})
-            if not found:
-                return False
-            if found[0][0]:
-                tx.write("MATCH (e:Entity {name: $n}) SET e.archived_at = $now, e.updated_at = $now",
-                         {"n": name, "now": now})
-                self.log_changes(tx, [(now, actor, "archive_entity", name, None, None)])
-            return True
-
-        return self.write(write)
+        return self._official(actor, lambda w: official.archive_node(w, name))
 
     def list_nodes(self, *, label: str | None = None, include_archived: bool = False,
                    limit: int | None = None, offset: int = 0) -> list[Node]:
@@ -454,9 +419,10 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
         rows = self.rows_by_id(self.db, [i for i, _ in found])
         return [ScoredNode(node=R.node(rows[i]), score=float(s)) for i, s in found if i in rows]
 
-    def count_labels(self) -> dict[str, int]:
+    def count_labels(self, *, include_archived: bool = True) -> dict[str, int]:
+        live = "" if include_archived else " WHERE e.archived_at IS NULL"
         return {t: int(n) for t, n in self.db.read(
-            "MATCH (e:Entity) RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
+            f"MATCH (e:Entity){live} RETURN e.type, count(e) AS n ORDER BY n DESC, e.type")}
 
     @contextlib.contextmanager
     def _overview_source(self) -> Iterator[tuple[cypher_overview.Source, int]]:

@@ -154,16 +154,10 @@ class Session(ChangeReads, LoggedSession):
         row["type"], row["props"] = entity_type, props
         self.w.touch(row)
 
-    def set_archived(self, name: str, archived: bool) -> None:
+    def write_archived(self, name: str, archived: bool) -> None:
         row = self._row(name)
-        if archived and row["archived_at"] is None:
-            row["archived_at"] = self.now
-            self.w.touch(row)
-            self.w.record("archive_entity", name)
-        elif not archived:
-            row["archived_at"] = None
-            self.w.touch(row)
-            self.w.record("unarchive_entity", name)
+        row["archived_at"] = self.now if archived else None
+        self.w.touch(row)
 
     def create_relations(self, relations: Sequence[Relation]) -> None:
         for rel in R.unique_relations(relations):

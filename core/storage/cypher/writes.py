@@ -1,5 +1,6 @@
-"""``core.graph_writes.Writes`` on a Cypher server: the official server's creates and deletes (their
-rules are ``core.graph_writes``') on one ``work.Work``, sent as one atomic batch by ``finish``."""
+"""``core.graph_writes.Writes`` on a Cypher server: the official server's creates and deletes and
+Engrama's merge and archive (their rules are ``core.graph_writes``') on one ``work.Work``, sent as
+one atomic batch by ``finish``."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.graph_rules import PLACEHOLDER_KEY
-from core.model import Relation
-from core.storage.cypher import facts, work
+from core.model import Node, Relation
+from core.storage.cypher import fact_vectors, facts, work
 from core.storage.cypher import rows as R
 from core.storage.cypher.seams import Graph
 from core.storage.cypher.work import Work
@@ -91,6 +92,27 @@ class CypherWrites:
         facts.drop(self.tx, ids)
         self.graph.mark_stale(self.tx, [o for o in others if o not in ids])
         return [(r["name"], R.snapshot(r, rels[r["id"]])) for r in rows.values()]
+
+    def state(self, name: str) -> tuple[str, dict[str, Any], bool]:
+        row = self._row(name)
+        return row["type"], dict(row["props"]), row["archived_at"] is not None
+
+    def set_state(self, name: str, entity_type: str, props: dict[str, Any], *, retyped: bool) -> None:
+        row = self._row(name)
+        if retyped:
+            fact_vectors.due_of(self.tx, [row["id"]])
+        row["type"], row["props"] = entity_type, props
+        self.w.touch(row)
+
+    def archive(self, name: str) -> None:
+        # Written at once, not through ``w``: a row written back would have its vector re-made.
+        row = self._row(name)
+        row["archived_at"] = row["updated_at"] = self.w.now
+        self.tx.write("MATCH (e:Entity {id: $i}) SET e.archived_at = $now, e.updated_at = $now",
+                      {"i": row["id"], "now": self.w.now})
+
+    def node(self, name: str) -> Node:
+        return R.node(self._row(name))
 
     def log(self, op: str, entity: str | None, before: Any = None, after: Any = None) -> None:
         self.w.record(op, entity, before, after)

@@ -185,13 +185,9 @@ class Session(ChangeReads, LoggedSession):
                           (entity_type, json.dumps(props, ensure_ascii=False), eid))
         self._touch(eid)
 
-    def set_archived(self, name: str, archived: bool) -> None:
-        if archived:
-            self.store.archive_node(name, self.actor)
-            return
-        self.conn.execute("UPDATE entities SET archived_at = NULL, updated_at = ? WHERE id = ?",
-                          (self.now, self._id(name)))
-        self.log("unarchive_entity", name)
+    def write_archived(self, name: str, archived: bool) -> None:
+        self.conn.execute("UPDATE entities SET archived_at = ?, updated_at = ? WHERE id = ?",
+                          (self.now if archived else None, self.now, self._id(name)))
 
     def create_relations(self, relations: Sequence[Relation]) -> None:
         self.store.create_relations(relations, self.actor)

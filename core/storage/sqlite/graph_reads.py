@@ -93,10 +93,11 @@ class GraphReads:
         with self.db.locked() as conn:
             return reads.nodes(conn, ids)
 
-    def count_labels(self) -> dict[str, int]:
+    def count_labels(self, *, include_archived: bool = True) -> dict[str, int]:
+        live = "" if include_archived else " WHERE archived_at IS NULL"
         with self.db.locked() as conn:
             return dict(conn.execute(
-                "SELECT entity_type, count(*) FROM entities GROUP BY entity_type ORDER BY 2 DESC, 1"))
+                f"SELECT entity_type, count(*) FROM entities{live} GROUP BY entity_type ORDER BY 2 DESC, 1"))
 
     @contextmanager
     def _overview_source(self) -> Iterator[tuple[overview.Source, tuple[int, int]]]:

@@ -1,4 +1,4 @@
--- Hipocampo's knowledge graph, schema version 4 (PRAGMA user_version).
+-- Hipocampo's knowledge graph, schema version 11 (PRAGMA user_version).
 -- A fresh database gets this file whole; older ones are brought here by migrations/.
 -- Timestamps are ISO-8601 UTC with milliseconds ('2026-11-29T20:58:28.123Z'), so they sort as text.
 

@@ -1,5 +1,5 @@
 """Writing the SQLite graph: the official server's creates and deletes (their rules are
-``core.graph_writes``'; ``SqliteWrites`` is what they run on), Engrama's merges and archive.
+``core.graph_writes``'; ``SqliteWrites`` is what they run on), Engrama's merges and archive (theirs too).
 
 Every write is one short transaction that also updates the full-text indexes (``touched.py``) and
 change_log (``history.py``), so a reader never sees an entity without its index rows or a change
@@ -137,6 +137,26 @@ class SqliteWrites:
         touch.deleted(self.conn)
         return [(s["name"], s) for s in snaps.values()]
 
+    def state(self, name: str) -> tuple[str, dict[str, Any], bool]:
+        etype, props, archived_at = self.conn.execute(
+            "SELECT entity_type, props, archived_at FROM entities WHERE id = ?", (self.ids[name],)).fetchone()
+        return etype, json.loads(props), archived_at is not None
+
+    def set_state(self, name: str, entity_type: str, props: dict[str, Any], *, retyped: bool) -> None:
+        eid = self.ids[name]
+        self.conn.execute("UPDATE entities SET entity_type = ?, props = ?, updated_at = ? WHERE id = ?",
+                          (entity_type, json.dumps(props, ensure_ascii=False), self.now, eid))
+        if retyped:
+            fact_vectors.due_of(self.conn, [eid])
+        touch.changed(self.conn, [eid])
+
+    def archive(self, name: str) -> None:
+        self.conn.execute("UPDATE entities SET archived_at = ?, updated_at = ? WHERE id = ?",
+                          (self.now, self.now, self.ids[name]))
+
+    def node(self, name: str) -> Node:
+        return reads.nodes(self.conn, [self.ids[name]])[0]
+
     def log(self, op: str, entity: str | None, before: Any = None, after: Any = None) -> None:
         self.rows.append((self.now, self.actor, op, entity, dumps(before), dumps(after)))
 
@@ -209,52 +229,9 @@ class GraphWrites:
         return self._official(actor, lambda w: rules.delete_relations(w, relations))
 
     def merge_node(self, label: str, name: str, props: dict[str, Any], actor: str) -> Node:
-        """Create the node or merge ``props`` into it (JSON merge patch: ``None`` removes a key).
-
-        ``created_at`` is kept, ``updated_at`` moves only when something changed.
-        """
-        now = self.db.now()
-        patch = json.dumps(props, ensure_ascii=False)
-        with self.db.write() as conn:
-            row = conn.execute(
-                "SELECT id, entity_type, props FROM entities WHERE name = ?", (name,)
-            ).fetchone()
-            if row is None:
-                eid = reads.inserted(conn.execute(
-                    "INSERT INTO entities(name, entity_type, props, created_at, updated_at) "
-                    "VALUES (?, ?, json_patch('{}', ?), ?, ?)",
-                    (name, label, patch, now, now),
-                ))
-                touch.created(conn, [eid])
-                history.write(conn, [(now, actor, "create_entity", name, None,
-                                      history.dumps({"entityType": label, "props": props}))])
-            else:
-                eid, old_label, old_props = row
-                new_props = conn.execute("SELECT json_patch(?, ?)", (old_props, patch)).fetchone()[0]
-                if new_props != old_props or old_label != label:
-                    conn.execute(
-                        "UPDATE entities SET entity_type = ?, props = ?, updated_at = ? WHERE id = ?",
-                        (label, new_props, now, eid),
-                    )
-                    if old_label != label:  # its facts are embedded after its type
-                        fact_vectors.due_of(conn, [eid])
-                    touch.changed(conn, [eid])
-                    history.write(conn, [(
-                        now, actor, "update_entity", name,
-                        history.dumps({"entityType": old_label, "props": json.loads(old_props)}),
-                        history.dumps({"entityType": label, "props": json.loads(new_props)}),
-                    )])
-            return reads.nodes(conn, [eid])[0]
+        """Create the node or merge ``props`` into it (``core.graph_writes.merge_node``)."""
+        return self._official(actor, lambda w: rules.merge_node(w, label, name, props))
 
     def archive_node(self, name: str, actor: str) -> bool:
         """Mark the node archived (kept and readable, left out of searches). Idempotent."""
-        now = self.db.now()
-        with self.db.write() as conn:
-            row = conn.execute("SELECT archived_at FROM entities WHERE name = ?", (name,)).fetchone()
-            if row is None:
-                return False
-            if row[0] is None:
-                conn.execute("UPDATE entities SET archived_at = ?, updated_at = ? WHERE name = ?",
-                             (now, now, name))
-                history.write(conn, [(now, actor, "archive_entity", name, None, None)])
-            return True
+        return self._official(actor, lambda w: rules.archive_node(w, name))
