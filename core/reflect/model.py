@@ -137,6 +137,15 @@ class StoredInsight:
     summary: str
     key: Any = None  # the anchor key recorded in its evidence (see ``Candidate``)
 
+    @classmethod
+    def read(cls, entity_id: int, title: str, pattern: str, status: str, stale: Any, base_confidence: float,
+             evidence_json: str, summary: Any) -> StoredInsight:
+        """One stored insight from a backend's row: its anchor key read from the evidence (a pair
+        comes back as a tuple), a summary that is not text read as empty."""
+        key = json.loads(evidence_json or "{}").get("key")
+        return cls(entity_id, title, pattern, status, bool(stale), base_confidence, evidence_json,
+                   summary if isinstance(summary, str) else "", tuple(key) if isinstance(key, list) else key)
+
 
 @dataclass(frozen=True)
 class ReflectPlan:

@@ -48,16 +48,11 @@ def insight_records(db: Any, where: str = "true", params: dict[str, Any] | None 
 
 def stored_insights(db: Any) -> dict[str, StoredInsight]:
     """Every insight, by title."""
-    out = {}
-    for eid, name, pattern, status, stale, base, evidence, props in db.read(
-            "MATCH (e:Entity) WHERE e.ins_status IS NOT NULL RETURN e.id, e.name, e.ins_pattern, e.ins_status, "
-            "e.ins_stale, e.ins_base, e.ins_evidence, e.props"):
-        key = json.loads(evidence).get("key")
-        summary = json.loads(props or "{}").get("summary")
-        out[name] = StoredInsight(eid, name, pattern, status, bool(stale), base, evidence,
-                                  summary if isinstance(summary, str) else "",
-                                  tuple(key) if isinstance(key, list) else key)
-    return out
+    return {name: StoredInsight.read(eid, name, pattern, status, stale, base, evidence,
+                                     json.loads(props or "{}").get("summary"))
+            for eid, name, pattern, status, stale, base, evidence, props in db.read(
+                "MATCH (e:Entity) WHERE e.ins_status IS NOT NULL RETURN e.id, e.name, e.ins_pattern, e.ins_status, "
+                "e.ins_stale, e.ins_base, e.ins_evidence, e.props")}
 
 
 def blocked_titles(db: Any, titles: Sequence[str]) -> set[str]:

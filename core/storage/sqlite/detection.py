@@ -44,7 +44,7 @@ SELECT (SELECT coalesce(max(id), 0) FROM change_log),
 
 _STORED = """
 SELECT i.entity_id, e.name, i.pattern, i.status, i.stale, i.base_confidence, i.evidence,
-       coalesce(json_extract(e.props, '$.summary'), ''), json_extract(i.evidence, '$.key')
+       coalesce(json_extract(e.props, '$.summary'), '')
   FROM insights i JOIN entities e ON e.id = i.entity_id
 """
 
@@ -71,18 +71,7 @@ def read_token(conn: Connection) -> str:
 
 def stored_insights(conn: Connection) -> dict[str, StoredInsight]:
     """Every insight, by title."""
-    return {
-        name: StoredInsight(eid, name, pattern, status, bool(stale), base, evidence, summary,
-                            anchor_key(key))
-        for eid, name, pattern, status, stale, base, evidence, summary, key in conn.execute(_STORED)
-    }
-
-
-def anchor_key(raw: Any) -> Any:
-    """An evidence key as reflect compares it: an id, a tuple for a pair, or None."""
-    if isinstance(raw, str):  # json_extract hands back arrays as JSON text
-        return tuple(json.loads(raw))
-    return raw
+    return {row[1]: StoredInsight.read(*row) for row in conn.execute(_STORED)}
 
 
 def blocked_titles(conn: Connection, titles: Sequence[str]) -> set[str]:
