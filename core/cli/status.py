@@ -43,7 +43,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     else:
         print(f"  database     {health.get('path')} ({health['backend']})")
         print(f"  server       {health.get('server_version')}")
-    print(f"  entities     {counts.get('entities', 0)} ({health.get('archived', 0)} archived)")
+    # Insights and carried-out proposals are archived entity rows: records beside the graph, not in it.
+    print(f"  entities     {int(counts.get('entities', 0)) - int(health.get('archived', 0))}")
     print(f"  observations {counts.get('observations', 0)}")
     print(f"  relations    {counts.get('relations', 0)}")
     print(f"  insights     {counts.get('insights', 0)}")

@@ -60,7 +60,8 @@ def test_status_command(tmp_path: Path) -> None:
     assert status["ok"] and status["labels"] == {"Person": 1}
     text = subprocess.run([sys.executable, "-m", "core.cli", "--db", str(db), "status"],
                           capture_output=True, text=True, check=True).stdout
-    assert "entities     2" in text and "Insight" not in text
+    # the archived record is neither an entity of the graph nor a type in use
+    assert "entities     1\n" in text and "Insight" not in text
 
 
 def test_status_on_a_newer_database_fails_cleanly(tmp_path: Path) -> None:
