@@ -9,7 +9,7 @@ writes of one write transaction, by entity name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from core.graph_rules import (
@@ -30,6 +30,30 @@ from core.model import (
     ObservationInput,
     Relation,
 )
+
+# -- the change_log rows of a relation created, a relation or an entity deleted ----------------
+# Written once: the official writes below and each backend's edit session log through these.
+
+Log = Callable[..., None]  # ``log(op, entity, before=None, after=None)``: one change_log row
+
+
+def relation_snapshot(src: str, dst: str, rtype: str, props: dict[str, Any], created_at: str | None,
+                      ended_at: str | None) -> dict[str, Any]:
+    """What change_log keeps of a deleted relation (and a restore brings back)."""
+    return {"from": src, "to": dst, "relationType": rtype, "props": props, "created_at": created_at,
+            "ended_at": ended_at}
+
+
+def log_created_relation(log: Log, src: str, dst: str, rtype: str) -> None:
+    log("create_relation", src, None, [dst, rtype])
+
+
+def log_deleted_relation(log: Log, snap: dict[str, Any]) -> None:
+    log("delete_relation", snap["from"], snap)
+
+
+def log_deleted_entity(log: Log, name: str, snap: dict[str, Any]) -> None:
+    log("delete_entity", name, snap)
 
 
 class Writes(Protocol):
@@ -152,7 +176,7 @@ def delete_entities(w: Writes, names: Sequence[str]) -> int:
     (as the official server does). Returns how many were deleted."""
     gone = w.delete_entities(names)
     for name, snap in gone:
-        w.log("delete_entity", name, snap)
+        log_deleted_entity(w.log, name, snap)
     w.finish()
     return len(gone)
 
@@ -186,7 +210,7 @@ def create_relations(w: Writes, relations: Sequence[Relation], *, placeholders: 
     for r in unique:
         if w.add_relation(r):
             created.append(r)
-            w.log("create_relation", r.from_, None, [r.to, r.relationType])
+            log_created_relation(w.log, r.from_, r.to, r.relationType)
     w.finish()
     return created
 
@@ -195,7 +219,7 @@ def delete_relations(w: Writes, relations: Sequence[Relation]) -> int:
     """Delete the given relations; ones that do not exist are ignored. Returns the count."""
     gone = w.delete_relations(unique_relations(relations))
     for snap in gone:
-        w.log("delete_relation", snap["from"], snap)
+        log_deleted_relation(w.log, snap)
     w.finish()
     return len(gone)
 

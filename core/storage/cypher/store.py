@@ -225,8 +225,7 @@ class CypherGraphStore(GraphRules, OverviewRules, EditsMixin, HistoryMixin, Pins
             "UNWIND $ids AS i MATCH (a:Entity)-[r:REL]->(b:Entity {id: i}) WITH i, a, r, b WHERE a.id <> i "
             "RETURN i, a.name, b.name, r.type, r.props, r.created_at, r.ended_at, r.id", {"ids": list(ids)})]
         for anchor, src, dst, rtype, props, created, ended, _ in sorted(found, key=lambda r: r[-1]):
-            snaps[anchor].append({"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
-                                  "created_at": created, "ended_at": ended})
+            snaps[anchor].append(official.relation_snapshot(src, dst, rtype, json.loads(props or "{}"), created, ended))
         return snaps
 
     def delete_entities(self, names: Sequence[str], actor: str) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core import errors
+from core import errors, graph_writes
 from core.history import undo as rules
 from core.history.session import LoggedSession
 from core.model import GROUP_OPS, Change, Relation
@@ -122,7 +122,7 @@ class Session(ChangeReads, LoggedSession):
                             created_at=rel["created_at"])
 
     def delete_entity(self, name: str) -> None:
-        self.w.record("delete_entity", name, self.w.delete(self._row(name)))
+        graph_writes.log_deleted_entity(self.log, name, self.w.delete(self._row(name)))
 
     def add_observations(self, name: str, contents: list[str]) -> None:
         work.add_observations(self.w, self._row(name), contents)
@@ -169,9 +169,8 @@ class Session(ChangeReads, LoggedSession):
             if found is None:
                 continue
             self.w.delete_relation(*self._ends(rel.from_, rel.to), rel.relationType)
-            self.w.record("delete_relation", rel.from_, {
-                "from": rel.from_, "to": rel.to, "relationType": rel.relationType, "props": found["props"],
-                "created_at": found["created_at"], "ended_at": found["ended_at"]})
+            graph_writes.log_deleted_relation(self.log, graph_writes.relation_snapshot(
+                rel.from_, rel.to, rel.relationType, found["props"], found["created_at"], found["ended_at"]))
 
     def write_relation_end(self, src: str, dst: str, rtype: str, ended_at: str | None) -> None:
         self.w.set_relation(*self._ends(src, dst), rtype, ended_at=ended_at)

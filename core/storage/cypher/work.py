@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, cast
 
+from core import graph_writes
 from core.history.changes import needs_group
 from core.storage.cypher import facts
 from core.storage.cypher import rows as R
@@ -313,6 +314,6 @@ def create_relation(w: Work, src: str, dst: str, rtype: str) -> bool:
     if w.relation(a, b, rtype) is not None:
         return False
     w.add_relation(a, b, rtype)
-    w.record("create_relation", src, None, [dst, rtype])
+    graph_writes.log_created_relation(w.record, src, dst, rtype)
     return True
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.graph_rules import PLACEHOLDER_KEY
+from core.graph_writes import relation_snapshot
 from core.model import Node, Relation
 from core.storage.cypher import fact_vectors, facts, work
 from core.storage.cypher import rows as R
@@ -76,8 +77,8 @@ class CypherWrites:
             self.tx.write("UNWIND $rels AS p MATCH (:Entity {id: p.a})-[r:REL]->() WHERE r.id = p.id DELETE r",
                           {"rels": [{"a": f[7], "id": f[6]} for f in found]})
             self.graph.mark_stale(self.tx, [i for f in found for i in (f[7], f[8])])
-        return [{"from": src, "to": dst, "relationType": rtype, "props": json.loads(props or "{}"),
-                 "created_at": created, "ended_at": ended} for src, dst, rtype, props, created, ended, *_ in found]
+        return [relation_snapshot(src, dst, rtype, json.loads(props or "{}"), created, ended)
+                for src, dst, rtype, props, created, ended, *_ in found]
 
     def delete_entities(self, names: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
         rows = self.graph.rows_by_name(self.tx, names)

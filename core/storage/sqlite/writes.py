@@ -122,7 +122,8 @@ class SqliteWrites:
             ).fetchone()
             if gone:
                 touch.relinked(self.conn, [self.ids[r.from_], self.ids[r.to]])
-                snaps.append({**r.dump(), "props": json.loads(gone[0]), "created_at": gone[1], "ended_at": gone[2]})
+                snaps.append(rules.relation_snapshot(r.from_, r.to, r.relationType, json.loads(gone[0]), gone[1],
+                                                     gone[2]))
         return snaps
 
     def delete_entities(self, names: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
